@@ -1,0 +1,40 @@
+/**
+ * The one error contract: every non-2xx answer is `{statusCode, message, error}` (plus optional
+ * fields a code documents), and its status comes from this table and nowhere else.
+ */
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, error: 'Bad Request' },
+  INVALID_API_KEY: { status: 401, error: 'Unauthorized' },
+  PAYMENT_REQUIRED: { status: 402, error: 'Payment Required' },
+  INSUFFICIENT_CREDITS: { status: 403, error: 'Forbidden' },
+  NOT_FOUND: { status: 404, error: 'Not Found' },
+  METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
+  RATE_LIMITED: { status: 429, error: 'Too Many Requests' },
+  INTERNAL: { status: 500, error: 'Internal Server Error' },
+  UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+
+  toBody(): Record<string, unknown> {
+    return { statusCode: this.status, message: this.message, error: ERRORS[this.code].error, ...this.extra };
+  }
+}
+
+export const badRequest = (message: string) => new ApiError('BAD_REQUEST', `Invalid request parameters: ${message}`);
+export const notFound = (message = 'Not found') => new ApiError('NOT_FOUND', message);

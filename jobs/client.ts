@@ -1,0 +1,47 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import { getConfig } from '../shared/config';
+import { createRedis } from '../shared/db/redis';
+import type { JobNameOf, PayloadsOf, QueueDefinition } from './define';
+
+const queues = new Map<string, Queue>();
+
+/** The BullMQ prefix: every queue of this deployment lives under REDIS_PREFIX. */
+export function bullPrefix(): string {
+  return `${getConfig().REDIS_PREFIX}:bull`;
+}
+
+export function queueFor(def: QueueDefinition<any>): Queue {
+  let q = queues.get(def.name);
+  if (!q) {
+    q = new Queue(def.name, {
+      connection: createRedis(`queue-${def.name}`),
+      prefix: bullPrefix(),
+      defaultJobOptions: def.defaultJobOptions,
+    });
+    queues.set(def.name, q);
+  }
+  return q;
+}
+
+/**
+ * Adds a job under its deterministic id. Adding a job whose id exists is a no-op in BullMQ,
+ * which is what makes retries and duplicate triggers safe.
+ */
+export async function enqueue<Q extends QueueDefinition<any>, N extends JobNameOf<Q>>(
+  def: Q,
+  name: N,
+  payload: PayloadsOf<Q>[N],
+  options: JobsOptions = {},
+): Promise<string> {
+  const jobDef = def.jobs[name];
+  if (!jobDef) throw new Error(`queue ${def.name} has no job named ${name}`);
+  const jobId = jobDef.jobId(payload);
+  await queueFor(def).add(name, payload, { ...jobDef.options, ...options, jobId });
+  return jobId;
+}
+
+export async function closeQueues(): Promise<void> {
+  const all = [...queues.values()];
+  queues.clear();
+  await Promise.all(all.map((q) => q.close()));
+}

@@ -1,0 +1,20 @@
+import { defineQueue, safeJobId } from './define';
+
+/** Provider polls. One poll per provider per interval slot: duplicate enqueues collapse. */
+export interface IngestPayloads {
+  poll: { provider: string; slot: number };
+
+}
+
+export const ingestQueue = defineQueue<IngestPayloads>({
+  name: 'ingest',
+  defaultJobOptions: {
+    attempts: 2,
+    backoff: { type: 'fixed', delay: 2000 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 86400 },
+  },
+  jobs: {
+    poll: { jobId: (p) => safeJobId('poll', [p.provider, p.slot]) },
+  },
+});

@@ -1,0 +1,190 @@
+import Ajv from 'ajv';
+
+/**
+ * The one reader of process.env. Every variable is declared here with its type, default and
+ * rule, validated once at start; a bad value stops the process naming the variable.
+ */
+const PROVIDER_NAMES = ['simulated', 'theoddsapi'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+interface VarSpec {
+  type: 'string' | 'integer' | 'boolean' | 'list';
+  default?: string;
+  description: string;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  secret?: boolean;
+}
+
+export const CONFIG_VARS = {
+  NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
+  HOST: { type: 'string', default: '0.0.0.0', description: 'Interface the web process listens on.' },
+  PORT: { type: 'integer', default: '3000', minimum: 0, maximum: 65535, description: 'HTTP port of the web process (0 = any free port).' },
+  PUBLIC_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$', description: 'Base URL printed at start and written into the OpenAPI servers list; default http://localhost:PORT.' },
+  MONGODB_URI: { type: 'string', default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://.+', description: 'MongoDB (or FerretDB) connection string.' },
+  MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },
+  REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', pattern: '^rediss?://.+', description: 'Redis for queues, caches and counters.' },
+  REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },
+  LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS, description: 'pino log level.' },
+  PROVIDERS: { type: 'list', default: 'simulated', enum: PROVIDER_NAMES, description: 'Odds providers to poll, comma-separated; the first is the default dataSource.' },
+  POLL_INTERVAL_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 3600000, description: 'Provider poll interval.' },
+  SIM_SEED: { type: 'integer', default: '42', minimum: 0, maximum: 2147483647, description: 'Seed of the simulated provider.' },
+  SIM_SPEED: { type: 'integer', default: '1', minimum: 1, maximum: 100000, description: 'Simulated seconds per real second.' },
+  SIM_SCENARIO: { type: 'string', default: '', description: 'Path of a scenario file that scripts the simulated provider exactly.' },
+  SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
+  SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
+  ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
+  ADMIN_PASSWORD: { type: 'string', default: '', secret: true, description: 'Bull Board password.' },
+  CACHE_TTL_S: { type: 'integer', default: '30', minimum: 0, maximum: 3600, description: 'Upper bound on the life of a cached API page (pages are also invalidated on data change).' },
+  THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
+  THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
+  PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
+} as const satisfies Record<string, VarSpec>;
+
+export type ConfigKey = keyof typeof CONFIG_VARS;
+
+type ValueOf<S> = S extends { type: 'integer' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'list' }
+      ? string[]
+      : string;
+
+export type Config = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_VARS)[K]> } & {
+  readonly settlementDelayMs: () => number;
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: false });
+
+function fieldSchema(spec: VarSpec): object {
+  switch (spec.type) {
+    case 'integer':
+      return { type: 'integer', minimum: spec.minimum, maximum: spec.maximum };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'list':
+      return { type: 'array', items: spec.enum ? { enum: spec.enum } : { type: 'string' }, minItems: 1, uniqueItems: true };
+    default:
+      return {
+        type: 'string',
+        ...(spec.enum ? { enum: spec.enum } : {}),
+        ...(spec.pattern ? { pattern: spec.pattern } : {}),
+      };
+  }
+}
+
+function coerce(name: string, spec: VarSpec, raw: string): unknown {
+  switch (spec.type) {
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer (got "${raw}")`);
+      return Number(raw);
+    }
+    case 'boolean':
+      if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(name, `must be true or false (got "${raw}")`);
+      return raw === 'true' || raw === '1';
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function describeRule(spec: VarSpec): string {
+  if (spec.enum) return `must be ${spec.type === 'list' ? 'a comma list of' : 'one of'} ${spec.enum.join(', ')}`;
+  if (spec.type === 'integer') return `must be an integer between ${spec.minimum} and ${spec.maximum}`;
+  if (spec.pattern) return `must match ${spec.pattern}`;
+  return 'is invalid';
+}
+
+/** Pure: validates an environment map. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][]) {
+    const raw = env[name] === undefined || env[name] === '' ? spec.default : env[name];
+    if (raw === undefined || raw === '') {
+      out[name] = spec.type === 'integer' ? undefined : spec.type === 'list' ? [] : '';
+      continue;
+    }
+    const value = coerce(name, spec, raw);
+    if (!ajv.validate(fieldSchema(spec), value)) {
+      throw new ConfigError(name, `${describeRule(spec)} (got "${spec.secret ? '***' : raw}")`);
+    }
+    out[name] = value;
+  }
+  if (Boolean(out.ADMIN_USER) !== Boolean(out.ADMIN_PASSWORD)) {
+    throw new ConfigError(out.ADMIN_USER ? 'ADMIN_PASSWORD' : 'ADMIN_USER', 'must be set together with its pair (or both left unset)');
+  }
+  if ((out.PROVIDERS as string[]).includes('theoddsapi') && !out.THEODDSAPI_KEY) {
+    throw new ConfigError('THEODDSAPI_KEY', 'is required when PROVIDERS includes theoddsapi');
+  }
+  const fixedDelay = out.SETTLEMENT_DELAY_MS as number | undefined;
+  out.settlementDelayMs = () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001);
+  return Object.freeze(out) as Config;
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, read from the environment once. */
+export function getConfig(): Config {
+  cached ??= loadConfig(process.env);
+  return cached;
+}
+
+/**
+ * For the entry points: reads the configuration, or prints the error naming the variable and
+ * exits non-zero before anything connects.
+ */
+export function getConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+/** Test and bootstrap scripts only: apply overrides and forget the cached configuration. */
+export function setEnvForChildren(values: Record<string, string>): void {
+  for (const [k, v] of Object.entries(values)) process.env[k] = v;
+  cached = undefined;
+}
+
+/** Names of variables whose values must never be logged. */
+export const SECRET_VARS = (Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][])
+  .filter(([, s]) => s.secret)
+  .map(([k]) => k);
+
+/** Bootstrap-only settings (scripts/services.ts), read here so process.env stays in one module. */
+export function bootstrapEnv(): {
+  mongodbUri?: string;
+  redisUrl?: string;
+  ferretBackend?: string;
+  cacheHome?: string;
+  ci: boolean;
+  all: NodeJS.ProcessEnv;
+} {
+  return {
+    cacheHome: process.env.XDG_CACHE_HOME || undefined,
+    all: process.env,
+    mongodbUri: process.env.MONGODB_URI || undefined,
+    redisUrl: process.env.REDIS_URL || undefined,
+    ferretBackend: process.env.FERRETDB_BACKEND || undefined,
+    ci: Boolean(process.env.CI),
+  };
+}

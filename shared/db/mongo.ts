@@ -1,0 +1,41 @@
+import mongoose from 'mongoose';
+import { getConfig } from '../config';
+import { childLogger } from '../logger';
+import { ALL_MODELS } from '../models';
+
+let connecting: Promise<typeof mongoose> | undefined;
+
+/** Connects once per process and makes sure every index the API relies on exists. */
+export async function connectMongo(): Promise<typeof mongoose> {
+  if (!connecting) {
+    const cfg = getConfig();
+    mongoose.set('strictQuery', true);
+    connecting = mongoose
+      .connect(cfg.MONGODB_URI, { dbName: cfg.MONGODB_DB, serverSelectionTimeoutMS: 10000, autoIndex: false })
+      .then(async (m) => {
+        await Promise.all(ALL_MODELS.map((model) => model.createIndexes()));
+        childLogger({ component: 'mongo' }).info({ db: cfg.MONGODB_DB }, 'mongodb connected');
+        return m;
+      })
+      .catch((err) => {
+        connecting = undefined;
+        throw err;
+      });
+  }
+  return connecting;
+}
+
+export async function disconnectMongo(): Promise<void> {
+  if (connecting) {
+    connecting = undefined;
+    await mongoose.disconnect();
+  }
+}
+
+export async function pingMongo(): Promise<number> {
+  const started = Date.now();
+  const db = mongoose.connection.db;
+  if (!db || mongoose.connection.readyState !== 1) throw new Error('mongodb not connected');
+  await db.admin().command({ ping: 1 });
+  return Date.now() - started;
+}

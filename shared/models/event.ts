@@ -1,0 +1,78 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { LocalizedTextSchema, StatsFields } from './common';
+
+/**
+ * An event, stored denormalized the way the API serves it (no joins: DESIGN.md's common subset).
+ * Team, competition and region names are copied in every locale at ingest.
+ */
+export const EVENT_STATUSES = ['upcoming', 'live', 'completed', 'postponed', 'cancelled'] as const;
+
+const BetItemSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    code: { type: String, required: true },
+    price: { type: Number, required: true },
+    isAvailable: { type: Boolean, default: true },
+    /** Best price per bookmaker (dataSource -> price), for price shopping and dispersion. */
+    bookPrices: { type: Schema.Types.Mixed, default: undefined },
+  },
+  { _id: false },
+);
+
+const MarketSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    betTypeSysname: { type: String, required: true },
+    line: { type: Number, default: null },
+    betItems: { type: [BetItemSchema], default: [] },
+  },
+  { _id: false },
+);
+
+const TeamRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true }, regionId: Number }, { _id: false });
+const NamedRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true } }, { _id: false });
+
+const EventSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    sportId: { type: Number, required: true },
+    competitionId: { type: Number, required: true },
+    regionId: { type: Number, required: true },
+    homeTeam: { type: TeamRefSchema, required: true },
+    awayTeam: { type: TeamRefSchema, required: true },
+    competition: { type: NamedRefSchema, required: true },
+    region: { type: NamedRefSchema, required: true },
+    startDateTime: { type: Date, required: true },
+    status: { type: String, enum: EVENT_STATUSES, required: true },
+    /** Abandoned events complete with the void flag: every bet pushes. */
+    voided: { type: Boolean, default: false },
+    /** When the event went live (postponed-after-start settles; never-started does not). */
+    startedAt: { type: Date, default: null },
+    endedAt: { type: Date, default: null },
+    views: { type: Number, default: 0 },
+    /** Popularity of the competition, for `prioritize` on the live list. */
+    priority: { type: Number, default: 0 },
+    markets: { type: [MarketSchema], default: [] },
+    /** Final or current counts (SPEC.md Stats). */
+    stats: { type: new Schema({ ...StatsFields, phase: String }, { _id: false }), default: null },
+    /** Flat live stats with liveBetItems, as the live endpoint serves them. */
+    liveStats: { type: Schema.Types.Mixed, default: null },
+    /** Bumped when final stats change after completion: settlement re-grades on a new version. */
+    resultVersion: { type: Number, default: 0 },
+    dataSource: { type: String, required: true },
+    providerEventId: { type: String },
+    oddsUpdatedAt: { type: Date, default: null },
+  },
+  { timestamps: true, collection: 'events', minimize: false },
+);
+
+EventSchema.index({ status: 1, startDateTime: 1 });
+EventSchema.index({ competitionId: 1, startDateTime: 1 });
+EventSchema.index({ regionId: 1, startDateTime: 1 });
+EventSchema.index({ sportId: 1, status: 1, startDateTime: 1 });
+EventSchema.index({ startDateTime: 1, views: -1 });
+EventSchema.index({ 'homeTeam.id': 1 });
+EventSchema.index({ 'awayTeam.id': 1 });
+
+export type EventDoc = InferSchemaType<typeof EventSchema>;
+export const Event = model('Event', EventSchema);

@@ -1,0 +1,54 @@
+import { Account } from './account';
+import { ApiKey } from './apiKey';
+import { Competition } from './competition';
+import { CreditLedger } from './creditLedger';
+import { Event } from './event';
+import { Insight } from './insight';
+import { LiveEventData } from './liveEventData';
+import { LiveOddsSnapshot } from './liveOddsSnapshot';
+import { OddsHistory } from './oddsHistory';
+import { PerformanceRollup } from './performanceRollup';
+import { Pick } from './pick';
+import { ProviderState } from './providerState';
+import { Recommendation } from './recommendation';
+import { RechargeAttempt } from './rechargeAttempt';
+import { Region } from './region';
+import { Team } from './team';
+
+export {
+  Account,
+  ApiKey,
+  Competition,
+  CreditLedger,
+  Event,
+  Insight,
+  LiveEventData,
+  LiveOddsSnapshot,
+  OddsHistory,
+  PerformanceRollup,
+  Pick,
+  ProviderState,
+  Recommendation,
+  RechargeAttempt,
+  Region,
+  Team,
+};
+
+export const ALL_MODELS = [
+  Account,
+  ApiKey,
+  Competition,
+  CreditLedger,
+  Event,
+  Insight,
+  LiveEventData,
+  LiveOddsSnapshot,
+  OddsHistory,
+  PerformanceRollup,
+  Pick,
+  ProviderState,
+  Recommendation,
+  RechargeAttempt,
+  Region,
+  Team,
+] as const;

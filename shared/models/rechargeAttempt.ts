@@ -1,0 +1,27 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+
+export const RECHARGE_STATUSES = ['pending', 'charging', 'succeeded', 'declined', 'failed'] as const;
+
+/** One charge attempt; `_id` = `${accountId}|${window}|${attempt}`, also the idempotency key's base. */
+const RechargeAttemptSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    window: { type: String, required: true },
+    attempt: { type: Number, required: true },
+    packageCredits: { type: Number, required: true },
+    amountCents: { type: Number, required: true },
+    paymentMethod: { type: String, required: true },
+    gateway: { type: String, required: true },
+    idempotencyKey: { type: String, required: true },
+    status: { type: String, enum: RECHARGE_STATUSES, required: true },
+    gatewayChargeId: { type: String, default: null },
+    error: { type: String, default: null },
+    credited: { type: Boolean, default: false },
+  },
+  { timestamps: true, collection: 'rechargeattempts' },
+);
+RechargeAttemptSchema.index({ accountId: 1, createdAt: -1 });
+
+export type RechargeAttemptDoc = InferSchemaType<typeof RechargeAttemptSchema>;
+export const RechargeAttempt = model('RechargeAttempt', RechargeAttemptSchema);

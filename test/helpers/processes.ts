@@ -1,0 +1,31 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { bootstrapEnv } from '../../shared/config';
+
+const ROOT = resolve(__dirname, '../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+
+export interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs a project entry point (e.g. workers/settlement.ts) as its own OS process. */
+export function spawnEntry(entry: string, env: Record<string, string> = {}): Spawned {
+  const child = spawn(TSX, [resolve(ROOT, entry)], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return { child, output: () => out, exited };
+}
+
+export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15000, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

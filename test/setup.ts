@@ -1,0 +1,36 @@
+/**
+ * Loaded by mocha before any test file. Each run gets its own database and Redis prefix on the
+ * real servers `npm test` started, so runs never see each other's data; both are removed after.
+ */
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import { closeQueues } from '../jobs/client';
+import { setEnvForChildren } from '../shared/config';
+import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { closeAllRedis, key, redis } from '../shared/db/redis';
+
+const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
+setEnvForChildren({
+  MONGODB_DB: `odds_test_${runId}`,
+  REDIS_PREFIX: `test-${runId}`,
+  LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+  NODE_ENV: 'test',
+  SHUTDOWN_TIMEOUT_MS: '5000',
+});
+
+export const mochaHooks = {
+  async afterAll(this: Mocha.Context) {
+    this.timeout(30000);
+    await connectMongo();
+    await mongoose.connection.db!.dropDatabase();
+    await disconnectMongo();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
+      if (keys.length) await redis().del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    await closeQueues();
+    await closeAllRedis();
+  },
+};

@@ -1,0 +1,74 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../shared/config';
+import { spawnEntry } from '../helpers/processes';
+
+describe('config', () => {
+  describe('happy', () => {
+    it('applies documented defaults to an empty environment', () => {
+      const cfg = loadConfig({});
+      expect(cfg.PORT).to.equal(3000);
+      expect(cfg.POLL_INTERVAL_MS).to.equal(30000);
+      expect(cfg.PROVIDERS).to.deep.equal(['simulated']);
+      expect(cfg.SETTLEMENT_DELAY_MS).to.equal(undefined);
+      const delay = cfg.settlementDelayMs();
+      expect(delay).to.be.within(120000, 300000);
+    });
+
+    it('parses lists and integers', () => {
+      const cfg = loadConfig({ PROVIDERS: 'simulated, theoddsapi', THEODDSAPI_KEY: 'k', SETTLEMENT_DELAY_MS: '0' });
+      expect(cfg.PROVIDERS).to.deep.equal(['simulated', 'theoddsapi']);
+      expect(cfg.settlementDelayMs()).to.equal(0);
+    });
+  });
+
+  describe('error', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ PROVIDERS: 'simulated,bogus' }, 'PROVIDERS'],
+      [{ POLL_INTERVAL_MS: '10' }, 'POLL_INTERVAL_MS'],
+      [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI'],
+      [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+      [{ ADMIN_USER: 'admin' }, 'ADMIN_PASSWORD'],
+      [{ ADMIN_PASSWORD: 'pw' }, 'ADMIN_USER'],
+      [{ PROVIDERS: 'theoddsapi' }, 'THEODDSAPI_KEY'],
+      [{ SIM_SPEED: '0' }, 'SIM_SPEED'],
+      [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
+    ];
+    for (const [env, variable] of cases) {
+      it(`names ${variable} for ${JSON.stringify(env)}`, () => {
+        expect(() => loadConfig(env)).to.throw(ConfigError).with.property('variable', variable);
+      });
+    }
+
+    it('a process with a bad variable exits non-zero naming it, before connecting anywhere', async function () {
+      this.timeout(15000);
+      // A listener that never answers stands in for MongoDB and Redis and counts who connects.
+      let connections = 0;
+      const trap = createServer(() => connections++);
+      await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+      const port = (trap.address() as AddressInfo).port;
+      const p = spawnEntry('workers/web.ts', { PORT: 'not-a-port', MONGODB_URI: `mongodb://127.0.0.1:${port}`, REDIS_URL: `redis://127.0.0.1:${port}` });
+      const killer = setTimeout(() => p.child.kill('SIGKILL'), 10000);
+      const { code } = await p.exited;
+      clearTimeout(killer);
+      trap.close();
+      expect(code).to.equal(78);
+      expect(connections).to.equal(0);
+      expect(p.output()).to.match(/Configuration error: PORT must be an integer/);
+    });
+  });
+
+  describe('security', () => {
+    it('does not echo secret values in its error', () => {
+      expect(() => loadConfig({ PROVIDERS: 'theoddsapi', THEODDSAPI_KEY: '' })).to.throw(/THEODDSAPI_KEY/);
+      try {
+        loadConfig({ ADMIN_USER: 'a', ADMIN_PASSWORD: 'hunter2', PORT: 'x' });
+      } catch (err) {
+        expect((err as Error).message).not.to.include('hunter2');
+      }
+    });
+  });
+});

@@ -1,0 +1,10 @@
+import { aiQueue } from '../jobs/ai';
+import { aiHandlers } from './handlers/ai';
+import { createQueueWorker } from './registry';
+import { main, workerService, type Service } from './runtime';
+
+export async function startAi(): Promise<Service> {
+  return workerService(createQueueWorker(aiQueue, aiHandlers, { concurrency: 2 }));
+}
+
+if (require.main === module) main('ai', [startAi]);

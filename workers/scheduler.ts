@@ -1,0 +1,81 @@
+import * as cron from 'node-cron';
+import { aiQueue } from '../jobs/ai';
+import { enqueue } from '../jobs/client';
+import { ingestQueue } from '../jobs/ingest';
+import { rechargeQueue } from '../jobs/recharge';
+import { settlementQueue } from '../jobs/settlement';
+import { getConfig } from '../shared/config';
+import { key, redis } from '../shared/db/redis';
+import { LeaderLock } from '../shared/leaderLock';
+import { childLogger } from '../shared/logger';
+import { SPORTS } from '../shared/sports';
+import { main, type Service } from './runtime';
+
+const log = childLogger({ process: 'scheduler' });
+
+const minuteStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-:T]/g, '');
+const hourStamp = (d = new Date()) => d.toISOString().slice(0, 13).replace(/[-:T]/g, '');
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The clock. Every copy runs the timers, but only the holder of the Redis lease enqueues; the job
+ * ids are derived from the time slot, so even a brief double leadership enqueues nothing twice.
+ */
+export function scheduledJobs(): { name: string; cron?: string; everyMs?: number; run: () => Promise<unknown> }[] {
+  const cfg = getConfig();
+  return [
+    {
+      name: 'poll',
+      everyMs: cfg.POLL_INTERVAL_MS,
+      run: () => {
+        const slot = Math.floor(Date.now() / cfg.POLL_INTERVAL_MS);
+        return Promise.all(cfg.PROVIDERS.map((provider) => enqueue(ingestQueue, 'poll', { provider, slot })));
+      },
+    },
+    { name: 'settlement-sweep', cron: '* * * * *', run: () => enqueue(settlementQueue, 'sweep', { window: minuteStamp() }) },
+    { name: 'recharge-sweep', cron: '*/5 * * * *', run: () => enqueue(rechargeQueue, 'sweep', { window: minuteStamp() }) },
+    {
+      name: 'refit',
+      cron: '7 * * * *',
+      run: () => Promise.all(SPORTS.map((s) => enqueue(aiQueue, 'refit', { sportId: s.id, window: hourStamp() }))),
+    },
+    {
+      name: 'daily-rollup',
+      cron: '5 0 * * *',
+      run: () => enqueue(settlementQueue, 'rollup', { day: day(new Date(Date.now() - 86400000)) }),
+    },
+  ];
+}
+
+export async function startScheduler(): Promise<Service & { lock: LeaderLock }> {
+  const lock = new LeaderLock(redis(), key('scheduler', 'leader'), 15000, (leader) => log.info({ leader }, leader ? 'became scheduler leader' : 'not the scheduler leader'));
+  lock.start();
+  const guarded = (name: string, run: () => Promise<unknown>) => () => {
+    if (!lock.isLeader) return;
+    run().catch((err) => log.warn({ job: name, err: err.message }, 'scheduling failed'));
+  };
+  const timers: NodeJS.Timeout[] = [];
+  const tasks: cron.ScheduledTask[] = [];
+  for (const job of scheduledJobs()) {
+    const fire = guarded(job.name, job.run);
+    if (job.everyMs) {
+      timers.push(setInterval(fire, job.everyMs));
+      // First poll soon after start (once the lease is settled), not a whole interval later.
+      timers.push(setTimeout(fire, 1000));
+    } else if (job.cron) {
+      tasks.push(cron.schedule(job.cron, fire, { timezone: 'UTC' }));
+    }
+  }
+  return {
+    name: 'scheduler',
+    lock,
+    stop: async () => {
+      timers.forEach(clearTimeout);
+      timers.forEach(clearInterval);
+      await Promise.all(tasks.map((t) => t.stop()));
+      await lock.stop();
+    },
+  };
+}
+
+if (require.main === module) main('scheduler', [startScheduler]);

@@ -1,0 +1,27 @@
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../api/app';
+import { getConfig } from '../shared/config';
+import { childLogger } from '../shared/logger';
+import { main, type Service } from './runtime';
+
+/** The read-only metered API. Stops accepting connections, then lets in-flight requests finish. */
+export async function startWeb(): Promise<Service & { url: string }> {
+  const cfg = getConfig();
+  const app = createApp();
+  const server = app.listen(cfg.PORT, cfg.HOST);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const port = (server.address() as AddressInfo).port;
+  const url = cfg.PUBLIC_URL || `http://localhost:${port}`;
+  childLogger({ process: 'web' }).info({ url }, 'listening');
+  return {
+    name: 'web',
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+if (require.main === module) main('web', [startWeb]);
