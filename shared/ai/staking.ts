@@ -96,12 +96,15 @@ export function confidenceLevel(x: ConfidenceInputs): Confidence {
 }
 
 /**
- * Uncertainty of a model probability: the fit's own standard error combined with half the
- * disagreement between model and market, because a model far from a liquid market is more
- * often wrong than the market is.
+ * Uncertainty of a model probability: the fit's own standard error combined with a quarter of
+ * the disagreement between model and market, because a model far from a liquid market is more
+ * often wrong than the market is. (With half, an edge made only of disagreement could never
+ * clear z >= 2; a quarter leaves High reachable for edges the fit itself is sure of.)
  */
+export const DISAGREEMENT_WEIGHT = 0.25;
+
 export function probabilityStandardError(fitStandardError: number, modelProbability: number, marketProbability?: number): number {
-  const disagreement = marketProbability === undefined ? 0 : Math.abs(modelProbability - marketProbability) / 2;
+  const disagreement = marketProbability === undefined ? 0 : DISAGREEMENT_WEIGHT * Math.abs(modelProbability - marketProbability);
   return Math.sqrt(fitStandardError * fitStandardError + disagreement * disagreement);
 }
 

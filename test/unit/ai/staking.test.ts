@@ -87,6 +87,6 @@ describe('staking', () => {
 
   it('model-market disagreement widens the standard error', () => {
     expect(probabilityStandardError(0.03, 0.5)).to.be.closeTo(0.03, 1e-12);
-    expect(probabilityStandardError(0.03, 0.5, 0.42)).to.be.closeTo(0.05, 1e-12);
+    expect(probabilityStandardError(0.03, 0.5, 0.42)).to.be.closeTo(Math.hypot(0.03, 0.25 * 0.08), 1e-12);
   });
 });
