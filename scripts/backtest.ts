@@ -106,10 +106,10 @@ export function formatReport(r: BacktestReport, league: string, seconds: number)
   const lines: string[] = [];
   const s = r.scores;
   lines.push(`Backtest ${league} ${r.seasons.from}/${String((r.seasons.from + 1) % 100).padStart(2, '0')} to ${r.seasons.to}/${String((r.seasons.to + 1) % 100).padStart(2, '0')}: ${r.matches} matches (opening: ${Object.entries(r.openingSources).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  lines.push(`Blend weight of Dixon-Coles vs opening market (fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)}, ${r.warmup.matches} matches): ${r.warmup.blendWeight}`);
+  lines.push(`Blend weights fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)} (${r.warmup.matches} matches): Dixon-Coles ${r.warmup.blendWeights.dixonColes}, price ratings ${r.warmup.blendWeights.ratings}, opening market the rest`);
   lines.push('');
   lines.push('                    RPS      log-loss  Brier');
-  for (const [name, v] of [['model', s.model], ['Dixon-Coles only', s.dixonColes], ['opening (Shin)', s.openShin], ['opening (prop.)', s.open], ['closing (prop.)', s.close]] as const)
+  for (const [name, v] of [['model', s.model], ['Dixon-Coles only', s.dixonColes], ['price ratings', s.ratings], ['opening (Shin)', s.openShin], ['opening (prop.)', s.open], ['closing (prop.)', s.close]] as const)
     lines.push(`${name.padEnd(18)}  ${f4(v.rps)}   ${f4(v.logLoss)}    ${f4(v.brier)}`);
   const d = r.differences;
   lines.push(`model - closing:  RPS ${interval(d.modelMinusClose.rps, f4)}  log-loss ${interval(d.modelMinusClose.logLoss, f4)}  Brier ${interval(d.modelMinusClose.brier, f4)}`);

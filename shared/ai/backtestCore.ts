@@ -1,5 +1,5 @@
 import { devigProportional, devigShin } from './devig';
-import { dcScoreGrid, fitDixonColes, lambdasFromMarket, DEFAULT_RIDGE, DEFAULT_XI, type DcMatch, type DcParams } from './dixonColes';
+import { dcLambdas, dcScoreGrid, fitDixonColes, lambdasFromMarket, DEFAULT_RIDGE, DEFAULT_XI, type DcMatch, type DcParams } from './dixonColes';
 import { bootstrap, brier, calibrationTable, logLoss, maxDrawdown, mean, pairedDifference, rps, standardError, type CalibrationBin, type Interval, type Triple } from './metrics';
 import { resultProbabilities } from './scoreGrid';
 import { confidenceLevel, edgePercentage, kellyFraction, probabilityStandardError, type Confidence } from './staking';
@@ -31,6 +31,8 @@ export interface BacktestOptions {
   ridge?: number;
   /** Days of history the Dixon-Coles fit looks back over. */
   windowDays?: number;
+  /** Decay per day of the price-based ratings: prices already summarise history, so faster. */
+  ratingsXi?: number;
   bootstrapResamples?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -70,6 +72,11 @@ export interface MatchForecast {
   rho: number;
   lambdaMarket: [number, number];
   lambdaDc: [number, number];
+  /**
+   * Expected goals from team ratings fitted to EARLIER matches' prices (closing where the file
+   * has them: those matches have kicked off), i.e. the market's latest view of each team.
+   */
+  lambdaRatings: [number, number];
   /** Standard errors of log lambdaHome / log lambdaAway from the Dixon-Coles fit. */
   logLambdaSE: [number, number];
   dcMatchesUsed: number;
@@ -87,8 +94,9 @@ function triple(r: { home: number; draw: number; away: number }): Triple {
  * Pass 1: for every match with an opening price and a result, the market's and the Dixon-Coles
  * expected goals, refitting once per match day on the results of earlier days only.
  */
-export function walkForward(matches: readonly BacktestMatch[], options: Pick<BacktestOptions, 'toSeason' | 'xi' | 'ridge' | 'windowDays' | 'onProgress'>): MatchForecast[] {
+export function walkForward(matches: readonly BacktestMatch[], options: Pick<BacktestOptions, 'toSeason' | 'xi' | 'ridge' | 'windowDays' | 'ratingsXi' | 'onProgress'>): MatchForecast[] {
   const xi = options.xi ?? DEFAULT_XI;
+  const ratingsXi = options.ratingsXi ?? 0.01;
   const ridge = options.ridge ?? DEFAULT_RIDGE;
   const windowDays = options.windowDays ?? 1100;
   const sorted = matches
@@ -98,17 +106,21 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
   const firstSeason = sorted.length ? sorted[0].m.season : 0;
   const days = [...new Set(sorted.map((x) => x.day))];
   const history: DcMatch[] = [];
+  const priceHistory: DcMatch[] = [];
   const out: MatchForecast[] = [];
   let params: DcParams | undefined;
+  let ratingParams: DcParams | undefined;
   let cursor = 0;
   days.forEach((day, dayIndex) => {
     options.onProgress?.(dayIndex, days.length);
     const today: typeof sorted = [];
     while (cursor < sorted.length && sorted[cursor].day === day) today.push(sorted[cursor++]);
     const toPredict = today.filter((x) => x.m.season > firstSeason && x.m.fthg !== null && x.m.ftag !== null && openingOdds(x.m.odds));
-    if (toPredict.length > 0 && history.length >= 200) {
+    if (toPredict.length > 0 && history.length >= 200 && priceHistory.length >= 200) {
       const fit = fitDixonColes(history, { now: day, xi, ridge, maxAgeDays: windowDays, init: params });
       params = fit.params;
+      const ratings = fitDixonColes(priceHistory, { now: day, xi: ratingsXi, ridge, maxAgeDays: 500, init: ratingParams ?? { ...fit.params, rho: 0 } });
+      ratingParams = ratings.params;
       const seOf = (team: string, kind: 'attack' | 'defence') => {
         const i = fit.params.teams.indexOf(team);
         return i < 0 ? 1 / Math.sqrt(ridge) : kind === 'attack' ? fit.attackSE[i] : fit.defenceSE[i];
@@ -125,6 +137,7 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
           Math.exp(p.intercept + (a < 0 ? 0 : p.attack[a]) + (h < 0 ? 0 : p.defence[h])),
         ];
         const close = oddsTriple(m.odds, CLOSING_SOURCE);
+        const rated = dcLambdas(ratings.params, m.homeTeam, m.awayTeam);
         out.push({
           index,
           season: m.season,
@@ -140,34 +153,54 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
           rho: p.rho,
           lambdaMarket: [inv.lambdaHome, inv.lambdaAway],
           lambdaDc,
+          lambdaRatings: [rated.lambdaHome, rated.lambdaAway],
           logLambdaSE: [Math.hypot(seOf(m.homeTeam, 'attack'), seOf(m.awayTeam, 'defence')), Math.hypot(seOf(m.awayTeam, 'attack'), seOf(m.homeTeam, 'defence'))],
           dcMatchesUsed: fit.matchesUsed,
         });
       }
     }
-    // Results enter the history only after the whole day is predicted.
+    // Results and closing prices enter the histories only after the whole day is predicted.
     for (const { m } of today) {
-      if (m.fthg === null || m.ftag === null) continue;
-      history.push({ home: m.homeTeam, away: m.awayTeam, homeGoals: m.fthg, awayGoals: m.ftag, day });
+      if (m.fthg !== null && m.ftag !== null) history.push({ home: m.homeTeam, away: m.awayTeam, homeGoals: m.fthg, awayGoals: m.ftag, day });
+      const priced = oddsTriple(m.odds, CLOSING_SOURCE) ?? openingOdds(m.odds)?.odds;
+      if (priced) {
+        const q = devigProportional(priced).probabilities;
+        const inv = lambdasFromMarket({ home: q[0], draw: q[1], away: q[2] }, params?.rho ?? -0.05);
+        priceHistory.push({ home: m.homeTeam, away: m.awayTeam, homeGoals: inv.lambdaHome, awayGoals: inv.lambdaAway, day });
+      }
     }
   });
   options.onProgress?.(days.length, days.length);
   return out;
 }
 
-/** Expected goals blended on the log scale: weight 0 is the market, 1 the Dixon-Coles model. */
-export function blendLambdas(f: MatchForecast, weight: number): [number, number] {
-  return [0, 1].map((k) => Math.exp((1 - weight) * Math.log(f.lambdaMarket[k]) + weight * Math.log(f.lambdaDc[k]))) as [number, number];
+/** Weights of the two statistical views against the opening market (the rest). */
+export interface BlendWeights {
+  dixonColes: number;
+  ratings: number;
 }
 
-export function blendedProbabilities(f: MatchForecast, weight: number): Triple {
-  const [lh, la] = blendLambdas(f, weight);
+export const MARKET_ONLY: BlendWeights = { dixonColes: 0, ratings: 0 };
+
+/** Expected goals blended on the log scale; all-zero weights reproduce the opening market. */
+export function blendLambdas(f: MatchForecast, w: BlendWeights): [number, number] {
+  const wm = 1 - w.dixonColes - w.ratings;
+  return [0, 1].map((k) =>
+    Math.exp(wm * Math.log(f.lambdaMarket[k]) + w.dixonColes * Math.log(f.lambdaDc[k]) + w.ratings * Math.log(f.lambdaRatings[k])),
+  ) as [number, number];
+}
+
+export function blendedProbabilities(f: MatchForecast, w: BlendWeights): Triple {
+  const [lh, la] = blendLambdas(f, w);
   return triple(resultProbabilities(dcScoreGrid(lh, la, f.rho)));
 }
 
-/** Standard errors of the blended 1X2 from the fit's lambda uncertainty (delta method). */
-export function blendedStandardErrors(f: MatchForecast, weight: number): Triple {
-  const [lh, la] = blendLambdas(f, weight);
+/**
+ * Standard errors of the blended 1X2 from the Dixon-Coles fit's lambda uncertainty (delta
+ * method), scaled by its weight; the price-based ratings are treated as exact.
+ */
+export function blendedStandardErrors(f: MatchForecast, w: BlendWeights): Triple {
+  const [lh, la] = blendLambdas(f, w);
   const eps = 1e-4;
   const at = (dh: number, da: number) => triple(resultProbabilities(dcScoreGrid(lh * Math.exp(dh), la * Math.exp(da), f.rho)));
   const hp = at(eps, 0);
@@ -177,16 +210,27 @@ export function blendedStandardErrors(f: MatchForecast, weight: number): Triple 
   return [0, 1, 2].map((k) => {
     const dh = (hp[k] - hm[k]) / (2 * eps);
     const da = (ap[k] - am[k]) / (2 * eps);
-    return weight * Math.hypot(dh * f.logLambdaSE[0], da * f.logLambdaSE[1]);
+    return w.dixonColes * Math.hypot(dh * f.logLambdaSE[0], da * f.logLambdaSE[1]);
   }) as unknown as Triple;
 }
 
-/** The blend weight (step 0.02) minimising mean RPS on the given (warm-up) forecasts. */
-export function fitBlendWeight(forecasts: readonly MatchForecast[]): { weight: number; rps: number } {
-  let best = { weight: 0, rps: Infinity };
-  for (let w = 0; w <= 1.0001; w += 0.02) {
-    const score = mean(forecasts.map((f) => rps(blendedProbabilities(f, w), f.outcome)));
-    if (score < best.rps) best = { weight: Math.round(w * 100) / 100, rps: score };
+/**
+ * Blend weights (steps of 0.05) minimising mean RPS on the given (warm-up) forecasts:
+ * the ratings weight first, then the Dixon-Coles weight given it.
+ */
+export function fitBlendWeight(forecasts: readonly MatchForecast[]): { weights: BlendWeights; rps: number } {
+  const score = (w: BlendWeights) => mean(forecasts.map((f) => rps(blendedProbabilities(f, w), f.outcome)));
+  let best = { weights: MARKET_ONLY, rps: score(MARKET_ONLY) };
+  for (let r = 0.05; r <= 1.0001; r += 0.05) {
+    const w = { dixonColes: 0, ratings: Math.round(r * 100) / 100 };
+    const v = score(w);
+    if (v < best.rps) best = { weights: w, rps: v };
+  }
+  const ratings = best.weights.ratings;
+  for (let d = 0.05; d <= 1.0001 - ratings; d += 0.05) {
+    const w = { dixonColes: Math.round(d * 100) / 100, ratings };
+    const v = score(w);
+    if (v < best.rps) best = { weights: w, rps: v };
   }
   return best;
 }
@@ -220,9 +264,9 @@ export interface ClvSummary {
 export interface BacktestReport {
   seasons: { from: number; to: number };
   matches: number;
-  warmup: { matches: number; blendWeight: number; rps: number; marketRps: number; seasons: number[] };
+  warmup: { matches: number; blendWeights: BlendWeights; rps: number; marketRps: number; seasons: number[] };
   openingSources: Record<string, number>;
-  scores: { model: ScoreSet; dixonColes: ScoreSet; openShin: ScoreSet; open: ScoreSet; close: ScoreSet };
+  scores: { model: ScoreSet; dixonColes: ScoreSet; ratings: ScoreSet; openShin: ScoreSet; open: ScoreSet; close: ScoreSet };
   differences: {
     modelMinusClose: Record<keyof ScoreSet, Interval>;
     modelMinusOpen: Record<keyof ScoreSet, Interval>;
@@ -260,8 +304,8 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
   // The first predicted season is the Dixon-Coles burn-in: too little history to judge the blend.
   const warmupSeasons = predictedSeasons.filter((s) => s < options.fromSeason && s > predictedSeasons[0]);
   const warmup = forecasts.filter((f) => warmupSeasons.includes(f.season));
-  const blend = warmup.length > 0 ? fitBlendWeight(warmup) : { weight: 0, rps: NaN };
-  const w = blend.weight;
+  const blend = warmup.length > 0 ? fitBlendWeight(warmup) : { weights: MARKET_ONLY, rps: NaN };
+  const w = blend.weights;
   const test = forecasts.filter((f) => f.season >= options.fromSeason && f.season <= options.toSeason && f.close !== null);
   if (test.length === 0) throw new RangeError(`no match between ${options.fromSeason} and ${options.toSeason} has opening and closing prices`);
   const outcomes = test.map((f) => f.outcome);
@@ -352,7 +396,7 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
     matches: test.length,
     warmup: {
       matches: warmup.length,
-      blendWeight: w,
+      blendWeights: w,
       rps: blend.rps,
       marketRps: mean(warmup.map((f) => rps(f.open, f.outcome))),
       seasons: warmupSeasons,
@@ -361,6 +405,7 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
     scores: {
       model: scoreSet(model, outcomes),
       dixonColes: scoreSet(dc, outcomes),
+      ratings: scoreSet(test.map((f) => blendedProbabilities(f, { dixonColes: 0, ratings: 1 })), outcomes),
       openShin: scoreSet(test.map((f) => f.openShin), outcomes),
       open: scoreSet(open, outcomes),
       close: scoreSet(close, outcomes),

@@ -11,6 +11,10 @@ import { overProbability, resultProbabilities, type ResultProbabilities, type Sc
 export interface DcMatch {
   home: string;
   away: string;
+  /**
+   * Goals scored. May also be a market's expected goals (a quasi-Poisson fit of prices):
+   * non-integers only enter the Poisson part, never the low-score correction.
+   */
   homeGoals: number;
   awayGoals: number;
   /** Days on any fixed axis; only differences to `now` matter. */
@@ -74,8 +78,9 @@ interface Prepared {
   n: number;
   hi: Int32Array;
   ai: Int32Array;
-  hg: Int32Array;
-  ag: Int32Array;
+  /** Goals; fractional values (expected goals from prices) skip the low-score correction. */
+  hg: Float64Array;
+  ag: Float64Array;
   w: Float64Array;
 }
 
@@ -87,8 +92,8 @@ function prepare(matches: readonly DcMatch[], teams: string[], now: number, xi: 
     n: teams.length,
     hi: new Int32Array(k),
     ai: new Int32Array(k),
-    hg: new Int32Array(k),
-    ag: new Int32Array(k),
+    hg: new Float64Array(k),
+    ag: new Float64Array(k),
     w: new Float64Array(k),
   };
   kept.forEach((m, i) => {
@@ -130,7 +135,7 @@ function objective(data: Prepared, ridge: number, x: Float64Array, grad: Float64
     // Every match's low-score cells must keep a positive probability, observed or not,
     // otherwise rho can run away on data that happens to lack 0-0 or 1-1 draws.
     if (!(rho < 1 && lh * la * rho < 1 && 1 + lh * rho > 0 && 1 + la * rho > 0)) return Infinity;
-    if (yh <= 1 && ya <= 1) {
+    if ((yh === 0 || yh === 1) && (ya === 0 || ya === 1)) {
       const tau = dcTau(yh, ya, lh, la, rho);
       logTau = Math.log(tau);
       if (yh === 0 && ya === 0) {
