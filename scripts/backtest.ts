@@ -2,6 +2,7 @@
  * Walk-forward backtest of the soccer model on football-data.co.uk season files.
  *   npm run backtest -- --data <dir> [--league E0] [--from 2019] [--to 2022] [--out <dir>]
  *                       [--min-edge 2] [--seed 20240601] [--json]
+ *                       [--blend dc,ratings]   diagnostic: fixed blend weights instead of the fitted ones
  * Exit 2 on a bad argument (named in the message), 1 on any other failure.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ interface Args {
   minEdge: number;
   seed: number;
   json: boolean;
+  blend: { dixonColes: number; ratings: number } | null;
 }
 
 class ArgError extends Error {}
@@ -37,6 +39,7 @@ export function parseArgs(argv: string[]): Args {
     minEdge: 2,
     seed: 20240601,
     json: false,
+    blend: null,
   };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
@@ -79,11 +82,19 @@ export function parseArgs(argv: string[]): Args {
       case '--seed':
         args.seed = int('seed', argv[++i], 0, 2 ** 31 - 1);
         break;
+      case '--blend': {
+        const v = value();
+        const parts = v.split(',').map(Number);
+        if (parts.length !== 2 || parts.some((x) => !(x >= 0 && x <= 1)) || parts[0] + parts[1] > 1)
+          throw new ArgError(`--blend must be "dixonColes,ratings" weights in [0, 1] summing to at most 1, got ${v}`);
+        args.blend = { dixonColes: parts[0], ratings: parts[1] };
+        break;
+      }
       case '--json':
         args.json = true;
         break;
       default:
-        throw new ArgError(`unknown argument ${a} (expected --data --league --from --to --out --min-edge --seed --json)`);
+        throw new ArgError(`unknown argument ${a} (expected --data --league --from --to --out --min-edge --seed --blend --json)`);
     }
   }
   if (!existsSync(args.data)) throw new ArgError(`--data ${args.data} does not exist`);
@@ -106,7 +117,7 @@ export function formatReport(r: BacktestReport, league: string, seconds: number)
   const lines: string[] = [];
   const s = r.scores;
   lines.push(`Backtest ${league} ${r.seasons.from}/${String((r.seasons.from + 1) % 100).padStart(2, '0')} to ${r.seasons.to}/${String((r.seasons.to + 1) % 100).padStart(2, '0')}: ${r.matches} matches (opening: ${Object.entries(r.openingSources).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  lines.push(`Blend weights fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)} (${r.warmup.matches} matches): Dixon-Coles ${r.warmup.blendWeights.dixonColes}, price ratings ${r.warmup.blendWeights.ratings}, opening market the rest`);
+  lines.push(`Blend weights fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)} (${r.warmup.matches} matches): Dixon-Coles ${r.warmup.blendWeights.dixonColes}, price ratings ${r.warmup.blendWeights.ratings}, opening market the rest${r.warmup.usedWeights !== r.warmup.blendWeights ? ` (OVERRIDDEN by --blend: ${r.warmup.usedWeights.dixonColes}, ${r.warmup.usedWeights.ratings})` : ''}`);
   lines.push('');
   lines.push('                    RPS      log-loss  Brier');
   for (const [name, v] of [['model', s.model], ['Dixon-Coles only', s.dixonColes], ['price ratings', s.ratings], ['opening (Shin)', s.openShin], ['opening (prop.)', s.open], ['closing (prop.)', s.close]] as const)
@@ -162,7 +173,7 @@ function main(): number {
   }
   const t0 = Date.now();
   const matches = loadSeasonFiles(files.filter((f) => seasonKey(f) <= to)).map((m) => ({ ...m, season: seasonKey(m.file) }));
-  const report = runBacktest(matches, { fromSeason: args.from, toSeason: to, minEdge: args.minEdge, seed: args.seed, onProgress: progressBar });
+  const report = runBacktest(matches, { fromSeason: args.from, toSeason: to, minEdge: args.minEdge, seed: args.seed, blendOverride: args.blend ?? undefined, onProgress: progressBar });
   const seconds = (Date.now() - t0) / 1000;
   mkdirSync(args.out, { recursive: true });
   const svgPath = join(args.out, `backtest-${args.league}-${args.from}-${to}.svg`);

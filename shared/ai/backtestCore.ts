@@ -33,6 +33,11 @@ export interface BacktestOptions {
   windowDays?: number;
   /** Decay per day of the price-based ratings: prices already summarise history, so faster. */
   ratingsXi?: number;
+  /**
+   * Diagnostic only: use these blend weights instead of the ones fitted on the warm-up
+   * seasons (to study what the statistical components' disagreements with the market earn).
+   */
+  blendOverride?: BlendWeights;
   bootstrapResamples?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -264,7 +269,8 @@ export interface ClvSummary {
 export interface BacktestReport {
   seasons: { from: number; to: number };
   matches: number;
-  warmup: { matches: number; blendWeights: BlendWeights; rps: number; marketRps: number; seasons: number[] };
+  /** `blendWeights` fitted on the warm-up; `usedWeights` differ only under blendOverride. */
+  warmup: { matches: number; blendWeights: BlendWeights; usedWeights: BlendWeights; rps: number; marketRps: number; seasons: number[] };
   openingSources: Record<string, number>;
   scores: { model: ScoreSet; dixonColes: ScoreSet; ratings: ScoreSet; openShin: ScoreSet; open: ScoreSet; close: ScoreSet };
   differences: {
@@ -305,7 +311,7 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
   const warmupSeasons = predictedSeasons.filter((s) => s < options.fromSeason && s > predictedSeasons[0]);
   const warmup = forecasts.filter((f) => warmupSeasons.includes(f.season));
   const blend = warmup.length > 0 ? fitBlendWeight(warmup) : { weights: MARKET_ONLY, rps: NaN };
-  const w = blend.weights;
+  const w = options.blendOverride ?? blend.weights;
   const test = forecasts.filter((f) => f.season >= options.fromSeason && f.season <= options.toSeason && f.close !== null);
   if (test.length === 0) throw new RangeError(`no match between ${options.fromSeason} and ${options.toSeason} has opening and closing prices`);
   const outcomes = test.map((f) => f.outcome);
@@ -396,7 +402,8 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
     matches: test.length,
     warmup: {
       matches: warmup.length,
-      blendWeights: w,
+      blendWeights: blend.weights,
+      usedWeights: w,
       rps: blend.rps,
       marketRps: mean(warmup.map((f) => rps(f.open, f.outcome))),
       seasons: warmupSeasons,
