@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { bootstrapEnv } from '../../shared/config';
 
 const ROOT = resolve(__dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 
 export interface Spawned {
   child: ChildProcess;
@@ -11,9 +10,13 @@ export interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs a project entry point (e.g. workers/settlement.ts) as its own OS process. */
+/**
+ * Runs a project entry point (e.g. workers/settlement.ts) as its own OS process: one node process
+ * with the TypeScript loader, as the Procfile runs it (the tsx CLI would add a signal-relaying
+ * parent process between the test and the worker).
+ */
 export function spawnEntry(entry: string, env: Record<string, string> = {}): Spawned {
-  const child = spawn(TSX, [resolve(ROOT, entry)], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

