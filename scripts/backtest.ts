@@ -2,12 +2,15 @@
  * Walk-forward backtest of the soccer model on football-data.co.uk season files.
  *   npm run backtest -- --data <dir> [--league E0] [--from 2019] [--to 2022] [--out <dir>]
  *                       [--min-edge 2] [--seed 20240601] [--json]
+ *                       [--books PS,B365,BW,IW,WH,VC,...]  bookmakers whose pre-kickoff prices may be bet (Max = market maximum)
+ *                       [--history N]          load only N >= 3 seasons before --from: history, burn-in, warm-up (default: all)
+ *                       [--resamples 1000]     bootstrap resamples of every interval
  *                       [--blend dc,ratings]   diagnostic: fixed blend weights instead of the fitted ones
  * Exit 2 on a bad argument (named in the message), 1 on any other failure.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runBacktest, type BacktestReport } from '../shared/ai/backtestCore';
+import { AGGREGATE_BOOKS, DEFAULT_BET_BOOKS, NAMED_BOOKS, runBacktest, type BacktestReport } from '../shared/ai/backtestCore';
 import { backtestSvg } from '../shared/ai/backtestChart';
 import { listSeasonFiles, loadSeasonFiles, seasonKey } from '../shared/data/footballData';
 
@@ -21,6 +24,9 @@ interface Args {
   seed: number;
   json: boolean;
   blend: { dixonColes: number; ratings: number } | null;
+  books: string[];
+  history: number | null;
+  resamples: number;
 }
 
 class ArgError extends Error {}
@@ -40,6 +46,9 @@ export function parseArgs(argv: string[]): Args {
     seed: 20240601,
     json: false,
     blend: null,
+    books: [...DEFAULT_BET_BOOKS],
+    history: null,
+    resamples: 1000,
   };
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     const n = Number(v);
@@ -90,11 +99,26 @@ export function parseArgs(argv: string[]): Args {
         args.blend = { dixonColes: parts[0], ratings: parts[1] };
         break;
       }
+      case '--books': {
+        const v = value();
+        const known = [...NAMED_BOOKS, ...Object.keys(AGGREGATE_BOOKS)];
+        const list = v.split(',').map((b) => b.trim());
+        const bad = list.find((b) => !known.includes(b));
+        if (bad !== undefined || list.length === 0) throw new ArgError(`--books must be a comma list of ${known.join(', ')}, got ${bad ?? v}`);
+        args.books = [...new Set(list)];
+        break;
+      }
+      case '--history':
+        args.history = int('history', argv[++i], 3, 30);
+        break;
+      case '--resamples':
+        args.resamples = int('resamples', argv[++i], 100, 100000);
+        break;
       case '--json':
         args.json = true;
         break;
       default:
-        throw new ArgError(`unknown argument ${a} (expected --data --league --from --to --out --min-edge --seed --blend --json)`);
+        throw new ArgError(`unknown argument ${a} (expected --data --league --from --to --out --min-edge --seed --books --history --resamples --blend --json)`);
     }
   }
   if (!existsSync(args.data)) throw new ArgError(`--data ${args.data} does not exist`);
@@ -131,12 +155,16 @@ export function formatReport(r: BacktestReport, league: string, seconds: number)
     lines.push(`                                                ${pct(b.predicted).padStart(8)}  ${pct(b.observed).padStart(8)}  ${(100 * (b.observed - b.predicted)).toFixed(2).padStart(6)}    ${(100 * b.standardError).toFixed(2).padStart(6)}       ${b.count}`);
   lines.push(`largest decile gap: model ${r.calibration.modelMaxGapPoints.toFixed(2)} pts, Pinnacle closing ${r.calibration.closeMaxGapPoints.toFixed(2)} pts`);
   lines.push('');
+  const band = (name: string, b: { bets: number; mean: number; standardError: number; beatCloseShare: number; flatRoi: { mean: number; low: number; high: number } }) =>
+    `  ${name.padEnd(6)} ${String(b.bets).padStart(5)} bets  mean CLV ${b.bets ? pct(b.mean) : '-'} (s.e. ${b.bets > 1 ? pct(b.standardError) : '-'})  beat close ${b.bets ? pct(b.beatCloseShare) : '-'}  flat ROI ${b.bets ? interval(b.flatRoi, pct) : '-'}`;
   const c = r.clv;
-  lines.push(`Closing-line value of bets at opening prices with edge >= min-edge: ${c.bets} bets, mean ${pct(c.mean)} (s.e. ${pct(c.standardError)}), beat the close ${pct(c.beatCloseShare)}`);
-  for (const band of ['High', 'Medium', 'Low'] as const) {
-    const b = c.byConfidence[band];
-    lines.push(`  ${band.padEnd(6)} ${String(b.bets).padStart(5)} bets  mean CLV ${b.bets ? pct(b.mean) : '-'} (s.e. ${b.bets > 1 ? pct(b.standardError) : '-'})  beat close ${b.bets ? pct(b.beatCloseShare) : '-'}`);
-  }
+  lines.push(`Bets: best pre-kickoff price among ${r.books.join(', ')} beating the fair price by >= min-edge; CLV against Pinnacle closing de-vigged by Shin`);
+  lines.push(`  price-move scale fitted on warm-up: ${r.warmup.priceMoveScale.toFixed(4)}; bets by bookmaker: ${Object.entries(c.betsByBook).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  lines.push(`Closing-line value: ${c.bets} bets, mean ${c.bets ? pct(c.mean) : '-'} (s.e. ${c.bets > 1 ? pct(c.standardError) : '-'}), beat the close ${c.bets ? pct(c.beatCloseShare) : '-'}; against the proportional close ${c.bets ? pct(c.proportionalMean) : '-'}`);
+  for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, c.byConfidence[name]));
+  const wc = r.warmup.clv;
+  lines.push(`Same rule on the warm-up seasons (where the confidence thresholds were chosen): ${wc.bets} bets, mean CLV ${wc.bets ? pct(wc.mean) : '-'}`);
+  for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, wc.byConfidence[name]));
   const fl = r.roi.flat;
   const k = r.roi.kelly;
   lines.push(`Flat stakes:   ${fl.bets} bets, profit ${fl.profit.toFixed(2)} units, ROI ${interval(fl.roi, pct)}, max drawdown ${fl.maxDrawdownUnits.toFixed(2)} units`);
@@ -172,15 +200,25 @@ function main(): number {
     return 2;
   }
   const t0 = Date.now();
-  const matches = loadSeasonFiles(files.filter((f) => seasonKey(f) <= to)).map((m) => ({ ...m, season: seasonKey(m.file) }));
-  const report = runBacktest(matches, { fromSeason: args.from, toSeason: to, minEdge: args.minEdge, seed: args.seed, blendOverride: args.blend ?? undefined, onProgress: progressBar });
+  const firstLoaded = args.history === null ? -Infinity : args.from - args.history;
+  const matches = loadSeasonFiles(files.filter((f) => seasonKey(f) <= to && seasonKey(f) >= firstLoaded)).map((m) => ({ ...m, season: seasonKey(m.file) }));
+  const report = runBacktest(matches, {
+    fromSeason: args.from,
+    toSeason: to,
+    minEdge: args.minEdge,
+    seed: args.seed,
+    books: args.books,
+    bootstrapResamples: args.resamples,
+    blendOverride: args.blend ?? undefined,
+    onProgress: progressBar,
+  });
   const seconds = (Date.now() - t0) / 1000;
   mkdirSync(args.out, { recursive: true });
   const svgPath = join(args.out, `backtest-${args.league}-${args.from}-${to}.svg`);
   writeFileSync(
     svgPath,
     backtestSvg({
-      title: `${args.league} ${args.from}-${to}: model bets at opening prices (edge >= ${args.minEdge} %); data: football-data.co.uk`,
+      title: `${args.league} ${args.from}-${to}: best pre-kickoff price of ${args.books.join('/')} vs fair (edge >= ${args.minEdge} %); data: football-data.co.uk`,
       flatProfit: report.series.flatProfit,
       kellyBankroll: report.series.kellyBankroll,
       calibrationModel: report.calibration.model,

@@ -7,6 +7,7 @@ import {
   kellyFraction,
   parlay,
   probabilityStandardError,
+  PRICE_MOVE_SCALE,
 } from '../../../shared/ai/staking';
 
 describe('staking', () => {
@@ -72,21 +73,29 @@ describe('staking', () => {
     expect(() => parlay([{ odds: 2, probability: 0.5 }])).to.throw(RangeError);
   });
 
+  // z = (p - 1/odds) / se; High needs edge >= 5 and z >= 1, Medium edge >= 3 and z >= 0.5.
   const bands = [
-    { edge: 8, p: 0.6, odds: 1.8, se: 0.02, want: 'High' },
-    { edge: 8, p: 0.6, odds: 1.8, se: 0.04, want: 'Medium' },
-    { edge: 3, p: 0.6, odds: 1.716, se: 0.01, want: 'Medium' },
-    { edge: 8, p: 0.6, odds: 1.8, se: 0.1, want: 'Low' },
+    { edge: 8, p: 0.6, odds: 1.8, se: 0.02, want: 'High' }, // z = 1.67
+    { edge: 8, p: 0.6, odds: 1.8, se: 0.06, want: 'Medium' }, // z = 0.56
+    { edge: 3.2, p: 0.6, odds: 1.72, se: 0.01, want: 'Medium' }, // z = 1.86, edge only Medium
+    { edge: 2.9, p: 0.6, odds: 1.715, se: 0.001, want: 'Low' }, // edge below Medium
+    { edge: 8, p: 0.6, odds: 1.8, se: 0.1, want: 'Low' }, // z = 0.33
     { edge: 1, p: 0.6, odds: 1.683, se: 0.001, want: 'Low' },
   ];
   for (const b of bands) {
     it(`confidence ${b.want} for edge ${b.edge} % and standard error ${b.se}`, () => {
-      expect(confidenceLevel({ edgePercentage: b.edge, probability: b.p, odds: b.odds, standardError: b.se })).to.equal(b.want);
+      expect(edgePercentage(b.p, b.odds)).to.be.closeTo(b.edge, 0.1);
+      expect(confidenceLevel({ edgePercentage: edgePercentage(b.p, b.odds), probability: b.p, odds: b.odds, standardError: b.se })).to.equal(b.want);
     });
   }
 
-  it('model-market disagreement widens the standard error', () => {
-    expect(probabilityStandardError(0.03, 0.5)).to.be.closeTo(0.03, 1e-12);
-    expect(probabilityStandardError(0.03, 0.5, 0.42)).to.be.closeTo(Math.hypot(0.03, 0.25 * 0.08), 1e-12);
+  it('the standard error combines the fit, the expected price move and disagreement in quadrature', () => {
+    const move = PRICE_MOVE_SCALE * Math.sqrt(0.5 * 0.5);
+    expect(probabilityStandardError({ probability: 0.5, priceMoveScale: 0 })).to.equal(0);
+    expect(probabilityStandardError({ probability: 0.5 })).to.be.closeTo(move, 1e-12);
+    expect(probabilityStandardError({ probability: 0.5, fitStandardError: 0.03 })).to.be.closeTo(Math.hypot(0.03, move), 1e-12);
+    expect(probabilityStandardError({ probability: 0.5, fitStandardError: 0.03, referenceProbability: 0.42 })).to.be.closeTo(Math.hypot(0.03, move, 0.25 * 0.08), 1e-12);
+    // A longshot's price moves less in absolute terms.
+    expect(probabilityStandardError({ probability: 0.1 })).to.be.below(probabilityStandardError({ probability: 0.4 }));
   });
 });
