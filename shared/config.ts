@@ -41,6 +41,7 @@ export const CONFIG_VARS = {
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
+  AI_MIN_EDGE: { type: 'integer', default: '2', minimum: 0, maximum: 25, description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).' },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;

@@ -16,6 +16,13 @@ const InsightSchema = new Schema(
     analysisInsight: { type: Schema.Types.Mixed, default: null },
     matchSimulation: { type: Schema.Types.Mixed, default: null },
     analysisTimestamp: { type: Date, required: true },
+    sportId: { type: Number, default: null },
+    competitionId: { type: Number, default: null },
+    regionId: { type: Number, default: null },
+    /** Hash of the analysis inputs (prices, fit): the same inputs are not analysed twice. */
+    inputHash: { type: String, default: null },
+    /** The recommendations current at the last pre-kickoff analysis (value opportunities). */
+    recommendationIds: { type: [String], default: [] },
   },
   { timestamps: true, collection: 'insights', minimize: false },
 );

@@ -57,6 +57,15 @@ const RecommendationSchema = new Schema(
     riskFactors: { type: [LocalizedTextSchema], default: [] },
     dataSupport: { type: [LocalizedTextSchema], default: [] },
     eventStartAt: { type: Date, required: true },
+    /** The outcome as bettors read it, per locale ("Over 2.5", "Más de 2,5"). */
+    outcomeLocalized: { type: LocalizedTextSchema, default: null },
+    /** The market's view before blending (sharp de-vigged price), and the fair price's standard error. */
+    marketProbability: { type: Number, default: null },
+    standardError: { type: Number, default: null },
+    /** Probabilities of win, halfWin, push, halfLoss, loss at the time of writing (parlay pricing). */
+    distribution: { type: Schema.Types.Mixed, default: null },
+    competitionId: { type: Number, default: null },
+    regionId: { type: Number, default: null },
     ...SettlementFields,
   },
   { timestamps: true, collection: 'recommendations', minimize: false },
@@ -66,6 +75,7 @@ RecommendationSchema.index({ settled: 1, result: 1, createdAt: -1 });
 RecommendationSchema.index({ confidence: 1, createdAt: -1 });
 RecommendationSchema.index({ edgePercentage: -1 });
 RecommendationSchema.index({ settlementDate: 1 });
+RecommendationSchema.index({ createdAt: -1 });
 
 export type RecommendationDoc = InferSchemaType<typeof RecommendationSchema>;
 export const Recommendation = model('Recommendation', RecommendationSchema);

@@ -1,8 +1,10 @@
-import type { aiQueue } from '../../jobs/ai';
+import type { Job } from 'bullmq';
+import type { AiPayloads, aiQueue } from '../../jobs/ai';
+import { analyzeEventJob } from '../../shared/ai/worker/analyze';
+import { refitJob } from '../../shared/ai/worker/refit';
 import type { Registration } from '../registry';
-import { notBuiltYet } from './notYet';
 
 export const aiHandlers: Registration<typeof aiQueue>[] = [
-  ['analyze-event', notBuiltYet('event analysis')],
-  ['refit', notBuiltYet('model refit')],
+  ['analyze-event', (job: Job<AiPayloads['analyze-event']>) => analyzeEventJob(job.data.eventId)],
+  ['refit', (job: Job<AiPayloads['refit']>) => refitJob(job.data.sportId, job.data.window)],
 ];

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { getConfig } from '../../config';
+import { childLogger } from '../../logger';
+import { Event, Insight, ModelFit, Recommendation } from '../../models';
+import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
+import type { SportFitParams } from '../sportFit';
+import { rebuildPicksForDay } from './picks';
+import { utcDay } from '../picks';
+
+const log = childLogger({ component: 'ai-analyze' });
+
+export type AnalyzeOutcome =
+  | { status: 'missing' }
+  | { status: 'started' }
+  | { status: 'unchanged' }
+  | { status: 'no-prices' }
+  | { status: 'analyzed'; recommendations: number; inserted: number };
+
+type EventLean = NonNullable<Awaited<ReturnType<typeof loadEvent>>>;
+const loadEvent = (id: string) => Event.findById(id).lean();
+
+export function toAnalysisEvent(e: EventLean): AnalysisEvent {
+  return {
+    id: String(e._id),
+    sportId: e.sportId,
+    dataSource: e.dataSource,
+    homeTeam: { id: e.homeTeam.id, name: { en: e.homeTeam.name.en, es: e.homeTeam.name.es ?? undefined, pt: e.homeTeam.name.pt ?? undefined } },
+    awayTeam: { id: e.awayTeam.id, name: { en: e.awayTeam.name.en, es: e.awayTeam.name.es ?? undefined, pt: e.awayTeam.name.pt ?? undefined } },
+    competition: { id: e.competition.id, name: { en: e.competition.name.en, es: e.competition.name.es ?? undefined, pt: e.competition.name.pt ?? undefined } },
+    competitionId: e.competitionId,
+    regionId: e.regionId,
+    startDateTime: e.startDateTime,
+    markets: (e.markets ?? []).map((m) => ({
+      id: m.id,
+      betTypeSysname: m.betTypeSysname,
+      line: m.line ?? null,
+      betItems: (m.betItems ?? []).map((i) => ({ id: i.id, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
+    })),
+  };
+}
+
+export async function loadFit(sportId: number): Promise<{ fit: AnalysisFit | null; bookRanking: string[]; key: unknown }> {
+  const doc = await ModelFit.findById(`fit-${sportId}`).lean();
+  if (!doc) return { fit: null, bookRanking: [], key: null };
+  return {
+    fit: doc.params ? { params: doc.params as SportFitParams, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
+    bookRanking: doc.bookRanking ?? [],
+    key: { window: doc.window, fittedAt: doc.fittedAt.toISOString(), blendWeight: doc.blendWeight, ranking: doc.bookRanking },
+  };
+}
+
+/** Everything an analysis depends on, hashed: the same inputs are never analysed twice. */
+export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number): string {
+  const markets = event.markets.map((m) => [
+    m.id,
+    m.betTypeSysname,
+    m.line,
+    m.betItems.map((i) => [i.id, i.code, i.price, i.isAvailable !== false, Object.entries(i.bookPrices ?? {}).sort(([a], [b]) => a.localeCompare(b))]),
+  ]);
+  return createHash('sha1').update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, minEdge])).digest('hex');
+}
+
+/**
+ * The `analyze-event` job. Before kickoff: analyse, write the new recommendations once (an
+ * existing one is never touched: insert-only upserts keyed by event, bet item, bookmaker and
+ * price), replace the insight, rebuild the day's picks. From kickoff on: only the insight's
+ * status follows the event; no recommendation is created or changed.
+ */
+export async function analyzeEventJob(eventId: string, now: () => Date = () => new Date()): Promise<AnalyzeOutcome> {
+  const event = await loadEvent(eventId);
+  if (!event) return { status: 'missing' };
+  const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
+  if (started()) {
+    await Insight.updateOne({ _id: eventId, status: { $ne: event.status } }, { $set: { status: event.status } });
+    return { status: 'started' };
+  }
+  const minEdge = getConfig().AI_MIN_EDGE;
+  const input = toAnalysisEvent(event);
+  const { fit, bookRanking, key: fitKey } = await loadFit(event.sportId);
+  const hash = inputHash(input, fitKey, minEdge);
+  const previous = await Insight.findById(eventId, { inputHash: 1, status: 1 }).lean();
+  if (previous?.inputHash === hash && previous.status === event.status) return { status: 'unchanged' };
+
+  const at = now();
+  const analysis = analyzeEvent(input, fit, { minEdge, now: at, bookRanking });
+  if (!analysis) return { status: 'no-prices' };
+  // The analysis took time: the kickoff rule is checked again right before writing.
+  if (started()) return { status: 'started' };
+
+  let inserted = 0;
+  if (analysis.recommendations.length) {
+    const res = await Recommendation.bulkWrite(
+      analysis.recommendations.map((r) => ({
+        updateOne: {
+          filter: { _id: r._id },
+          // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
+          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } as Record<string, unknown> },
+          upsert: true,
+        },
+      })),
+      { ordered: false, timestamps: false },
+    );
+    inserted = res.upsertedCount;
+  }
+  const insight = analysis.insight;
+  // A slower job that analysed older prices must not overwrite a newer analysis.
+  await Insight.updateOne(
+    { _id: eventId, $or: [{ analysisTimestamp: { $lte: at } }, { analysisTimestamp: { $exists: false } }] },
+    {
+      $set: {
+        eventId,
+        status: event.status,
+        startDateTime: event.startDateTime,
+        sportId: event.sportId,
+        competitionId: event.competitionId,
+        regionId: event.regionId,
+        teamSearch: teamSearchNames(input),
+        marketEfficiencyScore: insight.marketEfficiencyScore,
+        valueOpportunities: insight.valueOpportunities,
+        recommendationIds: analysis.recommendations.map((r) => r._id),
+        riskFactors: insight.riskFactors,
+        aiNotes: insight.aiNotes,
+        event: insight.event,
+        analysisInsight: insight.analysisInsight,
+        matchSimulation: insight.matchSimulation,
+        analysisTimestamp: at,
+        inputHash: hash,
+      },
+    },
+    { upsert: true },
+  ).catch((err) => {
+    if ((err as { code?: number }).code !== 11000) throw err;
+  });
+  await rebuildPicksForDay(utcDay(event.startDateTime), now);
+  log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
+  return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted };
+}
+
+/** Lower-cased, accent-free team names in every locale: processed-insights' teamNames matches these. */
+export function normalizeName(name: string): string {
+  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function teamSearchNames(e: AnalysisEvent): string[] {
+  const names = [e.homeTeam.name, e.awayTeam.name].flatMap((n) => [n.en, n.es, n.pt]).filter((n): n is string => !!n);
+  return [...new Set(names.map(normalizeName))];
+}

@@ -1,0 +1,64 @@
+import { Event, Insight, Pick, Recommendation } from '../../models';
+import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
+import { withLock } from './mutex';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
+ * have not started. Picks with a started leg are frozen (kept as they are, for settlement); the
+ * others are replaced by the new set. Pick ids come from their legs, so the same inputs write
+ * the same documents. Serialised per day across processes by a Redis lock.
+ */
+export async function rebuildPicksForDay(day: string, now: () => Date = () => new Date()): Promise<{ picks: number; removed: number }> {
+  return withLock(`picks-${day}`, async () => {
+    const at = now();
+    const dayStart = new Date(`${day}T00:00:00.000Z`);
+    const dayEnd = new Date(dayStart.getTime() + DAY_MS);
+    const from = at > dayStart ? at : dayStart;
+    const insights = from < dayEnd ? await Insight.find({ startDateTime: { $gt: from, $lt: dayEnd }, status: 'upcoming' }, { recommendationIds: 1, analysisInsight: 1, matchSimulation: 1 }).lean() : [];
+    const byEvent = new Map(insights.map((i) => [String(i._id), i]));
+    const recIds = insights.flatMap((i) => i.recommendationIds ?? []);
+    const [recs, events] = await Promise.all([
+      recIds.length ? Recommendation.find({ _id: { $in: recIds } }).lean() : [],
+      byEvent.size ? Event.find({ _id: { $in: [...byEvent.keys()] } }, { markets: 0, liveStats: 0, stats: 0 }).lean() : [],
+    ]);
+    const eventById = new Map(events.filter((e) => e.status === 'upcoming' && e.startDateTime > at).map((e) => [String(e._id), e]));
+    const candidates: PickCandidate[] = [];
+    for (const r of recs) {
+      const e = eventById.get(r.eventId);
+      if (!e) continue;
+      const insight = byEvent.get(r.eventId);
+      candidates.push({
+        rec: r as unknown as PickRecommendation,
+        event: {
+          id: String(e._id),
+          homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name as PickCandidate['event']['homeTeam']['name'] },
+          awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name as PickCandidate['event']['awayTeam']['name'] },
+          competition: { id: e.competition.id, name: e.competition.name as PickCandidate['event']['competition']['name'] },
+          competitionId: e.competitionId,
+          regionId: e.regionId,
+          status: e.status,
+          startDateTime: e.startDateTime,
+        },
+        analysisInsight: insight?.analysisInsight ?? null,
+        matchSimulation: insight?.matchSimulation ?? null,
+      });
+    }
+    const existing = await Pick.find({ featuredDate: day }, { startsAt: 1, featuredOrder: 1 }).lean();
+    const frozen = existing.filter((p) => p.startsAt <= at);
+    const firstOrder = frozen.reduce((m, p) => Math.max(m, p.featuredOrder), 0) + 1;
+    const drafts = buildPicks(candidates, firstOrder);
+    const keep = new Set(drafts.map((d) => d._id));
+    const stale = existing.filter((p) => p.startsAt > at && !keep.has(String(p._id))).map((p) => String(p._id));
+    const removed = stale.length ? (await Pick.deleteMany({ _id: { $in: stale }, startsAt: { $gt: at }, settled: false })).deletedCount : 0;
+    for (const d of drafts) {
+      const { _id, ...content } = d;
+      // Only a pick that has not started is (re)written; a started one with the same legs stays.
+      await Pick.updateOne({ _id, startsAt: { $gt: at } }, { $set: content }, { upsert: true }).catch((err) => {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      });
+    }
+    return { picks: drafts.length, removed };
+  });
+}
