@@ -4,10 +4,11 @@ import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { requestLog } from './middleware/requestLog';
 import { healthRouter } from './routes/health';
+import { aiRouter } from './routes/ai';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 function v2Routers(): Router[] {
-  return [healthRouter()];
+  return [healthRouter(), aiRouter()];
 }
 
 export function createApp(): Express {

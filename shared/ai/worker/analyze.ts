@@ -5,6 +5,7 @@ import { Event, Insight, ModelFit, Recommendation } from '../../models';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { rebuildPicksForDay } from './picks';
+import { normalizeName } from '../selection';
 import { utcDay } from '../picks';
 
 const log = childLogger({ component: 'ai-analyze' });
@@ -134,11 +135,6 @@ export async function analyzeEventJob(eventId: string, now: () => Date = () => n
   await rebuildPicksForDay(utcDay(event.startDateTime), now);
   log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
   return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted };
-}
-
-/** Lower-cased, accent-free team names in every locale: processed-insights' teamNames matches these. */
-export function normalizeName(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 function teamSearchNames(e: AnalysisEvent): string[] {

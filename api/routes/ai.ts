@@ -1,0 +1,113 @@
+import { Router, type RequestHandler } from 'express';
+import { DateTime } from 'luxon';
+import { normalizeName } from '../../shared/ai/selection';
+import { getConfig } from '../../shared/config';
+import { Event, Insight, Pick, Recommendation } from '../../shared/models';
+import type { Locale } from '../../shared/sports';
+import { badRequest } from '../errors';
+import { validateQuery, validQuery } from '../middleware/validate';
+import { bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
+import { renderInsight, renderPick, renderRecommendation } from './aiRender';
+
+/**
+ * /v2/ai: reads what the AI worker stored; nothing here computes a model. Every filter value
+ * reaches MongoDB as a validated scalar (numbers, enums, patterned strings), never an operator.
+ */
+
+/** ajv would read "1e2" or "0x10" as numbers: only plain decimals are accepted. */
+function plainNumbers(params: Record<string, RegExp>): RequestHandler {
+  return (req, _res, next) => {
+    for (const [name, pattern] of Object.entries(params)) {
+      const v = (req.query as Record<string, unknown>)[name];
+      if (typeof v === 'string' && !pattern.test(v)) return next(badRequest(`${name} must be ${pattern === INTEGER ? 'an integer' : 'a decimal number such as 2.5'}`));
+    }
+    next();
+  };
+}
+const INTEGER = /^[0-9]{1,9}$/;
+const DECIMAL = /^[0-9]{1,3}(\.[0-9]{1,4})?$/;
+
+const CLOSED_STATUSES = ['completed', 'postponed', 'cancelled'];
+
+export function aiRouter(): Router {
+  const router = Router();
+
+  router.get('/ai/featured-picks', plainNumbers({ limit: INTEGER }), validateQuery(featuredPicksQuery), async (req, res) => {
+    const q = validQuery<{ limit: number; today?: boolean; tomorrow?: boolean; timezone: string; regionId?: string; competitionId?: string; locale: Locale }>(req);
+    const today = DateTime.now().setZone(q.timezone).startOf('day');
+    const tomorrow = today.plus({ days: 1 });
+    let range: { $gte: Date; $lt?: Date };
+    if (q.today && q.tomorrow) range = { $gte: today.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+    else if (q.today) range = { $gte: today.toJSDate(), $lt: tomorrow.toJSDate() };
+    else if (q.tomorrow) range = { $gte: tomorrow.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+    else range = { $gte: today.toJSDate() };
+    const filter: Record<string, unknown> = { startsAt: range };
+    if (q.regionId) filter.regionIds = Number(q.regionId);
+    if (q.competitionId) filter.competitionIds = Number(q.competitionId);
+    const picks = await Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(q.limit).lean();
+    res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
+  });
+
+  router.get('/ai/processed-insights', plainNumbers({ limit: INTEGER }), validateQuery(processedInsightsQuery, { lists: ['teamNames', 'status'] }), async (req, res) => {
+    const q = validQuery<{ eventId?: string; teamNames?: string[]; limit: number; timezone: string; status: string[]; locale: Locale }>(req);
+    const statuses = [...new Set(q.status)];
+    const filter: Record<string, unknown> = { status: { $in: statuses } };
+    if (q.eventId) filter._id = q.eventId;
+    if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
+    // Upcoming and live read soonest first; a list with finished events reads most recent first.
+    const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
+    // The insight's status is refreshed by the worker; the event is the authority, so each page
+    // is checked against the events' current status (and topped up from the next page).
+    const out: ReturnType<typeof renderInsight>[] = [];
+    const batch = Math.max(10, 2 * q.limit);
+    for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
+      const insights = await Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(batch).lean();
+      if (insights.length === 0) break;
+      const events = await Event.find({ _id: { $in: insights.map((i) => i._id) } }, { status: 1 }).lean();
+      const current = new Map(events.map((e) => [String(e._id), e.status]));
+      for (const i of insights) {
+        const status = current.get(String(i._id)) ?? i.status;
+        if (statuses.includes(status) && out.length < q.limit) out.push(renderInsight(i, q.locale, q.timezone, status));
+      }
+      if (insights.length < batch) break;
+    }
+    res.json({ data: out });
+  });
+
+  router.get('/ai/value-opportunities', plainNumbers({ limit: INTEGER, minEdge: DECIMAL }), validateQuery(valueOpportunitiesQuery), async (req, res) => {
+    const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
+    const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
+    // Current opportunities: the latest pre-kickoff analysis of every event still to start.
+    const current = await Insight.find({ status: 'upcoming', startDateTime: { $gt: new Date() } }, { recommendationIds: 1 }).lean();
+    const ids = current.flatMap((i) => i.recommendationIds ?? []);
+    const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
+    if (q.confidence) filter.confidence = q.confidence;
+    const all = ids.length ? await Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean() : [];
+    const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
+    res.json({
+      opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
+      summary: {
+        totalOpportunities: all.length,
+        averageEdge: Math.round(averageEdge * 100) / 100,
+        highConfidence: all.filter((r) => r.confidence === 'High').length,
+      },
+      minEdge,
+    });
+  });
+
+  router.get('/ai/betting-recommendations', plainNumbers({ limit: INTEGER, page: INTEGER }), validateQuery(bettingRecommendationsQuery), async (req, res) => {
+    const q = validQuery<{ settled?: boolean; result?: string; eventId?: string; confidence?: string; limit: number; page: number; locale: Locale }>(req);
+    const filter: Record<string, unknown> = {};
+    if (q.settled !== undefined) filter.settled = q.settled;
+    if (q.result) filter.result = q.result;
+    if (q.eventId) filter.eventId = q.eventId;
+    if (q.confidence) filter.confidence = q.confidence;
+    const [count, recs] = await Promise.all([
+      Recommendation.countDocuments(filter),
+      Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
+    ]);
+    res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
+  });
+
+  return router;
+}
