@@ -198,16 +198,22 @@ export function fullQuotes(type: MarketType, market: AnalysisMarket, defaultSour
   return books.map((book) => ({ book, odds: codes.map((c) => byCode.get(c)!.get(book)!) }));
 }
 
-/** Rescales a distribution's winning and losing states so its effective probability is p. */
+/**
+ * The distribution with effective probability p that keeps d's push mass and its split of
+ * winning mass between whole and half wins (and of losing mass likewise).
+ */
 export function withProbability(d: OutcomeDistribution, p: number): OutcomeDistribution {
-  const up = d.win + d.halfWin / 2;
-  const down = d.loss + d.halfLoss / 2;
-  const atRisk = up + down;
-  if (!(atRisk > 0)) return { win: p, halfWin: 0, push: 0, halfLoss: 0, loss: 1 - p };
-  if (!(up > 0) || !(down > 0)) return { win: p * atRisk, halfWin: 0, push: 1 - atRisk, halfLoss: 0, loss: (1 - p) * atRisk };
-  const su = (p * atRisk) / up;
-  const sd = ((1 - p) * atRisk) / down;
-  return { win: d.win * su, halfWin: d.halfWin * su, push: d.push + 0, halfLoss: d.halfLoss * sd, loss: d.loss * sd };
+  const winMass = d.win + d.halfWin;
+  const lossMass = d.loss + d.halfLoss;
+  const total = winMass + lossMass;
+  if (!(winMass > 0) || !(lossMass > 0)) return { win: p * total, halfWin: 0, push: 1 - total, halfLoss: 0, loss: (1 - p) * total };
+  // Effective stake per unit of winning (losing) mass: whole results count 1, half results 1/2.
+  const cu = (d.win + d.halfWin / 2) / winMass;
+  const cd = (d.loss + d.halfLoss / 2) / lossMass;
+  const u = (p * cd * total) / (cu * (1 - p) + p * cd);
+  const su = u / winMass;
+  const sd = (total - u) / lossMass;
+  return { win: d.win * su, halfWin: d.halfWin * su, push: d.push, halfLoss: d.halfLoss * sd, loss: d.loss * sd };
 }
 
 function mixDistributions(a: OutcomeDistribution, b: OutcomeDistribution | null, w: number): OutcomeDistribution {
