@@ -6,6 +6,7 @@ import { priceFromSummary, summarizeGrid, mixGrids } from '../../../shared/ai/gr
 import { effectiveProbability, priceOutcome } from '../../../shared/ai/pricing';
 import { invertMarket, sportParamModel } from '../../../shared/ai/sportParams';
 import { MAX_CREDIBLE_EDGE, edgePercentage } from '../../../shared/ai/staking';
+import { mulberry32 } from '../../../shared/ai/random';
 import { marketType, MARKET_TYPES } from '../../../shared/markets/catalog';
 import { BOOKS, SOCCER_MARKETS, simEvent, trueInputs } from '../../helpers/simEvents';
 
@@ -94,6 +95,23 @@ describe('event analysis', () => {
       expect(r.eventStartAt).to.equal(start);
       expect(r.rationale[0].es).to.not.equal(r.rationale[0].en);
     }
+  });
+
+  it('on simulated markets (truth known), recommendations have a positive true expected return, ordered High > Medium > Low', function () {
+    this.timeout(20000);
+    const rng = mulberry32(5);
+    const byBand: Record<string, number[]> = { High: [], Medium: [], Low: [] };
+    for (let i = 0; i < 200; i++) {
+      const x = [Math.log(0.8 + 1.2 * rng()), Math.log(0.6 + rng())];
+      const e = simEvent({ id: `t${i}`, sportId: 1, x, home: { id: 1, name: 'H' }, away: { id: 2, name: 'A' }, startDateTime: start, markets: SOCCER_MARKETS, seed: i });
+      const truth = trueInputs(1, x);
+      for (const r of analyzeEvent(asInput(e), null, { minEdge: 2, now })!.recommendations) byBand[r.confidence].push(edgePercentage(priceOutcome(truth, r.betTypeSysname, r.code, r.line).distribution, r.odds));
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    for (const band of ['High', 'Medium', 'Low']) expect(byBand[band].length, band).to.be.greaterThan(30);
+    expect(mean(byBand.Low)).to.be.greaterThan(0);
+    expect(mean(byBand.Medium)).to.be.greaterThan(mean(byBand.Low));
+    expect(mean(byBand.High)).to.be.greaterThan(mean(byBand.Medium));
   });
 
   it('an edge beyond the credible maximum (a stale or mistyped price) is never recommended', () => {
