@@ -73,6 +73,8 @@ export async function analyzeEventJob(eventId: string, now: () => Date = () => n
   const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
   if (started()) {
     await Insight.updateOne({ _id: eventId, status: { $ne: event.status } }, { $set: { status: event.status } });
+    // Cancelled or postponed before its start: its recommendations leave the day's picks.
+    if (now() < event.startDateTime) await rebuildPicksForDay(utcDay(event.startDateTime), now);
     return { status: 'started' };
   }
   const minEdge = getConfig().AI_MIN_EDGE;

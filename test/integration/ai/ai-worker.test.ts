@@ -237,7 +237,8 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
   });
 
   it('security: a recommendation is never written or changed after kickoff', async () => {
-    const kickoff = new Date(Date.now() + 2500);
+    // Far enough ahead for the first analysis on a slow machine, near enough to wait for.
+    const kickoff = new Date(Date.now() + 5000);
     const e = soccer('aiwk', kickoff, 17, { id: 831, name: 'Early' }, { id: 832, name: 'Birds' });
     // Make sure there is something to recommend: one book is generous on the home side.
     const item = e.markets[0].betItems[0];
@@ -261,6 +262,17 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     await Event.create(late);
     expect((await runJob('aiwl', 1)).status).to.equal('started');
     expect(await Recommendation.countDocuments({ eventId: 'aiwl' })).to.equal(0);
+  });
+
+  it('happy: an event cancelled before its start leaves the featured picks and the value opportunities', async () => {
+    expect(await Pick.countDocuments({ eventIds: 'aiw3' })).to.be.greaterThan(0);
+    await Event.updateOne({ _id: 'aiw3' }, { $set: { status: 'cancelled' } });
+    expect((await runJob('aiw3', 2)).status).to.equal('started');
+    expect(await Pick.countDocuments({ eventIds: 'aiw3' })).to.equal(0);
+    const opportunities = await api.get('/v2/ai/value-opportunities?limit=100');
+    expect(opportunities.body.opportunities.some((o: any) => o.eventId === 'aiw3')).to.equal(false);
+    // Its recommendations stay as written (settlement voids them), and still list by filter.
+    expect((await api.get('/v2/ai/betting-recommendations?eventId=aiw3')).body.count).to.equal(await Recommendation.countDocuments({ eventId: 'aiw3' }));
   });
 
   it('happy: refit fits team ratings from completed games and ranks the bookmakers; the next analysis uses them', async () => {
