@@ -163,7 +163,7 @@ export function formatReport(r: BacktestReport, league: string, seconds: number)
   lines.push(`Closing-line value: ${c.bets} bets, mean ${c.bets ? pct(c.mean) : '-'} (s.e. ${c.bets > 1 ? pct(c.standardError) : '-'}), beat the close ${c.bets ? pct(c.beatCloseShare) : '-'}; against the proportional close ${c.bets ? pct(c.proportionalMean) : '-'}`);
   for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, c.byConfidence[name]));
   const wc = r.warmup.clv;
-  lines.push(`Same rule on the warm-up seasons (where the confidence thresholds were chosen): ${wc.bets} bets, mean CLV ${wc.bets ? pct(wc.mean) : '-'}`);
+  lines.push(`Same rule on this run's warm-up seasons (in sample for the price-move scale; the confidence thresholds were chosen on EPL 2013/14-2018/19): ${wc.bets} bets, mean CLV ${wc.bets ? pct(wc.mean) : '-'}`);
   for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, wc.byConfidence[name]));
   const fl = r.roi.flat;
   const k = r.roi.kelly;

@@ -361,7 +361,7 @@ export interface BacktestReport {
     seasons: number[];
     /** Typical move of the sharp price to the close per sqrt(p(1-p)), fitted on the warm-up. */
     priceMoveScale: number;
-    /** The same betting rule on the warm-up seasons (where the confidence thresholds were chosen). */
+    /** The same betting rule on the warm-up seasons (in sample for the fitted price-move scale). */
     clv: ClvSummary & { byConfidence: Record<Confidence, ClvSummary> };
   };
   openingSources: Record<string, number>;
