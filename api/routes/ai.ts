@@ -51,7 +51,12 @@ export function aiRouter(): Router {
   router.get('/ai/processed-insights', plainNumbers({ limit: INTEGER }), validateQuery(processedInsightsQuery, { lists: ['teamNames', 'status'] }), async (req, res) => {
     const q = validQuery<{ eventId?: string; teamNames?: string[]; limit: number; timezone: string; status: string[]; locale: Locale }>(req);
     const statuses = [...new Set(q.status)];
-    const filter: Record<string, unknown> = { status: { $in: statuses } };
+    // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
+    // the earlier ones, then keep what the events' current status allows.
+    const stored = new Set(statuses);
+    if (statuses.some((s) => s !== 'upcoming')) stored.add('upcoming');
+    if (statuses.some((s) => CLOSED_STATUSES.includes(s))) stored.add('live');
+    const filter: Record<string, unknown> = { status: { $in: [...stored] } };
     if (q.eventId) filter._id = q.eventId;
     if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
     // Upcoming and live read soonest first; a list with finished events reads most recent first.

@@ -176,6 +176,15 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect(many.body.data.length).to.be.at.least(events.length);
     const completedOnly = await api.get('/v2/ai/processed-insights?status=completed&eventId=aiw1');
     expect(completedOnly.body.data).to.have.length(0);
+    // The event went live and the worker has not run since: the event's status decides.
+    await Event.updateOne({ _id: 'aiw4' }, { $set: { status: 'live' } });
+    try {
+      const live = await api.get('/v2/ai/processed-insights?status=live&eventId=aiw4');
+      expect(live.body.data.map((x: any) => [x.eventId, x.status])).to.deep.equal([['aiw4', 'live']]);
+      expect((await api.get('/v2/ai/processed-insights?status=upcoming&eventId=aiw4')).body.data).to.have.length(0);
+    } finally {
+      await Event.updateOne({ _id: 'aiw4' }, { $set: { status: 'upcoming' } });
+    }
     const defaults = await api.get('/v2/ai/processed-insights');
     expect(defaults.body.data.length).to.be.at.most(5);
   });
