@@ -464,7 +464,7 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
 
   const describe = sportParamModel(event.sportId).describe;
   const analysisInsight: Record<string, unknown> = {
-    sportModel: { family: fit?.params.family ?? null, parameters: describe(fairGridParams(inversion?.x, view?.x, w)) },
+    sportModel: { sportId: event.sportId, family: fit?.params.family ?? null, grid: 'fair = (1 - blendWeight) x market grid + blendWeight x model grid' },
     market: inversion ? { parameters: describe(inversion.x), residual: round(inversion.residual, 6), targets: targets.length } : null,
     model: view ? { parameters: describe(view.x), knownTeams: view.known, gamesUsed: fit!.gamesUsed, fittedAt: fit!.fittedAt.toISOString() } : null,
     blendWeight: w,
@@ -521,11 +521,6 @@ const BAND_PT = { 'extremely efficient': 'extremamente eficiente', efficient: 'e
 function round(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
-}
-
-function fairGridParams(market: number[] | undefined, model: number[] | undefined, w: number): number[] {
-  if (market && model) return market.map((v, i) => (1 - w) * v + w * model[i]);
-  return (market ?? model)!;
 }
 
 function simulatedShare(sim: MatchSimulation, code: string): number | undefined {
