@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { MARKET_TYPES, type MarketType } from '../shared/markets/catalog';
+import { mulberry32 } from '../shared/ai/random';
 import type { EndState, EventStats } from '../shared/stats';
 import { gradeSelection, type SelectionGrade, type SelectionToGrade } from '../shared/grading/grade';
 import { gradeParlay } from '../shared/grading/parlay';
@@ -15,16 +16,6 @@ const EVENTS = Number(process.argv[2] ?? 10_000);
 const PER_EVENT = Number(process.argv[3] ?? 10);
 
 // Seeded so runs are comparable.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = mulberry32(42);
 const int = (max: number) => Math.floor(rnd() * (max + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];

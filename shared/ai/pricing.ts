@@ -1,4 +1,4 @@
-import { marketType, type MarketKind, type MarketType } from '../markets/catalog';
+import { marketType, OUTCOME_CODES, type MarketKind, type MarketType } from '../markets/catalog';
 import { negBinomialPmf } from './countDistributions';
 import { dcScoreGrid } from './dixonColes';
 import { forEachCell, independentGrid, type ScoreGrid } from './scoreGrid';
@@ -59,14 +59,7 @@ export function countGrid(model: CountModel): ScoreGrid {
   return independentGrid(negBinomialPmf(model.home, r), negBinomialPmf(model.away, r));
 }
 
-const CODES: Record<MarketKind, string[]> = {
-  result3: ['1', 'X', '2'],
-  winner2: ['1', '2'],
-  total: ['O', 'U'],
-  handicap: ['1', '2'],
-  btts: ['Y', 'N'],
-  doubleChance: ['1X', '12', 'X2'],
-};
+const CODES = OUTCOME_CODES;
 
 /** Stake-weighted return units per settled state: win, push, loss of one half line. */
 type Settled = 'win' | 'push' | 'loss';

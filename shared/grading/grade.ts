@@ -1,4 +1,4 @@
-import { marketType, type MarketType } from '../markets/catalog';
+import { marketType, OUTCOME_CODES, type MarketType } from '../markets/catalog';
 import type { EndState, EventStats } from '../stats';
 import { GradingError } from './errors';
 import { assertLine, gradeLine, partOutcome } from './lines';
@@ -42,14 +42,7 @@ interface Pair {
   away: number;
 }
 
-const VALID_CODES: Record<MarketType['kind'], readonly string[]> = {
-  result3: ['1', 'X', '2'],
-  winner2: ['1', '2'],
-  total: ['O', 'U'],
-  handicap: ['1', '2'],
-  btts: ['Y', 'N'],
-  doubleChance: ['1X', '12', 'X2'],
-};
+const VALID_CODES = OUTCOME_CODES;
 
 /** Resolves and validates the bet itself; throws GradingError, whatever the event did. */
 function resolveMarket(sel: SelectionToGrade): { type: MarketType; line: number } {

@@ -53,6 +53,11 @@ const KIND_OUTCOMES: Record<MarketKind, OutcomeDef[]> = {
   doubleChance: [O.homeOrDraw, O.homeOrAway, O.drawOrAway],
 };
 
+/** The outcome codes of each market kind, in display order. */
+export const OUTCOME_CODES = Object.fromEntries(
+  Object.entries(KIND_OUTCOMES).map(([kind, outcomes]) => [kind, outcomes.map((o) => o.code)]),
+) as unknown as Record<MarketKind, readonly string[]>;
+
 function m(
   sysname: string,
   sportId: SportId,
