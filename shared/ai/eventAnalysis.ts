@@ -359,7 +359,7 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
   }
 
   const fairGrid = marketView && modelViewGrids ? mixGrids(marketView.full, modelViewGrids.full, w) : (marketView ?? modelViewGrids)!.full;
-  const simulation = simulateMatch({ grid: fairGrid }, options.simulationIterations ?? SIMULATION_ITERATIONS, seedOf(event.id));
+  const simulation = trimmedSimulation(simulateMatch({ grid: fairGrid }, options.simulationIterations ?? SIMULATION_ITERATIONS, seedOf(event.id)));
   const expected = expectedScore(fairGrid);
   const mainSysname = MAIN_MARKET[event.sportId];
   const main = markets.find((m) => m.type.sysname === mainSysname);
@@ -521,6 +521,17 @@ const BAND_PT = { 'extremely efficient': 'extremamente eficiente', efficient: 'e
 function round(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/** Scores stored per simulation: basketball draws thousands of distinct scores. */
+export const STORED_SCORES = 40;
+
+/** The simulation with its score distribution cut to the most frequent scores plus the rest's share. */
+function trimmedSimulation(sim: MatchSimulation): MatchSimulation & { otherScoresShare: number } {
+  const entries = Object.entries(sim.scoreDistribution);
+  const kept = entries.slice(0, STORED_SCORES);
+  const other = entries.slice(STORED_SCORES).reduce((s, [, p]) => s + p, 0);
+  return { ...sim, scoreDistribution: Object.fromEntries(kept), otherScoresShare: Math.round(other * 1e6) / 1e6 };
 }
 
 function simulatedShare(sim: MatchSimulation, code: string): number | undefined {
