@@ -4,10 +4,13 @@ import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { requestLog } from './middleware/requestLog';
 import { healthRouter } from './routes/health';
+import { docsRouter, healthDoc } from './routes/docs';
+import { readRouter, readRoutes } from './routes/read';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 function v2Routers(): Router[] {
-  return [healthRouter()];
+  const read = readRoutes();
+  return [healthRouter(), readRouter(read), docsRouter([healthDoc, ...read])];
 }
 
 export function createApp(): Express {

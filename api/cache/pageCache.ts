@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+import type { Request, Response } from 'express';
+import { getConfig } from '../../shared/config';
+import { cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
+import { key, redis } from '../../shared/db/redis';
+import { childLogger } from '../../shared/logger';
+
+const gzip = promisify(gzipCb);
+const log = () => childLogger({ component: 'page-cache' });
+
+/**
+ * Rendered pages of the read API, serialized once per cache entry. Two tiers:
+ * - Redis, shared by every web process: `<prefix>:cache:page:<endpoint>:<hash of the normalized query>`
+ *   holding `<versions>\n<json>`, expiring after CACHE_TTL_S;
+ * - this process's memory, the same bytes (and their gzip form, made on first demand), bounded.
+ * A page is served only while the versions it was rendered from are still current: each request
+ * reads the scope versions from Redis (one round trip of a few bytes), so a writer's INCR shows on
+ * the very next request. Concurrent misses of one page in a process render it once.
+ */
+export interface Page {
+  body: Buffer;
+  versions: string;
+  expiresAt: number;
+  gzipped?: Promise<Buffer>;
+}
+
+export type CacheOutcome = 'HIT' | 'MISS' | 'BYPASS';
+
+const MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
+const memory = new Map<string, Page>();
+let memoryBytes = 0;
+const inFlight = new Map<string, Promise<Page>>();
+
+export const cacheStats = { memoryHits: 0, redisHits: 0, misses: 0, bypasses: 0 };
+
+function remember(pageKey: string, page: Page): void {
+  const old = memory.get(pageKey);
+  if (old) memoryBytes -= old.body.length;
+  memory.delete(pageKey);
+  memory.set(pageKey, page);
+  memoryBytes += page.body.length;
+  // Map iteration order is insertion order: the first entries are the least recently used.
+  for (const [k, p] of memory) {
+    if (memoryBytes <= MEMORY_BUDGET_BYTES) break;
+    memory.delete(k);
+    memoryBytes -= p.body.length;
+  }
+}
+
+/** Stable text of a validated query: keys sorted, list values deduplicated and sorted. */
+export function normalizeQuery(query: Record<string, unknown>): string {
+  const entries = Object.keys(query)
+    .sort()
+    .filter((k) => query[k] !== undefined)
+    .map((k) => {
+      const v = query[k];
+      return [k, Array.isArray(v) ? [...new Set(v.map(String))].sort() : v];
+    });
+  return JSON.stringify(entries);
+}
+
+export function pageKey(endpoint: string, normalizedQuery: string): string {
+  const hash = createHash('sha1').update(normalizedQuery).digest('base64url');
+  return key('cache', 'page', endpoint, hash);
+}
+
+async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
+  const values = await redis().mget(...scopes.map(cacheVersionKey));
+  return values.map((v) => v ?? '0').join('.');
+}
+
+async function fromRedis(k: string, versions: string): Promise<Page | undefined> {
+  const [[, raw], [, pttl]] = (await redis().multi().getBuffer(k).pttl(k).exec()) as [[unknown, Buffer | null], [unknown, number]];
+  if (!raw) return undefined;
+  const nl = raw.indexOf(10);
+  if (nl < 0 || raw.subarray(0, nl).toString() !== versions) return undefined;
+  return { body: raw.subarray(nl + 1), versions, expiresAt: Date.now() + Math.max(0, pttl) };
+}
+
+async function renderAndStore(k: string, versions: string, ttlS: number, render: () => Promise<unknown>): Promise<Page> {
+  const body = Buffer.from(JSON.stringify(await render()));
+  const page: Page = { body, versions, expiresAt: Date.now() + ttlS * 1000 };
+  remember(k, page);
+  await redis()
+    .set(k, Buffer.concat([Buffer.from(`${versions}\n`), body]), 'EX', ttlS)
+    .catch((err) => log().warn({ err: err.message }, 'page not stored in redis'));
+  return page;
+}
+
+/**
+ * The page for (endpoint, query) rendered from data at the scopes' current versions: from memory,
+ * else Redis, else `render()` (once per process however many requests wait for it). When Redis is
+ * unreachable the page is rendered for this request alone (never a 500 because of the cache).
+ */
+export async function cachedPage(
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+): Promise<{ page: Page; outcome: CacheOutcome }> {
+  const ttlS = getConfig().CACHE_TTL_S;
+  const bypass = async () => {
+    cacheStats.bypasses++;
+    return { page: { body: Buffer.from(JSON.stringify(await render())), versions: '', expiresAt: 0 }, outcome: 'BYPASS' as const };
+  };
+  if (ttlS <= 0) return bypass();
+  const k = pageKey(endpoint, normalizeQuery(query));
+  let versions: string;
+  try {
+    versions = await currentVersions(scopes);
+  } catch (err) {
+    log().warn({ err: (err as Error).message }, 'cache versions unavailable: rendering uncached');
+    return bypass();
+  }
+  const now = Date.now();
+  const mem = memory.get(k);
+  if (mem && mem.versions === versions && mem.expiresAt > now) {
+    cacheStats.memoryHits++;
+    return { page: mem, outcome: 'HIT' };
+  }
+  const flightKey = `${k}|${versions}`;
+  let pending = inFlight.get(flightKey);
+  if (pending) return { page: await pending, outcome: 'HIT' };
+  let outcome: CacheOutcome = 'HIT';
+  pending = (async () => {
+    const stored = await fromRedis(k, versions).catch(() => undefined);
+    if (stored && stored.expiresAt > Date.now()) {
+      cacheStats.redisHits++;
+      remember(k, stored);
+      return stored;
+    }
+    cacheStats.misses++;
+    outcome = 'MISS';
+    return renderAndStore(k, versions, ttlS, render);
+  })();
+  inFlight.set(flightKey, pending);
+  try {
+    return { page: await pending, outcome };
+  } finally {
+    inFlight.delete(flightKey);
+  }
+}
+
+const acceptsGzip = (req: Request) => /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+const GZIP_MIN_BYTES = 1024;
+
+/** Sends a rendered page: the same bytes for every request, gzip made once per page when asked for. */
+export async function sendPage(req: Request, res: Response, page: Page, outcome: CacheOutcome): Promise<void> {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('X-Cache', outcome);
+  res.setHeader('Vary', 'Accept-Encoding');
+  let body = page.body;
+  if (body.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
+    page.gzipped ??= gzip(page.body);
+    body = await page.gzipped;
+    res.setHeader('Content-Encoding', 'gzip');
+  }
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/** Validated query in, cached JSON out: the whole of a cached read handler. */
+export async function sendCached(
+  req: Request,
+  res: Response,
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+): Promise<void> {
+  const { page, outcome } = await cachedPage(endpoint, query, scopes, render);
+  await sendPage(req, res, page, outcome);
+}
+
+/** Tests and benchmarks: forget this process's memory tier. */
+export function clearMemoryCache(): void {
+  memory.clear();
+  memoryBytes = 0;
+}
