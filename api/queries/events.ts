@@ -14,6 +14,7 @@ import {
   type StoredLiveMarket,
 } from '../render/events';
 import { notFound } from '../errors';
+import { countView } from './views';
 import { eventFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
 
 /** Reads behind the event endpoints; each returns the response body. */
@@ -88,13 +89,11 @@ async function regionFacts(regionId: number) {
   };
 }
 
-/**
- * The detail view. The view is counted with one atomic $inc that also returns the event, so
- * concurrent views are never lost and the response shows the count including itself.
- */
+/** The detail view; it counts one view (countView) and shows the count including it. */
 export async function matchDetail(eventId: string, locale: Locale) {
-  const event = await Event.findOneAndUpdate({ _id: eventId }, { $inc: { views: 1 } }, { new: true }).lean<StoredEvent>();
+  const event = await Event.findById(eventId).lean<StoredEvent>();
   if (!event) throw notFound(`Event ${eventId} not found`);
+  event.views = await countView(eventId, event.views ?? 0);
   const [region, liveSnapshot, liveEventData, insight, recommendations, pick] = await Promise.all([
     regionFacts(event.regionId),
     event.status === 'live' ? LiveOddsSnapshot.findById(`${eventId}|${defaultDataSource()}`).lean() : null,
