@@ -54,7 +54,8 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
     .filter(([, s]) => s.type === 'integer')
     .map(([k]) => k);
   return (req, _res, next) => {
-    const query: Record<string, unknown> = {};
+    // No prototype: a parameter named __proto__ is a key like any other (and rejected as unknown).
+    const query: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(req.query)) {
       const isList = options.lists?.includes(k);
       if (typeof v === 'string') query[k] = v;

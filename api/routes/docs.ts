@@ -55,8 +55,11 @@ export function docsRouter(routes: readonly DocumentedRoute[]): Router {
     res.setHeader('Content-Length', body.length);
     res.end(body);
   });
-  router.get('/docs', (req, res) => res.redirect(301, `${req.baseUrl}/docs/`));
-  router.get('/docs/', (_req, res) => res.type('html').send(INDEX_HTML));
+  // Non-strict routing matches /docs and /docs/ alike; the page's relative asset URLs need the slash.
+  router.get('/docs', (req, res) => {
+    if (!new URL(req.originalUrl, 'http://x').pathname.endsWith('/')) return res.redirect(301, `${req.baseUrl}/docs/`);
+    res.type('html').send(INDEX_HTML);
+  });
   router.get('/docs/index.html', (_req, res) => res.type('html').send(INDEX_HTML));
   router.get('/docs/swagger-initializer.js', (_req, res) => res.type('application/javascript').send(INITIALIZER));
   router.use('/docs', express.static(SWAGGER_DIR, { index: false, maxAge: '1h', fallthrough: true }));
