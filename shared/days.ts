@@ -4,13 +4,24 @@ import { DateTime, IANAZone } from 'luxon';
  * Calendar days in a client's time zone. Day boundaries are computed in the zone (a DST day is
  * 23 or 25 hours long), then compared with stored UTC instants.
  */
+// Checking a zone builds an Intl.DateTimeFormat (tens of microseconds): answers are remembered,
+// for a bounded number of names so arbitrary input cannot grow the maps.
+const MEMO_LIMIT = 2000;
+const validity = new Map<string, boolean>();
+const canonical = new Map<string, string>();
+
+function remember<V>(map: Map<string, V>, k: string, v: V): V {
+  if (map.size < MEMO_LIMIT) map.set(k, v);
+  return v;
+}
+
 export function isValidTimeZone(name: string): boolean {
-  return IANAZone.isValidZone(name);
+  return validity.get(name) ?? remember(validity, name, IANAZone.isValidZone(name));
 }
 
 /** The zone's canonical IANA name ("america/new_york" -> "America/New_York"). */
 export function canonicalTimeZone(name: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  return canonical.get(name) ?? remember(canonical, name, new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone);
 }
 
 /** Half-open instant range [gte, lt); either end may be open. */

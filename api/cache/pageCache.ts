@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { getConfig } from '../../shared/config';
-import { cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
+import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
 import { key, redis } from '../../shared/db/redis';
 import { childLogger } from '../../shared/logger';
 
@@ -66,9 +66,27 @@ export function pageKey(endpoint: string, normalizedQuery: string): string {
   return key('cache', 'page', endpoint, hash);
 }
 
+/**
+ * The scope versions as of now: requests arriving in the same event-loop turn share one MGET,
+ * sent after all of them arrived, so none can be answered with a version older than its arrival.
+ */
+let versionsRead: Promise<Map<CacheScope, string>> | undefined;
+
+function readVersions(): Promise<Map<CacheScope, string>> {
+  versionsRead ??= new Promise((resolve, reject) => {
+    setImmediate(() => {
+      versionsRead = undefined;
+      redis()
+        .mget(...CACHE_SCOPES.map(cacheVersionKey))
+        .then((values) => resolve(new Map(CACHE_SCOPES.map((s, i) => [s, values[i] ?? '0']))), reject);
+    });
+  });
+  return versionsRead;
+}
+
 async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
-  const values = await redis().mget(...scopes.map(cacheVersionKey));
-  return values.map((v) => v ?? '0').join('.');
+  const all = await readVersions();
+  return scopes.map((s) => all.get(s)).join('.');
 }
 
 async function fromRedis(k: string, versions: string): Promise<Page | undefined> {
@@ -148,16 +166,19 @@ const GZIP_MIN_BYTES = 1024;
 
 /** Sends a rendered page: the same bytes for every request, gzip made once per page when asked for. */
 export async function sendPage(req: Request, res: Response, page: Page, outcome: CacheOutcome): Promise<void> {
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('X-Cache', outcome);
-  res.setHeader('Vary', 'Accept-Encoding');
   let body = page.body;
-  if (body.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
+  const gzipped = body.length >= GZIP_MIN_BYTES && acceptsGzip(req);
+  if (gzipped) {
     page.gzipped ??= gzip(page.body);
     body = await page.gzipped;
-    res.setHeader('Content-Encoding', 'gzip');
   }
-  res.setHeader('Content-Length', body.length);
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': body.length,
+    'X-Cache': outcome,
+    Vary: 'Accept-Encoding',
+    ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
+  });
   res.end(body);
 }
 
