@@ -7,14 +7,24 @@ import { readApi, type ReadApi } from '../../helpers/readApi';
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
 
+/** Waits out the last 30 s of a UTC hour (both UTC and Tokyo days turn at 15:00 / 00:00 UTC). */
+async function awayFromMidnight(): Promise<void> {
+  const now = DateTime.utc();
+  if (now.minute === 59 && now.second >= 30) await new Promise((r) => setTimeout(r, (61 - now.second) * 1000));
+}
+
 describe('GET /v2/matches/trending', () => {
   let api: ReadApi;
   // Instants relative to the current day in Tokyo (UTC+9) and in UTC, so the test holds any day.
-  const tokyoToday = DateTime.now().setZone('Asia/Tokyo').startOf('day');
-  const utcToday = DateTime.utc().startOf('day');
+  let tokyoToday: DateTime;
+  let utcToday: DateTime;
   const at = (d: DateTime, hours: number) => d.plus({ hours }).toJSDate();
 
-  before(async () => {
+  before(async function () {
+    this.timeout(60000);
+    await awayFromMidnight();
+    tokyoToday = DateTime.now().setZone('Asia/Tokyo').startOf('day');
+    utcToday = DateTime.utc().startOf('day');
     api = await readApi();
     await clearReadData();
     await seedReference();
