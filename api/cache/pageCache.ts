@@ -6,6 +6,7 @@ import { getConfig } from '../../shared/config';
 import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
 import { key, redis } from '../../shared/db/redis';
 import { childLogger } from '../../shared/logger';
+import { ApiError } from '../errors';
 
 const gzip = promisify(gzipCb);
 const log = () => childLogger({ component: 'page-cache' });
@@ -20,6 +21,8 @@ const log = () => childLogger({ component: 'page-cache' });
  * the very next request. Concurrent misses of one page in a process render it once.
  */
 export interface Page {
+  /** 200, or 404 for a cached "not found" (a provider without a snapshot yet): both change only with the data. */
+  status: number;
   body: Buffer;
   versions: string;
   expiresAt: number;
@@ -89,20 +92,32 @@ async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
   return scopes.map((s) => all.get(s)).join('.');
 }
 
+/** Stored as `<versions> <status>\n<json>`. */
 async function fromRedis(k: string, versions: string): Promise<Page | undefined> {
   const [[, raw], [, pttl]] = (await redis().multi().getBuffer(k).pttl(k).exec()) as [[unknown, Buffer | null], [unknown, number]];
   if (!raw) return undefined;
   const nl = raw.indexOf(10);
-  if (nl < 0 || raw.subarray(0, nl).toString() !== versions) return undefined;
-  return { body: raw.subarray(nl + 1), versions, expiresAt: Date.now() + Math.max(0, pttl) };
+  const [storedVersions, status] = raw.subarray(0, Math.max(0, nl)).toString().split(' ');
+  if (nl < 0 || storedVersions !== versions) return undefined;
+  return { status: Number(status), body: raw.subarray(nl + 1), versions, expiresAt: Date.now() + Math.max(0, pttl) };
+}
+
+/** The body to cache: the rendered page, or the error body of a 404 (any other error is thrown). */
+async function renderBody(render: () => Promise<unknown>): Promise<{ status: number; body: Buffer }> {
+  try {
+    return { status: 200, body: Buffer.from(JSON.stringify(await render())) };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return { status: 404, body: Buffer.from(JSON.stringify(err.toBody())) };
+    throw err;
+  }
 }
 
 async function renderAndStore(k: string, versions: string, ttlS: number, render: () => Promise<unknown>): Promise<Page> {
-  const body = Buffer.from(JSON.stringify(await render()));
-  const page: Page = { body, versions, expiresAt: Date.now() + ttlS * 1000 };
+  const { status, body } = await renderBody(render);
+  const page: Page = { status, body, versions, expiresAt: Date.now() + ttlS * 1000 };
   remember(k, page);
   await redis()
-    .set(k, Buffer.concat([Buffer.from(`${versions}\n`), body]), 'EX', ttlS)
+    .set(k, Buffer.concat([Buffer.from(`${versions} ${status}\n`), body]), 'EX', ttlS)
     .catch((err) => log().warn({ err: err.message }, 'page not stored in redis'));
   return page;
 }
@@ -121,7 +136,7 @@ export async function cachedPage(
   const ttlS = getConfig().CACHE_TTL_S;
   const bypass = async () => {
     cacheStats.bypasses++;
-    return { page: { body: Buffer.from(JSON.stringify(await render())), versions: '', expiresAt: 0 }, outcome: 'BYPASS' as const };
+    return { page: { ...(await renderBody(render)), versions: '', expiresAt: 0 }, outcome: 'BYPASS' as const };
   };
   if (ttlS <= 0) return bypass();
   const k = pageKey(endpoint, normalizeQuery(query));
@@ -136,6 +151,8 @@ export async function cachedPage(
   const mem = memory.get(k);
   if (mem && mem.versions === versions && mem.expiresAt > now) {
     cacheStats.memoryHits++;
+    memory.delete(k); // most recently used last
+    memory.set(k, mem);
     return { page: mem, outcome: 'HIT' };
   }
   const flightKey = `${k}|${versions}`;
@@ -172,7 +189,7 @@ export async function sendPage(req: Request, res: Response, page: Page, outcome:
     page.gzipped ??= gzip(page.body);
     body = await page.gzipped;
   }
-  res.writeHead(200, {
+  res.writeHead(page.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': body.length,
     'X-Cache': outcome,

@@ -148,6 +148,25 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     expect(c.body.data.liveMarkets[0].betItems[0].price).to.equal(9.99);
   });
 
+  it('security: a missing live-odds snapshot is a cached 404 (free requests cannot load the database) until data changes', async () => {
+    const first = await api.get('/v2/matches/1201/live-odds');
+    expect(first.status).to.equal(404);
+    expect(first.headers.get('x-cache')).to.equal('MISS');
+    const again = await api.get('/v2/matches/1201/live-odds');
+    expect(again.status).to.equal(404);
+    expect(again.headers.get('x-cache')).to.equal('HIT');
+    expect(again.body).to.deep.equal(first.body);
+    clearMemoryCache();
+    const fromRedis = await api.get('/v2/matches/1201/live-odds');
+    expect(fromRedis.status).to.equal(404);
+    expect(fromRedis.headers.get('x-cache')).to.equal('HIT');
+    await insertLiveSnapshot('1201', 'simulated');
+    await bumpCacheVersion('events');
+    const now = await api.get('/v2/matches/1201/live-odds');
+    expect(now.status).to.equal(200);
+    expect(now.body.data.eventId).to.equal('1201');
+  });
+
   it('happy: clients accepting gzip get the same page compressed', async () => {
     const plain = await api.get('/v2/matches?limit=50');
     const res = await fetch(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip' } });
