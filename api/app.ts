@@ -5,10 +5,13 @@ import { errorHandler, notFoundRoute } from './middleware/errors';
 import { requestLog } from './middleware/requestLog';
 import { healthRouter } from './routes/health';
 import { aiRouter } from './routes/ai';
+import { docsRouter, healthDoc } from './routes/docs';
+import { readRouter, readRoutes } from './routes/read';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 function v2Routers(): Router[] {
-  return [healthRouter(), aiRouter()];
+  const read = readRoutes();
+  return [healthRouter(), readRouter(read), aiRouter(), docsRouter([healthDoc, ...read])];
 }
 
 export function createApp(): Express {

@@ -6,10 +6,22 @@ import { badRequest } from '../errors';
 export const ajv = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
 addFormats(ajv);
 
+/** How a format is named in an error message. */
+const FORMAT_TEXT: Record<string, string> = {
+  date: 'a calendar date YYYY-MM-DD',
+  'date-time': 'an ISO 8601 date-time',
+  'iana-timezone': 'an IANA time zone name such as Europe/Madrid',
+};
+
 function describe(err: ErrorObject, where: string): string {
   const path = err.instancePath.replace(/^\//, '').split('/')[0];
   if (err.keyword === 'additionalProperties') return `unknown ${where} parameter "${(err.params as { additionalProperty: string }).additionalProperty}"`;
   if (err.keyword === 'required') return `missing ${where} parameter "${(err.params as { missingProperty: string }).missingProperty}"`;
+  if (err.keyword === 'enum') return `${path || where} must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (err.keyword === 'format') {
+    const format = (err.params as { format: string }).format;
+    return `${path || where} must be ${FORMAT_TEXT[format] ?? `a valid ${format}`}`;
+  }
   return `${path || where} ${err.message}`;
 }
 
@@ -37,8 +49,13 @@ export interface ValidateOptions {
  */
 export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: ValidateOptions = {}): RequestHandler {
   const validate = ajv.compile({ additionalProperties: false, ...schema } as object);
+  // ajv's coercion would read "1e2" or "0x10" as integers; only plain decimal digits are accepted.
+  const integerParams = Object.entries((schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {})
+    .filter(([, s]) => s.type === 'integer')
+    .map(([k]) => k);
   return (req, _res, next) => {
-    const query: Record<string, unknown> = {};
+    // No prototype: a parameter named __proto__ is a key like any other (and rejected as unknown).
+    const query: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(req.query)) {
       const isList = options.lists?.includes(k);
       if (typeof v === 'string') query[k] = v;
@@ -47,6 +64,9 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
       else return next(badRequest(`parameter "${k}" must be a plain value`));
     }
     splitLists(query, options.lists ?? []);
+    for (const k of integerParams) {
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k] as string)) return next(badRequest(`${k} must be an integer`));
+    }
     if (!validate(query)) return next(badRequest(describe(validate.errors![0], 'query')));
     const problem = options.check?.(query);
     if (problem) return next(badRequest(problem));

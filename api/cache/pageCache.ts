@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+import type { Request, Response } from 'express';
+import { getConfig } from '../../shared/config';
+import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
+import { key, redis } from '../../shared/db/redis';
+import { childLogger } from '../../shared/logger';
+import { ApiError } from '../errors';
+
+const gzip = promisify(gzipCb);
+const log = () => childLogger({ component: 'page-cache' });
+
+/**
+ * Rendered pages of the read API, serialized once per cache entry. Two tiers:
+ * - Redis, shared by every web process: `<prefix>:cache:page:<endpoint>:<hash of the normalized query>`
+ *   holding `<versions>\n<json>`, expiring after CACHE_TTL_S;
+ * - this process's memory, the same bytes (and their gzip form, made on first demand), bounded.
+ * A page is served only while the versions it was rendered from are still current: each request
+ * reads the scope versions from Redis (one round trip of a few bytes), so a writer's INCR shows on
+ * the very next request. Concurrent misses of one page in a process render it once.
+ */
+export interface Page {
+  /** 200, or 404 for a cached "not found" (a provider without a snapshot yet): both change only with the data. */
+  status: number;
+  body: Buffer;
+  versions: string;
+  expiresAt: number;
+  gzipped?: Promise<Buffer>;
+}
+
+export type CacheOutcome = 'HIT' | 'MISS' | 'BYPASS';
+
+const MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
+const memory = new Map<string, Page>();
+let memoryBytes = 0;
+const inFlight = new Map<string, Promise<Page>>();
+
+export const cacheStats = { memoryHits: 0, redisHits: 0, misses: 0, bypasses: 0 };
+
+function remember(pageKey: string, page: Page): void {
+  const old = memory.get(pageKey);
+  if (old) memoryBytes -= old.body.length;
+  memory.delete(pageKey);
+  memory.set(pageKey, page);
+  memoryBytes += page.body.length;
+  // Map iteration order is insertion order: the first entries are the least recently used.
+  for (const [k, p] of memory) {
+    if (memoryBytes <= MEMORY_BUDGET_BYTES) break;
+    memory.delete(k);
+    memoryBytes -= p.body.length;
+  }
+}
+
+/** Stable text of a validated query: keys sorted, list values deduplicated and sorted. */
+export function normalizeQuery(query: Record<string, unknown>): string {
+  const entries = Object.keys(query)
+    .sort()
+    .filter((k) => query[k] !== undefined)
+    .map((k) => {
+      const v = query[k];
+      return [k, Array.isArray(v) ? [...new Set(v.map(String))].sort() : v];
+    });
+  return JSON.stringify(entries);
+}
+
+export function pageKey(endpoint: string, normalizedQuery: string): string {
+  const hash = createHash('sha1').update(normalizedQuery).digest('base64url');
+  return key('cache', 'page', endpoint, hash);
+}
+
+/**
+ * The scope versions as of now: requests arriving in the same event-loop turn share one MGET,
+ * sent after all of them arrived, so none can be answered with a version older than its arrival.
+ */
+let versionsRead: Promise<Map<CacheScope, string>> | undefined;
+
+function readVersions(): Promise<Map<CacheScope, string>> {
+  versionsRead ??= new Promise((resolve, reject) => {
+    setImmediate(() => {
+      versionsRead = undefined;
+      redis()
+        .mget(...CACHE_SCOPES.map(cacheVersionKey))
+        .then((values) => resolve(new Map(CACHE_SCOPES.map((s, i) => [s, values[i] ?? '0']))), reject);
+    });
+  });
+  return versionsRead;
+}
+
+async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
+  const all = await readVersions();
+  return scopes.map((s) => all.get(s)).join('.');
+}
+
+/** Stored as `<versions> <status>\n<json>`. */
+async function fromRedis(k: string, versions: string): Promise<Page | undefined> {
+  const [[, raw], [, pttl]] = (await redis().multi().getBuffer(k).pttl(k).exec()) as [[unknown, Buffer | null], [unknown, number]];
+  if (!raw) return undefined;
+  const nl = raw.indexOf(10);
+  const [storedVersions, status] = raw.subarray(0, Math.max(0, nl)).toString().split(' ');
+  if (nl < 0 || storedVersions !== versions) return undefined;
+  return { status: Number(status), body: raw.subarray(nl + 1), versions, expiresAt: Date.now() + Math.max(0, pttl) };
+}
+
+/** The body to cache: the rendered page, or the error body of a 404 (any other error is thrown). */
+async function renderBody(render: () => Promise<unknown>): Promise<{ status: number; body: Buffer }> {
+  try {
+    return { status: 200, body: Buffer.from(JSON.stringify(await render())) };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return { status: 404, body: Buffer.from(JSON.stringify(err.toBody())) };
+    throw err;
+  }
+}
+
+async function renderAndStore(k: string, versions: string, ttlS: number, render: () => Promise<unknown>): Promise<Page> {
+  const { status, body } = await renderBody(render);
+  const page: Page = { status, body, versions, expiresAt: Date.now() + ttlS * 1000 };
+  remember(k, page);
+  await redis()
+    .set(k, Buffer.concat([Buffer.from(`${versions} ${status}\n`), body]), 'EX', ttlS)
+    .catch((err) => log().warn({ err: err.message }, 'page not stored in redis'));
+  return page;
+}
+
+/**
+ * The page for (endpoint, query) rendered from data at the scopes' current versions: from memory,
+ * else Redis, else `render()` (once per process however many requests wait for it). When Redis is
+ * unreachable the page is rendered for this request alone (never a 500 because of the cache).
+ */
+export async function cachedPage(
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+): Promise<{ page: Page; outcome: CacheOutcome }> {
+  const ttlS = getConfig().CACHE_TTL_S;
+  const bypass = async () => {
+    cacheStats.bypasses++;
+    return { page: { ...(await renderBody(render)), versions: '', expiresAt: 0 }, outcome: 'BYPASS' as const };
+  };
+  if (ttlS <= 0) return bypass();
+  const k = pageKey(endpoint, normalizeQuery(query));
+  let versions: string;
+  try {
+    versions = await currentVersions(scopes);
+  } catch (err) {
+    log().warn({ err: (err as Error).message }, 'cache versions unavailable: rendering uncached');
+    return bypass();
+  }
+  const now = Date.now();
+  const mem = memory.get(k);
+  if (mem && mem.versions === versions && mem.expiresAt > now) {
+    cacheStats.memoryHits++;
+    memory.delete(k); // most recently used last
+    memory.set(k, mem);
+    return { page: mem, outcome: 'HIT' };
+  }
+  const flightKey = `${k}|${versions}`;
+  let pending = inFlight.get(flightKey);
+  if (pending) return { page: await pending, outcome: 'HIT' };
+  let outcome: CacheOutcome = 'HIT';
+  pending = (async () => {
+    const stored = await fromRedis(k, versions).catch(() => undefined);
+    if (stored && stored.expiresAt > Date.now()) {
+      cacheStats.redisHits++;
+      remember(k, stored);
+      return stored;
+    }
+    cacheStats.misses++;
+    outcome = 'MISS';
+    return renderAndStore(k, versions, ttlS, render);
+  })();
+  inFlight.set(flightKey, pending);
+  try {
+    return { page: await pending, outcome };
+  } finally {
+    inFlight.delete(flightKey);
+  }
+}
+
+const acceptsGzip = (req: Request) => /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+const GZIP_MIN_BYTES = 1024;
+
+/** Sends a rendered page: the same bytes for every request, gzip made once per page when asked for. */
+export async function sendPage(req: Request, res: Response, page: Page, outcome: CacheOutcome): Promise<void> {
+  let body = page.body;
+  const gzipped = body.length >= GZIP_MIN_BYTES && acceptsGzip(req);
+  if (gzipped) {
+    page.gzipped ??= gzip(page.body);
+    body = await page.gzipped;
+  }
+  res.writeHead(page.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': body.length,
+    'X-Cache': outcome,
+    Vary: 'Accept-Encoding',
+    ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
+  });
+  res.end(body);
+}
+
+/** Validated query in, cached JSON out: the whole of a cached read handler. */
+export async function sendCached(
+  req: Request,
+  res: Response,
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+): Promise<void> {
+  const { page, outcome } = await cachedPage(endpoint, query, scopes, render);
+  await sendPage(req, res, page, outcome);
+}
+
+/** Tests and benchmarks: forget this process's memory tier. */
+export function clearMemoryCache(): void {
+  memory.clear();
+  memoryBytes = 0;
+}

@@ -1,0 +1,95 @@
+import { getConfig } from '../shared/config';
+import type { RouteSpec } from './routes/spec';
+import { components, responses } from './schemas/responses';
+
+/** What the document needs of a route (the health route is described without being mounted here). */
+export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request parameters: the message names the parameter and the rule.',
+  401: 'Missing or invalid API key.',
+  402: 'Balance is 0.',
+  403: 'Not enough credits for this endpoint.',
+  404: 'Not found.',
+  503: 'A backing service is unreachable.',
+};
+
+const errorResponse = (status: number) => ({
+  description: STATUS_TEXT[status] ?? 'Error.',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function parameters(route: DocumentedRoute): object[] {
+  const out: object[] = [];
+  for (const [name, schema] of Object.entries(route.params?.properties ?? {})) {
+    out.push({ name, in: 'path', required: true, description: (schema as { description?: string }).description, schema });
+  }
+  for (const [name, schema] of Object.entries(route.query.properties)) {
+    const s = schema as { description?: string; type?: string };
+    out.push({
+      name,
+      in: 'query',
+      required: false,
+      description: s.description,
+      schema,
+      ...(s.type === 'array' ? { style: 'form', explode: true } : {}),
+    });
+  }
+  return out;
+}
+
+function operation(route: DocumentedRoute): object {
+  const statuses = [400, ...(route.auth === 'key' ? [401, 402, 403] : []), ...(route.errors ?? []), 503];
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+    parameters: parameters(route),
+    responses: {
+      200: {
+        description: 'OK',
+        content: { 'application/json': { schema: responses[route.response as keyof typeof responses] } },
+      },
+      ...Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponse(s)])),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the given routes, built from the very schemas the validator
+ * compiles (query and path) and the response schemas the tests validate served bodies against.
+ */
+export function openApiDocument(routes: readonly DocumentedRoute[]): Record<string, unknown> {
+  const cfg = getConfig();
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    const missing = !responses[route.response as keyof typeof responses];
+    if (missing) throw new Error(`route ${route.path}: unknown response schema ${route.response}`);
+    (paths[`/v2${route.path}`] ??= {}).get = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Sports Odds and AI Recommendations API',
+      version: '1.0.0',
+      description:
+        'Events of eight sports with betting markets and decimal odds, live statistics and odds, competitions and regions. ' +
+        'Every parameter is validated: unknown parameters, bad values and nested or repeated single-valued parameters are 400s naming the parameter. ' +
+        'Names are localized with `locale` (en, es, pt).',
+    },
+    servers: [{ url: cfg.PUBLIC_URL || '/' }],
+    tags: [
+      { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },
+      { name: 'Reference', description: 'Competitions, regions and teams.' },
+      { name: 'System', description: 'Health and statistics.' },
+    ],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key (sk_live_... or sk_test_...)' } },
+    },
+  };
+}

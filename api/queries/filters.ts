@@ -1,0 +1,59 @@
+import { canonicalTimeZone, dayOf, dayRange, daySpan, type InstantRange } from '../../shared/days';
+import { sportByName } from '../../shared/sports';
+
+/**
+ * MongoDB filters built from VALIDATED queries only: every value is a checked scalar that is
+ * converted here (numbers, dates, enum members), and every operator is written here. Pure.
+ */
+export interface EventFilterInput {
+  status?: readonly string[];
+  competitionId?: string;
+  regionId?: string;
+  sportName?: string;
+  date?: string;
+  startDate?: string;
+  endDate?: string;
+  timezone?: string;
+}
+
+export const uniqueSorted = (values: readonly string[]) => [...new Set(values)].sort();
+
+function rangeFilter(r: InstantRange): Record<string, Date> | undefined {
+  if (!r.gte && !r.lt) return undefined;
+  return { ...(r.gte ? { $gte: r.gte } : {}), ...(r.lt ? { $lt: r.lt } : {}) };
+}
+
+/** The start-time range of a date / startDate+endDate filter, read in the client's zone. */
+export function dateFilter(q: Pick<EventFilterInput, 'date' | 'startDate' | 'endDate' | 'timezone'>): Record<string, Date> | undefined {
+  const zone = q.timezone ?? 'UTC';
+  if (q.date) return rangeFilter(dayRange(q.date, zone));
+  return rangeFilter(daySpan(q.startDate, q.endDate, zone));
+}
+
+export function eventFilter(q: EventFilterInput): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (q.status?.length) filter.status = { $in: uniqueSorted(q.status) };
+  if (q.competitionId !== undefined) filter.competitionId = Number(q.competitionId);
+  if (q.regionId !== undefined) filter.regionId = Number(q.regionId);
+  if (q.sportName !== undefined) filter.sportId = sportByName(q.sportName)!.id;
+  const start = dateFilter(q);
+  if (start) filter.startDateTime = start;
+  return filter;
+}
+
+/** The instants of "today" in `zone`, at `now`. */
+export function todayFilter(zone: string, now = new Date()): { day: string; range: Record<string, Date> } {
+  const day = dayOf(now, zone);
+  return { day, range: rangeFilter(dayRange(day, zone))! };
+}
+
+/** Cache-key form of a time zone: aliases and letter case collapse ("utc" = "UTC"). */
+export function zoneKey(zone: string | undefined): string {
+  return canonicalTimeZone(zone ?? 'UTC');
+}
+
+/** Case-, accent- and regex-safe substring pattern for Team.searchNames (lower-case, accent-free). */
+export function searchPattern(search: string): string {
+  const folded = search.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().trim().replace(/\s+/g, ' ');
+  return folded.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+}

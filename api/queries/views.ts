@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { key, redis } from '../../shared/db/redis';
+import { Event } from '../../shared/models';
+import { childLogger } from '../../shared/logger';
+
+/** How long a view counter lives in Redis before it is seeded again from MongoDB. */
+const COUNTER_TTL_S = 7 * 24 * 3600;
+const FLUSH_LOCK_MS = 5000;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export const viewCounterKey = (eventId: string) => key('views', eventId);
+const flushLockKey = (eventId: string) => key('views', 'flush', eventId);
+
+/**
+ * Raises the stored count to the counter, one writer per event at a time. FerretDB 1.x applies
+ * every update (even $inc and $max) as an unlocked read-modify-write, so two concurrent writes to
+ * one document can lose one; serializing our writes and re-reading the counter after each keeps the
+ * stored count exact. A view whose flush finds the lock taken leaves it to the holder, which
+ * re-reads the counter after releasing.
+ */
+async function flushViews(eventId: string): Promise<void> {
+  const r = redis();
+  const lock = flushLockKey(eventId);
+  let written = -1;
+  for (;;) {
+    const token = randomUUID();
+    if ((await r.set(lock, token, 'PX', FLUSH_LOCK_MS, 'NX')) !== 'OK') return;
+    try {
+      for (;;) {
+        const current = Number(await r.get(viewCounterKey(eventId)));
+        if (!(current > written)) break;
+        await Event.updateOne({ _id: eventId }, { $max: { views: current } });
+        written = current;
+      }
+    } finally {
+      await r.eval(RELEASE, 1, lock, token);
+    }
+    // A view counted while the lock was held relies on this check.
+    if (!(Number(await r.get(viewCounterKey(eventId))) > written)) return;
+  }
+}
+
+/**
+ * Counts one view of an event and returns the count including it. The sequence comes from Redis
+ * (SET NX seeded from the stored count, then INCR, in one MULTI), so concurrent views in any number
+ * of processes each get their own number; MongoDB is raised to it with $max, which never lowers
+ * the count. When Redis is unreachable, MongoDB's $inc counts alone.
+ */
+export async function countView(eventId: string, storedViews: number): Promise<number> {
+  const k = viewCounterKey(eventId);
+  let n: number;
+  try {
+    const res = await redis().multi().set(k, String(storedViews), 'EX', COUNTER_TTL_S, 'NX').incr(k).exec();
+    const [, [err, value]] = res as [unknown, [Error | null, number]];
+    if (err) throw err;
+    n = value;
+  } catch (err) {
+    childLogger({ component: 'views' }).warn({ err: (err as Error).message }, 'view counter unavailable: counting in MongoDB only');
+    const updated = await Event.findOneAndUpdate({ _id: eventId }, { $inc: { views: 1 } }, { new: true }).lean();
+    return updated?.views ?? storedViews + 1;
+  }
+  await flushViews(eventId);
+  return n;
+}

@@ -1,0 +1,96 @@
+import { localize, sportById, type Locale, type LocalizedText } from '../../shared/sports';
+import { renderPick, renderRecommendation, type StoredPick, type StoredRecommendation } from './ai';
+import { sportRef, renderLiveMarkets, type StoredEvent, type StoredLiveMarket } from './events';
+import { localizeDeep } from './localize';
+import { renderMarkets } from './markets';
+
+const STAT_FIELDS = [
+  'homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners',
+  'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards',
+] as const;
+
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
+
+/** Everything the detail view reads besides the event itself. */
+export interface DetailExtras {
+  region: { competitions: { _id: number; name: LocalizedText }[]; events: number; availableSports: string[] };
+  liveSnapshot: { liveMarkets?: unknown } | null;
+  liveEventData: Record<string, unknown> | null;
+  insight: { analysisInsight?: unknown } | null;
+  recommendations: StoredRecommendation[];
+  pick: StoredPick | null;
+}
+
+/** Detail stats: null before the event starts; counts (any may be null) once it has. */
+export function detailStats(e: StoredEvent) {
+  if (e.status === 'upcoming') return null;
+  if (!e.stats && e.status !== 'live' && e.status !== 'completed') return null;
+  return { ...Object.fromEntries(STAT_FIELDS.map((f) => [f, int(e.stats?.[f])])), phase: typeof e.stats?.phase === 'string' ? e.stats.phase : null };
+}
+
+export function renderLiveEventData(d: Record<string, unknown>) {
+  return {
+    eventId: String(d.eventId),
+    ...Object.fromEntries(STAT_FIELDS.map((f) => [f, int(d[f])])),
+    phaseSysname: typeof d.phaseSysname === 'string' ? d.phaseSysname : null,
+    isLive: d.isLive === true,
+    liveDataJson: d.liveDataJson && typeof d.liveDataJson === 'object' ? localizeDeep(d.liveDataJson, 'en') : {},
+  };
+}
+
+function newsList(news: unknown, locale: Locale): unknown[] {
+  if (news === null || news === undefined) return [];
+  const list = Array.isArray(news) ? news : [news];
+  return list.map((n) => localizeDeep(n, locale));
+}
+
+/** Detail form (GET /matches/{eventId}): the full event. */
+export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Locale) {
+  const sport = sportById(e.sportId);
+  const home = localize(e.homeTeam.name, locale);
+  const away = localize(e.awayTeam.name, locale);
+  const regionCaption = localize(e.region.name, locale);
+  const markets = renderMarkets(e.markets, e._id, locale, undefined, { detail: true });
+  return {
+    id: e._id,
+    startDateTime: e.startDateTime.toISOString(),
+    status: e.status,
+    voided: e.voided === true,
+    views: e.views ?? 0,
+    homeTeamId: e.homeTeam.id,
+    homeTeam: { id: e.homeTeam.id, name: home, caption: home, regionId: e.homeTeam.regionId ?? null },
+    awayTeamId: e.awayTeam.id,
+    awayTeam: { id: e.awayTeam.id, name: away, caption: away, regionId: e.awayTeam.regionId ?? null },
+    sportId: e.sportId,
+    sport: { ...sportRef(e.sportId, locale), sysname: sport?.sysname ?? String(e.sportId) },
+    competitionId: e.competitionId,
+    competition: {
+      id: e.competition.id,
+      caption: localize(e.competition.name, locale),
+      regionId: e.regionId,
+      region: { id: e.region.id, caption: regionCaption },
+    },
+    regionId: e.regionId,
+    region: {
+      id: e.region.id,
+      caption: regionCaption,
+      _count: { competitions: x.region.competitions.length, events: x.region.events },
+      availableSports: x.region.availableSports,
+      competitions: x.region.competitions.map((c) => ({ id: c._id, caption: localize(c.name, locale) })),
+    },
+    metadata: {
+      sportName: sport ? localize(sport.name, locale) : String(e.sportId),
+      homeTeamName: home,
+      awayTeamName: away,
+      markets: [...new Set((e.markets ?? []).map((m) => m.betTypeSysname))],
+    },
+    markets,
+    stats: detailStats(e),
+    liveMarkets: e.status === 'live' ? renderLiveMarkets(x.liveSnapshot?.liveMarkets as StoredLiveMarket[] | undefined, locale) : [],
+    liveEventData: x.liveEventData ? [renderLiveEventData(x.liveEventData)] : [],
+    analysisInsight: localizeDeep(x.insight?.analysisInsight ?? x.pick?.analysisInsight ?? null, locale),
+    eventNews: newsList(x.pick?.eventNews, locale),
+    bettingRecommendations: x.recommendations.map((r) => renderRecommendation(r, locale)),
+    featuredPick: x.pick ? renderPick(x.pick, locale) : null,
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * `npm run bench:api`: throughput and latency of GET /v2/matches?limit=100 (the API's full
+ * per-request work: request log, validation, cache lookup with the Redis version check, send)
+ * against a bare Express route returning a body of the same size, both at 100 connections, each
+ * server in its own process; then the same pair for clients sending Accept-Encoding: gzip (the
+ * bare route returns the same compressed bytes). Also reports the cache counters of the API runs
+ * and the latency of a cache miss (the page rendered from the database).
+ * The machine may be shared: runs of the API and of the baseline alternate (--rounds), and the
+ * figures are the mean throughput and the median p50/p99 over the rounds.
+ * Usage: npm run bench:api [-- --events 3000 --duration 5 --rounds 3 --connections 100]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import mongoose from 'mongoose';
+import { startLocalServices } from '../scripts/services';
+import { setEnvForChildren } from '../shared/config';
+import { bumpCacheVersion } from '../shared/cache/versions';
+import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { Event } from '../shared/models';
+import { clearReadData, COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return def;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v <= 0) {
+    process.stderr.write(`--${name} must be a positive integer (got "${process.argv[i + 1]}")\n`);
+    process.exit(2);
+  }
+  return v;
+}
+
+const EVENTS = arg('events', 3000);
+const DURATION = arg('duration', 5);
+const ROUNDS = arg('rounds', 3);
+const CONNECTIONS = arg('connections', 100);
+const PATH = '/v2/matches?limit=100';
+
+function start(file: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(resolve(__dirname, file), args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((res, rej) => {
+    child.once('message', (m: { port: number }) => res({ child, port: m.port }));
+    child.once('exit', (code) => rej(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+/** The raw gzip bytes the API sends a client that accepts gzip. */
+function rawGzip(url: string): Promise<Buffer> {
+  return new Promise((res, rej) => {
+    get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (r) => {
+      if (r.headers['content-encoding'] !== 'gzip') return rej(new Error('the API did not answer gzip'));
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => res(Buffer.concat(chunks)));
+    }).on('error', rej);
+  });
+}
+
+const ask = (child: ChildProcess) =>
+  new Promise<Record<string, number>>((res) => {
+    child.once('message', (m: { stats: Record<string, number> }) => res(m.stats));
+    child.send({ cmd: 'stats' });
+  });
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  mbps: number;
+}
+
+async function once(url: string, headers: Record<string, string>, duration: number): Promise<Run> {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration });
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Alternating rounds of two targets after a warm-up of each (JIT, connections, cache). */
+async function compare(a: { url: string; before?: () => Promise<void> }, b: { url: string }, headers: Record<string, string> = {}): Promise<[Run, Run]> {
+  await a.before?.();
+  await once(a.url, headers, 2);
+  await once(b.url, headers, 2);
+  const runs: [Run[], Run[]] = [[], []];
+  for (let i = 0; i < ROUNDS; i++) {
+    await a.before?.();
+    runs[0].push(await once(a.url, headers, DURATION));
+    runs[1].push(await once(b.url, headers, DURATION));
+  }
+  const summary = (rs: Run[]): Run => ({
+    rps: rs.reduce((t, r) => t + r.rps, 0) / rs.length,
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    mbps: rs.reduce((t, r) => t + r.mbps, 0) / rs.length,
+  });
+  return [summary(runs[0]), summary(runs[1])];
+}
+
+async function seed(): Promise<void> {
+  await clearReadData();
+  await seedReference();
+  const comps = Object.values(COMPETITIONS);
+  const now = Date.now();
+  for (let i = 0; i < EVENTS; i += 250) {
+    const batch = Array.from({ length: Math.min(250, EVENTS - i) }, (_, j) => {
+      const n = i + j;
+      const live = n % 10 === 0;
+      return eventDoc({
+        id: String(1_000_000 + n),
+        competition: comps[n % comps.length],
+        start: new Date(now + (live ? -3600_000 : n * 5 * 60_000)),
+        status: live ? 'live' : 'upcoming',
+        views: (n * 7919) % 500,
+      });
+    });
+    await Event.insertMany(batch);
+  }
+  await bumpCacheVersion('events', 'competitions');
+}
+
+const row = (name: string, r: Run) =>
+  `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${r.mbps.toFixed(1).padStart(8)}`;
+
+async function main(): Promise<void> {
+  const services = await startLocalServices();
+  const env = {
+    MONGODB_URI: services.mongodbUri,
+    REDIS_URL: services.redisUrl,
+    MONGODB_DB: 'odds_bench',
+    REDIS_PREFIX: `bench-${process.pid}`,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
+  setEnvForChildren(env);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const children: ChildProcess[] = [];
+  try {
+    await connectMongo();
+    process.stderr.write(`seeding ${EVENTS} events...\n`);
+    await seed();
+
+    const api = await start('servers/apiServer.ts', [], env);
+    children.push(api.child);
+    const apiUrl = `http://127.0.0.1:${api.port}${PATH}`;
+    const body = Buffer.from(await (await fetch(apiUrl)).arrayBuffer());
+    const gzipped = await rawGzip(apiUrl);
+    writeFileSync(join(dir, 'body.json'), body);
+    writeFileSync(join(dir, 'body.json.gz'), gzipped);
+    const bare = await start('servers/bareServer.ts', [join(dir, 'body.json'), join(dir, 'body.json.gz')], env);
+    children.push(bare.child);
+    const gz = { 'Accept-Encoding': 'gzip' };
+
+    process.stderr.write(`load: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s after a 2 s warm-up\n`);
+    // Each API round starts on a freshly rendered page so no entry reaches CACHE_TTL_S (30 s)
+    // during it: the rounds measure the hit path; a miss is measured on its own below.
+    const fresh = async () => {
+      await bumpCacheVersion('events');
+      await (await fetch(apiUrl)).arrayBuffer();
+    };
+    const before = await ask(api.child);
+    const [apiRun, bareRun] = await compare({ url: apiUrl, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare` });
+    const [apiGzRun, bareGzRun] = await compare({ url: apiUrl, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare-gzip` }, gz);
+    const after = await ask(api.child);
+
+    // A miss renders the page from the database: measured on a server with the cache off.
+    const uncached = await start('servers/apiServer.ts', [], { ...env, CACHE_TTL_S: '0' });
+    children.push(uncached.child);
+    const missMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await (await fetch(`http://127.0.0.1:${uncached.port}${PATH}`)).arrayBuffer();
+      missMs.push(performance.now() - t);
+    }
+
+    // Each fresh() renders one page: those misses happen outside the measured rounds.
+    const forced = 2 * (ROUNDS + 1);
+    const during = (k: string) => after[k] - before[k];
+    const hits = during('memoryHits') + during('redisHits');
+    const misses = during('misses') - forced;
+    const out = [
+      '',
+      `GET ${PATH}: ${body.length.toLocaleString('en')} bytes (${gzipped.length.toLocaleString('en')} gzipped), ${EVENTS} events stored, ${CONNECTIONS} connections, mean of ${ROUNDS} rounds`,
+      `${'server'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'MB/s'.padStart(8)}`,
+      row('API, cached', apiRun),
+      row('bare Express, same body', bareRun),
+      row('API, cached, Accept-Encoding: gzip', apiGzRun),
+      row('bare Express, same gzip body', bareGzRun),
+      '',
+      `ratio API / bare: ${(apiRun.rps / bareRun.rps).toFixed(2)} (identity), ${(apiGzRun.rps / bareGzRun.rps).toFixed(2)} (gzip)`,
+      `cache during the API load (warm-ups included): ${hits} hits (${during('memoryHits')} memory, ${during('redisHits')} redis), ${misses} misses, hit rate ${((100 * hits) / Math.max(1, hits + misses)).toFixed(2)} %; API RSS ${after.rssMb} MB`,
+      `cache miss (page rendered from the database, cache off): ${missMs.map((m) => m.toFixed(0)).join(', ')} ms`,
+      '',
+    ];
+    process.stdout.write(out.join('\n'));
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    const keys = await redis().keys(`${key('')}*`).catch(() => [] as string[]);
+    if (keys.length) await redis().del(...keys);
+    await disconnectMongo();
+    await closeAllRedis();
+    await services.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench:api failed: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,59 @@
+import { DateTime, IANAZone } from 'luxon';
+
+/**
+ * Calendar days in a client's time zone. Day boundaries are computed in the zone (a DST day is
+ * 23 or 25 hours long), then compared with stored UTC instants.
+ */
+// Checking a zone builds an Intl.DateTimeFormat (tens of microseconds): answers are remembered,
+// for a bounded number of names so arbitrary input cannot grow the maps.
+const MEMO_LIMIT = 2000;
+const validity = new Map<string, boolean>();
+const canonical = new Map<string, string>();
+
+function remember<V>(map: Map<string, V>, k: string, v: V): V {
+  if (map.size < MEMO_LIMIT) map.set(k, v);
+  return v;
+}
+
+export function isValidTimeZone(name: string): boolean {
+  return validity.get(name) ?? remember(validity, name, IANAZone.isValidZone(name));
+}
+
+/** The zone's canonical IANA name ("america/new_york" -> "America/New_York"). */
+export function canonicalTimeZone(name: string): string {
+  return canonical.get(name) ?? remember(canonical, name, new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone);
+}
+
+/** Half-open instant range [gte, lt); either end may be open. */
+export interface InstantRange {
+  gte?: Date;
+  lt?: Date;
+}
+
+function startOfDay(day: string, zone: string): DateTime {
+  const d = DateTime.fromISO(day, { zone });
+  if (!d.isValid) throw new RangeError(`invalid day ${day} in ${zone}: ${d.invalidExplanation}`);
+  return d.startOf('day');
+}
+
+/** The instants of one calendar day in `zone`. */
+export function dayRange(day: string, zone: string): Required<InstantRange> {
+  const start = startOfDay(day, zone);
+  return { gte: start.toJSDate(), lt: start.plus({ days: 1 }).toJSDate() };
+}
+
+/**
+ * From the start of `startDay` (inclusive) to the end of `endDay` (inclusive), in `zone`.
+ * Either day may be absent (open range).
+ */
+export function daySpan(startDay: string | undefined, endDay: string | undefined, zone: string): InstantRange {
+  const range: InstantRange = {};
+  if (startDay) range.gte = startOfDay(startDay, zone).toJSDate();
+  if (endDay) range.lt = startOfDay(endDay, zone).plus({ days: 1 }).toJSDate();
+  return range;
+}
+
+/** The calendar day (YYYY-MM-DD) that `at` falls on in `zone`. */
+export function dayOf(at: Date, zone: string): string {
+  return DateTime.fromJSDate(at, { zone }).toISODate()!;
+}

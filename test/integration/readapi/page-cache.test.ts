@@ -1,0 +1,195 @@
+import { gunzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
+import { setEnvForChildren } from '../../../shared/config';
+import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
+import { key, redis } from '../../../shared/db/redis';
+import { Competition, Event, LiveOddsSnapshot } from '../../../shared/models';
+import { clearReadData, COMPETITIONS, insertEvents, insertLiveSnapshot, seedReference } from '../../helpers/fixtures';
+import { readApi, type ReadApi } from '../../helpers/readApi';
+
+const price = (body: any, eventId: string) =>
+  body.data.find((e: { id: string }) => e.id === eventId).markets[0].betItems[0].price as number;
+
+describe('read API page cache (Redis, invalidated by scope versions)', () => {
+  let api: ReadApi;
+  before(async () => {
+    api = await readApi();
+    await clearReadData();
+    await seedReference();
+    await insertEvents(
+      { id: '1201', start: '2030-03-01T12:00:00Z' },
+      { id: '1202', start: '2030-03-01T15:00:00Z', competition: COMPETITIONS.laLiga },
+      { id: '1203', start: '2024-03-01T15:00:00Z', status: 'live' },
+    );
+    await insertLiveSnapshot('1203', 'simulated');
+    await bumpCacheVersion('events', 'competitions');
+  });
+  after(() => api.close());
+
+  it('happy: the first request renders (MISS), the next ones are served from the cache (HIT) with the same bytes', async () => {
+    const first = await api.get('/v2/matches?limit=50');
+    expect(first.headers.get('x-cache')).to.equal('MISS');
+    const again = await api.get('/v2/matches?limit=50');
+    expect(again.headers.get('x-cache')).to.equal('HIT');
+    expect(again.body).to.deep.equal(first.body);
+  });
+
+  it('happy: a change written through the models shows on the next request once ingest bumps the version', async () => {
+    const before = await api.get('/v2/matches?limit=50');
+    const old = price(before.body, '1201');
+    await Event.updateOne({ _id: '1201' }, { $set: { 'markets.0.betItems.0.price': old + 1 } }); // markets[0] is the match result
+    // Without the version bump the cached page is still served: the version is the contract.
+    const stale = await api.get('/v2/matches?limit=50');
+    expect(stale.headers.get('x-cache')).to.equal('HIT');
+    expect(price(stale.body, '1201')).to.equal(old);
+    await redis().incr(key('cache', 'version', 'events')); // exactly what ingest does
+    const fresh = await api.get('/v2/matches?limit=50');
+    expect(fresh.headers.get('x-cache')).to.equal('MISS');
+    expect(price(fresh.body, '1201')).to.equal(old + 1);
+  });
+
+  it('happy: status and deletions: an event leaving the filter disappears on the next request', async () => {
+    await api.get('/v2/matches?status=live');
+    await Event.updateOne({ _id: '1203' }, { $set: { status: 'completed', stats: { homeGoals: 3, awayGoals: 0, phase: 'FT' } } });
+    await bumpCacheVersion('events');
+    const live = await api.get('/v2/matches?status=live');
+    expect(live.body).to.deep.equal({ data: [], count: 0 });
+    const done = await api.get('/v2/matches?status=completed');
+    expect(done.body.data[0].stats).to.include({ homeGoals: 3, awayGoals: 0, phase: 'FT' });
+  });
+
+  it('happy: equivalent queries share one page: list order, repetition, defaults and zone spelling', async () => {
+    const base = await api.get('/v2/matches?status=upcoming,completed&date=2030-03-01&timezone=Europe/Madrid');
+    expect(base.headers.get('x-cache')).to.equal('MISS');
+    for (const q of [
+      'status=completed,upcoming&date=2030-03-01&timezone=Europe/Madrid',
+      'status=completed&status=upcoming&date=2030-03-01&timezone=europe/madrid&limit=100&page=1&locale=en',
+      'timezone=Europe/Madrid&date=2030-03-01&status=upcoming&status=completed,upcoming',
+    ]) {
+      const res = await api.get(`/v2/matches?${q}`);
+      expect(res.headers.get('x-cache'), q).to.equal('HIT');
+      expect(res.body).to.deep.equal(base.body);
+    }
+    // A different locale is a different page.
+    expect((await api.get('/v2/matches?status=upcoming,completed&date=2030-03-01&timezone=Europe/Madrid&locale=es')).headers.get('x-cache')).to.equal('MISS');
+  });
+
+  it('happy: pages live in Redis under the deployment prefix for at most CACHE_TTL_S, shared by every web process', async () => {
+    await api.get('/v2/matches?limit=7');
+    const keys = await redis().keys(`${key('cache', 'page', 'matches')}:*`);
+    expect(keys.length).to.be.greaterThan(0);
+    const ttl = await redis().ttl(keys[0]);
+    expect(ttl).to.be.within(1, 30);
+    // Another process has an empty memory: it is served from Redis without rendering.
+    clearMemoryCache();
+    const misses = cacheStats.misses;
+    const redisHits = cacheStats.redisHits;
+    const res = await api.get('/v2/matches?limit=7');
+    expect(res.headers.get('x-cache')).to.equal('HIT');
+    expect(cacheStats.redisHits).to.equal(redisHits + 1);
+    expect(cacheStats.misses).to.equal(misses);
+  });
+
+  it('happy: concurrent misses of one page render it once', async () => {
+    await bumpCacheVersion('events');
+    const misses = cacheStats.misses;
+    const results = await Promise.all(Array.from({ length: 25 }, () => api.get('/v2/matches?limit=3')));
+    expect(cacheStats.misses).to.equal(misses + 1);
+    expect(results.filter((r) => r.headers.get('x-cache') === 'MISS')).to.have.length(1);
+    for (const r of results) expect(r.body).to.deep.equal(results[0].body);
+  });
+
+  it('happy: a page expires after CACHE_TTL_S even without a version change', async function () {
+    this.timeout(10000);
+    setEnvForChildren({ CACHE_TTL_S: '1' });
+    try {
+      expect((await api.get('/v2/regions?locale=pt')).headers.get('x-cache')).to.equal('MISS');
+      expect((await api.get('/v2/regions?locale=pt')).headers.get('x-cache')).to.equal('HIT');
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await api.get('/v2/regions?locale=pt')).headers.get('x-cache')).to.equal('MISS');
+    } finally {
+      setEnvForChildren({ CACHE_TTL_S: '30' });
+    }
+  });
+
+  it('happy: CACHE_TTL_S=0 turns the cache off', async () => {
+    setEnvForChildren({ CACHE_TTL_S: '0' });
+    try {
+      const a = await api.get('/v2/matches?limit=2');
+      expect(a.headers.get('x-cache')).to.equal('BYPASS');
+      expect((await api.get('/v2/matches?limit=2')).headers.get('x-cache')).to.equal('BYPASS');
+    } finally {
+      setEnvForChildren({ CACHE_TTL_S: '30' });
+    }
+  });
+
+  it('happy: reference data has its own scope: a competition renamed shows after the competitions bump', async () => {
+    const captions = async () => (await api.get('/v2/competitions?status=upcoming,live,completed')).body.data.map((c: { caption: string }) => c.caption);
+    expect(await captions()).to.include('LaLiga');
+    await Competition.updateOne({ _id: 11 }, { $set: { 'name.en': 'LaLiga EA Sports' } });
+    expect(await captions()).to.include('LaLiga');
+    await redis().incr(cacheVersionKey('competitions'));
+    expect(await captions()).to.include('LaLiga EA Sports');
+    await Competition.updateOne({ _id: 11 }, { $set: { 'name.en': 'LaLiga' } });
+    await bumpCacheVersion('competitions');
+    expect(await captions()).to.include('LaLiga');
+  });
+
+  it('happy: live odds are cached per event, provider and locale and follow the events version', async () => {
+    const a = await api.get('/v2/matches/1203/live-odds');
+    const b = await api.get('/v2/matches/1203-slug/live-odds');
+    expect(b.headers.get('x-cache')).to.equal('HIT');
+    expect(b.body).to.deep.equal(a.body);
+    await LiveOddsSnapshot.updateOne({ _id: '1203|simulated' }, { $set: { 'liveMarkets.0.betItems.0.price': 9.99, capturedAt: new Date('2030-01-01T00:00:00Z') } });
+    await bumpCacheVersion('events');
+    const c = await api.get('/v2/matches/1203/live-odds');
+    expect(c.body.data.capturedAt).to.equal('2030-01-01T00:00:00.000Z');
+    expect(c.body.data.liveMarkets[0].betItems[0].price).to.equal(9.99);
+  });
+
+  it('security: a missing live-odds snapshot is a cached 404 (free requests cannot load the database) until data changes', async () => {
+    const first = await api.get('/v2/matches/1201/live-odds');
+    expect(first.status).to.equal(404);
+    expect(first.headers.get('x-cache')).to.equal('MISS');
+    const again = await api.get('/v2/matches/1201/live-odds');
+    expect(again.status).to.equal(404);
+    expect(again.headers.get('x-cache')).to.equal('HIT');
+    expect(again.body).to.deep.equal(first.body);
+    clearMemoryCache();
+    const fromRedis = await api.get('/v2/matches/1201/live-odds');
+    expect(fromRedis.status).to.equal(404);
+    expect(fromRedis.headers.get('x-cache')).to.equal('HIT');
+    await insertLiveSnapshot('1201', 'simulated');
+    await bumpCacheVersion('events');
+    const now = await api.get('/v2/matches/1201/live-odds');
+    expect(now.status).to.equal(200);
+    expect(now.body.data.eventId).to.equal('1201');
+  });
+
+  it('happy: clients accepting gzip get the same page compressed', async () => {
+    const plain = await api.get('/v2/matches?limit=50');
+    const res = await fetch(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(res.headers.get('vary')).to.equal('Accept-Encoding');
+    // fetch decompresses transparently; read the raw bytes with a plain request to see the encoding.
+    const raw = await new Promise<{ enc: string | undefined; body: Buffer }>((resolve, reject) => {
+      require('node:http')
+        .get(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip, deflate' } }, (r: any) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => resolve({ enc: r.headers['content-encoding'], body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+    expect(raw.enc).to.equal('gzip');
+    expect(JSON.parse(gunzipSync(raw.body).toString())).to.deep.equal(plain.body);
+    expect(raw.body.length).to.be.lessThan(JSON.stringify(plain.body).length / 4);
+  });
+
+  it('happy: the detail view is never cached: views and AI data are always current', async () => {
+    const a = await api.get('/v2/matches/1201');
+    const b = await api.get('/v2/matches/1201');
+    expect(a.headers.get('x-cache')).to.equal(null);
+    expect(b.body.data.views).to.equal(a.body.data.views + 1);
+  });
+});
