@@ -4,14 +4,15 @@ import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { requestLog } from './middleware/requestLog';
 import { healthRouter } from './routes/health';
-import { aiRouter } from './routes/ai';
+import { aiRoutes } from './routes/ai';
 import { docsRouter, healthDoc } from './routes/docs';
-import { readRouter, readRoutes } from './routes/read';
+import { readRoutes } from './routes/read';
+import { mountRoutes } from './routes/spec';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 function v2Routers(): Router[] {
-  const read = readRoutes();
-  return [healthRouter(), readRouter(read), aiRouter(), docsRouter([healthDoc, ...read])];
+  const routes = [...readRoutes(), ...aiRoutes()];
+  return [healthRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
 }
 
 export function createApp(): Express {

@@ -1,6 +1,11 @@
 import { getConfig } from '../shared/config';
 import type { RouteSpec } from './routes/spec';
-import { components, responses } from './schemas/responses';
+import { aiComponents, aiResponses } from './schemas/ai';
+import { components as readComponents, responses as readResponses } from './schemas/responses';
+
+/** Every named schema and every 200 body, whichever feature's file defines it. */
+const components = { ...readComponents, ...aiComponents };
+const responses = { ...readResponses, ...aiResponses };
 
 /** What the document needs of a route (the health route is described without being mounted here). */
 export type DocumentedRoute = Omit<RouteSpec, 'handler'>;

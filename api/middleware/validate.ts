@@ -49,10 +49,10 @@ export interface ValidateOptions {
  */
 export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: ValidateOptions = {}): RequestHandler {
   const validate = ajv.compile({ additionalProperties: false, ...schema } as object);
-  // ajv's coercion would read "1e2" or "0x10" as integers; only plain decimal digits are accepted.
-  const integerParams = Object.entries((schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {})
-    .filter(([, s]) => s.type === 'integer')
-    .map(([k]) => k);
+  // ajv's coercion would read "1e2", "0x10" or " 7" as numbers; only plain decimals are accepted.
+  const props = Object.entries((schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {});
+  const integerParams = props.filter(([, s]) => s.type === 'integer').map(([k]) => k);
+  const numberParams = props.filter(([, s]) => s.type === 'number').map(([k]) => k);
   return (req, _res, next) => {
     // No prototype: a parameter named __proto__ is a key like any other (and rejected as unknown).
     const query: Record<string, unknown> = Object.create(null);
@@ -66,6 +66,9 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
     splitLists(query, options.lists ?? []);
     for (const k of integerParams) {
       if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k] as string)) return next(badRequest(`${k} must be an integer`));
+    }
+    for (const k of numberParams) {
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(query[k] as string)) return next(badRequest(`${k} must be a decimal number such as 2.5`));
     }
     if (!validate(query)) return next(badRequest(describe(validate.errors![0], 'query')));
     const problem = options.check?.(query);

@@ -1,38 +1,22 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/ai/selection';
 import { getConfig } from '../../shared/config';
 import { Event, Insight, Pick, Recommendation } from '../../shared/models';
 import type { Locale } from '../../shared/sports';
-import { badRequest } from '../errors';
-import { validateQuery, validQuery } from '../middleware/validate';
+import { validQuery } from '../middleware/validate';
 import { bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { renderInsight, renderPick, renderRecommendation } from './aiRender';
+import type { RouteSpec } from './spec';
 
 /**
  * /v2/ai: reads what the AI worker stored; nothing here computes a model. Every filter value
  * reaches MongoDB as a validated scalar (numbers, enums, patterned strings), never an operator.
  */
 
-/** ajv would read "1e2" or "0x10" as numbers: only plain decimals are accepted. */
-function plainNumbers(params: Record<string, RegExp>): RequestHandler {
-  return (req, _res, next) => {
-    for (const [name, pattern] of Object.entries(params)) {
-      const v = (req.query as Record<string, unknown>)[name];
-      if (typeof v === 'string' && !pattern.test(v)) return next(badRequest(`${name} must be ${pattern === INTEGER ? 'an integer' : 'a decimal number such as 2.5'}`));
-    }
-    next();
-  };
-}
-const INTEGER = /^[0-9]{1,9}$/;
-const DECIMAL = /^[0-9]{1,3}(\.[0-9]{1,4})?$/;
-
 const CLOSED_STATUSES = ['completed', 'postponed', 'cancelled'];
 
-export function aiRouter(): Router {
-  const router = Router();
-
-  router.get('/ai/featured-picks', plainNumbers({ limit: INTEGER }), validateQuery(featuredPicksQuery), async (req, res) => {
+const featuredPicks: RequestHandler = async (req, res) => {
     const q = validQuery<{ limit: number; today?: boolean; tomorrow?: boolean; timezone: string; regionId?: string; competitionId?: string; locale: Locale }>(req);
     const today = DateTime.now().setZone(q.timezone).startOf('day');
     const tomorrow = today.plus({ days: 1 });
@@ -46,9 +30,9 @@ export function aiRouter(): Router {
     if (q.competitionId) filter.competitionIds = Number(q.competitionId);
     const picks = await Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(q.limit).lean();
     res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
-  });
+};
 
-  router.get('/ai/processed-insights', plainNumbers({ limit: INTEGER }), validateQuery(processedInsightsQuery, { lists: ['teamNames', 'status'] }), async (req, res) => {
+const processedInsights: RequestHandler = async (req, res) => {
     const q = validQuery<{ eventId?: string; teamNames?: string[]; limit: number; timezone: string; status: string[]; locale: Locale }>(req);
     const statuses = [...new Set(q.status)];
     // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
@@ -77,9 +61,9 @@ export function aiRouter(): Router {
       if (insights.length < batch) break;
     }
     res.json({ data: out });
-  });
+};
 
-  router.get('/ai/value-opportunities', plainNumbers({ limit: INTEGER, minEdge: DECIMAL }), validateQuery(valueOpportunitiesQuery), async (req, res) => {
+const valueOpportunities: RequestHandler = async (req, res) => {
     const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
     const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
     // Current opportunities: the latest pre-kickoff analysis of every event still to start.
@@ -98,9 +82,9 @@ export function aiRouter(): Router {
       },
       minEdge,
     });
-  });
+};
 
-  router.get('/ai/betting-recommendations', plainNumbers({ limit: INTEGER, page: INTEGER }), validateQuery(bettingRecommendationsQuery), async (req, res) => {
+const bettingRecommendations: RequestHandler = async (req, res) => {
     const q = validQuery<{ settled?: boolean; result?: string; eventId?: string; confidence?: string; limit: number; page: number; locale: Locale }>(req);
     const filter: Record<string, unknown> = {};
     if (q.settled !== undefined) filter.settled = q.settled;
@@ -112,7 +96,55 @@ export function aiRouter(): Router {
       Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
     ]);
     res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
-  });
+};
 
-  return router;
+/** The /v2/ai endpoints, mounted and documented like every other route (spec.ts). */
+export function aiRoutes(): RouteSpec[] {
+  return [
+    {
+      path: '/ai/featured-picks',
+      operationId: 'featuredPicks',
+      summary: 'Featured picks',
+      description: 'Curated singles and parlays (legs from different events) with total odds, edge and Kelly of the combination, ordered by featuredOrder.',
+      tag: 'AI',
+      auth: 'key',
+      query: featuredPicksQuery as unknown as RouteSpec['query'],
+      response: 'featuredPicks',
+      handler: featuredPicks,
+    },
+    {
+      path: '/ai/processed-insights',
+      operationId: 'processedInsights',
+      summary: 'Processed insights',
+      description: 'Per-event market efficiency score (0-100), value opportunities, risk factors and notes.',
+      tag: 'AI',
+      auth: 'key',
+      query: processedInsightsQuery as unknown as RouteSpec['query'],
+      lists: ['teamNames', 'status'],
+      response: 'processedInsights',
+      handler: processedInsights,
+    },
+    {
+      path: '/ai/value-opportunities',
+      operationId: 'valueOpportunities',
+      summary: 'Value opportunities',
+      description: 'Current recommendations of events still to start with an edge of at least minEdge, with a summary.',
+      tag: 'AI',
+      auth: 'key',
+      query: valueOpportunitiesQuery as unknown as RouteSpec['query'],
+      response: 'valueOpportunities',
+      handler: valueOpportunities,
+    },
+    {
+      path: '/ai/betting-recommendations',
+      operationId: 'bettingRecommendations',
+      summary: 'Betting recommendations',
+      description: 'Every recommendation, newest first, with its settlement once graded; filters settled, result, eventId, confidence; paged.',
+      tag: 'AI',
+      auth: 'key',
+      query: bettingRecommendationsQuery as unknown as RouteSpec['query'],
+      response: 'bettingRecommendations',
+      handler: bettingRecommendations,
+    },
+  ];
 }

@@ -25,12 +25,13 @@ describe('OpenAPI document and docs page', () => {
   });
   after(() => api.close());
 
-  it('happy: OpenAPI 3.1, document version 1.0.0, every read endpoint and health under /v2', async () => {
+  it('happy: OpenAPI 3.1, document version 1.0.0, every endpoint under /v2', async () => {
     const doc = api.document;
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('1.0.0');
     expect(Object.keys(doc.paths).sort()).to.deep.equal(
-      ['/v2/health', '/v2/matches', '/v2/matches/{eventId}', '/v2/matches/trending', '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/competitions', '/v2/regions', '/v2/teams', '/v2/stats'].sort(),
+      ['/v2/health', '/v2/matches', '/v2/matches/{eventId}', '/v2/matches/trending', '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/competitions', '/v2/regions', '/v2/teams', '/v2/stats',
+        '/v2/ai/featured-picks', '/v2/ai/processed-insights', '/v2/ai/value-opportunities', '/v2/ai/betting-recommendations'].sort(),
     );
   });
 
@@ -102,6 +103,10 @@ describe('OpenAPI document and docs page', () => {
       '/v2/regions',
       '/v2/teams?search=a',
       '/v2/stats',
+      '/v2/ai/featured-picks?today=true&timezone=Asia/Tokyo',
+      '/v2/ai/processed-insights?status=upcoming,live,completed',
+      '/v2/ai/value-opportunities?minEdge=2.5',
+      '/v2/ai/betting-recommendations?settled=false&locale=pt',
       // errors
       '/v2/matches?limit=500',
       '/v2/matches/77777777',
@@ -115,6 +120,10 @@ describe('OpenAPI document and docs page', () => {
       '/v2/teams?search=%24',
       '/v2/stats?x=1',
       '/v2/health?x=1',
+      '/v2/ai/featured-picks?limit=0',
+      '/v2/ai/processed-insights?status=x',
+      '/v2/ai/value-opportunities?minEdge=1e2',
+      '/v2/ai/betting-recommendations?page=0',
     ];
     api.validated.clear();
     for (const path of requests) {
