@@ -2,12 +2,14 @@ import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
+import { metering } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
+import { costsRouter } from './routes/costs';
 import { healthRouter } from './routes/health';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
-function v2Routers(): Router[] {
-  return [healthRouter()];
+export function v2Routers(): Router[] {
+  return [healthRouter(), costsRouter()];
 }
 
 export function createApp(): Express {
@@ -21,6 +23,8 @@ export function createApp(): Express {
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
   }
+  // Before every /v2 router: prices each request by its path from the cost table (docs/metering.md).
+  app.use('/v2', metering());
   for (const router of v2Routers()) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -6,6 +6,7 @@ import { Event } from './event';
 import { Insight } from './insight';
 import { LiveEventData } from './liveEventData';
 import { LiveOddsSnapshot } from './liveOddsSnapshot';
+import { MeterHold } from './meterHold';
 import { OddsHistory } from './oddsHistory';
 import { PerformanceRollup } from './performanceRollup';
 import { Pick } from './pick';
@@ -24,6 +25,7 @@ export {
   Insight,
   LiveEventData,
   LiveOddsSnapshot,
+  MeterHold,
   OddsHistory,
   PerformanceRollup,
   Pick,
@@ -43,6 +45,7 @@ export const ALL_MODELS = [
   Insight,
   LiveEventData,
   LiveOddsSnapshot,
+  MeterHold,
   OddsHistory,
   PerformanceRollup,
   Pick,
