@@ -20,7 +20,8 @@ const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { '
 
 export function metering(): RequestHandler {
   return async (req, res, next) => {
-    const priced = priceOf(req.method, req.path);
+    // Mounted at /v2: the cost table holds full paths.
+    const priced = priceOf(req.method, req.baseUrl + req.path);
     if (!priced || priced.public) return next();
     try {
       const plaintext = bearerKey(req.headers.authorization);

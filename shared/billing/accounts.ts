@@ -98,22 +98,19 @@ export async function accountSummary(accountId: string, days = 30) {
   const account = await mustFindAccount(accountId);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new BillingInputError('days', 'must be an integer from 1 to 3650');
   const since = new Date(Date.now() - days * 86400000);
-  const [balance, rows, attempts] = await Promise.all([
-    balanceOf(account._id),
-    CreditLedger.aggregate<{ _id: { endpoint: string | null; kind: string }; credits: number; entries: number }>([
-      { $match: { accountId: account._id, at: { $gte: since } } },
-      { $group: { _id: { endpoint: '$endpoint', kind: '$kind' }, credits: { $sum: '$delta' }, entries: { $sum: 1 } } },
-    ]),
-    RechargeAttempt.find({ accountId: account._id }).lean(),
-  ]);
+  const [balance, attempts] = await Promise.all([balanceOf(account._id), RechargeAttempt.find({ accountId: account._id }).lean()]);
+  // Summed here rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably.
   const usage = new Map<string, { endpoint: string; requests: number; credits: number }>();
-  for (const r of rows) {
-    if (!r._id.endpoint || (r._id.kind !== 'debit' && r._id.kind !== 'refund')) continue;
-    const u = usage.get(r._id.endpoint) ?? { endpoint: r._id.endpoint, requests: 0, credits: 0 };
+  const cursor = CreditLedger.find({ accountId: account._id, at: { $gte: since }, kind: { $in: ['debit', 'refund'] } }, { endpoint: 1, kind: 1, delta: 1 })
+    .lean()
+    .cursor({ batchSize: 5000 });
+  for await (const e of cursor) {
+    if (!e.endpoint) continue;
+    const u = usage.get(e.endpoint) ?? { endpoint: e.endpoint, requests: 0, credits: 0 };
     // A refunded request is not a billed request: its refund cancels its debit.
-    u.requests += r._id.kind === 'debit' ? r.entries : -r.entries;
-    u.credits -= r.credits;
-    usage.set(r._id.endpoint, u);
+    u.requests += e.kind === 'debit' ? 1 : -1;
+    u.credits -= e.delta;
+    usage.set(e.endpoint, u);
   }
   attempts.sort((a, b) => +b.createdAt - +a.createdAt);
   return {

@@ -75,14 +75,15 @@ const compiled: Compiled[] = COST_TABLE.map((r) => ({
  */
 export function priceOf(method: string, path: string): Priced | undefined {
   if (method !== 'GET' && method !== 'HEAD') return undefined;
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const lower = path.toLowerCase();
+  const trimmed = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
   const parts = trimmed.split('/').slice(1);
   for (const c of compiled) {
     if (c.segments.length !== parts.length) continue;
     let ok = true;
     for (let i = 0; i < parts.length && ok; i++) {
       const want = c.segments[i];
-      ok = want === null ? parts[i].length > 0 : parts[i].toLowerCase() === want;
+      ok = want === null ? parts[i].length > 0 : parts[i] === want;
     }
     if (ok) return c;
   }
