@@ -14,7 +14,8 @@ import { afterDebit } from './recharge';
 /** Longer than any request may take; older holds belong to a process that died. */
 export const HOLD_STALE_MS = 10 * 60 * 1000;
 
-const log = childLogger({ component: 'metering' });
+// Lazy: importing this module must not read the configuration (entry points validate it first).
+const log = () => childLogger({ component: 'metering' });
 
 export type Debit = { ok: true; ref: string; balance: number } | { ok: false; balance: number };
 
@@ -35,7 +36,7 @@ export async function debitRequest(input: { accountId: string; keyId: string; co
 
 function triggerRecharge(accountId: string, head: Head): void {
   // Off the request path: a lost trigger is re-created by the sweep.
-  afterDebit(accountId, head).catch((err) => log.warn({ accountId, err: (err as Error).message }, 'auto-recharge trigger failed'));
+  afterDebit(accountId, head).catch((err) => log().warn({ accountId, err: (err as Error).message }, 'auto-recharge trigger failed'));
 }
 
 /** Settles a debited request. Never throws: a failure leaves the hold for the sweep. */
@@ -46,7 +47,7 @@ export async function settleRequest(input: { accountId: string; ref: string; cos
     }
     releaseHold(`debit:${input.ref}`);
   } catch (err) {
-    log.error({ accountId: input.accountId, err: (err as Error).message }, 'settling a metered request failed; the sweep will refund it');
+    log().error({ accountId: input.accountId, err: (err as Error).message }, 'settling a metered request failed; the sweep will refund it');
   }
 }
 
@@ -64,7 +65,7 @@ async function flushReleases(): Promise<void> {
   while (toRelease.size) {
     const refs = [...toRelease];
     toRelease.clear();
-    await MeterHold.deleteMany({ _id: { $in: refs } }).catch((err) => log.warn({ err: (err as Error).message, holds: refs.length }, 'releasing holds failed; the sweep will settle them'));
+    await MeterHold.deleteMany({ _id: { $in: refs } }).catch((err) => log().warn({ err: (err as Error).message, holds: refs.length }, 'releasing holds failed; the sweep will settle them'));
   }
   releasing = null;
 }
@@ -93,6 +94,6 @@ export async function sweepStaleHolds(olderThanMs = HOLD_STALE_MS): Promise<{ re
     } else dropped++;
     await MeterHold.deleteOne({ _id: h._id });
   }
-  if (stale.length) log.warn({ refunded, dropped }, 'settled holds of a dead web process');
+  if (stale.length) log().warn({ refunded, dropped }, 'settled holds of a dead web process');
   return { refunded, dropped };
 }

@@ -14,7 +14,8 @@ import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
  * key); a second decline disables auto-recharge with the reason. Never a third charge.
  */
 
-const log = childLogger({ component: 'recharge' });
+// Lazy: importing this module must not read the configuration (entry points validate it first).
+const log = () => childLogger({ component: 'recharge' });
 
 export const rechargeWindow = (version: number, topUpSeq: number) => `v${version}s${topUpSeq}`;
 const attemptIdOf = (accountId: string, window: string, attempt: number) => `${accountId}|${window}|${attempt}`;
@@ -113,7 +114,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
     // The ledger ref is the attempt: however often this runs, the package is credited once.
     await apply(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
     if (!doc.credited) await RechargeAttempt.updateOne({ _id: id }, { $set: { credited: true } });
-    log.info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
+    log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
   }
 
@@ -121,7 +122,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
   if (attempt === 1) {
     const due = (doc.decidedAt ? +doc.decidedAt : Date.now()) + RECHARGE_RETRY_DELAY_MS;
     await enqueue(rechargeQueue, 'charge', { accountId, window, attempt: 2 }, { delay: Math.max(0, due - Date.now()) });
-    log.warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
+    log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }
   // Disable only the settings this window was charged under; new settings saved meanwhile stay.
@@ -129,7 +130,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
     { _id: accountId, 'autoRecharge.version': versionOfWindow(window) },
     { $set: { 'autoRecharge.enabled': false, 'autoRecharge.disabledReason': `payment declined twice (${doc.error})`, 'autoRecharge.disabledAt': new Date() } },
   );
-  log.warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
+  log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
   return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
 }
 
