@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { checkAccess } from '../../shared/billing/access';
 import { priceOf, type Priced } from '../../shared/billing/costs';
 import { bearerKey } from '../../shared/billing/keys';
-import { balanceOf } from '../../shared/billing/ledger';
+import { recentBalanceOf } from '../../shared/billing/ledger';
 import { debitRequest, settleRequest } from '../../shared/billing/metering';
 import { ApiError } from '../errors';
 
@@ -41,7 +41,7 @@ export function metering(): RequestHandler {
 
       if (mode === 'test') {
         // Test keys are served like live ones but never consume credits.
-        setCredits(res, await balanceOf(accountId), 0);
+        setCredits(res, await recentBalanceOf(accountId), 0);
         return next();
       }
 

@@ -5,7 +5,7 @@ import { Account, ApiKey, CreditLedger, RechargeAttempt } from '../models';
 import { FREE_CREDITS } from '../models/account';
 import { lastUsed, tombstone } from './access';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
-import { apply, balanceOf } from './ledger';
+import { apply, balanceOf, resetHint } from './ledger';
 import { isPackage, PACKAGE_PRICES_CENTS } from './packages';
 
 /** Operator actions on accounts, keys, credits and auto-recharge (the CLI prints what these return). */
@@ -40,6 +40,8 @@ export async function createAccount(input: { name: string; email?: string | null
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || name.length > 200) throw new BillingInputError('name', 'is required (1 to 200 characters)');
   const id = input.id ?? newId('acct');
+  if (await Account.exists({ _id: id })) throw new BillingInputError('id', `account "${id}" exists`);
+  await resetHint(id);
   // The grant first: a crash before the account exists leaves a harmless orphan entry, never an
   // account without its free credits. Its ref makes a retry a no-op.
   await apply(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
@@ -170,7 +172,8 @@ export async function demoKey(mode: KeyMode = 'live') {
   if (!KEY_MODES.includes(mode)) throw new BillingInputError('mode', 'must be live or test');
   if (!(await Account.exists({ _id: DEMO_ACCOUNT_ID }))) {
     await createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo account' }).catch(async (err) => {
-      if ((err as { code?: number }).code !== 11000) throw err; // created concurrently
+      // Created concurrently by another demo-key.
+      if ((err as { code?: number }).code !== 11000 && !(err instanceof BillingInputError && err.argument === 'id')) throw err;
     });
   }
   const scope = `${getConfig().MONGODB_URI}/${getConfig().MONGODB_DB}`;

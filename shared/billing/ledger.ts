@@ -1,3 +1,5 @@
+import { getConfig } from '../config';
+import { key, redis } from '../db/redis';
 import { CreditLedger, MeterHold } from '../models';
 import type { LEDGER_KINDS } from '../models/creditLedger';
 
@@ -14,7 +16,14 @@ import type { LEDGER_KINDS } from '../models/creditLedger';
  * which is what makes refunds, purchases and recharge credits exactly-once across retries.
  *
  * Writes are group-committed per account in this process: requests that arrive while a commit is
- * in flight are appended together by the next one (one probe and one insertMany for the lot).
+ * in flight are appended together by the next one (one insertMany for the lot).
+ *
+ * The head is not read from MongoDB on the hot path: FerretDB 1.x (SQLite) uses no index for
+ * lookups, so a read by slot scans the whole ledger. The insert itself is the probe: positions
+ * are gap-free, so if position head+1 is free the assumed head IS the head, and the unique index
+ * (which SQLite does enforce with its index) says so atomically. The assumed head comes from this
+ * process's last commit or from a hint in Redis (raised only upward, after each commit); only when
+ * both are stale does a writer read the ledger.
  */
 
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -49,8 +58,53 @@ async function entryAt(accountId: string, seq: number): Promise<Head | null> {
   return e ? { seq: e.seq, balance: e.balance, topUpSeq: e.topUpSeq } : null;
 }
 
-/** Last known head per account in this process: a hint only, always re-probed forward. */
+/** Last known head per account in this process: a hint only (the next insert checks it). */
 const knownHeads = new Map<string, Head>();
+
+// Per database: a hint must never describe another database's ledger.
+const hintKey = (accountId: string) => key('ledger-head', getConfig().MONGODB_DB, accountId);
+
+/** A new account has no ledger: drop any hint left under its id (a reused id such as the demo account's). */
+export async function resetHint(accountId: string): Promise<void> {
+  knownHeads.delete(accountId);
+  await redis().del(hintKey(accountId));
+}
+// Raises the hint, never lowers it: a slow writer cannot move it back.
+const RAISE = `local cur = redis.call('GET', KEYS[1])
+if cur and tonumber(string.match(cur, '^(%d+)')) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', 2592000)
+return 1`;
+
+async function raiseHint(accountId: string, head: Head): Promise<void> {
+  await redis()
+    .eval(RAISE, 1, hintKey(accountId), head.seq, `${head.seq}|${head.balance}|${head.topUpSeq}`)
+    .catch(() => undefined); // only a hint: a writer without it reads the ledger instead
+}
+
+async function readHint(accountId: string): Promise<Head | undefined> {
+  const v = await redis().get(hintKey(accountId)).catch(() => null);
+  if (!v) return undefined;
+  const [seq, balance, topUpSeq] = v.split('|').map(Number);
+  return { seq, balance, topUpSeq };
+}
+
+const later = (a: Head | undefined, b: Head | undefined) => (!a ? b : !b ? a : b.seq > a.seq ? b : a);
+
+/**
+ * The head to try the next insert on: the latest of this process's and Redis's hints. `after`
+ * is a head known to be stale (its next position is taken); when no hint is newer, the ledger is read.
+ */
+async function assumedHead(accountId: string, after?: Head): Promise<Head> {
+  for (let tries = 0; ; tries++) {
+    const hint = later(knownHeads.get(accountId), await readHint(accountId));
+    if (hint && (!after || hint.seq > after.seq)) return hint;
+    if (!hint && !after) break;
+    // The other writer raises the hint right after its insert; give it a moment before scanning.
+    if (tries >= 3) break;
+    await new Promise((r) => setTimeout(r, 1 + tries));
+  }
+  return findHead(accountId);
+}
 
 /**
  * The current head: from the last known one, step forward while the next position exists. With
@@ -58,7 +112,7 @@ const knownHeads = new Map<string, Head>();
  * FerretDB does not push sorts down, so "sort by seq desc" would scan the account's entries).
  */
 export async function findHead(accountId: string): Promise<Head> {
-  let head = knownHeads.get(accountId);
+  let head = later(knownHeads.get(accountId), await readHint(accountId));
   if (!head) {
     head = await searchHead(accountId, EMPTY);
   } else {
@@ -73,6 +127,7 @@ export async function findHead(accountId: string): Promise<Head> {
     }
   }
   knownHeads.set(accountId, head);
+  await raiseHint(accountId, head);
   return head;
 }
 
@@ -104,6 +159,15 @@ async function searchHead(accountId: string, from: Head): Promise<Head> {
 
 export async function balanceOf(accountId: string): Promise<number> {
   return (await findHead(accountId)).balance;
+}
+
+/**
+ * The balance as of the latest commit any process announced (no ledger read unless no hint
+ * exists): for headers that only inform, such as a test key's X-Credits-Remaining.
+ */
+export async function recentBalanceOf(accountId: string): Promise<number> {
+  const hint = later(knownHeads.get(accountId), await readHint(accountId));
+  return hint ? hint.balance : (await findHead(accountId)).balance;
 }
 
 interface Pending {
@@ -150,6 +214,7 @@ function firstFailedIndex(err: unknown): number {
 
 async function commit(accountId: string, batch: Pending[]): Promise<void> {
   let todo = batch;
+  let stale: Head | undefined;
   const outcome = new Map<Pending, OpResult>();
   const settle = (p: Pending, r: OpResult) => {
     outcome.set(p, r);
@@ -157,7 +222,7 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
   };
   for (let pass = 0; todo.length > 0; pass++) {
     if (pass >= MAX_PASSES) throw new Error(`ledger of ${accountId}: gave up after ${MAX_PASSES} conflicting passes`);
-    const head = await findHead(accountId);
+    const head = await assumedHead(accountId, stale);
     let { seq, balance, topUpSeq } = head;
     const at = new Date();
     // The plan: each item in order either takes the next position or is refused on the running balance.
@@ -213,17 +278,21 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       }
     }
     const failed = inserted < entries.length ? entries[inserted] : undefined;
+    const committed = inserted > 0 ? entries[inserted - 1].head! : head;
+    knownHeads.set(accountId, committed);
+    if (inserted > 0) await raiseHint(accountId, committed);
+    // A debit's ref is fresh and random, so its conflict is the position; other refs may be a replay.
+    const duplicate = failed !== undefined && failed.p.op.kind !== 'debit' && (await CreditLedger.exists({ ref: failed.p.op.ref })) !== null;
+    stale = failed && !duplicate ? committed : undefined;
     // Everything planned before the failed entry stands: its position and balance were committed.
     const next: Pending[] = [];
     let past = false;
     for (const x of plan) {
       if (x === failed) past = true;
       if (!past) {
-        if (x.entry) {
-          knownHeads.set(accountId, x.head!);
-          settle(x.p, { status: 'applied', head: x.head! });
-        } else settle(x.p, { status: 'insufficient', balance: x.refusedAt! });
-      } else if (x === failed && (await CreditLedger.exists({ ref: x.p.op.ref }))) {
+        if (x.entry) settle(x.p, { status: 'applied', head: x.head! });
+        else settle(x.p, { status: 'insufficient', balance: x.refusedAt! });
+      } else if (x === failed && duplicate) {
         settle(x.p, { status: 'duplicate' }); // applied before (a retry) or by another writer
       } else next.push(x.p);
     }
