@@ -13,13 +13,15 @@ export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');
 
 /**
  * Minimal handlers at every metered SPEC path (the read endpoints are built on another branch):
- * each answers 200 with a small body, or the status given by ?fail=<status>.
+ * each answers 200 with a small body, or the status given by ?fail=<status>, after ?delay=<ms>.
  */
 export function stubReadRouter(): Router {
   const router = Router();
   for (const row of COST_TABLE) {
     if (row.public) continue;
-    router.get(row.path.replace(/^\/v2/, '').replace(/\{([A-Za-z]+)\}/g, ':$1'), (req, res) => {
+    router.get(row.path.replace(/^\/v2/, '').replace(/\{([A-Za-z]+)\}/g, ':$1'), async (req, res) => {
+      const delay = Math.min(Number(req.query.delay) || 0, 60000);
+      if (delay) await new Promise((r) => setTimeout(r, delay));
       const fail = Number(req.query.fail);
       if (fail >= 400) return void res.status(fail).json({ statusCode: fail, message: 'stub failure', error: 'Stub' });
       res.json({ data: { path: row.path } });

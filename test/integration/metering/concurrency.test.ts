@@ -8,6 +8,7 @@ import { connectMongo } from '../../../shared/db/mongo';
 import { CreditLedger, MeterHold } from '../../../shared/models';
 import { serve, type TestServer } from '../../helpers/api';
 import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
+import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 
 interface Hit {
@@ -84,7 +85,7 @@ describe('metering: exact under concurrency', function () {
       for (const p of procs) p.child.kill('SIGTERM');
       for (const p of procs) expect((await p.exited).code).to.equal(0);
     } finally {
-      for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+      for (const p of procs) await sigkillTree(p);
     }
     expect(await balanceOf(accountId)).to.equal(0);
     const l = await ledgerOf(accountId);

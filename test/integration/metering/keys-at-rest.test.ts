@@ -6,6 +6,7 @@ import { connectMongo } from '../../../shared/db/mongo';
 import { key as redisKey, redis } from '../../../shared/db/redis';
 import { ApiKey } from '../../../shared/models';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
+import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
 
 /** Every document of every collection, as text. */
@@ -77,7 +78,7 @@ describe('metering: keys at rest and in logs', function () {
       expect(logs).to.not.include(other.key);
       expect(logs).to.not.include('Z'.repeat(32));
     } finally {
-      if (web.child.exitCode === null) web.child.kill('SIGKILL');
+      await sigkillTree(web);
     }
   });
 });

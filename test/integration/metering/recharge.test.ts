@@ -17,6 +17,7 @@ import { createQueueWorker } from '../../../workers/registry';
 import { serve, type TestServer } from '../../helpers/api';
 import { startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
 import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
+import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 
 async function gatewayCharges(accountId: string): Promise<{ status: string; idempotencyKey: string }[]> {
@@ -128,7 +129,7 @@ describe('auto-recharge', function () {
     const workers: Spawned[] = [];
     before(async () => (stripe = await startFakeStripe()));
     after(async () => {
-      for (const w of workers) if (w.child.exitCode === null) (w.child.kill('SIGKILL'), await w.exited);
+      for (const w of workers) await sigkillTree(w);
       await stripe.close();
     });
     const spawnWorker = () => {
@@ -144,8 +145,7 @@ describe('auto-recharge', function () {
       const first = spawnWorker();
       await spend(api, key, 1);
       await waitUntil('Stripe to make the charge', () => stripe.created.length === 1, 60000);
-      first.child.kill('SIGKILL');
-      await first.exited;
+      await sigkillTree(first);
       const attempt = (await RechargeAttempt.findOne({ accountId }).lean())!;
       expect(attempt.status).to.equal('charging');
       expect(await rechargeEntries(accountId)).to.have.length(0);
