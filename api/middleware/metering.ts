@@ -55,7 +55,10 @@ export function metering(): RequestHandler {
       res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, cost: priced.credits, endpoint: priced.id, charged: charged() }));
       next();
     } catch (err) {
-      next(err);
+      // Redis or MongoDB unreachable: the key cannot be checked or the debit made, so nothing is
+      // served (and nothing charged: a debit that did land keeps its hold, which the sweep refunds).
+      req.log?.error({ err: (err as Error).message }, 'metering unavailable');
+      next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' }));
     }
   };
 }

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
@@ -8,11 +9,11 @@ import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
 
-describe('metering: a web process killed mid-request', function () {
+describe('metering: a web process that crashes or loses Redis', function () {
   this.timeout(90000);
   before(connectMongo);
 
-  it('error: its debited in-flight requests are refunded once by the sweep, never twice', async () => {
+  it('error: killed mid-request, its debited in-flight requests are refunded once by the sweep, never twice', async () => {
     const { accountId, key } = await accountWithKey(100);
     const web = spawnEntry('test/fixtures/meteredWeb.ts', { LOG_LEVEL: 'warn' });
     try {
@@ -38,5 +39,26 @@ describe('metering: a web process killed mid-request', function () {
     expect(await CreditLedger.countDocuments({ accountId, kind: 'refund' })).to.equal(5);
     expect(await MeterHold.countDocuments({ accountId })).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
+  });
+
+  it('error: with Redis unreachable a metered request answers 503, charges nothing and leaks nothing', async () => {
+    const { accountId, key } = await accountWithKey(100);
+    // A port that accepts nothing: take a free one and close it.
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const deadPort = (srv.address() as AddressInfo).port;
+    await new Promise((r) => srv.close(r));
+    const web = spawnEntry('test/fixtures/meteredWeb.ts', { LOG_LEVEL: 'warn', REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+    try {
+      await waitUntil('the API process to listen', () => /listening (\S+)/.test(web.output()), 60000);
+      const url = /listening (\S+)/.exec(web.output())![1];
+      const res = await fetch(`${url}/v2/matches`, { headers: bearer(key) });
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ statusCode: 503, message: 'Service temporarily unavailable. Please retry.', error: 'Service Unavailable' });
+      expect(res.headers.get('retry-after')).to.equal('5');
+    } finally {
+      await sigkillTree(web);
+    }
+    expect(await balanceOf(accountId)).to.equal(100);
   });
 });
