@@ -52,7 +52,7 @@ export function metering(): RequestHandler {
       }
       setCredits(res, debit.balance, priced.credits);
       const charged = chargeOnHeaders(res, debit.balance, priced.credits);
-      res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+      res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, holdId: debit.holdId, cost: priced.credits, endpoint: priced.id, charged: charged() }));
       next();
     } catch (err) {
       // Redis or MongoDB unreachable: the key cannot be checked or the debit made, so nothing is

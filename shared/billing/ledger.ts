@@ -1,7 +1,8 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
-import { CreditLedger, MeterHold } from '../models';
+import { CreditLedger } from '../models';
 import type { LEDGER_KINDS } from '../models/creditLedger';
+import { settleHeld, writeHold } from './holds';
 
 /**
  * The credit ledger is the balance. Each account's entries form a chain (seq 1, 2, 3, ...) and
@@ -35,7 +36,7 @@ export interface LedgerOp {
   delta: number;
   endpoint?: string | null;
   keyId?: string | null;
-  /** Written to meterholds before the entry (metered requests whose debit may be refunded). */
+  /** Held (meterholds) from before the entry is written until the request is settled: its debit may be refunded. */
   hold?: { cost: number; keyId: string; endpoint: string };
 }
 
@@ -45,7 +46,8 @@ export interface Head {
   topUpSeq: number;
 }
 
-export type OpResult = { status: 'applied'; head: Head } | { status: 'insufficient'; balance: number } | { status: 'duplicate' };
+/** `holdId` (held operations): pass it to settleHeld once the request is settled. */
+export type OpResult = { status: 'applied'; head: Head; holdId?: string } | { status: 'insufficient'; balance: number } | { status: 'duplicate'; holdId?: string };
 
 const EMPTY: Head = { seq: 0, balance: 0, topUpSeq: 0 };
 const MAX_BATCH = 500;
@@ -174,7 +176,7 @@ interface Pending {
   op: LedgerOp;
   resolve: (r: OpResult) => void;
   reject: (e: unknown) => void;
-  holdWritten: boolean;
+  holdId?: string;
 }
 
 const queues = new Map<string, { items: Pending[]; running: Promise<void> | null }>();
@@ -184,7 +186,7 @@ export function apply(accountId: string, op: LedgerOp): Promise<OpResult> {
   return new Promise<OpResult>((resolve, reject) => {
     let q = queues.get(accountId);
     if (!q) queues.set(accountId, (q = { items: [], running: null }));
-    q.items.push({ op, resolve, reject, holdWritten: false });
+    q.items.push({ op, resolve, reject });
     if (!q.running) q.running = drain(accountId, q);
   });
 }
@@ -254,18 +256,11 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       });
     }
     const entries = plan.filter((x) => x.entry);
-    // Holds first: a debit that exists always has its hold until its outcome is settled.
-    const holds = entries.filter((x) => x.p.op.hold && !x.p.holdWritten);
-    if (holds.length) {
-      await MeterHold.collection
-        .insertMany(
-          holds.map((x) => ({ _id: x.p.op.ref as never, accountId, ...x.p.op.hold!, at })),
-          { ordered: false },
-        )
-        .catch((err) => {
-          if (!isDuplicateKey(err)) throw err;
-        });
-      for (const x of holds) x.p.holdWritten = true;
+    // The hold first: a debit that exists always has its hold until its outcome is settled.
+    const unheld = entries.filter((x) => x.p.op.hold && !x.p.holdId);
+    if (unheld.length) {
+      const holdId = await writeHold(accountId, unheld.map((x) => ({ ref: x.p.op.ref, ...x.p.op.hold! })), at);
+      for (const x of unheld) x.p.holdId = holdId;
     }
 
     let inserted = entries.length;
@@ -290,17 +285,16 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     for (const x of plan) {
       if (x === failed) past = true;
       if (!past) {
-        if (x.entry) settle(x.p, { status: 'applied', head: x.head! });
+        if (x.entry) settle(x.p, { status: 'applied', head: x.head!, holdId: x.p.holdId });
         else settle(x.p, { status: 'insufficient', balance: x.refusedAt! });
       } else if (x === failed && duplicate) {
-        settle(x.p, { status: 'duplicate' }); // applied before (a retry) or by another writer
+        settle(x.p, { status: 'duplicate', holdId: x.p.holdId }); // applied before (a retry) or by another writer
       } else next.push(x.p);
     }
     todo = next;
   }
-  // A request refused after its hold was written in an earlier pass has nothing to refund.
-  const orphanHolds = batch.filter((p) => p.holdWritten && outcome.get(p)?.status === 'insufficient').map((p) => p.op.ref);
-  if (orphanHolds.length) await MeterHold.deleteMany({ _id: { $in: orphanHolds } });
+  // A request refused after it was held in an earlier pass has nothing to refund: settled now.
+  for (const p of batch) if (p.holdId && outcome.get(p)?.status === 'insufficient') settleHeld(p.holdId);
 }
 
 /** Resolves when every operation submitted in this process so far is committed (tests, shutdown). */

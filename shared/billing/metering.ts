@@ -1,5 +1,6 @@
 import { CreditLedger, MeterHold } from '../models';
 import { childLogger } from '../logger';
+import { drainHolds, settleHeld } from './holds';
 import { randomBase62 } from './keys';
 import { apply, balanceOf, drainLedgerWrites, type Head } from './ledger';
 import { afterDebit } from './recharge';
@@ -17,7 +18,7 @@ export const HOLD_STALE_MS = 10 * 60 * 1000;
 // Lazy: importing this module must not read the configuration (entry points validate it first).
 const log = () => childLogger({ component: 'metering' });
 
-export type Debit = { ok: true; ref: string; balance: number } | { ok: false; balance: number };
+export type Debit = { ok: true; ref: string; holdId: string; balance: number } | { ok: false; balance: number };
 
 export async function debitRequest(input: { accountId: string; keyId: string; cost: number; endpoint: string }): Promise<Debit> {
   const ref = randomBase62(20);
@@ -31,7 +32,7 @@ export async function debitRequest(input: { accountId: string; keyId: string; co
   });
   if (r.status !== 'applied') return { ok: false, balance: r.status === 'insufficient' ? r.balance : await balanceOf(input.accountId) };
   triggerRecharge(input.accountId, r.head);
-  return { ok: true, ref, balance: r.head.balance };
+  return { ok: true, ref, holdId: r.holdId!, balance: r.head.balance };
 }
 
 function triggerRecharge(accountId: string, head: Head): void {
@@ -40,43 +41,21 @@ function triggerRecharge(accountId: string, head: Head): void {
 }
 
 /** Settles a debited request. Never throws: a failure leaves the hold for the sweep. */
-export async function settleRequest(input: { accountId: string; ref: string; cost: number; endpoint: string; keyId: string; charged: boolean }): Promise<void> {
+export async function settleRequest(input: { accountId: string; ref: string; holdId: string; cost: number; endpoint: string; keyId: string; charged: boolean }): Promise<void> {
   try {
     if (!input.charged) {
       await apply(input.accountId, { ref: `refund:${input.ref}`, kind: 'refund', delta: input.cost, endpoint: input.endpoint, keyId: input.keyId });
     }
-    releaseHold(`debit:${input.ref}`);
+    settleHeld(input.holdId);
   } catch (err) {
     log().error({ accountId: input.accountId, err: (err as Error).message }, 'settling a metered request failed; the sweep will refund it');
   }
 }
 
-// Holds are deleted in batches: one deleteMany per flush, however many requests finished.
-const toRelease = new Set<string>();
-let releasing: Promise<void> | null = null;
-
-function releaseHold(ref: string): void {
-  toRelease.add(ref);
-  releasing ??= flushReleases();
-}
-
-async function flushReleases(): Promise<void> {
-  await new Promise<void>((r) => setImmediate(r));
-  while (toRelease.size) {
-    const refs = [...toRelease];
-    toRelease.clear();
-    await MeterHold.deleteMany({ _id: { $in: refs } }).catch((err) => log().warn({ err: (err as Error).message, holds: refs.length }, 'releasing holds failed; the sweep will settle them'));
-  }
-  releasing = null;
-}
-
 /** Resolves once every debit, refund and hold release started in this process is written. */
 export async function drainMetering(): Promise<void> {
-  for (let i = 0; i < 10 && (releasing || toRelease.size); i++) {
-    await drainLedgerWrites();
-    await (releasing ?? flushReleases());
-  }
   await drainLedgerWrites();
+  await drainHolds();
 }
 
 /**
@@ -88,10 +67,12 @@ export async function sweepStaleHolds(olderThanMs = HOLD_STALE_MS): Promise<{ re
   let refunded = 0;
   let dropped = 0;
   for (const h of stale) {
-    if (await CreditLedger.exists({ ref: h._id })) {
-      const r = await apply(h.accountId, { ref: h._id.replace(/^debit:/, 'refund:'), kind: 'refund', delta: h.cost, endpoint: h.endpoint, keyId: h.keyId });
-      if (r.status === 'applied') refunded++;
-    } else dropped++;
+    for (const item of h.items) {
+      if (await CreditLedger.exists({ ref: item.ref })) {
+        const r = await apply(h.accountId, { ref: item.ref.replace(/^debit:/, 'refund:'), kind: 'refund', delta: item.cost, endpoint: item.endpoint, keyId: item.keyId });
+        if (r.status === 'applied') refunded++;
+      } else dropped++;
+    }
     await MeterHold.deleteOne({ _id: h._id });
   }
   if (stale.length) log().warn({ refunded, dropped }, 'settled holds of a dead web process');
