@@ -2,9 +2,11 @@
  * Overhead of metering: autocannon against GET /v2/matches served by the same handler (a body
  * of about 20 KB, the size of a page of events) through the production pipeline with and without
  * the metering middleware, for a live key (key check + rate limit + ledger debit + hold) and a
- * test key (key check + rate limit + balance read). Real Redis and MongoDB/FerretDB, found or
- * started like `npm start` does. Prints req/s, p50 and p99 latency and the ratio to unmetered.
- * Usage: npm run bench:metering [-- <connections> <seconds>]
+ * test key (key check + rate limit + balance hint). Real Redis and MongoDB/FerretDB, found or
+ * started like `npm start` does. The three variants run interleaved for several rounds and each
+ * figure is the median over the rounds, so load from elsewhere on the machine hits all of them
+ * alike. Prints req/s, p50 and p99 latency and the ratio to unmetered.
+ * Usage: npm run bench:metering [-- <connections> <seconds> <rounds>]
  */
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -24,6 +26,8 @@ import { startLocalServices } from '../scripts/services';
 
 const CONNECTIONS = Number(process.argv[2] ?? 100);
 const SECONDS = Number(process.argv[3] ?? 10);
+const ROUNDS = Number(process.argv[4] ?? 3);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const BODY = { data: Array.from({ length: 40 }, (_, i) => ({ id: String(1000 + i), status: 'upcoming', homeTeam: { id: i, name: 'Home Team FC' }, awayTeam: { id: i + 1, name: 'Away Team United' }, markets: Array.from({ length: 4 }, (_, m) => ({ id: `${i}-${m}`, betTypeSysname: 'SOCCER_MATCH_RESULT', betItems: [{ code: '1', price: 2.1 }, { code: 'X', price: 3.3 }, { code: '2', price: 3.6 }] })) })), count: 40 };
 
 function app(metered: boolean): Express {
@@ -67,15 +71,27 @@ async function main() {
     const [plain, meteredUrl] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/v2/matches`);
     process.stderr.write(`[bench] ${local.mongoKind}; ${CONNECTIONS} connections, ${SECONDS} s each\n`);
     const before = await balanceOf(account.id);
-    const rows = [];
-    rows.push(await run('unmetered', plain, {}));
-    rows.push(await run('metered, test key', meteredUrl, { Authorization: `Bearer ${test.key}` }));
-    const liveRow = await run('metered, live key', meteredUrl, { Authorization: `Bearer ${live.key}` });
-    rows.push(liveRow);
+    const variants: [string, string, Record<string, string>][] = [
+      ['unmetered', plain, {}],
+      ['metered, test key', meteredUrl, { Authorization: `Bearer ${test.key}` }],
+      ['metered, live key', meteredUrl, { Authorization: `Bearer ${live.key}` }],
+    ];
+    const samples = new Map<string, Awaited<ReturnType<typeof run>>[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [label, url, headers] of variants) {
+        const r = await run(label, url, headers);
+        samples.set(label, [...(samples.get(label) ?? []), r]);
+        process.stderr.write(`[bench] round ${round + 1} ${label}: ${r.reqPerSec} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`);
+      }
+    }
+    const rows = variants.map(([label]) => {
+      const xs = samples.get(label)!;
+      return { label, reqPerSec: median(xs.map((x) => x.reqPerSec)), p50: median(xs.map((x) => x.p50)), p99: median(xs.map((x) => x.p99)), non2xx: xs.reduce((n, x) => n + x.non2xx, 0) };
+    });
     await drainMetering();
     const spent = before - (await balanceOf(account.id));
     const base = rows[0].reqPerSec;
-    console.log(`\nGET /v2/matches (~${Math.round(JSON.stringify(BODY).length / 1024)} KB body), ${CONNECTIONS} connections, ${SECONDS} s, ${local.mongoKind}`);
+    console.log(`\nGET /v2/matches (~${Math.round(JSON.stringify(BODY).length / 1024)} KB body), ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s runs, ${local.mongoKind}`);
     console.log('| path | req/s | p50 ms | p99 ms | ratio to unmetered | non-2xx |');
     console.log('|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.label} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / base).toFixed(2)} | ${r.non2xx} |`);
