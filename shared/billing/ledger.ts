@@ -51,6 +51,13 @@ export type OpResult = { status: 'applied'; head: Head; holdId?: string } | { st
 
 const EMPTY: Head = { seq: 0, balance: 0, topUpSeq: 0 };
 const MAX_BATCH = 500;
+/**
+ * Entries per insertMany call. FerretDB 1.24 splits an insert into chunks of 100 and, after a
+ * duplicate key in one chunk, still inserts the following chunks despite `ordered: true`
+ * (measured: 300 entries with a conflict at index 150 left entries 200-299 written). Within one
+ * chunk it stops at the error like MongoDB, so each call stays well under that size.
+ */
+const MAX_INSERT = 50;
 const MAX_PASSES = 200;
 
 export const slotOf = (accountId: string, seq: number) => `${accountId}#${seq}`;
@@ -263,13 +270,16 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       for (const x of unheld) x.p.holdId = holdId;
     }
 
-    let inserted = entries.length;
-    if (entries.length) {
+    let inserted = 0;
+    while (inserted < entries.length) {
+      const chunk = entries.slice(inserted, inserted + MAX_INSERT);
       try {
-        await CreditLedger.collection.insertMany(entries.map((x) => x.entry!), { ordered: true });
+        await CreditLedger.collection.insertMany(chunk.map((x) => x.entry!), { ordered: true });
+        inserted += chunk.length;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        inserted = firstFailedIndex(err);
+        inserted += firstFailedIndex(err);
+        break;
       }
     }
     const failed = inserted < entries.length ? entries[inserted] : undefined;
