@@ -2,7 +2,9 @@ import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
+import { metering } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
+import { costsRouter } from './routes/costs';
 import { healthRouter } from './routes/health';
 import { aiRoutes } from './routes/ai';
 import { docsRouter, healthDoc } from './routes/docs';
@@ -10,9 +12,9 @@ import { readRoutes } from './routes/read';
 import { mountRoutes } from './routes/spec';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
-function v2Routers(): Router[] {
+export function v2Routers(): Router[] {
   const routes = [...readRoutes(), ...aiRoutes()];
-  return [healthRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
+  return [healthRouter(), costsRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
 }
 
 export function createApp(): Express {
@@ -26,6 +28,8 @@ export function createApp(): Express {
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
   }
+  // Before every /v2 router: prices each request by its path from the cost table (docs/metering.md).
+  app.use('/v2', metering());
   for (const router of v2Routers()) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

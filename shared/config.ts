@@ -42,6 +42,12 @@ export const CONFIG_VARS = {
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
   AI_MIN_EDGE: { type: 'integer', default: '2', minimum: 0, maximum: 25, description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).' },
+  RATE_LIMIT_LIVE_RPS: { type: 'integer', default: '20', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one live key (bursts up to twice that).' },
+  RATE_LIMIT_TEST_RPS: { type: 'integer', default: '2', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one test key (bursts up to twice that).' },
+  PAYMENT_GATEWAY: { type: 'string', default: 'test', enum: ['test', 'stripe'], description: 'Gateway that charges auto-recharges: test (built in, Stripe test-card behaviour) or stripe.' },
+  STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
+  STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
+  PAYMENT_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 60000, description: 'Per-call payment gateway timeout (the request is aborted).' },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;
@@ -130,6 +136,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if ((out.PROVIDERS as string[]).includes('theoddsapi') && !out.THEODDSAPI_KEY) {
     throw new ConfigError('THEODDSAPI_KEY', 'is required when PROVIDERS includes theoddsapi');
+  }
+  if (out.PAYMENT_GATEWAY === 'stripe' && !out.STRIPE_SECRET_KEY) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');
   }
   const fixedDelay = out.SETTLEMENT_DELAY_MS as number | undefined;
   out.settlementDelayMs = () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001);

@@ -25,14 +25,23 @@ export const REDACT_PATHS = [
 ];
 
 let root: Logger | undefined;
+let toStderr = false;
 
 export function logger(): Logger {
-  root ??= pino({
-    level: getConfig().LOG_LEVEL,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    base: { pid: process.pid },
-  });
+  root ??= pino(
+    {
+      level: getConfig().LOG_LEVEL,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: { pid: process.pid },
+    },
+    toStderr ? pino.destination(2) : undefined,
+  );
   return root;
+}
+
+/** For command-line tools whose stdout is their output (`--json`): logs go to stderr. Call before logging. */
+export function logToStderr(): void {
+  toStderr = true;
 }
 
 export function childLogger(bindings: Record<string, unknown>): Logger {

@@ -11,7 +11,9 @@ export async function startSettlement(): Promise<Service> {
 }
 
 export async function startRecharge(): Promise<Service> {
-  return workerService(createQueueWorker(rechargeQueue, rechargeHandlers, { concurrency: 2 }));
+  // A short lock: a recharge worker that dies mid-charge has its job picked up again within
+  // seconds (the charge is replayed under the same idempotency key), not after the default 30 s.
+  return workerService(createQueueWorker(rechargeQueue, rechargeHandlers, { concurrency: 2, lockDuration: 10000, stalledInterval: 5000 }));
 }
 
 if (require.main === module) main('settlement', [startSettlement, startRecharge]);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
+import { drainMetering } from '../shared/billing/metering';
 import { getConfig } from '../shared/config';
 import { childLogger } from '../shared/logger';
 import { main, type Service } from './runtime';
@@ -20,7 +21,7 @@ export async function startWeb(): Promise<Service & { url: string }> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      }).then(drainMetering), // the finished requests' charges and refunds are written before exit
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
+import { maskKeys } from '../../shared/billing/keys';
 import { logger } from '../../shared/logger';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -17,7 +18,8 @@ export function requestLog() {
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
     serializers: {
-      req: (req) => ({ id: req.id, method: req.method, url: req.url, headers: { authorization: req.headers?.authorization } }),
+      // A key pasted into a URL is masked too: keys never reach a log line.
+      req: (req) => ({ id: req.id, method: req.method, url: maskKeys(req.url), headers: { authorization: req.headers?.authorization } }),
       res: (res) => ({ statusCode: res.statusCode }),
     },
   });

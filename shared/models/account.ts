@@ -12,6 +12,8 @@ const AutoRechargeSchema = new Schema(
     paymentMethod: { type: String, default: null },
     disabledReason: { type: String, default: null },
     disabledAt: { type: Date, default: null },
+    /** Bumped on every change of these settings: part of the recharge window, so re-enabling starts a fresh one. */
+    version: { type: Number, default: 0 },
   },
   { _id: false },
 );
@@ -21,7 +23,11 @@ const AccountSchema = new Schema(
     _id: { type: String, required: true },
     name: { type: String, required: true },
     email: { type: String, default: null },
-    /** Never negative: every debit is a conditional update on `balance >= cost`. */
+    /**
+     * Opening balance, written once at creation. The live balance is the head of the account's
+     * ledger (shared/billing/ledger.ts balanceOf): on FerretDB 1.x a frequently rewritten counter
+     * here would race with settings updates, so nothing on the request path writes this document.
+     */
     balance: { type: Number, required: true, min: 0 },
     autoRecharge: { type: AutoRechargeSchema, default: () => ({}) },
   },

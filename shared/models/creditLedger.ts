@@ -2,7 +2,13 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 
 export const LEDGER_KINDS = ['grant', 'debit', 'refund', 'purchase', 'recharge', 'adjustment'] as const;
 
-/** Append-only: the entries of an account sum to its balance. */
+/**
+ * Append-only, and the balance itself: each account's entries form a chain seq 1, 2, 3... where
+ * `balance` is the running balance after the entry. An entry is appended only at `slot`
+ * `${accountId}#${seq}` (unique), so two writers racing for the same position cannot both win:
+ * the unique index is the atomic compare-and-set (FerretDB 1.x has no atomic read-modify-write
+ * update; see docs/metering.md). The head entry's `balance` is the account's balance.
+ */
 const CreditLedgerSchema = new Schema(
   {
     accountId: { type: String, required: true },
@@ -13,10 +19,19 @@ const CreditLedgerSchema = new Schema(
     endpoint: { type: String, default: null },
     keyId: { type: String, default: null },
     at: { type: Date, required: true },
+    /** Position in the account's chain (1 = first entry). */
+    seq: { type: Number, required: true },
+    /** `${accountId}#${seq}`: unique, so each position is taken once. */
+    slot: { type: String, required: true },
+    /** Running balance after this entry; never negative. */
+    balance: { type: Number, required: true, min: 0 },
+    /** seq of the latest credit (grant, purchase, recharge) at or before this entry: names the auto-recharge window. */
+    topUpSeq: { type: Number, required: true },
   },
   { collection: 'creditledger', versionKey: false },
 );
 CreditLedgerSchema.index({ ref: 1 }, { unique: true });
+CreditLedgerSchema.index({ slot: 1 }, { unique: true });
 CreditLedgerSchema.index({ accountId: 1, at: 1 });
 
 export type CreditLedgerDoc = InferSchemaType<typeof CreditLedgerSchema>;

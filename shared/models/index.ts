@@ -7,6 +7,7 @@ import { Insight } from './insight';
 import { LiveEventData } from './liveEventData';
 import { LiveOddsSnapshot } from './liveOddsSnapshot';
 import { ModelFit } from './modelFit';
+import { MeterHold } from './meterHold';
 import { OddsHistory } from './oddsHistory';
 import { PerformanceRollup } from './performanceRollup';
 import { Pick } from './pick';
@@ -26,6 +27,7 @@ export {
   LiveEventData,
   LiveOddsSnapshot,
   ModelFit,
+  MeterHold,
   OddsHistory,
   PerformanceRollup,
   Pick,
@@ -46,6 +48,7 @@ export const ALL_MODELS = [
   LiveEventData,
   LiveOddsSnapshot,
   ModelFit,
+  MeterHold,
   OddsHistory,
   PerformanceRollup,
   Pick,

@@ -18,6 +18,8 @@ const RechargeAttemptSchema = new Schema(
     gatewayChargeId: { type: String, default: null },
     error: { type: String, default: null },
     credited: { type: Boolean, default: false },
+    /** When the gateway's answer (success or decline) was recorded: the retry after a decline is due an hour later. */
+    decidedAt: { type: Date, default: null },
   },
   { timestamps: true, collection: 'rechargeattempts' },
 );

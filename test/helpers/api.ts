@@ -2,10 +2,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
+import { addCredits, createAccount, createKey } from '../../shared/billing/accounts';
+import { setEnvForChildren } from '../../shared/config';
 import { connectMongo } from '../../shared/db/mongo';
 
 export interface TestServer {
   url: string;
+  /** The funded live key sent by default (startApi), absent for a bare serve(). */
+  key?: string;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -33,8 +37,18 @@ export async function serve(app: Express): Promise<TestServer> {
   };
 }
 
-/** The service's own API, connected to the test database. */
+/**
+ * The service's own API, connected to the test database, called like a paying client: with a
+ * live key of a funded account (2,000,000 credits) on every request unless the test passes its
+ * own Authorization header. The per-key rate limit is lifted: these are functional tests of the
+ * endpoints, and metering has its own tests of limits, charges and keys.
+ */
 export async function startApi(): Promise<TestServer> {
   await connectMongo();
-  return serve(createApp());
+  setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '1000000' });
+  const server = await serve(createApp());
+  const account = await createAccount({ name: 'functional tests' });
+  await addCredits({ accountId: String(account.id), packageCredits: 2000000 });
+  const { key } = await createKey({ accountId: String(account.id), name: 'functional tests' });
+  return { ...server, key, get: (path, headers = {}) => server.get(path, { Authorization: `Bearer ${key}`, ...headers }) };
 }

@@ -17,6 +17,8 @@ export interface Checked {
  */
 export interface ReadApi {
   url: string;
+  /** The funded live key every request sends (see startApi). */
+  key: string;
   get(path: string, headers?: Record<string, string>): Promise<Checked>;
   /** Responses validated so far, per operation (the OpenAPI test checks coverage). */
   validated: Map<string, Set<number>>;
@@ -64,6 +66,7 @@ export async function readApi(): Promise<ReadApi> {
 
   return {
     url: server.url,
+    key: server.key!,
     document,
     validated,
     async get(path, headers) {

@@ -169,12 +169,12 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
 
   it('happy: clients accepting gzip get the same page compressed', async () => {
     const plain = await api.get('/v2/matches?limit=50');
-    const res = await fetch(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip' } });
+    const res = await fetch(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip', Authorization: `Bearer ${api.key}` } });
     expect(res.headers.get('vary')).to.equal('Accept-Encoding');
     // fetch decompresses transparently; read the raw bytes with a plain request to see the encoding.
     const raw = await new Promise<{ enc: string | undefined; body: Buffer }>((resolve, reject) => {
       require('node:http')
-        .get(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip, deflate' } }, (r: any) => {
+        .get(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip, deflate', Authorization: `Bearer ${api.key}` } }, (r: any) => {
           const chunks: Buffer[] = [];
           r.on('data', (c: Buffer) => chunks.push(c));
           r.on('end', () => resolve({ enc: r.headers['content-encoding'], body: Buffer.concat(chunks) }));

@@ -125,7 +125,10 @@ describe('read API request validation', () => {
     try {
       calls.length = 0;
       for (const [path] of cases) await api.get(path);
-      expect(calls, 'no database call for a 400').to.deep.equal([]);
+      // Metering debits before the route and refunds the 400 (its own ledger and holds); no
+      // query for data is ever made.
+      const billing = ['creditledger', 'meterholds', 'apikeys', 'accounts'];
+      expect(calls.filter((c) => !billing.includes(c.collection)), 'no data query for a 400').to.deep.equal([]);
       await bumpCacheVersion('events', 'competitions');
       await api.get('/v2/matches?competitionId=10&regionId=1&sportName=soccer&status=upcoming,live&date=2030-01-01&timezone=Europe/Madrid');
       await api.get('/v2/teams?search=madrid');

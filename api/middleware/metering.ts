@@ -1,0 +1,93 @@
+import type { RequestHandler, Response } from 'express';
+import { checkAccess } from '../../shared/billing/access';
+import { priceOf, type Priced } from '../../shared/billing/costs';
+import { bearerKey } from '../../shared/billing/keys';
+import { recentBalanceOf } from '../../shared/billing/ledger';
+import { debitRequest, settleRequest } from '../../shared/billing/metering';
+import { ApiError } from '../errors';
+
+/**
+ * Metering for every /v2 route, mounted once in front of all routers (api/app.ts). A request is
+ * priced by its path from the cost table (shared/billing/costs.ts), so a route is metered whoever
+ * wrote it; a path in no row passes through unmetered (free, or a 404 that costs nothing).
+ *
+ * A metered request: key check and rate limit (one Redis round trip), then the debit (one atomic
+ * conditional ledger insert), then the handler. The response decides the charge: a status under
+ * 400 with headers sent keeps it; anything else is refunded, and the credit headers say so.
+ */
+
+const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
+
+export function metering(): RequestHandler {
+  return async (req, res, next) => {
+    // Mounted at /v2: the cost table holds full paths.
+    const priced = priceOf(req.method, req.baseUrl + req.path);
+    if (!priced || priced.public) return next();
+    try {
+      const plaintext = bearerKey(req.headers.authorization);
+      if (!plaintext) return next(INVALID());
+      const access = await checkAccess(plaintext);
+      if (access.outcome === 'invalid') return next(INVALID());
+      res.setHeader('X-RateLimit-Limit', String(access.limit));
+      if (access.outcome === 'limited') {
+        res.setHeader('X-Credits-Consumed', '0');
+        return next(
+          new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS), 'X-RateLimit-Remaining': '0' }),
+        );
+      }
+      res.setHeader('X-RateLimit-Remaining', String(access.remaining));
+      const { accountId, keyId, mode } = access.key;
+      (req as unknown as { apiKey: typeof access.key }).apiKey = access.key;
+
+      if (mode === 'test') {
+        // Test keys are served like live ones but never consume credits.
+        setCredits(res, await recentBalanceOf(accountId), 0);
+        return next();
+      }
+
+      const debit = await debitRequest({ accountId, keyId, cost: priced.credits, endpoint: priced.id });
+      if (!debit.ok) {
+        setCredits(res, debit.balance, 0);
+        return next(insufficient(priced, debit.balance));
+      }
+      setCredits(res, debit.balance, priced.credits);
+      const charged = chargeOnHeaders(res, debit.balance, priced.credits);
+      res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, holdId: debit.holdId, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+      next();
+    } catch (err) {
+      // Redis or MongoDB unreachable: the key cannot be checked or the debit made, so nothing is
+      // served (and nothing charged: a debit that did land keeps its hold, which the sweep refunds).
+      req.log?.error({ err: (err as Error).message }, 'metering unavailable');
+      next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' }));
+    }
+  };
+}
+
+function setCredits(res: Response, remaining: number, consumed: number): void {
+  res.setHeader('X-Credits-Remaining', String(remaining));
+  res.setHeader('X-Credits-Consumed', String(consumed));
+}
+
+/**
+ * Decides the charge when the status line is written: a 4xx/5xx answer is refunded, and its
+ * headers already show 0 consumed and the balance after the refund. A response that never wrote
+ * its headers (client gone, crash) is not charged either.
+ */
+function chargeOnHeaders(res: Response, balanceAfterDebit: number, cost: number): () => boolean {
+  let charged = false;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, statusCode: number, ...rest: unknown[]) {
+    charged = statusCode < 400;
+    if (!charged) setCredits(res, balanceAfterDebit + cost, 0);
+    return (writeHead as (...a: unknown[]) => Response).call(this, statusCode, ...rest);
+  } as typeof res.writeHead;
+  return () => charged;
+}
+
+function insufficient(priced: Priced, balance: number): ApiError {
+  const extra = { creditsRequired: priced.credits, creditsRemaining: balance };
+  if (balance <= 0) {
+    return new ApiError('PAYMENT_REQUIRED', `Payment required. Your credit balance is 0 and this endpoint costs ${priced.credits} credits.`, extra);
+  }
+  return new ApiError('INSUFFICIENT_CREDITS', `Insufficient credits. This endpoint costs ${priced.credits} credits.`, extra);
+}

@@ -1,0 +1,179 @@
+/**
+ * Operator CLI: `npm run cli -- <command> [options]` (`--json` for machine-readable output).
+ * Parses and prints only; the logic is in shared/billing.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closeQueues } from '../jobs/client';
+import {
+  accountSummary,
+  addCredits,
+  BillingInputError,
+  clearAutoRecharge,
+  createAccount,
+  createKey,
+  demoKey,
+  listKeys,
+  revokeKey,
+  setAutoRecharge,
+} from '../shared/billing/accounts';
+import { checkLedger } from '../shared/billing/ledgerCheck';
+import type { KeyMode } from '../shared/billing/keys';
+import { getConfigOrExit } from '../shared/config';
+import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { closeAllRedis } from '../shared/db/redis';
+import { logToStderr } from '../shared/logger';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  usage: string;
+  options: Options;
+  required?: string[];
+  run: (v: Values) => Promise<unknown>;
+  human: (r: any) => string;
+}
+
+class UsageError extends Error {}
+
+const int = (name: string, raw: unknown): number => {
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number (got "${raw ?? ''}")`);
+  return Number(raw);
+};
+const str = (v: Values, name: string) => v[name] as string;
+const table = (rows: Record<string, unknown>[]) =>
+  rows.length === 0 ? '(none)' : rows.map((r) => Object.entries(r).map(([k, v]) => `${k}=${v instanceof Date ? v.toISOString() : v ?? '-'}`).join('  ')).join('\n');
+
+const COMMANDS: Record<string, Command> = {
+  'create-account': {
+    usage: 'create-account --name <name> [--email <email>]',
+    options: { name: { type: 'string' }, email: { type: 'string' } },
+    required: ['name'],
+    run: (v) => createAccount({ name: str(v, 'name'), email: (v.email as string) ?? null }),
+    human: (r) => `account ${r.id} (${r.name}) created with ${r.balance} free credits`,
+  },
+  'create-key': {
+    usage: 'create-key --account <id> --name <name> [--mode live|test]',
+    options: { account: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' } },
+    required: ['account', 'name'],
+    run: (v) => createKey({ accountId: str(v, 'account'), name: str(v, 'name'), mode: (v.mode as string) ?? 'live' }),
+    human: (r) => `key ${r.id} (${r.mode}, "${r.name}") for ${r.accountId}:\n\n  ${r.key}\n\nThis is the only time the key is shown; it is stored hashed.`,
+  },
+  'list-keys': {
+    usage: 'list-keys --account <id>',
+    options: { account: { type: 'string' } },
+    required: ['account'],
+    run: (v) => listKeys(str(v, 'account')),
+    human: (r) => table(r),
+  },
+  'revoke-key': {
+    usage: 'revoke-key --key <keyId>',
+    options: { key: { type: 'string' } },
+    required: ['key'],
+    run: (v) => revokeKey(str(v, 'key')),
+    human: (r) => (r.alreadyRevoked ? `key ${r.id} was already revoked (${r.revokedAt.toISOString()})` : `key ${r.id} revoked`),
+  },
+  'add-credits': {
+    usage: 'add-credits --account <id> --package 20000|100000|500000|2000000',
+    options: { account: { type: 'string' }, package: { type: 'string' } },
+    required: ['account', 'package'],
+    run: (v) => addCredits({ accountId: str(v, 'account'), packageCredits: int('package', v.package) }),
+    human: (r) => `added ${r.credits} credits to ${r.accountId} ($${(r.priceCents / 100).toFixed(2)}); balance ${r.balance}`,
+  },
+  balance: {
+    usage: 'balance --account <id> [--days 30]',
+    options: { account: { type: 'string' }, days: { type: 'string' } },
+    required: ['account'],
+    run: (v) => accountSummary(str(v, 'account'), v.days === undefined ? 30 : int('days', v.days)),
+    human: (r) =>
+      [
+        `${r.id} (${r.name}): balance ${r.balance} credits`,
+        `auto-recharge: ${r.autoRecharge.enabled ? `on, below ${r.autoRecharge.threshold} buy ${r.autoRecharge.packageCredits} with ${r.autoRecharge.paymentMethod}` : `off${r.autoRecharge.disabledReason ? ` (${r.autoRecharge.disabledReason})` : ''}`}`,
+        `usage over ${r.usage.days} days:`,
+        table(r.usage.endpoints),
+        'recent recharges:',
+        table(r.recharges),
+      ].join('\n'),
+  },
+  'set-auto-recharge': {
+    usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> --payment-method <pm_...>',
+    options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' } },
+    required: ['account', 'threshold', 'package', 'payment-method'],
+    run: (v) =>
+      setAutoRecharge({ accountId: str(v, 'account'), threshold: int('threshold', v.threshold), packageCredits: int('package', v.package), paymentMethod: str(v, 'payment-method') }),
+    human: (r) => `auto-recharge on for ${r.accountId}: below ${r.threshold} credits buy ${r.packageCredits} with ${r.paymentMethod}`,
+  },
+  'clear-auto-recharge': {
+    usage: 'clear-auto-recharge --account <id>',
+    options: { account: { type: 'string' } },
+    required: ['account'],
+    run: (v) => clearAutoRecharge(str(v, 'account')),
+    human: (r) => `auto-recharge off for ${r.accountId}`,
+  },
+  'check-ledger': {
+    usage: 'check-ledger',
+    options: {},
+    run: () => checkLedger(),
+    human: (r) =>
+      r.problems.length === 0
+        ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance`
+        : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
+  },
+  'demo-key': {
+    usage: 'demo-key [--mode live|test]',
+    options: { mode: { type: 'string' } },
+    run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
+    human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" http://localhost:3000/v2/matches)`,
+  },
+};
+
+function help(): string {
+  return `usage: npm run cli -- <command> [options] [--json]\n\ncommands:\n${Object.values(COMMANDS)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stdout.write(help());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  let values: Values;
+  try {
+    values = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Values;
+    for (const r of command.required ?? []) if (values[r] === undefined || values[r] === '') throw new UsageError(`--${r} is required`);
+  } catch (err) {
+    process.stderr.write(`${name}: ${(err as Error).message.replace(/^Unknown option/, 'unknown option')}\nusage: npm run cli -- ${command.usage}\n`);
+    return 2;
+  }
+  const json = Boolean(values.json);
+  logToStderr();
+  getConfigOrExit();
+  try {
+    await connectMongo();
+    const result = await command.run(values);
+    process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${command.human(result)}\n`);
+    if (name === 'check-ledger' && (result as { problems: unknown[] }).problems.length) return 1;
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof BillingInputError) {
+      const message = err instanceof BillingInputError ? `--${err.argument}: ${err.message.slice(err.argument.length + 2)}` : err.message;
+      process.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `${name}: ${message}\nusage: npm run cli -- ${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await closeQueues();
+    await closeAllRedis();
+    await disconnectMongo();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

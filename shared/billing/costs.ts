@@ -1,0 +1,113 @@
+/**
+ * The one cost table: credits per request for every endpoint of SPEC.md "Limits". Where SPEC.md
+ * documents two values, the cost table wins (trending 2, value-opportunities 5). Paths are
+ * written the OpenAPI way ({param}); `public` endpoints need no key and cost nothing.
+ *
+ * The metering middleware prices a request by matching its path here, the way Express matches
+ * routes (case-insensitive, one optional trailing slash, a parameter is one non-empty segment),
+ * so a route is metered whichever branch or router serves it. A path that is in no row is not
+ * metered: it is either free by design or unknown (404).
+ */
+export interface CostRow {
+  readonly path: string;
+  readonly credits: number;
+  readonly public: boolean;
+  readonly note?: string;
+}
+
+const row = (path: string, credits: number, note?: string): CostRow => ({ path, credits, public: credits === 0, ...(note ? { note } : {}) });
+
+export const COST_TABLE = [
+  row('/v2/health', 0),
+  row('/v2/regions', 0),
+  row('/v2/competitions', 0),
+  row('/v2/stats', 0),
+  row('/v2/openapi.json', 0),
+  row('/v2/docs', 0, 'browsable API documentation'),
+  row('/v2/docs/{asset}', 0, 'the documentation page\'s own files'),
+  row('/v2/costs', 0, 'this table'),
+  row('/v2/matches', 1),
+  row('/v2/matches/{eventId}', 1),
+  row('/v2/teams', 1),
+  row('/v2/bets/events/{eventId}/settle-bet', 1),
+  row('/v2/bets/bet-items/{betItemId}/odds-movement', 1),
+  row('/v2/ai/performance', 1),
+  row('/v2/ai/performance/daily', 1, 'daily breakdown with cumulative profit and loss'),
+  row('/v2/matches/live', 2),
+  row('/v2/matches/{eventId}/live-odds', 2),
+  row('/v2/ai/betting-recommendations', 2),
+  row('/v2/ai/processed-insights', 2),
+  row('/v2/matches/trending', 2, 'SPEC.md lists 1 on the endpoint page and 2 in the cost table; the cost table wins'),
+  row('/v2/ai/value-opportunities', 5, 'SPEC.md lists 2 on the endpoint page and 5 in the cost table; the cost table wins'),
+  row('/v2/ai/featured-picks', 10),
+] as const satisfies readonly CostRow[];
+
+export type MeteredPath = (typeof COST_TABLE)[number]['path'];
+
+/** A priced endpoint as the middleware uses it: `id` is "GET <path>" (ledger `endpoint`, headers, logs). */
+export interface Priced {
+  readonly id: string;
+  readonly path: string;
+  readonly credits: number;
+  readonly public: boolean;
+}
+
+interface Compiled extends Priced {
+  readonly segments: readonly (string | null)[]; // null = parameter
+}
+
+const compiled: Compiled[] = COST_TABLE.map((r) => ({
+  id: `GET ${r.path}`,
+  path: r.path,
+  credits: r.credits,
+  public: r.public,
+  segments: r.path
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\{[A-Za-z]+\}$/.test(s) ? null : s.toLowerCase())),
+}))
+  // Static rows before parameterized ones, so /matches/trending is never priced as /matches/{eventId}.
+  .sort((a, b) => a.segments.filter((s) => s === null).length - b.segments.filter((s) => s === null).length);
+
+/**
+ * The priced row for a request, or undefined when the path is in no row. Only GET and HEAD are
+ * priced (Express serves HEAD with the GET handler; other methods reach no read route).
+ * `path` is the raw path (no query string), as Express matches it.
+ */
+export function priceOf(method: string, path: string): Priced | undefined {
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  const lower = path.toLowerCase();
+  const trimmed = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+  const parts = trimmed.split('/').slice(1);
+  for (const c of compiled) {
+    if (c.segments.length !== parts.length) continue;
+    let ok = true;
+    for (let i = 0; i < parts.length && ok; i++) {
+      const want = c.segments[i];
+      ok = want === null ? parts[i].length > 0 : parts[i] === want;
+    }
+    if (ok) return c;
+  }
+  return undefined;
+}
+
+/** The table as served by GET /v2/costs. */
+export function costTableDocument(): { data: { method: 'GET'; path: string; credits: number; keyRequired: boolean; note?: string }[] } {
+  return {
+    data: COST_TABLE.map((r: CostRow) => ({ method: 'GET' as const, path: r.path, credits: r.credits, keyRequired: !r.public, ...(r.note ? { note: r.note } : {}) })),
+  };
+}
+
+/**
+ * For the OpenAPI document: per path, the `x-credits` extension and the security requirement of
+ * its GET operation, plus the bearer scheme. The document's builder merges these into its paths.
+ */
+export function openApiCosts(): {
+  securitySchemes: Record<string, object>;
+  operations: Record<string, { 'x-credits': number; security: object[] }>;
+} {
+  return {
+    securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_... or sk_test_... (test keys consume no credits)' } },
+    operations: Object.fromEntries(COST_TABLE.map((r: CostRow) => [r.path, { 'x-credits': r.credits, security: r.public ? [] : [{ apiKey: [] }] }])),
+  };
+}

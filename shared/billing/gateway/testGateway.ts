@@ -1,0 +1,54 @@
+import { key, redis } from '../../db/redis';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from './types';
+
+/**
+ * The built-in gateway (the default): payment methods behave like Stripe's test cards, and an
+ * idempotency key replays its first answer like Stripe does, across processes (kept in Redis).
+ * Every first answer is appended to a charge log, so tests and demos can count real charges.
+ */
+const DECLINES: Record<string, { code: string; message: string }> = {
+  pm_card_chargeDeclined: { code: 'generic_decline', message: 'Your card was declined.' },
+  pm_card_visa_chargeDeclined: { code: 'generic_decline', message: 'Your card was declined.' },
+  pm_card_chargeDeclinedInsufficientFunds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  pm_card_visa_chargeDeclinedInsufficientFunds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  pm_card_chargeDeclinedExpiredCard: { code: 'expired_card', message: 'Your card has expired.' },
+  pm_card_chargeDeclinedIncorrectCvc: { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+  pm_card_chargeDeclinedProcessingError: { code: 'processing_error', message: 'An error occurred while processing your card. Try again in a little bit.' },
+  pm_card_visa_chargeDeclinedLostCard: { code: 'lost_card', message: 'Your card was declined.' },
+  pm_card_visa_chargeDeclinedStolenCard: { code: 'stolen_card', message: 'Your card was declined.' },
+  pm_card_chargeDeclinedFraudulent: { code: 'fraudulent', message: 'Your card was declined.' },
+};
+const SUCCEEDS = new Set([
+  'pm_card_visa',
+  'pm_card_visa_debit',
+  'pm_card_mastercard',
+  'pm_card_mastercard_debit',
+  'pm_card_mastercard_prepaid',
+  'pm_card_amex',
+  'pm_card_discover',
+  'pm_card_diners',
+  'pm_card_jcb',
+  'pm_card_unionpay',
+]);
+
+export const TEST_GATEWAY_LOG = () => key('testgateway', 'charges');
+const replayKey = (idempotencyKey: string) => key('testgateway', 'idem', idempotencyKey);
+
+export function testOutcome(req: ChargeRequest, chargeId: string): ChargeResult {
+  if (SUCCEEDS.has(req.paymentMethod)) return { status: 'succeeded', chargeId };
+  const decline = DECLINES[req.paymentMethod];
+  if (decline) return { status: 'declined', ...decline, chargeId };
+  return { status: 'declined', code: 'resource_missing', message: `No such PaymentMethod: '${req.paymentMethod}'`, chargeId: null };
+}
+
+export const testGateway: PaymentGateway = {
+  name: 'test',
+  async charge(req) {
+    const chargeId = `pi_test_${req.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`;
+    const outcome = testOutcome(req, chargeId);
+    const first = await redis().set(replayKey(req.idempotencyKey), JSON.stringify(outcome), 'EX', 86400, 'NX');
+    if (first !== 'OK') return JSON.parse((await redis().get(replayKey(req.idempotencyKey)))!) as ChargeResult;
+    await redis().rpush(TEST_GATEWAY_LOG(), JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, idempotencyKey: req.idempotencyKey, metadata: req.metadata }));
+    return outcome;
+  },
+};

@@ -1,0 +1,20 @@
+import { CREDIT_PACKAGES } from '../models/account';
+
+/**
+ * Prices of the credit packages of SPEC.md (which gives sizes, not prices): our choice, in US
+ * cents, cheaper per credit as packages grow. One table, used by purchases and auto-recharge.
+ */
+export const PACKAGE_PRICES_CENTS: Readonly<Record<(typeof CREDIT_PACKAGES)[number], number>> = {
+  20000: 1000,
+  100000: 4500,
+  500000: 20000,
+  2000000: 70000,
+};
+
+export const CURRENCY = 'usd';
+
+export type PackageCredits = (typeof CREDIT_PACKAGES)[number];
+
+export function isPackage(n: number): n is PackageCredits {
+  return (CREDIT_PACKAGES as readonly number[]).includes(n);
+}

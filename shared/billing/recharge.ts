@@ -1,0 +1,175 @@
+import { enqueue, queueFor } from '../../jobs/client';
+import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../jobs/recharge';
+import { Account, RechargeAttempt } from '../models';
+import { childLogger } from '../logger';
+import { chargeThroughBreaker, paymentGateway } from './gateway';
+import { apply, findHead, type Head } from './ledger';
+import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
+
+/**
+ * Auto-recharge. A low-balance window is named by the settings' version and the latest top-up's
+ * ledger position: every trigger while the balance stays low names the same window (so the charge
+ * jobs collapse into one), and a credited recharge, a manual top-up or new settings open a new one.
+ * Attempt 1 charges; a decline schedules attempt 2 an hour later (a delayed job, a new idempotency
+ * key); a second decline disables auto-recharge with the reason. Never a third charge.
+ */
+
+// Lazy: importing this module must not read the configuration (entry points validate it first).
+const log = () => childLogger({ component: 'recharge' });
+
+export const rechargeWindow = (version: number, topUpSeq: number) => `v${version}s${topUpSeq}`;
+const attemptIdOf = (accountId: string, window: string, attempt: number) => `${accountId}|${window}|${attempt}`;
+const versionOfWindow = (window: string) => Number(/^v(\d+)s\d+$/.exec(window)?.[1] ?? NaN);
+
+interface Settings {
+  enabled: boolean;
+  threshold: number;
+  version: number;
+  at: number;
+}
+const SETTINGS_TTL_MS = 5000;
+const settingsCache = new Map<string, Settings>();
+const triggered = new Map<string, string>();
+
+async function settingsOf(accountId: string): Promise<Settings> {
+  const cached = settingsCache.get(accountId);
+  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached;
+  const a = await Account.findById(accountId, { autoRecharge: 1 }).lean();
+  const s = { enabled: Boolean(a?.autoRecharge?.enabled), threshold: a?.autoRecharge?.threshold ?? 0, version: a?.autoRecharge?.version ?? 0, at: Date.now() };
+  settingsCache.set(accountId, s);
+  return s;
+}
+
+/**
+ * After a debit: when the balance is under the owner's threshold, enqueue this window's charge.
+ * Settings are read at most every 5 s per process; the worker re-checks them before charging.
+ */
+export async function afterDebit(accountId: string, head: Head): Promise<void> {
+  const s = await settingsOf(accountId);
+  if (!s.enabled || head.balance >= s.threshold) return;
+  const window = rechargeWindow(s.version, head.topUpSeq);
+  if (triggered.get(accountId) === window) return; // this process already enqueued it
+  await enqueue(rechargeQueue, 'charge', { accountId, window, attempt: 1 });
+  triggered.set(accountId, window);
+}
+
+export type ChargeOutcome =
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'credited'; attemptId: string; credits: number }
+  | { outcome: 'declined'; attemptId: string; code: string; next: 'retry' | 'disabled' };
+
+/** The charge job: state-driven, so a retry or a replay after a crash resumes where it stopped. */
+export async function runCharge(payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
+  const { accountId, window, attempt } = payload;
+  const id = attemptIdOf(accountId, window, attempt);
+  let doc = await RechargeAttempt.findById(id).lean();
+  if (!doc) {
+    const why = await whyNotCharge(accountId, window, attempt);
+    if (why) return { outcome: 'skipped', reason: why };
+    const account = (await Account.findById(accountId).lean())!;
+    const credits = account.autoRecharge!.packageCredits!;
+    try {
+      await RechargeAttempt.create({
+        _id: id,
+        accountId,
+        window,
+        attempt,
+        packageCredits: credits,
+        amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
+        paymentMethod: account.autoRecharge!.paymentMethod!,
+        gateway: paymentGateway().name,
+        idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
+        status: 'pending',
+      });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+    doc = (await RechargeAttempt.findById(id).lean())!;
+  }
+
+  if (doc.status === 'pending' || doc.status === 'charging') {
+    // First call, or a replay after a crash or an unknown outcome: the same idempotency key makes
+    // the gateway answer the first call's outcome instead of charging again.
+    await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'charging' } });
+    const result = await chargeThroughBreaker({
+      amountCents: doc.amountCents,
+      currency: CURRENCY,
+      paymentMethod: doc.paymentMethod,
+      idempotencyKey: doc.idempotencyKey,
+      description: `${doc.packageCredits} credits (auto-recharge)`,
+      metadata: { accountId, attemptId: id },
+    });
+    const decidedAt = new Date();
+    if (result.status === 'succeeded') {
+      await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null } });
+      doc = { ...doc, status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt };
+    } else {
+      const error = `${result.code}: ${result.message}`;
+      await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error } });
+      doc = { ...doc, status: 'declined', error, decidedAt };
+    }
+  }
+
+  if (doc.status === 'succeeded') {
+    // The ledger ref is the attempt: however often this runs, the package is credited once.
+    await apply(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
+    if (!doc.credited) await RechargeAttempt.updateOne({ _id: id }, { $set: { credited: true } });
+    log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
+    return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
+  }
+
+  const code = (doc.error ?? 'declined').split(':')[0];
+  if (attempt === 1) {
+    const due = (doc.decidedAt ? +doc.decidedAt : Date.now()) + RECHARGE_RETRY_DELAY_MS;
+    await enqueue(rechargeQueue, 'charge', { accountId, window, attempt: 2 }, { delay: Math.max(0, due - Date.now()) });
+    log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
+    return { outcome: 'declined', attemptId: id, code, next: 'retry' };
+  }
+  // Disable only the settings this window was charged under; new settings saved meanwhile stay.
+  await Account.updateOne(
+    { _id: accountId, 'autoRecharge.version': versionOfWindow(window) },
+    { $set: { 'autoRecharge.enabled': false, 'autoRecharge.disabledReason': `payment declined twice (${doc.error})`, 'autoRecharge.disabledAt': new Date() } },
+  );
+  log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
+  return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
+}
+
+/** Reasons a new attempt must not charge (settings changed, balance topped up, previous attempt not a decline). */
+async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<string | undefined> {
+  if (attempt !== 1 && attempt !== 2) return `no attempt ${attempt}: a recharge is retried once`;
+  const account = await Account.findById(accountId).lean();
+  const ar = account?.autoRecharge;
+  if (!account || !ar?.enabled) return 'auto-recharge is off';
+  if (!ar.paymentMethod || !ar.packageCredits || !isPackage(ar.packageCredits)) return 'auto-recharge settings incomplete';
+  const head = await findHead(accountId);
+  if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return 'window closed (topped up or settings changed)';
+  if (head.balance >= (ar.threshold ?? 0)) return 'balance is not under the threshold';
+  if (attempt === 2) {
+    const first = await RechargeAttempt.findById(attemptIdOf(accountId, window, 1)).lean();
+    if (first?.status !== 'declined') return 'attempt 1 was not declined';
+  }
+  return undefined;
+}
+
+/**
+ * What a lost job would leave behind: for every enabled account under its threshold, make sure the
+ * current window's next step is queued (attempt 1, or attempt 2 after a decline), and put failed
+ * charge jobs (gateway unreachable past their retries) back to work. Ids collapse duplicates.
+ */
+export async function sweepRecharges(): Promise<{ ensured: number }> {
+  const accounts = await Account.find({ 'autoRecharge.enabled': true }, { autoRecharge: 1 }).lean();
+  let ensured = 0;
+  for (const a of accounts) {
+    const head = await findHead(a._id);
+    if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
+    const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
+    const first = await RechargeAttempt.findById(attemptIdOf(a._id, window, 1)).lean();
+    const attempt = first?.status === 'declined' ? 2 : 1;
+    const due = attempt === 2 && first?.decidedAt ? +first.decidedAt + RECHARGE_RETRY_DELAY_MS - Date.now() : 0;
+    const jobId = await enqueue(rechargeQueue, 'charge', { accountId: a._id, window, attempt }, { delay: Math.max(0, due) });
+    const job = await queueFor(rechargeQueue).getJob(jobId);
+    if (job && (await job.getState()) === 'failed') await job.retry();
+    ensured++;
+  }
+  return { ensured };
+}

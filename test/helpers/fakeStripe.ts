@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for Stripe's PaymentIntents endpoint serving responses of Stripe's documented
+ * shape (recorded from the API reference: a succeeded PaymentIntent, a 402 card_error with the
+ * PaymentIntent in requires_payment_method, a 401 for a bad secret key). Like Stripe, a repeated
+ * Idempotency-Key replays the first response and creates nothing. `hold` keeps the first answer
+ * of each new charge from being sent (the charge is made, the caller never hears back).
+ */
+export interface FakeStripe {
+  url: string;
+  secretKey: string;
+  /** One per PaymentIntent created (= per real charge attempt). */
+  created: { idempotencyKey: string; paymentMethod: string; amount: number; status: string }[];
+  requests: { idempotencyKey: string | undefined; body: Record<string, string> }[];
+  hold: boolean;
+  failNext: number;
+  close(): Promise<void>;
+}
+
+const DECLINES: Record<string, { code: string; decline_code: string; message: string }> = {
+  pm_card_chargeDeclined: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+  pm_card_visa_chargeDeclinedInsufficientFunds: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+};
+
+function intent(id: string, body: Record<string, string>, status: string) {
+  return {
+    id,
+    object: 'payment_intent',
+    amount: Number(body.amount),
+    amount_capturable: 0,
+    amount_received: status === 'succeeded' ? Number(body.amount) : 0,
+    capture_method: 'automatic_async',
+    client_secret: `${id}_secret_fake`,
+    confirmation_method: 'automatic',
+    created: Math.floor(Date.now() / 1000),
+    currency: body.currency,
+    description: body.description ?? null,
+    last_payment_error: null,
+    latest_charge: status === 'succeeded' ? `ch_${id.slice(3)}` : null,
+    livemode: false,
+    metadata: Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v])),
+    payment_method: body.payment_method,
+    payment_method_types: ['card'],
+    status,
+  };
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const replies = new Map<string, { status: number; json: unknown }>();
+  const fake: FakeStripe = {
+    url: '',
+    secretKey: 'sk_test_fakeStripeSecret000000',
+    created: [],
+    requests: [],
+    hold: false,
+    failNext: 0,
+    close: async () => undefined,
+  };
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${Math.random().toString(36).slice(2)}` });
+        res.end(JSON.stringify(json));
+      };
+      const body = Object.fromEntries(new URLSearchParams(raw));
+      const idem = req.headers['idempotency-key'] as string | undefined;
+      fake.requests.push({ idempotencyKey: idem, body });
+      if (req.method !== 'POST' || req.url !== '/v1/payment_intents') return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
+      if (req.headers.authorization !== `Bearer ${fake.secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
+      if (fake.failNext > 0) {
+        fake.failNext--;
+        return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+      }
+      if (idem && replies.has(idem)) {
+        const r = replies.get(idem)!;
+        return send(r.status, r.json);
+      }
+      const id = `pi_${Math.random().toString(36).slice(2, 14)}${fake.created.length}`;
+      const decline = DECLINES[body.payment_method];
+      const reply = decline
+        ? { status: 402, json: { error: { type: 'card_error', ...decline, charge: `ch_${id.slice(3)}`, doc_url: 'https://stripe.com/docs/error-codes/card-declined', payment_intent: intent(id, body, 'requires_payment_method') } } }
+        : { status: 200, json: intent(id, body, 'succeeded') };
+      fake.created.push({ idempotencyKey: idem ?? '', paymentMethod: body.payment_method, amount: Number(body.amount), status: decline ? 'declined' : 'succeeded' });
+      if (idem) replies.set(idem, reply);
+      if (fake.hold) return; // charged, but the caller never hears back
+      send(reply.status, reply.json);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())));
+  return fake;
+}

@@ -1,0 +1,54 @@
+import express, { Router, type Express } from 'express';
+import { errorHandler, notFoundRoute } from '../../api/middleware/errors';
+import { metering } from '../../api/middleware/metering';
+import { requestLog } from '../../api/middleware/requestLog';
+import { createAccount, createKey } from '../../shared/billing/accounts';
+import { COST_TABLE } from '../../shared/billing/costs';
+import type { KeyMode } from '../../shared/billing/keys';
+import { apply } from '../../shared/billing/ledger';
+import { FREE_CREDITS } from '../../shared/models/account';
+
+/** A SPEC path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
+export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');
+
+/**
+ * Minimal handlers at every metered SPEC path (the read endpoints are built on another branch):
+ * each answers 200 with a small body, or the status given by ?fail=<status>, after ?delay=<ms>.
+ */
+export function stubReadRouter(): Router {
+  const router = Router();
+  for (const row of COST_TABLE) {
+    if (row.public) continue;
+    router.get(row.path.replace(/^\/v2/, '').replace(/\{([A-Za-z]+)\}/g, ':$1'), async (req, res) => {
+      const delay = Math.min(Number(req.query.delay) || 0, 60000);
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      const fail = Number(req.query.fail);
+      if (fail >= 400) return void res.status(fail).json({ statusCode: fail, message: 'stub failure', error: 'Stub' });
+      res.json({ data: { path: row.path } });
+    });
+  }
+  return router;
+}
+
+/** The production pipeline of api/app.ts (request log, metering before the /v2 routers, 404, errors) around the stubs. */
+export function meteredTestApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestLog());
+  app.use('/v2', metering());
+  app.use('/v2', stubReadRouter());
+  app.use(notFoundRoute);
+  app.use(errorHandler);
+  return app;
+}
+
+/** An account holding exactly `balance` credits (its grant, then an adjustment), and a key of it. */
+export async function accountWithKey(balance: number, mode: KeyMode = 'live'): Promise<{ accountId: string; key: string; keyId: string }> {
+  const account = await createAccount({ name: `test ${balance}` });
+  if (balance !== FREE_CREDITS) await apply(account.id, { ref: `adjust:${account.id}`, kind: 'adjustment', delta: balance - FREE_CREDITS });
+  const key = await createKey({ accountId: account.id, name: 'test key', mode });
+  return { accountId: account.id, key: key.key, keyId: key.id };
+}
+
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect } from 'chai';
+import { hashKey } from '../../../shared/billing/keys';
+import { slotOf } from '../../../shared/billing/ledger';
+import { bootstrapEnv } from '../../../shared/config';
+import { connectMongo } from '../../../shared/db/mongo';
+import { ApiKey, CreditLedger } from '../../../shared/models';
+
+const ROOT = resolve(__dirname, '../../..');
+
+/** `npm run cli -- <args>` as its own process, against this run's database and Redis. */
+function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string; json: any }> {
+  return new Promise((done) => {
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(out);
+      } catch {
+        json = undefined;
+      }
+      done({ code, out, err, json });
+    });
+  });
+}
+
+describe('operator CLI', function () {
+  this.timeout(90000);
+  before(connectMongo);
+
+  it('happy: account, keys, credits, balance with usage, auto-recharge, revoke (human and --json)', async () => {
+    const acct = await cli('create-account', '--name', 'CLI Test', '--json');
+    expect(acct.code).to.equal(0);
+    expect(acct.json).to.include({ name: 'CLI Test', balance: 500 });
+    const id = acct.json.id;
+    const key = await cli('create-key', '--account', id, '--name', 'bot', '--mode', 'test', '--json');
+    expect(key.code).to.equal(0);
+    expect(key.json.key).to.match(/^sk_test_[0-9A-Za-z]{32}$/);
+    expect(await ApiKey.exists({ hash: hashKey(key.json.key) })).to.not.equal(null);
+    const human = await cli('create-key', '--account', id, '--name', 'live bot');
+    expect(human.code).to.equal(0);
+    expect(human.out).to.match(/sk_live_[0-9A-Za-z]{32}/).and.match(/only time the key is shown/);
+    const list = await cli('list-keys', '--account', id, '--json');
+    expect(list.json.map((k: { name: string }) => k.name).sort()).to.deep.equal(['bot', 'live bot']);
+    expect(list.out).to.not.include(key.json.key);
+    const add = await cli('add-credits', '--account', id, '--package', '100000', '--json');
+    expect(add.json).to.include({ credits: 100000, balance: 100500, priceCents: 4500 });
+    const auto = await cli('set-auto-recharge', '--account', id, '--threshold', '1000', '--package', '20000', '--payment-method', 'pm_card_visa', '--json');
+    expect(auto.code).to.equal(0);
+    const bal = await cli('balance', '--account', id, '--json');
+    expect(bal.json).to.deep.include({ balance: 100500 });
+    expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+    const humanBal = await cli('balance', '--account', id);
+    expect(humanBal.out).to.match(/balance 100500 credits/).and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
+    expect((await cli('clear-auto-recharge', '--account', id, '--json')).json).to.include({ enabled: false });
+    const revoked = await cli('revoke-key', '--key', key.json.id, '--json');
+    expect(revoked.json).to.include({ id: key.json.id, alreadyRevoked: false });
+    expect((await cli('revoke-key', '--key', key.json.id, '--json')).json).to.include({ alreadyRevoked: true });
+  });
+
+  it('happy: demo-key prints a working key and is idempotent', async () => {
+    const a = await cli('demo-key', '--json');
+    const b = await cli('demo-key', '--json');
+    expect(a.code).to.equal(0);
+    expect(a.json.key).to.match(/^sk_live_/);
+    expect(b.json).to.include({ key: a.json.key, created: false, accountId: 'acct_demo' });
+    const doc = await ApiKey.findOne({ hash: hashKey(a.json.key) }).lean();
+    expect(doc).to.include({ accountId: 'acct_demo', revokedAt: null });
+  });
+
+  describe('error', () => {
+    const cases: [string[], RegExp][] = [
+      [['create-account'], /--name is required/],
+      [['create-key', '--account', 'acct_x'], /--name is required/],
+      [['create-key', '--account', 'acct_nope', '--name', 'x'], /--account: no account "acct_nope"/],
+      [['add-credits', '--account', 'acct_x', '--package', 'lots'], /--package must be a whole number/],
+      [['balance', '--account', 'acct_x', '--bogus', '1'], /unknown option '--bogus'/i],
+      [['set-auto-recharge', '--account', 'acct_x', '--threshold', '10', '--package', '20000'], /--payment-method is required/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+    ];
+    for (const [args, message] of cases) {
+      it(`${args.join(' ')} exits non-zero naming the argument`, async () => {
+        const r = await cli(...args);
+        expect(r.code).to.not.equal(0);
+        expect(r.err).to.match(message);
+      });
+    }
+
+    it('bad values of a real account name the argument', async () => {
+      const id = (await cli('create-account', '--name', 'Bad args', '--json')).json.id;
+      for (const [args, message] of [
+        [['add-credits', '--account', id, '--package', '12345'], /--package: must be one of 20000, 100000, 500000, 2000000/],
+        [['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
+        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
+        [['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
+      ] as [string[], RegExp][]) {
+        const r = await cli(...args);
+        expect(r.code, args.join(' ')).to.equal(2);
+        expect(r.err).to.match(message);
+      }
+    });
+
+    it('check-ledger exits 0 on a sound ledger and 1 naming the account when entries do not sum to the balance', async () => {
+      const id = (await cli('create-account', '--name', 'Ledger check', '--json')).json.id;
+      const ok = await cli('check-ledger', '--json');
+      expect(ok.code).to.equal(0);
+      expect(ok.json.problems).to.deep.equal([]);
+      // A forged entry whose running balance does not follow from the chain.
+      await CreditLedger.collection.insertOne({ accountId: id, kind: 'adjustment', delta: -10, ref: `forged:${id}`, at: new Date(), seq: 2, slot: slotOf(id, 2), balance: 999, topUpSeq: 1, endpoint: null, keyId: null });
+      try {
+        const bad = await cli('check-ledger');
+        expect(bad.code).to.equal(1);
+        expect(bad.out).to.match(new RegExp(`${id}: entries sum to 490 but the balance is 999`));
+      } finally {
+        await CreditLedger.deleteOne({ ref: `forged:${id}` });
+      }
+    });
+  });
+});

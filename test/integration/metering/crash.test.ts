@@ -1,0 +1,65 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { balanceOf } from '../../../shared/billing/ledger';
+import { checkLedger } from '../../../shared/billing/ledgerCheck';
+import { sweepStaleHolds } from '../../../shared/billing/metering';
+import { connectMongo } from '../../../shared/db/mongo';
+import { CreditLedger, MeterHold } from '../../../shared/models';
+import { accountWithKey, bearer } from '../../helpers/meteredApp';
+import { sigkillTree } from '../../helpers/kill';
+import { spawnEntry, waitUntil } from '../../helpers/processes';
+
+describe('metering: a web process that crashes or loses Redis', function () {
+  this.timeout(90000);
+  before(connectMongo);
+
+  it('error: killed mid-request, its debited in-flight requests are refunded once by the sweep, never twice', async () => {
+    const { accountId, key } = await accountWithKey(100);
+    const web = spawnEntry('test/fixtures/meteredWeb.ts', { LOG_LEVEL: 'warn' });
+    try {
+      await waitUntil('the API process to listen', () => /listening (\S+)/.test(web.output()), 60000);
+      const url = /listening (\S+)/.exec(web.output())![1];
+      // Five slow requests: debited, then the process dies before answering.
+      const inflight = Array.from({ length: 5 }, () => fetch(`${url}/v2/ai/featured-picks?delay=30000`, { headers: bearer(key) }).then(async (r) => `${r.status} ${await r.text()}`, () => 'reset'));
+      await waitUntil('the five debits', async () => (await CreditLedger.countDocuments({ accountId, kind: 'debit' })) === 5, 30000);
+      expect(await MeterHold.countDocuments({ accountId })).to.be.at.least(1);
+      await sigkillTree(web);
+      expect(await Promise.all(inflight)).to.deep.equal(['reset', 'reset', 'reset', 'reset', 'reset']);
+    } finally {
+      await sigkillTree(web);
+    }
+    expect(await balanceOf(accountId)).to.equal(50);
+    expect(await CreditLedger.countDocuments({ accountId, kind: 'debit' })).to.equal(5);
+
+    // Too young: a live request may still be running.
+    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 0, dropped: 0 });
+    // Once stale (here: any age), each is refunded once; a second sweep finds nothing.
+    expect(await sweepStaleHolds(0)).to.deep.equal({ refunded: 5, dropped: 0 });
+    expect(await sweepStaleHolds(0)).to.deep.equal({ refunded: 0, dropped: 0 });
+    expect(await balanceOf(accountId)).to.equal(100);
+    expect(await CreditLedger.countDocuments({ accountId, kind: 'refund' })).to.equal(5);
+    expect(await MeterHold.countDocuments({ accountId })).to.equal(0);
+    expect((await checkLedger()).problems).to.deep.equal([]);
+  });
+
+  it('error: with Redis unreachable a metered request answers 503, charges nothing and leaks nothing', async () => {
+    const { accountId, key } = await accountWithKey(100);
+    // A port that accepts nothing: take a free one and close it.
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const deadPort = (srv.address() as AddressInfo).port;
+    await new Promise((r) => srv.close(r));
+    const web = spawnEntry('test/fixtures/meteredWeb.ts', { LOG_LEVEL: 'warn', REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+    try {
+      await waitUntil('the API process to listen', () => /listening (\S+)/.test(web.output()), 60000);
+      const url = /listening (\S+)/.exec(web.output())![1];
+      const res = await fetch(`${url}/v2/matches`, { headers: bearer(key) });
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ statusCode: 503, message: 'Service temporarily unavailable. Please retry.', error: 'Service Unavailable' });
+      expect(res.headers.get('retry-after')).to.equal('5');
+    } finally {
+      await sigkillTree(web);
+    }
+    expect(await balanceOf(accountId)).to.equal(100);
+  });
+});
