@@ -1,5 +1,6 @@
 import { getConfig } from '../shared/config';
 import type { RouteSpec } from './routes/spec';
+import { priceOf } from '../shared/billing/costs';
 import { aiComponents, aiResponses } from './schemas/ai';
 import { components as readComponents, responses as readResponses } from './schemas/responses';
 
@@ -15,6 +16,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Missing or invalid API key.',
   402: 'Balance is 0.',
   403: 'Not enough credits for this endpoint.',
+  429: 'Rate limit of the key exceeded; Retry-After says when to try again. Never charged.',
   404: 'Not found.',
   503: 'A backing service is unreachable.',
 };
@@ -44,13 +46,18 @@ function parameters(route: DocumentedRoute): object[] {
 }
 
 function operation(route: DocumentedRoute): object {
-  const statuses = [400, ...(route.auth === 'key' ? [401, 402, 403] : []), ...(route.errors ?? []), 503];
+  // The cost table is the authority on price and on whether a key is needed.
+  const priced = priceOf('GET', `/v2${route.path}`);
+  const keyed = priced ? !priced.public : route.auth === 'key';
+  const credits = priced?.credits ?? 0;
+  const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...(route.errors ?? []), 503];
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: route.description,
+    description: `${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
     tags: [route.tag],
-    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+    'x-credits': credits,
+    security: keyed ? [{ bearerAuth: [] }] : [],
     parameters: parameters(route),
     responses: {
       200: {

@@ -1,3 +1,4 @@
+import { priceOf } from '../../../shared/billing/costs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
@@ -33,6 +34,18 @@ describe('OpenAPI document and docs page', () => {
       ['/v2/health', '/v2/matches', '/v2/matches/{eventId}', '/v2/matches/trending', '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/competitions', '/v2/regions', '/v2/teams', '/v2/stats',
         '/v2/ai/featured-picks', '/v2/ai/processed-insights', '/v2/ai/value-opportunities', '/v2/ai/betting-recommendations'].sort(),
     );
+  });
+
+  it('happy: every operation states its price and key requirement from the cost table', async () => {
+    for (const [path, item] of Object.entries<any>(api.document.paths)) {
+      const priced = priceOf('GET', path.replace(/\{\w+\}/g, '123'))!;
+      expect(priced, path).to.not.equal(undefined);
+      expect(item.get['x-credits'], path).to.equal(priced.credits);
+      expect(item.get.security, path).to.deep.equal(priced.public ? [] : [{ bearerAuth: [] }]);
+      if (!priced.public) expect(item.get.responses, path).to.include.keys('401', '402', '403', '429');
+    }
+    expect(api.document.paths['/v2/ai/featured-picks'].get['x-credits']).to.equal(10);
+    expect(api.document.paths['/v2/matches/trending'].get['x-credits']).to.equal(2);
   });
 
   it('happy: parameters are the validator\'s own schemas: names, defaults, maximums, enums and path patterns', async () => {
