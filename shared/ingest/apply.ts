@@ -1,0 +1,113 @@
+import type { Collection, Document } from 'mongodb';
+import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
+import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
+
+/** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */
+
+const CHUNK = 2000;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Stored state of the polled events, in one query per chunk (never liveStats or views). */
+export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
+  const out = new Map<string, PrevEvent>();
+  const coll = Event.collection as unknown as Collection<Document>;
+  for (const part of chunks(ids)) {
+    const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
+    for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
+  }
+  return out;
+}
+
+async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
+  let n = 0;
+  for (const part of chunks(ops)) {
+    const r = await coll.bulkWrite(part, { ordered: false });
+    n += r.upsertedCount + r.modifiedCount;
+  }
+  return n;
+}
+
+/** Append-only: a row already stored (same item, source and source timestamp) is a duplicate, not an error. */
+async function appendHistory(rows: HistoryRow[]): Promise<number> {
+  let n = 0;
+  for (const part of chunks(rows, 5000)) {
+    try {
+      const r = await OddsHistory.collection.insertMany(part.map((x) => ({ ...x })), { ordered: false });
+      n += r.insertedCount;
+    } catch (err) {
+      const e = err as { code?: number; writeErrors?: { code: number }[] | { code: number }; result?: { insertedCount?: number }; insertedCount?: number };
+      const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
+      const onlyDuplicates = (e.code === 11000 || writeErrors.length > 0) && writeErrors.every((w) => w.code === 11000);
+      if (!onlyDuplicates) throw err;
+      n += e.insertedCount ?? e.result?.insertedCount ?? 0;
+    }
+  }
+  return n;
+}
+
+/**
+ * Reference documents change rarely: each process remembers what it last wrote and skips
+ * identical upserts (another worker writing the same document is harmless: same id, same body).
+ */
+const written = new Map<string, string>();
+
+function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: WriteOp[]; commit: () => void } {
+  const ops: WriteOp[] = [];
+  const bodies: [string, string][] = [];
+  for (const [id, doc] of docs) {
+    const k = `${kind}:${id}`;
+    const body = JSON.stringify(doc);
+    if (written.get(k) === body) continue;
+    bodies.push([k, body]);
+    const { _id, ...fields } = doc;
+    ops.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedAt: now }, $setOnInsert: { createdAt: now } }, upsert: true } });
+  }
+  // Remembered only once written: a failed write is retried on the next poll.
+  return { ops, commit: () => bodies.forEach(([k, b]) => written.set(k, b)) };
+}
+
+async function upsertReferences(coll: Collection<Document>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
+  const { ops, commit } = refOps(kind, docs, now);
+  const n = await bulk(coll, ops);
+  commit();
+  return n;
+}
+
+/** Forgets the reference-document memo (tests that drop the database). */
+export function forgetWrittenReferences(): void {
+  written.clear();
+}
+
+export interface ApplyCounts {
+  events: number;
+  liveEventData: number;
+  snapshots: number;
+  history: number;
+  references: number;
+}
+
+/**
+ * Writes a plan: references and events first (a reader never finds a snapshot whose event is
+ * missing), then live data, snapshots and history together. Every write is an upsert keyed by a
+ * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
+ */
+export async function applyPlan(plan: IngestPlan, now: Date): Promise<ApplyCounts> {
+  const asColl = (m: { collection: unknown }) => m.collection as Collection<Document>;
+  const [r1, r2, r3, events] = await Promise.all([
+    upsertReferences(asColl(Region), 'region', plan.regions, now),
+    upsertReferences(asColl(Competition), 'competition', plan.competitions, now),
+    upsertReferences(asColl(Team), 'team', plan.teams, now),
+    bulk(asColl(Event), plan.eventOps),
+  ]);
+  const [liveEventData, snapshots, history] = await Promise.all([
+    bulk(asColl(LiveEventData), plan.liveDataOps),
+    bulk(asColl(LiveOddsSnapshot), plan.snapshotOps),
+    appendHistory(plan.history),
+  ]);
+  return { events, liveEventData, snapshots, history, references: r1 + r2 + r3 };
+}
