@@ -85,11 +85,11 @@ export interface MatchState {
 const MIN = 60;
 
 export function playSegment(phase: string, start: number, wallMinutes: number, clockStartMin: number, clockMinutes: number, index: number): Segment {
-  return { phase, start, end: start + wallMinutes * MIN, play: true, clockStart: clockStartMin * MIN, clockEnd: (clockStartMin + clockMinutes) * MIN, index };
+  return { phase, start, end: start + Math.round(wallMinutes * MIN), play: true, clockStart: Math.round(clockStartMin * MIN), clockEnd: Math.round((clockStartMin + clockMinutes) * MIN), index };
 }
 
 export function breakSegment(phase: string, start: number, wallMinutes: number, clock: number): Segment {
-  return { phase, start, end: start + wallMinutes * MIN, play: false, clockStart: clock, clockEnd: clock, index: -1 };
+  return { phase, start, end: start + Math.round(wallMinutes * MIN), play: false, clockStart: clock, clockEnd: clock, index: -1 };
 }
 
 /** Places `count` incidents uniformly inside a play segment. */
