@@ -77,7 +77,7 @@ describe('simulated provider', () => {
           o.bookmakers.forEach((_, bi) => {
             const prices = m.items.map((it) => it.prices[bi]);
             if (prices.some((p) => p === null) || m.items.some((it) => it.suspended)) return;
-            const overround = prices.reduce((s, p) => s + 1 / p!, 0) / (type.kind === 'doubleChance' ? 2 : 1);
+            const overround = prices.reduce((sum: number, p) => sum + 1 / p!, 0) / (type.kind === 'doubleChance' ? 2 : 1);
             // Each book's margin sits above a fair book and not wildly above its stated overround.
             expect(overround, `${m.betTypeSysname} ${o.bookmakers[bi]}`).to.be.within(1.0, 1 + BOOKMAKERS[bi]!.margin + 0.12);
           });
