@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
 import { getConfig } from '../shared/config';
 import { closeProviders, providerHandle } from '../shared/providers/registry';
@@ -10,7 +11,7 @@ export async function startIngest(): Promise<Service> {
   // Build every configured provider now: a bad scenario file stops the process at start,
   // naming the offending field, instead of failing each poll.
   for (const name of getConfig().PROVIDERS) providerHandle(name);
-  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1 }));
+  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
   return {
     name: service.name,
     stop: async () => {
