@@ -1,4 +1,5 @@
 import type { Collection, Document } from 'mongodb';
+import mongoose from 'mongoose';
 import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
 import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
@@ -6,29 +7,38 @@ import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
 const CHUNK = 2000;
 
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/**
+ * FerretDB 1.x stalls on a bulk write of more than a few dozen updates with its PostgreSQL
+ * backend (each statement holds a pooled connection) and runs them one by one anyway, so against
+ * FerretDB the writes go in small batches, a few at a time; MongoDB takes big batches.
+ */
+interface WritePlan {
+  batch: number;
+  parallel: number;
 }
-
-/** Stored state of the polled events, in one query per chunk (never liveStats or views). */
-export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
-  const out = new Map<string, PrevEvent>();
-  const coll = Event.collection as unknown as Collection<Document>;
-  for (const part of chunks(ids)) {
-    const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
-    for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
+let writePlan: WritePlan | undefined;
+async function writePlanFor(): Promise<WritePlan> {
+  if (!writePlan) {
+    const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
+    writePlan = info.ferretdbVersion ? { batch: 20, parallel: 4 } : { batch: CHUNK, parallel: 1 };
   }
-  return out;
+  return writePlan;
 }
 
 async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
+  if (ops.length === 0) return 0;
+  const { batch, parallel } = await writePlanFor();
+  const parts = chunks(ops, batch);
   let n = 0;
-  for (const part of chunks(ops)) {
-    const r = await coll.bulkWrite(part, { ordered: false });
-    n += r.upsertedCount + r.modifiedCount;
-  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, parts.length) }, async () => {
+      while (next < parts.length) {
+        const r = await coll.bulkWrite(parts[next++]!, { ordered: false });
+        n += r.upsertedCount + r.modifiedCount;
+      }
+    }),
+  );
   return n;
 }
 

@@ -439,6 +439,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
       plan.changed.add('competitions');
       plan.changed.add('regions');
     }
+    if (!prev) plan.changed.add('teams');
   }
   return plan;
 }
