@@ -25,6 +25,23 @@ async function writePlanFor(): Promise<WritePlan> {
   return writePlan;
 }
 
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Stored state of the polled events, in one query per chunk (never liveStats or views). */
+export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
+  const out = new Map<string, PrevEvent>();
+  const coll = Event.collection as unknown as Collection<Document>;
+  for (const part of chunks(ids)) {
+    const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
+    for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
+  }
+  return out;
+}
+
 async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
   if (ops.length === 0) return 0;
   const { batch, parallel } = await writePlanFor();
