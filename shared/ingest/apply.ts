@@ -10,7 +10,8 @@ const CHUNK = 2000;
 /**
  * FerretDB 1.x stalls on a bulk write of more than a few dozen updates with its PostgreSQL
  * backend (each statement holds a pooled connection) and runs them one by one anyway, so against
- * FerretDB the writes go in small batches, a few at a time; MongoDB takes big batches.
+ * FerretDB the writes go in batches of 20, one at a time (parallel batches exhaust its pool the
+ * same way); MongoDB takes big batches.
  */
 interface WritePlan {
   batch: number;
@@ -20,7 +21,7 @@ let writePlan: WritePlan | undefined;
 async function writePlanFor(): Promise<WritePlan> {
   if (!writePlan) {
     const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
-    writePlan = info.ferretdbVersion ? { batch: 20, parallel: 4 } : { batch: CHUNK, parallel: 1 };
+    writePlan = info.ferretdbVersion ? { batch: 20, parallel: 1 } : { batch: CHUNK, parallel: 1 };
   }
   return writePlan;
 }
@@ -120,21 +121,19 @@ export interface ApplyCounts {
 
 /**
  * Writes a plan: references and events first (a reader never finds a snapshot whose event is
- * missing), then live data, snapshots and history together. Every write is an upsert keyed by a
+ * missing), then live data, snapshots and history. Every write is an upsert keyed by a
  * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
  */
 export async function applyPlan(plan: IngestPlan, now: Date): Promise<ApplyCounts> {
   const asColl = (m: { collection: unknown }) => m.collection as Collection<Document>;
-  const [r1, r2, r3, events] = await Promise.all([
-    upsertReferences(asColl(Region), 'region', plan.regions, now),
-    upsertReferences(asColl(Competition), 'competition', plan.competitions, now),
-    upsertReferences(asColl(Team), 'team', plan.teams, now),
-    bulk(asColl(Event), plan.eventOps),
-  ]);
-  const [liveEventData, snapshots, history] = await Promise.all([
-    bulk(asColl(LiveEventData), plan.liveDataOps),
-    bulk(asColl(LiveOddsSnapshot), plan.snapshotOps),
-    appendHistory(plan.history),
-  ]);
+  // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
+  // its connection pool, and on MongoDB the order keeps events ahead of their snapshots.
+  const r1 = await upsertReferences(asColl(Region), 'region', plan.regions, now);
+  const r2 = await upsertReferences(asColl(Competition), 'competition', plan.competitions, now);
+  const r3 = await upsertReferences(asColl(Team), 'team', plan.teams, now);
+  const events = await bulk(asColl(Event), plan.eventOps);
+  const liveEventData = await bulk(asColl(LiveEventData), plan.liveDataOps);
+  const snapshots = await bulk(asColl(LiveOddsSnapshot), plan.snapshotOps);
+  const history = await appendHistory(plan.history);
   return { events, liveEventData, snapshots, history, references: r1 + r2 + r3 };
 }
