@@ -71,6 +71,32 @@ async function main(): Promise<void> {
     forgetWrittenReferences();
   };
 
+  const { planIngest } = await import('../shared/ingest/plan');
+  /** The worker's own share of a cycle (provider + planning, no database), for each size. */
+  const computeRows: string[] = [];
+  for (const n of SIZES) {
+    const anchor = Date.parse('2026-11-21T15:00:00Z');
+    const p = new SimulatedProvider({ seed: 42, competitions: [], syntheticLive: n, syntheticAnchorMs: anchor });
+    const signal = new AbortController().signal;
+    const cycle = async (at: Date, previous: Map<string, any>) => {
+      const t0 = performance.now();
+      const events = await p.listEvents({ at, signal });
+      const [odds, live, results] = await Promise.all([p.fetchOdds({ at, signal }, events), p.fetchLiveStats({ at, signal }, events), p.fetchResults({ at, signal }, [])]);
+      const t1 = performance.now();
+      const plan = planIngest({ provider: 'simulated', capturedAt: at, events, odds: new Map(odds.map((o) => [o.eventId, o])), live: new Map(live.map((l) => [l.eventId, l])), results: new Map(results.map((r) => [r.eventId, r])) }, previous, new Date());
+      const t2 = performance.now();
+      return { fetch: t1 - t0, plan: t2 - t1, plan$: plan };
+    };
+    const first = await cycle(new Date(anchor), new Map());
+    // The stored state after the first poll, as loadPrevious would read it back.
+    const prev = new Map<string, any>();
+    for (const op of first.plan$.eventOps as any[]) prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set });
+    const steady = await cycle(new Date(anchor + 30_000), prev);
+    const ops = steady.plan$.eventOps.length + steady.plan$.liveDataOps.length + steady.plan$.snapshotOps.length;
+    computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} upserts + ${steady.plan$.history.length} history rows |`);
+  }
+  process.stdout.write(`Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned |\n|---|---|---|---|\n${computeRows.join('\n')}\n\n`);
+
   await connectMongo();
   for (const n of SIZES) {
     await cleanup();

@@ -47,7 +47,22 @@ function icuRegion(locale: string, code: string): string | undefined {
   }
 }
 
-export function regionName(code: string): LocalizedText {
+/** Names never change while a process runs: each is computed once (ICU lookups are not free). */
+function memo<T>(fn: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      v = fn(key);
+      cache.set(key, v);
+    }
+    return v;
+  };
+}
+
+export const regionName = memo(regionNameUncached);
+
+function regionNameUncached(code: string): LocalizedText {
   const custom = CUSTOM_REGIONS[code];
   if (custom) return custom;
   const icuCode = M49[code] ?? code;
@@ -80,10 +95,10 @@ const COMPETITIONS: Record<string, { es: string; pt: string }> = {
   'Superliga': { es: 'Superliga', pt: 'Superliga' },
 };
 
-export function competitionName(en: string): LocalizedText {
+export const competitionName = memo((en: string): LocalizedText => {
   const known = COMPETITIONS[en];
   return known ? { en, ...known } : { en };
-}
+});
 
 /** English country name -> ISO code, so national teams get their names translated. */
 let countryCodes: Map<string, string> | undefined;
@@ -102,10 +117,10 @@ export function countryCode(name: string): string | undefined {
 }
 
 /** Club names are proper names (same in every locale); national teams are translated. */
-export function teamName(name: string): LocalizedText {
+export const teamName = memo((name: string): LocalizedText => {
   const code = countryCode(name);
   return code ? regionName(code) : { en: name };
-}
+});
 
 /** Every locale filled (English where no translation exists): what documents store. */
 export function complete(text: LocalizedText): Required<LocalizedText> {

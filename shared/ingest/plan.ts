@@ -159,8 +159,15 @@ function consensusChanged(a: StoredMarket[], b: StoredMarket[] | undefined): boo
   return false;
 }
 
+const searchNamesCache = new Map<string, string[]>();
 function searchNames(name: LocalizedText): string[] {
-  return [...new Set(LOCALES.map((l) => searchName(name[l] ?? name.en)).filter(Boolean))];
+  const k = `${name.en}|${name.es}|${name.pt}`;
+  let v = searchNamesCache.get(k);
+  if (!v) {
+    v = [...new Set(LOCALES.map((l) => searchName(name[l] ?? name.en)).filter(Boolean))];
+    searchNamesCache.set(k, v);
+  }
+  return v;
 }
 
 /** Stored markets from the feed's odds; items no book quotes keep their last price, unavailable. */
