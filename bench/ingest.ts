@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest [-- --sizes 1000,5000 --polls 3 --cap 120]`: one poll-and-write cycle of
+ * `npm run bench:ingest [-- --sizes 1000,5000 --polls 3 --cap 120 --compute-only]`: one poll-and-write cycle of
  * the simulated provider with N live events (every bookmaker, live stats, snapshots, history),
  * against the MongoDB-compatible server the bootstrap finds or starts (FERRETDB_BACKEND=
  * postgresql picks FerretDB's PostgreSQL backend). The first poll inserts everything (cold); the
@@ -42,6 +42,8 @@ function parsePositive(name: string, raw: string, max: number): number {
 const SIZES = parseSizes(arg('sizes', '1000,5000'));
 const POLLS = parsePositive('polls', arg('polls', '3'), 20);
 const CAP_S = parsePositive('cap', arg('cap', '120'), 86_400);
+/** Only the worker's own share (provider + planner), no database: `--compute-only`. */
+const COMPUTE_ONLY = process.argv.includes('--compute-only');
 
 const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
   /** The worker's own share of a cycle (provider + planning, no database), for each size. */
   const computeRows: string[] = [];
   for (const n of SIZES) {
+    let peak = 0;
+    const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
     const anchor = Date.parse('2026-11-21T15:00:00Z');
     const p = new SimulatedProvider({ seed: 42, competitions: [], syntheticLive: n, syntheticAnchorMs: anchor });
     const signal = new AbortController().signal;
@@ -93,10 +97,16 @@ async function main(): Promise<void> {
     for (const op of first.plan$.eventOps as any[]) prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set });
     const steady = await cycle(new Date(anchor + 30_000), prev);
     const ops = steady.plan$.eventOps.length + steady.plan$.liveDataOps.length + steady.plan$.snapshotOps.length;
-    computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} upserts + ${steady.plan$.history.length} history rows |`);
+    clearInterval(sample);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} upserts + ${steady.plan$.history.length} history rows | ${mb(peak)} |`);
   }
-  process.stdout.write(`Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned |\n|---|---|---|---|\n${computeRows.join('\n')}\n\n`);
+  process.stdout.write(`Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned | RSS so far |\n|---|---|---|---|---|\n${computeRows.join('\n')}\n\n`);
 
+  if (COMPUTE_ONLY) {
+    await local.stop();
+    return;
+  }
   await connectMongo();
   for (const n of SIZES) {
     await cleanup();

@@ -124,7 +124,19 @@ function sameStats(a: Partial<EventStats> | null | undefined, b: Partial<EventSt
 }
 
 const sameDate = (a: Date | null | undefined, b: Date | null | undefined) => (a ? a.getTime() : null) === (b ? new Date(b).getTime() : null);
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Structural equality of plain JSON-like values, without serializing (runs per event per poll). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
 
 function sameBookPrices(a: Record<string, number> | undefined, b: Record<string, number> | undefined): boolean {
   const ka = Object.keys(a ?? {});
@@ -147,9 +159,7 @@ function sameMarkets(a: StoredMarket[], b: StoredMarket[] | undefined): boolean 
   return true;
 }
 
-function consensusChanged(a: StoredMarket[], b: StoredMarket[] | undefined): boolean {
-  const prev = new Map<string, StoredBetItem>();
-  for (const m of b ?? []) for (const it of m.betItems) prev.set(it.id, it);
+function consensusChanged(a: StoredMarket[], prev: Map<string, StoredBetItem>): boolean {
   for (const m of a) {
     for (const it of m.betItems) {
       const p = prev.get(it.id);
@@ -171,9 +181,13 @@ function searchNames(name: LocalizedText): string[] {
 }
 
 /** Stored markets from the feed's odds; items no book quotes keep their last price, unavailable. */
-export function buildMarkets(sportId: number, odds: FeedOdds, prev: StoredMarket[] | undefined): StoredMarket[] {
-  const prevItems = new Map<string, StoredBetItem>();
-  for (const m of prev ?? []) for (const it of m.betItems) prevItems.set(it.id, it);
+function itemsOf(markets: StoredMarket[] | undefined): Map<string, StoredBetItem> {
+  const out = new Map<string, StoredBetItem>();
+  for (const m of markets ?? []) for (const it of m.betItems) out.set(it.id, it);
+  return out;
+}
+
+export function buildMarkets(sportId: number, odds: FeedOdds, prev: StoredMarket[] | undefined, prevItems: Map<string, StoredBetItem> = itemsOf(prev)): StoredMarket[] {
   const out: StoredMarket[] = [];
   const seen = new Set<string>();
   for (const m of odds.markets) {
@@ -218,9 +232,7 @@ function itemCaption(sysname: string, code: string, line: number | null): string
   return type && line !== null && (type.kind === 'total' || type.kind === 'handicap') ? `${outcome} ${lineText(type.kind, line, code)}` : outcome;
 }
 
-function liveBetItems(markets: StoredMarket[], prev: StoredMarket[] | undefined, at: Date) {
-  const prevPrice = new Map<string, number>();
-  for (const m of prev ?? []) for (const it of m.betItems) prevPrice.set(it.id, it.price);
+function liveBetItems(markets: StoredMarket[], prevItems: Map<string, StoredBetItem>, at: Date) {
   const ts = String(at.getTime());
   return markets.flatMap((m) =>
     m.betItems.map((it) => ({
@@ -232,7 +244,7 @@ function liveBetItems(markets: StoredMarket[], prev: StoredMarket[] | undefined,
       caption: itemCaption(m.betTypeSysname, it.code, m.line),
       line: m.line,
       price: it.price,
-      priceChange: prevPrice.has(it.id) ? round2(it.price - prevPrice.get(it.id)!) : 0,
+      priceChange: prevItems.has(it.id) ? round2(it.price - prevItems.get(it.id)!.price) : 0,
       isAvailable: it.isAvailable,
       timestamp: ts,
     })),
@@ -240,9 +252,7 @@ function liveBetItems(markets: StoredMarket[], prev: StoredMarket[] | undefined,
 }
 
 /** One live-odds snapshot per dataSource: the provider's consensus, then each bookmaker. */
-function snapshots(provider: string, eventId: string, markets: StoredMarket[], prev: StoredMarket[] | undefined, capturedAt: Date, now: Date): WriteOp[] {
-  const prevItems = new Map<string, StoredBetItem>();
-  for (const m of prev ?? []) for (const it of m.betItems) prevItems.set(it.id, it);
+function snapshots(provider: string, eventId: string, markets: StoredMarket[], prevItems: Map<string, StoredBetItem>, capturedAt: Date, now: Date): WriteOp[] {
   const sources = new Set<string>();
   for (const m of markets) for (const it of m.betItems) for (const b of Object.keys(it.bookPrices ?? {})) sources.add(b);
   const build = (ds: string | null) =>
@@ -337,8 +347,9 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
 
     // Markets
     const odds = batch.odds?.get(e.eventId);
+    const prevItems = itemsOf(prev?.markets);
     let markets: StoredMarket[] | undefined;
-    if (!ended && odds) markets = buildMarkets(e.sportId, odds, prev?.markets);
+    if (!ended && odds) markets = buildMarkets(e.sportId, odds, prev?.markets, prevItems);
     else if (ended && prev?.markets?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(prev.markets);
     else if (!prev) markets = [];
     const marketsChanged = markets !== undefined && !sameMarkets(markets, prev?.markets);
@@ -350,11 +361,9 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     // Odds history: the consensus price each time it changes (rows keyed by the source's own
     // timestamp, so a replayed poll appends nothing).
     if (!ended && odds && markets) {
-      const prevPrice = new Map<string, number>();
-      for (const m of prev?.markets ?? []) for (const it of m.betItems) prevPrice.set(it.id, it.price);
       for (const m of markets) {
         for (const it of m.betItems) {
-          if (prevPrice.get(it.id) !== it.price) plan.history.push({ betItemId: it.id, eventId: e.eventId, dataSource: provider, price: it.price, at: odds.at });
+          if (prevItems.get(it.id)?.price !== it.price) plan.history.push({ betItemId: it.id, eventId: e.eventId, dataSource: provider, price: it.price, at: odds.at });
         }
       }
     }
@@ -385,20 +394,20 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
         isLive: true,
         isInPlay: live?.isInPlay ?? true,
         capturedAt: capturedAt.toISOString(),
-        liveBetItems: liveBetItems(current, prev?.markets, capturedAt),
+        liveBetItems: liveBetItems(current, prevItems, capturedAt),
       };
       if (st) {
         const stats = { ...pickStats(st), phase };
         if (!prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== phase) set.stats = stats;
       }
       plan.liveDataOps.push(liveDataOp(e.eventId, provider, st ?? null, phase, true, live?.details ?? {}, now));
-      if (odds) plan.snapshotOps.push(...snapshots(provider, e.eventId, current, prev?.markets, capturedAt, now));
+      if (odds) plan.snapshotOps.push(...snapshots(provider, e.eventId, current, prevItems, capturedAt, now));
       plan.changed.add('live');
     } else if (prev?.status === 'live') {
       set.liveStats = null;
       plan.changed.add('live');
       // The event left play: its last snapshots are closed (every price unavailable).
-      if (prev.markets?.length) plan.snapshotOps.push(...snapshots(provider, e.eventId, closeMarkets(prev.markets), prev.markets, capturedAt, now));
+      if (prev.markets?.length) plan.snapshotOps.push(...snapshots(provider, e.eventId, closeMarkets(prev.markets), prevItems, capturedAt, now));
     } else if (!prev) {
       set.liveStats = null;
     }
@@ -426,7 +435,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
 
     // AI inputs: pre-match prices, lineups and status.
     let analysisVersion = prev?.analysisVersion ?? 0;
-    const aiInputsChanged = statusChanged || 'lineups' in set || (e.status === 'upcoming' && markets !== undefined && consensusChanged(markets, prev?.markets));
+    const aiInputsChanged = statusChanged || 'lineups' in set || (e.status === 'upcoming' && markets !== undefined && consensusChanged(markets, prevItems));
     if (aiInputsChanged) {
       analysisVersion += 1;
       set.analysisVersion = analysisVersion;
