@@ -112,7 +112,8 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
     const started = Date.now();
     const r = await poll(1);
     expect(r.status).to.equal('failed');
-    expect(Date.now() - started).to.be.below(3000);
+    // The server never answers: only the aborts end this poll (a loaded machine gets slack).
+    expect(Date.now() - started).to.be.below(8000);
     // The server saw both requests (call and retry) closed by the client, not left hanging.
     await waitUntil('the server to see the aborts', () => server.requests.length === 2 && server.requests.every((q) => q.aborted), 2000, 20);
     const state = (await ProviderState.findById('theoddsapi').lean())!;
