@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -70,7 +70,8 @@ export class ScenarioError extends Error {
   }
 }
 
-export const SCENARIO_SCHEMA_PATH = resolve(__dirname, '../../../docs/scenario.schema.json');
+/** The schema ships in docs/ (run from source, or from a `dist/` build one level deeper). */
+export const SCENARIO_SCHEMA_PATH = [resolve(__dirname, '../../../docs/scenario.schema.json'), resolve(__dirname, '../../../../docs/scenario.schema.json')].find((p) => existsSync(p)) ?? resolve(__dirname, '../../../docs/scenario.schema.json');
 
 let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(): ReturnType<Ajv['compile']> {
