@@ -40,6 +40,21 @@ export async function enqueue<Q extends QueueDefinition<any>, N extends JobNameO
   return jobId;
 }
 
+/** Many jobs of one kind in one round trip, each under its deterministic id (duplicates collapse). */
+export async function enqueueMany<Q extends QueueDefinition<any>, N extends JobNameOf<Q>>(
+  def: Q,
+  name: N,
+  payloads: PayloadsOf<Q>[N][],
+  options: (payload: PayloadsOf<Q>[N]) => JobsOptions = () => ({}),
+): Promise<string[]> {
+  const jobDef = def.jobs[name];
+  if (!jobDef) throw new Error(`queue ${def.name} has no job named ${name}`);
+  if (payloads.length === 0) return [];
+  const jobs = payloads.map((p) => ({ name, data: p, opts: { ...jobDef.options, ...options(p), jobId: jobDef.jobId(p) } }));
+  await queueFor(def).addBulk(jobs);
+  return jobs.map((j) => j.opts.jobId);
+}
+
 export async function closeQueues(): Promise<void> {
   const all = [...queues.values()];
   queues.clear();

@@ -33,6 +33,7 @@ export const CONFIG_VARS = {
   SIM_SEED: { type: 'integer', default: '42', minimum: 0, maximum: 2147483647, description: 'Seed of the simulated provider.' },
   SIM_SPEED: { type: 'integer', default: '1', minimum: 1, maximum: 100000, description: 'Simulated seconds per real second.' },
   SIM_SCENARIO: { type: 'string', default: '', description: 'Path of a scenario file that scripts the simulated provider exactly.' },
+  SIM_EPOCH: { type: 'string', default: '2026-11-01T00:00:00Z', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'Instant where simulated and real time coincide; simulated time runs SIM_SPEED times faster from there (fixed, so every worker agrees).' },
   SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
@@ -40,6 +41,9 @@ export const CONFIG_VARS = {
   CACHE_TTL_S: { type: 'integer', default: '30', minimum: 0, maximum: 3600, description: 'Upper bound on the life of a cached API page (pages are also invalidated on data change).' },
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
+  THEODDSAPI_SPORTS: { type: 'list', default: 'soccer_epl,basketball_nba', description: 'The Odds API sport keys to poll, comma-separated (all = every active sport we carry; each costs quota).' },
+  THEODDSAPI_REGIONS: { type: 'list', default: 'eu', description: 'The Odds API bookmaker regions (us, us2, uk, eu, au), comma-separated; each multiplies the quota cost.' },
+  THEODDSAPI_QUOTA_RESERVE: { type: 'integer', default: '0', minimum: 0, maximum: 10000000, description: 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.' },
   PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
   AI_MIN_EDGE: { type: 'integer', default: '2', minimum: 0, maximum: 25, description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).' },
   RATE_LIMIT_LIVE_RPS: { type: 'integer', default: '20', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one live key (bursts up to twice that).' },
@@ -48,6 +52,8 @@ export const CONFIG_VARS = {
   STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
   STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
   PAYMENT_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 60000, description: 'Per-call payment gateway timeout (the request is aborted).' },
+  PROVIDER_BREAKER_RESET_MS: { type: 'integer', default: '30000', minimum: 100, maximum: 3600000, description: 'How long an open provider circuit breaker waits before one trial call (half-open).' },
+  PROVIDER_BREAKER_VOLUME: { type: 'integer', default: '3', minimum: 1, maximum: 1000, description: 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.' },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;

@@ -1,11 +1,24 @@
+import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
+import { getConfig } from '../shared/config';
+import { closeProviders, providerHandle } from '../shared/providers/registry';
 import { ingestHandlers } from './handlers/ingest';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';
 
 /** Provider polls; one poll at a time per worker so a slow provider cannot overlap itself. */
 export async function startIngest(): Promise<Service> {
-  return workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1 }));
+  // Build every configured provider now: a bad scenario file stops the process at start,
+  // naming the offending field, instead of failing each poll.
+  for (const name of getConfig().PROVIDERS) providerHandle(name);
+  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
+  return {
+    name: service.name,
+    stop: async () => {
+      await service.stop();
+      closeProviders();
+    },
+  };
 }
 
 if (require.main === module) main('ingest', [startIngest]);

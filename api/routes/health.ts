@@ -57,6 +57,7 @@ export function healthRouter(): Router {
         lastAttemptAt: p.lastAttemptAt,
         lastSuccessAt: p.lastSuccessAt,
         lastError: p.lastError,
+        quota: p.quota ?? null,
       })),
     };
     if (ok) res.json(body);

@@ -10,6 +10,8 @@ const ProviderStateSchema = new Schema(
     eventsSeen: { type: Number, default: 0 },
     breaker: { type: String, default: 'closed' },
     stale: { type: Boolean, default: false },
+    /** Request quota as the provider last reported it (The Odds API headers). */
+    quota: { type: Schema.Types.Mixed, default: null },
   },
   { timestamps: true, collection: 'providerstates' },
 );

@@ -22,7 +22,7 @@ describe('GET /v2/health', () => {
     await ProviderState.create({ _id: 'simulated', lastSuccessAt: at, lastAttemptAt: at, breaker: 'open', stale: true });
     const res = await api.get('/v2/health');
     expect(res.body.lastIngestAt).to.equal(at.toISOString());
-    expect(res.body.providers).to.deep.include({ name: 'simulated', breaker: 'open', stale: true, lastAttemptAt: at.toISOString(), lastSuccessAt: at.toISOString(), lastError: null });
+    expect(res.body.providers).to.deep.include({ name: 'simulated', breaker: 'open', stale: true, lastAttemptAt: at.toISOString(), lastSuccessAt: at.toISOString(), lastError: null, quota: null });
     await ProviderState.deleteMany({});
   });
 });

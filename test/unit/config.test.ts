@@ -36,6 +36,9 @@ describe('config', () => {
       [{ PROVIDERS: 'theoddsapi' }, 'THEODDSAPI_KEY'],
       [{ SIM_SPEED: '0' }, 'SIM_SPEED'],
       [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
+      [{ SIM_EPOCH: 'yesterday' }, 'SIM_EPOCH'],
+      [{ THEODDSAPI_QUOTA_RESERVE: '-1' }, 'THEODDSAPI_QUOTA_RESERVE'],
+      [{ PROVIDER_BREAKER_VOLUME: '0' }, 'PROVIDER_BREAKER_VOLUME'],
     ];
     for (const [env, variable] of cases) {
       it(`names ${variable} for ${JSON.stringify(env)}`, () => {

@@ -1,0 +1,139 @@
+import type { Collection, Document } from 'mongodb';
+import mongoose from 'mongoose';
+import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
+import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
+
+/** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */
+
+const CHUNK = 2000;
+
+/**
+ * FerretDB 1.x stalls on a bulk write of more than a few dozen updates with its PostgreSQL
+ * backend (each statement holds a pooled connection) and runs them one by one anyway, so against
+ * FerretDB the writes go in batches of 20, one at a time (parallel batches exhaust its pool the
+ * same way); MongoDB takes big batches.
+ */
+interface WritePlan {
+  batch: number;
+  parallel: number;
+}
+let writePlan: WritePlan | undefined;
+async function writePlanFor(): Promise<WritePlan> {
+  if (!writePlan) {
+    const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
+    writePlan = info.ferretdbVersion ? { batch: 20, parallel: 1 } : { batch: CHUNK, parallel: 1 };
+  }
+  return writePlan;
+}
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Stored state of the polled events, in one query per chunk (never liveStats or views). */
+export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
+  const out = new Map<string, PrevEvent>();
+  const coll = Event.collection as unknown as Collection<Document>;
+  for (const part of chunks(ids)) {
+    const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
+    for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
+  }
+  return out;
+}
+
+async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
+  if (ops.length === 0) return 0;
+  const { batch, parallel } = await writePlanFor();
+  const parts = chunks(ops, batch);
+  let n = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, parts.length) }, async () => {
+      while (next < parts.length) {
+        const r = await coll.bulkWrite(parts[next++]!, { ordered: false });
+        n += r.upsertedCount + r.modifiedCount;
+      }
+    }),
+  );
+  return n;
+}
+
+/** Append-only: a row already stored (same item, source and source timestamp) is a duplicate, not an error. */
+async function appendHistory(rows: HistoryRow[]): Promise<number> {
+  let n = 0;
+  for (const part of chunks(rows, 5000)) {
+    try {
+      const r = await OddsHistory.collection.insertMany(part.map((x) => ({ ...x })), { ordered: false });
+      n += r.insertedCount;
+    } catch (err) {
+      const e = err as { code?: number; writeErrors?: { code: number }[] | { code: number }; result?: { insertedCount?: number }; insertedCount?: number };
+      const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
+      const onlyDuplicates = (e.code === 11000 || writeErrors.length > 0) && writeErrors.every((w) => w.code === 11000);
+      if (!onlyDuplicates) throw err;
+      n += e.insertedCount ?? e.result?.insertedCount ?? 0;
+    }
+  }
+  return n;
+}
+
+/**
+ * Reference documents change rarely: each process remembers what it last wrote and skips
+ * identical upserts (another worker writing the same document is harmless: same id, same body).
+ */
+const written = new Map<string, string>();
+
+function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: WriteOp[]; commit: () => void } {
+  const ops: WriteOp[] = [];
+  const bodies: [string, string][] = [];
+  for (const [id, doc] of docs) {
+    const k = `${kind}:${id}`;
+    const body = JSON.stringify(doc);
+    if (written.get(k) === body) continue;
+    bodies.push([k, body]);
+    const { _id, ...fields } = doc;
+    ops.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedAt: now }, $setOnInsert: { createdAt: now } }, upsert: true } });
+  }
+  // Remembered only once written: a failed write is retried on the next poll.
+  return { ops, commit: () => bodies.forEach(([k, b]) => written.set(k, b)) };
+}
+
+async function upsertReferences(coll: Collection<Document>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
+  const { ops, commit } = refOps(kind, docs, now);
+  const n = await bulk(coll, ops);
+  commit();
+  return n;
+}
+
+/** Forgets the reference-document memo (tests that drop the database). */
+export function forgetWrittenReferences(): void {
+  written.clear();
+}
+
+export interface ApplyCounts {
+  events: number;
+  liveEventData: number;
+  snapshots: number;
+  history: number;
+  references: number;
+}
+
+/**
+ * Writes a plan: references and events first (a reader never finds a snapshot whose event is
+ * missing), then live data, snapshots and history. Every write is an upsert keyed by a
+ * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
+ */
+export async function applyPlan(plan: IngestPlan, now: Date): Promise<ApplyCounts> {
+  const asColl = (m: { collection: unknown }) => m.collection as Collection<Document>;
+  // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
+  // its connection pool, and on MongoDB the order keeps events ahead of their snapshots.
+  const r1 = await upsertReferences(asColl(Region), 'region', plan.regions, now);
+  const r2 = await upsertReferences(asColl(Competition), 'competition', plan.competitions, now);
+  const r3 = await upsertReferences(asColl(Team), 'team', plan.teams, now);
+  const events = await bulk(asColl(Event), plan.eventOps);
+  const liveEventData = await bulk(asColl(LiveEventData), plan.liveDataOps);
+  const snapshots = await bulk(asColl(LiveOddsSnapshot), plan.snapshotOps);
+  const history = await appendHistory(plan.history);
+  return { events, liveEventData, snapshots, history, references: r1 + r2 + r3 };
+}

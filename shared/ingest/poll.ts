@@ -1,0 +1,175 @@
+import { aiQueue } from '../../jobs/ai';
+import { enqueueMany } from '../../jobs/client';
+import { settlementQueue } from '../../jobs/settlement';
+import { bumpCacheVersion } from '../cache/versions';
+import { getConfig } from '../config';
+import { key, redis } from '../db/redis';
+import { childLogger } from '../logger';
+import { LiveOddsSnapshot, ProviderState } from '../models';
+import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
+import type { ProviderHandle } from '../providers/registry';
+import { QuotaExhaustedError, type FeedEvent } from '../providers/types';
+import { applyPlan, loadPrevious, type ApplyCounts } from './apply';
+import { withLock } from './lock';
+import { planIngest, type IngestPlan } from './plan';
+
+export interface PollOptions {
+  /** The scheduler's slot (time / POLL_INTERVAL_MS): polls of older slots are skipped. */
+  slot: number;
+  /** The instant the poll is for (normally the slot's start). */
+  at: Date;
+  /** Delay of each settlement job (default SETTLEMENT_DELAY_MS / random 2-5 min). */
+  settlementDelayMs?: () => number;
+  retryDelayMs?: number;
+}
+
+export type PollOutcome =
+  | { status: 'skipped'; provider: string; reason: 'locked' | 'stale-slot' }
+  | { status: 'failed'; provider: string; reason: 'breaker-open' | 'quota' | 'error'; error: string; breaker: BreakerState }
+  | {
+      status: 'ok';
+      provider: string;
+      partial: boolean;
+      events: number;
+      live: number;
+      written: ApplyCounts;
+      settle: number;
+      analyze: number;
+      ms: { fetch: number; read: number; plan: number; write: number; total: number };
+    };
+
+const LOCK_TTL_MS = 60_000;
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The provider's last stored snapshots stay served, marked stale, when it cannot be read: the
+ * fallback of a failed poll. `before` limits it to snapshots this poll did not refresh.
+ */
+async function markStale(provider: string, before?: Date): Promise<void> {
+  await LiveOddsSnapshot.collection.updateMany(before ? { provider, stale: false, capturedAt: { $lt: before } } : { provider, stale: false }, { $set: { stale: true } });
+}
+
+async function recordFailure(handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
+  const name = handle.provider.name;
+  const reason = err instanceof BreakerOpenError ? 'breaker-open' : err instanceof QuotaExhaustedError ? 'quota' : 'error';
+  const state = handle.breaker.state;
+  childLogger({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
+  await markStale(name);
+  await ProviderState.updateOne(
+    { _id: name },
+    { $set: { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) } },
+    { upsert: true },
+  );
+  return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
+}
+
+function quotaOf(handle: ProviderHandle): { quota?: unknown } {
+  const q = (handle.provider as { quota?: unknown }).quota;
+  return q ? { quota: q } : {};
+}
+
+async function followUps(plan: IngestPlan, delay: () => number): Promise<void> {
+  await Promise.all([
+    enqueueMany(settlementQueue, 'settle-event', plan.settle, () => ({ delay: delay() })),
+    enqueueMany(aiQueue, 'analyze-event', plan.analyze),
+    bumpCacheVersion(...plan.changed),
+  ]);
+}
+
+async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+  const { provider, breaker } = handle;
+  const name = provider.name;
+  const log = childLogger({ provider: name, slot: opts.slot });
+  const started = Date.now();
+  const call = <T>(fn: (signal: AbortSignal) => Promise<T>) => guardedCall(breaker, fn, opts.retryDelayMs);
+  await ProviderState.updateOne({ _id: name }, { $set: { lastAttemptAt: new Date() } }, { upsert: true });
+
+  let events: FeedEvent[];
+  try {
+    events = await call((signal) => provider.listEvents({ at: opts.at, signal }));
+  } catch (err) {
+    return recordFailure(handle, err);
+  }
+  const open = events.filter((e) => e.status === 'upcoming' || e.status === 'live');
+  const live = events.filter((e) => e.status === 'live');
+  const ended = events.filter((e) => e.status !== 'upcoming' && e.status !== 'live');
+  const errors: string[] = [];
+  const part = async <T extends { eventId: string }>(subjects: FeedEvent[], fetch: (signal: AbortSignal) => Promise<T[]>): Promise<Map<string, T> | null> => {
+    if (subjects.length === 0) return new Map();
+    try {
+      return new Map((await call(fetch)).map((x) => [x.eventId, x]));
+    } catch (err) {
+      errors.push(describeError(err));
+      return null;
+    }
+  };
+  const [odds, liveStats, results] = await Promise.all([
+    part(open, (signal) => provider.fetchOdds({ at: opts.at, signal }, open)),
+    part(live, (signal) => provider.fetchLiveStats({ at: opts.at, signal }, live)),
+    part(ended, (signal) => provider.fetchResults({ at: opts.at, signal }, ended)),
+  ]);
+  const fetched = Date.now();
+
+  const previous = await loadPrevious(events.map((e) => e.eventId));
+  const read = Date.now();
+  const now = new Date();
+  const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
+  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now);
+  const planned = Date.now();
+  const written = await applyPlan(plan, now);
+  await followUps(plan, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  const partial = errors.length > 0;
+  if (partial) await markStale(name, capturedAt);
+  await ProviderState.updateOne(
+    { _id: name },
+    {
+      $set: {
+        lastSuccessAt: new Date(),
+        lastError: partial ? errors.join('; ') : null,
+        eventsSeen: events.length,
+        breaker: breaker.state,
+        stale: partial,
+        ...quotaOf(handle),
+      },
+    },
+    { upsert: true },
+  );
+  await redis().set(key('ingest', 'slot', name), String(opts.slot));
+  const done = Date.now();
+  const outcome: PollOutcome = {
+    status: 'ok',
+    provider: name,
+    partial,
+    events: events.length,
+    live: live.length,
+    written,
+    settle: plan.settle.length,
+    analyze: plan.analyze.length,
+    ms: { fetch: fetched - started, read: read - fetched, plan: planned - read, write: done - planned, total: done - started },
+  };
+  log.info({ ...outcome, counts: plan.counts }, partial ? 'provider polled (partial: some calls failed)' : 'provider polled');
+  return outcome;
+}
+
+/**
+ * One poll of one provider: under a per-provider Redis lock (polls never overlap, whichever
+ * worker runs them), never for a slot older than the last one written, each provider call
+ * through its breaker with at most one retry. A provider failure is not a job failure: the
+ * stored data stays, marked stale, and the next slot tries again.
+ */
+export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+  const name = handle.provider.name;
+  const res = await withLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
+    const last = await redis().get(key('ingest', 'slot', name));
+    if (last !== null && Number(last) >= opts.slot) return { status: 'skipped', provider: name, reason: 'stale-slot' };
+    return runPoll(handle, opts);
+  });
+  if (!res.held) {
+    childLogger({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');
+    return { status: 'skipped', provider: name, reason: 'locked' };
+  }
+  return res.value;
+}

@@ -1,0 +1,69 @@
+import { getConfig, type Config } from '../config';
+import { childLogger } from '../logger';
+import { ProviderState } from '../models';
+import { DEFAULT_BREAKER, ProviderBreaker, type BreakerState } from './breaker';
+import { SimulatedProvider } from './simulated';
+import { loadScenario } from './simulated/scenario';
+import { TheOddsApiProvider } from './theoddsapi';
+import type { OddsProvider } from './types';
+
+/** A provider with the circuit breaker every one of its calls goes through. */
+export interface ProviderHandle {
+  provider: OddsProvider;
+  breaker: ProviderBreaker;
+}
+
+/** Builds a provider by its PROVIDERS name. A bad scenario file throws here, naming the field. */
+export function createProvider(name: string, cfg: Config = getConfig()): OddsProvider {
+  switch (name) {
+    case 'simulated':
+      return new SimulatedProvider({
+        seed: cfg.SIM_SEED,
+        clock: { epochMs: Date.parse(cfg.SIM_EPOCH), speed: cfg.SIM_SPEED },
+        scenario: cfg.SIM_SCENARIO ? loadScenario(cfg.SIM_SCENARIO) : undefined,
+      });
+    case 'theoddsapi':
+      return new TheOddsApiProvider({
+        baseUrl: cfg.THEODDSAPI_URL,
+        apiKey: cfg.THEODDSAPI_KEY,
+        sports: cfg.THEODDSAPI_SPORTS,
+        regions: cfg.THEODDSAPI_REGIONS,
+        quotaReserve: cfg.THEODDSAPI_QUOTA_RESERVE,
+        log: childLogger({ provider: 'theoddsapi' }),
+      });
+    default:
+      throw new Error(`unknown provider "${name}" (PROVIDERS accepts simulated, theoddsapi)`);
+  }
+}
+
+/** Records a breaker transition where /v2/health reads it (best effort: the poll writes it too). */
+export function recordBreakerState(name: string, state: BreakerState): void {
+  childLogger({ provider: name }).warn({ breaker: state }, 'provider breaker state changed');
+  ProviderState.updateOne({ _id: name }, { $set: { breaker: state } }, { upsert: true }).catch(() => undefined);
+}
+
+export function createHandle(name: string, provider: OddsProvider = createProvider(name), cfg: Config = getConfig()): ProviderHandle {
+  const breaker = new ProviderBreaker(
+    name,
+    { ...DEFAULT_BREAKER, timeoutMs: cfg.PROVIDER_TIMEOUT_MS, resetTimeoutMs: cfg.PROVIDER_BREAKER_RESET_MS, volumeThreshold: cfg.PROVIDER_BREAKER_VOLUME },
+    (state) => recordBreakerState(name, state),
+  );
+  return { provider, breaker };
+}
+
+const handles = new Map<string, ProviderHandle>();
+
+/** The process's handle for a provider: one breaker per provider per process. */
+export function providerHandle(name: string): ProviderHandle {
+  let h = handles.get(name);
+  if (!h) {
+    h = createHandle(name);
+    handles.set(name, h);
+  }
+  return h;
+}
+
+export function closeProviders(): void {
+  for (const h of handles.values()) h.breaker.shutdown();
+  handles.clear();
+}

@@ -1,0 +1,116 @@
+import type { CallContext, FeedEvent, FeedLiveStats, FeedOdds, FeedResult, OddsProvider } from '../types';
+import { simTime, type SimClock } from './clock';
+import { feedEvent, liveStats, odds, result } from './feed';
+import { BOOKMAKERS } from './pricing';
+import { scenarioAt, type Scenario, type ScenarioEvaluation } from './scenario';
+import { buildFixture, Schedule, type SimFixture } from './schedule';
+import { COMPETITIONS, type SimCompetition } from './world';
+
+export interface SimulatedOptions {
+  seed: number;
+  clock?: SimClock;
+  /** Serve exactly this scenario instead of the generated world. */
+  scenario?: Scenario;
+  /** How far ahead the schedule is published (default 3 days). */
+  horizonMs?: number;
+  /** How long ended events stay in the feed (default 6 hours). */
+  lookbackMs?: number;
+  /** Multiplier on fixtures per competition and day (default 1). */
+  density?: number;
+  /** Restrict the world (tests). */
+  competitions?: readonly SimCompetition[];
+  /** Only these events (tests that follow a few fixtures through their lifecycle). */
+  eventIds?: ReadonlySet<string>;
+  /** Extra fixtures all live at `syntheticAnchorMs` (benchmarks). */
+  syntheticLive?: number;
+  syntheticAnchorMs?: number;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The embedded provider: a seeded, time-accelerated world of all eight sports, or a scenario
+ * replayed exactly. Every answer is a pure function of (seed or scenario, simulated time), so
+ * two workers polling the same slot produce the same documents.
+ */
+export class SimulatedProvider implements OddsProvider {
+  readonly name = 'simulated';
+  readonly bookmakers: readonly string[];
+  private readonly schedule?: Schedule;
+  private readonly synthetic: SimFixture[] = [];
+  private memo?: { t: number; fixtures: Map<string, SimFixture>; scenario: Map<string, ScenarioEvaluation> };
+
+  constructor(private readonly opts: SimulatedOptions) {
+    this.bookmakers = opts.scenario ? [...(opts.scenario.bookmakers ?? [])] : BOOKMAKERS.map((b) => b.key);
+    if (!opts.scenario) {
+      this.schedule = new Schedule(opts.seed, {
+        horizonMs: opts.horizonMs ?? 72 * HOUR,
+        lookbackMs: opts.lookbackMs ?? 6 * HOUR,
+        density: opts.density ?? 1,
+        competitions: opts.competitions,
+      });
+      const anchor = opts.syntheticAnchorMs ?? 0;
+      for (let i = 0; i < (opts.syntheticLive ?? 0); i++) {
+        const c = COMPETITIONS[i % COMPETITIONS.length]!;
+        const a = c.teams[(2 * Math.floor(i / COMPETITIONS.length)) % c.teams.length]!;
+        const b = c.teams[(2 * Math.floor(i / COMPETITIONS.length) + 1) % c.teams.length]!;
+        const f = buildFixture(opts.seed, c, Math.floor(anchor / 86_400_000), i, a, b, anchor - (5 + (i % 40)) * 60_000);
+        this.synthetic.push({ ...f, eventId: `8${String(opts.seed % 1000).padStart(3, '0')}${String(i).padStart(9, '0')}`, end: 'completed' });
+      }
+    }
+  }
+
+  feedTime(at: Date): Date {
+    return new Date(simTime(this.opts.clock ?? { epochMs: 0, speed: 1 }, at.getTime()));
+  }
+
+  private at(ctx: CallContext) {
+    const t = this.feedTime(ctx.at).getTime();
+    if (this.memo?.t !== t) {
+      const fixtures = new Map<string, SimFixture>();
+      const scenario = new Map<string, ScenarioEvaluation>();
+      if (this.opts.scenario) {
+        for (const ev of scenarioAt(this.opts.scenario, t)) scenario.set(ev.event.eventId, ev);
+      } else {
+        for (const f of [...this.schedule!.at(t), ...this.synthetic]) {
+          if (!this.opts.eventIds || this.opts.eventIds.has(f.eventId)) fixtures.set(f.eventId, f);
+        }
+      }
+      this.memo = { t, fixtures, scenario };
+    }
+    return this.memo;
+  }
+
+  /** Fixtures the generated world shows at `at` (tests pick their subjects from it). */
+  fixturesAt(at: Date): SimFixture[] {
+    return [...this.at({ at, signal: new AbortController().signal }).fixtures.values()];
+  }
+
+  async listEvents(ctx: CallContext): Promise<FeedEvent[]> {
+    const m = this.at(ctx);
+    if (this.opts.scenario) return [...m.scenario.values()].map((e) => e.event);
+    return [...m.fixtures.values()].map((f) => feedEvent(this.opts.seed, f, m.t));
+  }
+
+  async fetchOdds(ctx: CallContext, events: FeedEvent[]): Promise<FeedOdds[]> {
+    return this.each(ctx, events, (f, t) => odds(this.opts.seed, f, t), (e) => e.odds);
+  }
+
+  async fetchLiveStats(ctx: CallContext, events: FeedEvent[]): Promise<FeedLiveStats[]> {
+    return this.each(ctx, events, (f, t) => liveStats(f, t), (e) => e.live);
+  }
+
+  async fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]> {
+    return this.each(ctx, events, (f, t) => result(f, t), (e) => e.result);
+  }
+
+  private each<T>(ctx: CallContext, events: FeedEvent[], fromFixture: (f: SimFixture, t: number) => T | null, fromScenario: (e: ScenarioEvaluation) => T | null): T[] {
+    const m = this.at(ctx);
+    const out: T[] = [];
+    for (const e of events) {
+      const v = this.opts.scenario ? (m.scenario.has(e.eventId) ? fromScenario(m.scenario.get(e.eventId)!) : null) : m.fixtures.has(e.eventId) ? fromFixture(m.fixtures.get(e.eventId)!, m.t) : null;
+      if (v) out.push(v);
+    }
+    return out;
+  }
+}
