@@ -34,6 +34,8 @@ export const CONFIG_VARS = {
   SIM_SPEED: { type: 'integer', default: '1', minimum: 1, maximum: 100000, description: 'Simulated seconds per real second.' },
   SIM_SCENARIO: { type: 'string', default: '', description: 'Path of a scenario file that scripts the simulated provider exactly.' },
   SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
+  SETTLEMENT_CONCURRENCY: { type: 'integer', default: '64', minimum: 1, maximum: 1000, description: 'Settle jobs one settlement worker runs at once (they are graded together in batches).' },
+  SETTLEMENT_LOCK_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 600000, description: 'Lock of a running settlement job; a job whose worker died is retried after about this long.' },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
   ADMIN_PASSWORD: { type: 'string', default: '', secret: true, description: 'Bull Board password.' },
