@@ -3,11 +3,13 @@ import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { requestLog } from './middleware/requestLog';
+import { betsRouter } from './routes/bets';
 import { healthRouter } from './routes/health';
+import { performanceRouter } from './routes/performance';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 function v2Routers(): Router[] {
-  return [healthRouter()];
+  return [healthRouter(), betsRouter(), performanceRouter()];
 }
 
 export function createApp(): Express {
