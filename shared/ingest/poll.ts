@@ -23,7 +23,14 @@ export interface PollOptions {
   retryDelayMs?: number;
 }
 
-export type PollOutcome =
+/** Epoch ms between which this poll held the provider's lock (absent when it never held it). */
+export interface HeldInterval {
+  heldFrom?: number;
+  heldUntil?: number;
+}
+
+export type PollOutcome = HeldInterval &
+  (
   | { status: 'skipped'; provider: string; reason: 'locked' | 'stale-slot' }
   | { status: 'failed'; provider: string; reason: 'breaker-open' | 'quota' | 'error'; error: string; breaker: BreakerState }
   | {
@@ -36,7 +43,8 @@ export type PollOutcome =
       settle: number;
       analyze: number;
       ms: { fetch: number; read: number; plan: number; write: number; total: number };
-    };
+    }
+  );
 
 const LOCK_TTL_MS = 60_000;
 
@@ -163,9 +171,11 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
 export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const name = handle.provider.name;
   const res = await withLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
+    const heldFrom = Date.now();
     const last = await redis().get(key('ingest', 'slot', name));
-    if (last !== null && Number(last) >= opts.slot) return { status: 'skipped', provider: name, reason: 'stale-slot' };
-    return runPoll(handle, opts);
+    const outcome: PollOutcome =
+      last !== null && Number(last) >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(handle, opts);
+    return { ...outcome, heldFrom, heldUntil: Date.now() };
   });
   if (!res.held) {
     childLogger({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');

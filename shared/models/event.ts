@@ -59,6 +59,9 @@ const EventSchema = new Schema(
     liveStats: { type: Schema.Types.Mixed, default: null },
     /** Bumped when final stats change after completion: settlement re-grades on a new version. */
     resultVersion: { type: Number, default: 0 },
+    /** The resultVersion settlement last completed for (recommendations, picks, rollups); null = never. */
+    settledVersion: { type: Number, default: null },
+    settledAt: { type: Date, default: null },
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
     oddsUpdatedAt: { type: Date, default: null },

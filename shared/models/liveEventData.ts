@@ -15,5 +15,7 @@ const LiveEventDataSchema = new Schema(
   { timestamps: true, collection: 'liveeventdata', minimize: false },
 );
 
+LiveEventDataSchema.index({ eventId: 1 });
+
 export type LiveEventDataDoc = InferSchemaType<typeof LiveEventDataSchema>;
 export const LiveEventData = model('LiveEventData', LiveEventDataSchema);

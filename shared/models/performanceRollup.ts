@@ -15,6 +15,8 @@ const PerformanceRollupSchema = new Schema(
     staked: { type: Number, default: 0 },
     returned: { type: Number, default: 0 },
     sumEdge: { type: Number, default: 0 },
+    /** Compare-and-set revision: each recompute writes only over the revision it read. */
+    rev: { type: Number },
   },
   { timestamps: true, collection: 'performancerollups' },
 );

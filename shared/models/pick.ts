@@ -47,6 +47,8 @@ const PickSchema = new Schema(
     matchSimulation: { type: Schema.Types.Mixed, default: null },
     eventNews: { type: Schema.Types.Mixed, default: null },
     ...SettlementFields,
+    /** Signature of the legs' outcomes settlement last wrote: the compare-and-set key of pick updates. */
+    legsState: { type: String, default: null },
   },
   { timestamps: true, collection: 'picks', minimize: false },
 );

@@ -11,6 +11,10 @@ const CorrectionSchema = new Schema(
     previousResult: { type: String, enum: RESULTS },
     previousResultDetail: { type: String, enum: RESULT_DETAILS },
     previousReturnPerUnit: Number,
+    /** What the regrade says (null when the bet may no longer be settled at all). */
+    newResult: { type: String, enum: [...RESULTS, null], default: null },
+    newResultDetail: { type: String, enum: [...RESULT_DETAILS, null], default: null },
+    newReturnPerUnit: { type: Number, default: null },
     correctedAt: { type: Date, required: true },
     resultVersion: Number,
     reason: String,
@@ -29,6 +33,11 @@ export const SettlementFields = {
   /** Which event resultVersion this grading is of; a correction bumps it. */
   settledVersion: { type: Number, default: null },
   corrections: { type: [CorrectionSchema], default: [] },
+  /** Why it settled that way (grading reasonCode: graded, void_abandoned, missing_corners, ...). */
+  reasonCode: { type: String, default: null },
+  reason: { type: String, default: null },
+  /** Set when the bet itself cannot be graded (GradingError): left unsettled for review, not retried in a loop. */
+  settlementError: { type: new Schema({ code: String, message: String, resultVersion: Number, at: Date }, { _id: false }), default: null },
 };
 
 /**
@@ -76,6 +85,8 @@ RecommendationSchema.index({ confidence: 1, createdAt: -1 });
 RecommendationSchema.index({ edgePercentage: -1 });
 RecommendationSchema.index({ settlementDate: 1 });
 RecommendationSchema.index({ createdAt: -1 });
+// Performance rollups are recomputed per day of the event's start.
+RecommendationSchema.index({ settled: 1, eventStartAt: 1 });
 
 export type RecommendationDoc = InferSchemaType<typeof RecommendationSchema>;
 export const Recommendation = model('Recommendation', RecommendationSchema);

@@ -1,0 +1,151 @@
+import { CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
+import { PerformanceRollup, Recommendation } from '../models';
+import { betDay, dayRange } from './state';
+
+/**
+ * Performance rollups (one document per day and confidence) are DERIVED: each refresh recomputes
+ * a day from its settled recommendations and writes the result. Nothing is ever incremented, so
+ * a retried job, a duplicate job or a crash between the bet writes and the refresh can neither
+ * lose nor double a bet: re-running a refresh writes the same figures.
+ *
+ * Concurrent refreshes of one day (two settlement workers) are serialised by compare-and-set on
+ * `rev`: a refresh reads the revisions, THEN reads the bets, and writes only over the revisions it
+ * read. A refresh that started after a bet was written therefore includes it; a stale refresh
+ * (one that read the bets before another worker's write) loses the race and starts over. The
+ * last successful write always read the bets after every bet whose settler's refresh finished,
+ * so the stored figures equal a recomputation (the check command proves it on demand).
+ */
+
+const BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPerUnit: 1, edgePercentage: 1, eventStartAt: 1 } as const;
+
+interface BetRow {
+  confidence: string;
+  result?: string | null;
+  resultDetail?: string | null;
+  returnPerUnit?: number | null;
+  edgePercentage: number;
+  eventStartAt: Date;
+}
+
+export function toSettledBet(b: BetRow): SettledBet {
+  return {
+    day: betDay(b.eventStartAt),
+    confidence: b.confidence as Confidence,
+    result: b.result as SettledBet['result'],
+    resultDetail: b.resultDetail as SettledBet['resultDetail'],
+    returnPerUnit: b.returnPerUnit ?? 0,
+    edgePercentage: b.edgePercentage,
+  };
+}
+
+/** Rollups of the given days recomputed from the settled recommendations (one query). */
+export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> {
+  if (days.length === 0) return [];
+  const ranges = days.map((d) => ({ eventStartAt: dayRange(d) }));
+  const bets = await Recommendation.find({ settled: true, $or: ranges }, BET_FIELDS).lean<BetRow[]>();
+  return recomputeFromBets(bets.map(toSettledBet));
+}
+
+/** Every rollup recomputed from every settled recommendation (the check command). */
+export async function recomputeAll(): Promise<Rollup[]> {
+  const bets = await Recommendation.find({ settled: true }, BET_FIELDS).lean<BetRow[]>();
+  return recomputeFromBets(bets.map(toSettledBet));
+}
+
+interface StoredRollup extends Rollup {
+  _id: string;
+  rev?: number | null;
+  updatedAt?: Date;
+}
+
+export async function loadRollups(filter: { days?: readonly string[] } = {}): Promise<StoredRollup[]> {
+  const query = filter.days ? { day: { $in: [...filter.days] } } : {};
+  return PerformanceRollup.find(query).lean<StoredRollup[]>();
+}
+
+export class RollupContentionError extends Error {
+  override name = 'RollupContentionError';
+}
+
+const MAX_ATTEMPTS = 8;
+
+function isDuplicateKey(err: unknown): boolean {
+  const e = err as { code?: number; writeErrors?: { code?: number }[] };
+  return e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => w.code === 11000));
+}
+
+/** One compare-and-set round over `days`; false when another writer got in between. */
+async function refreshOnce(days: readonly string[]): Promise<boolean> {
+  const stored = await loadRollups({ days });
+  const fresh = await recomputeDays(days);
+  const byKey = new Map(fresh.map((r) => [`${r.day}|${r.confidence}`, r]));
+  const ops = [];
+  for (const day of days) {
+    for (const confidence of CONFIDENCES) {
+      const _id = `${day}|${confidence}`;
+      const current = stored.find((r) => r._id === _id);
+      const next: Rollup = byKey.get(_id) ?? { day, confidence, ...emptyCounters() };
+      if (!current && next.total === 0) continue;
+      if (current && equalRollups([current], [next]).equal) continue;
+      const { day: _d, confidence: _c, ...counters } = next;
+      ops.push({
+        updateOne: {
+          filter: { _id, rev: current?.rev ?? null },
+          update: { $set: { day, confidence, ...counters, rev: (current?.rev ?? 0) + 1 } },
+          upsert: true,
+        },
+      });
+    }
+  }
+  if (ops.length === 0) return true;
+  try {
+    const res = await PerformanceRollup.bulkWrite(ops, { ordered: false });
+    return res.matchedCount + res.upsertedCount === ops.length;
+  } catch (err) {
+    // The document appeared (or moved on) since it was read: an upsert hit its _id.
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+}
+
+export async function refreshRollupDays(days: readonly string[]): Promise<void> {
+  const unique = [...new Set(days)].sort();
+  if (unique.length === 0) return;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    if (await refreshOnce(unique)) return;
+    await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+  }
+  throw new RollupContentionError(`performance rollups of ${unique.join(', ')} kept changing under ${MAX_ATTEMPTS} refreshes`);
+}
+
+/**
+ * Coalesces refreshes inside one process: a caller gets a refresh that STARTS after its call, so
+ * it covers the bets it wrote before calling; callers arriving while a refresh of the same day runs
+ * share the one queued behind it. Many settled events of one day cost a few recomputations, not
+ * one each.
+ */
+export class RollupRefresher {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private queuedDays = new Set<string>();
+
+  constructor(private readonly refresh: (days: readonly string[]) => Promise<void> = refreshRollupDays) {}
+
+  request(days: readonly string[]): Promise<void> {
+    if (days.length === 0) return Promise.resolve();
+    for (const d of days) this.queuedDays.add(d);
+    if (!this.queued) {
+      const after = this.running ? this.running.catch(() => undefined) : Promise.resolve();
+      this.queued = after.then(() => {
+        const batch = [...this.queuedDays];
+        this.queuedDays.clear();
+        this.queued = undefined;
+        this.running = this.refresh(batch).finally(() => {
+          this.running = undefined;
+        });
+        return this.running;
+      });
+    }
+    return this.queued;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Builds what ingest and the AI worker would have stored for settlement to act on: ended events
+ * with their LiveEventData, recommendations and picks, written straight through the models.
+ */
+import { Event, LiveEventData, Pick, Recommendation } from '../../shared/models';
+import type { EventStats } from '../../shared/stats';
+
+export const FINAL_2_1: EventStats = {
+  homeGoals: 2,
+  awayGoals: 1,
+  homeGoalsFirstHalf: 1,
+  awayGoalsFirstHalf: 0,
+  homeCorners: 7,
+  awayCorners: 3,
+  homeYellowCards: 2,
+  awayYellowCards: 3,
+  homeRedCards: 0,
+  awayRedCards: 1,
+};
+
+let seq = 0;
+/** A numeric event id unique within the test run (each run has its own database). */
+export function nextEventId(): string {
+  seq += 1;
+  return String(700000 + seq);
+}
+
+export interface EventSpec {
+  id?: string;
+  sportId?: number;
+  status?: 'upcoming' | 'live' | 'completed' | 'postponed' | 'cancelled';
+  voided?: boolean;
+  /** Whether the event kicked off (startedAt set); default true unless upcoming. */
+  started?: boolean;
+  start?: Date;
+  /** When it ended; default an hour ago (well past the settlement delay). */
+  endedAt?: Date | null;
+  /** LiveEventData counts; null = no LiveEventData document at all. Default FINAL_2_1. */
+  led?: Partial<EventStats> | null;
+  /** Event.stats (list-view final counts); default the same counts as the LiveEventData. */
+  eventStats?: Partial<EventStats> | null;
+  resultVersion?: number;
+}
+
+export interface BetSpec {
+  key: string;
+  betTypeSysname: string;
+  code: string;
+  line?: number | null;
+  odds?: number;
+  confidence?: 'High' | 'Medium' | 'Low';
+  edgePercentage?: number;
+}
+
+export const recId = (eventId: string, key: string) => `rec-${eventId}-${key}`;
+
+export async function createEvent(spec: EventSpec = {}): Promise<string> {
+  const id = spec.id ?? nextEventId();
+  const status = spec.status ?? 'completed';
+  const start = spec.start ?? new Date(Date.now() - 3 * 3600_000);
+  const started = spec.started ?? status !== 'upcoming';
+  const led = spec.led === undefined ? FINAL_2_1 : spec.led;
+  const eventStats = spec.eventStats === undefined ? led : spec.eventStats;
+  await Event.create({
+    _id: id,
+    sportId: spec.sportId ?? 1,
+    competitionId: 1,
+    regionId: 1,
+    homeTeam: { id: 1, name: { en: 'Home FC', es: 'Local FC' } },
+    awayTeam: { id: 2, name: { en: 'Away FC', es: 'Visitante FC' } },
+    competition: { id: 1, name: { en: 'League' } },
+    region: { id: 1, name: { en: 'England' } },
+    startDateTime: start,
+    startedAt: started ? start : null,
+    endedAt: spec.endedAt === undefined ? (status === 'upcoming' || status === 'live' ? null : new Date(Date.now() - 3600_000)) : spec.endedAt,
+    status,
+    voided: spec.voided ?? false,
+    stats: eventStats ? { ...eventStats, phase: 'FT' } : null,
+    resultVersion: spec.resultVersion ?? 0,
+    dataSource: 'simulated',
+  });
+  if (led) await LiveEventData.create({ _id: id, eventId: id, ...led, phaseSysname: 'FT', isLive: false, dataSource: 'simulated' });
+  return id;
+}
+
+export async function createRecommendations(eventId: string, bets: BetSpec[], eventStartAt?: Date): Promise<string[]> {
+  const event = await Event.findById(eventId, { startDateTime: 1, sportId: 1 }).lean();
+  const start = eventStartAt ?? event!.startDateTime;
+  const docs = bets.map((b) => ({
+    _id: recId(eventId, b.key),
+    eventId,
+    marketId: `${eventId}-${b.betTypeSysname}${b.line === undefined || b.line === null ? '' : `@${b.line}`}`,
+    betItemId: `${eventId}-${b.betTypeSysname}${b.line === undefined || b.line === null ? '' : `@${b.line}`}-${b.code}`,
+    betTypeSysname: b.betTypeSysname,
+    code: b.code,
+    line: b.line ?? null,
+    sportId: event!.sportId,
+    outcome: b.code,
+    bookmaker: 'simulated',
+    odds: b.odds ?? 2,
+    probability: 0.5,
+    fairOdds: 1.9,
+    confidence: b.confidence ?? 'Medium',
+    edgePercentage: b.edgePercentage ?? 5,
+    kellyFraction: 0.02,
+    eventStartAt: start,
+  }));
+  await Recommendation.insertMany(docs);
+  return docs.map((d) => d._id);
+}
+
+/** A pick over existing recommendations (legs copied from them, as the AI worker does). */
+export async function createPick(id: string, recommendationIds: string[]): Promise<string> {
+  const recs = await Recommendation.find({ _id: { $in: recommendationIds } }).lean();
+  const ordered = recommendationIds.map((rid) => recs.find((r) => r._id === rid)!);
+  const eventIds = [...new Set(ordered.map((r) => r.eventId))];
+  await Pick.create({
+    _id: id,
+    pickType: ordered.length === 1 ? 'single' : 'parlay',
+    legs: ordered.map((r) => ({
+      recommendationId: r._id,
+      eventId: r.eventId,
+      betItemId: r.betItemId,
+      market: r.betTypeSysname,
+      outcome: r.outcome,
+      code: r.code,
+      bookmaker: r.bookmaker,
+      odds: r.odds,
+      point: r.line ?? null,
+      edgePercentage: r.edgePercentage,
+      confidence: r.confidence,
+    })),
+    eventIds,
+    totalOdds: ordered.reduce((p, r) => p * r.odds, 1),
+    probability: 0.3,
+    edgePercentage: 4,
+    confidence: 'Medium',
+    kellyFraction: 0.01,
+    event: { id: eventIds[0] },
+    featuredOrder: 1,
+    featuredDate: ordered[0].eventStartAt.toISOString().slice(0, 10),
+    startsAt: ordered[0].eventStartAt,
+  });
+  return id;
+}
