@@ -18,7 +18,8 @@ import {
 } from '../shared/billing/accounts';
 import { checkLedger } from '../shared/billing/ledgerCheck';
 import type { KeyMode } from '../shared/billing/keys';
-import { getConfigOrExit } from '../shared/config';
+import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/config';
+import { startLocalServices } from './services';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
 import { logToStderr } from '../shared/logger';
@@ -154,6 +155,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const json = Boolean(values.json);
   logToStderr();
+  // Without MONGODB_URI the CLI works on the embedded default: the servers `npm start` runs
+  // (recorded in .local/services.json), or servers it starts for this one command.
+  const local = bootstrapEnv().mongodbUri ? undefined : await startLocalServices();
+  if (local) setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl });
   getConfigOrExit();
   try {
     await connectMongo();
@@ -173,6 +178,7 @@ async function main(argv: string[]): Promise<number> {
     await closeQueues();
     await closeAllRedis();
     await disconnectMongo();
+    await local?.stop();
   }
 }
 

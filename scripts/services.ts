@@ -8,7 +8,7 @@
  * Data directories live under .local/ (gitignored).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,8 @@ const ROOT = resolve(__dirname, '..');
 const LOCAL = join(ROOT, '.local');
 const FERRET_VERSION = 'v1.24.2';
 const FERRET_MODULE = 'github.com/FerretDB/FerretDB';
+/** Where a running embedded default records its servers, so the CLI and a second run reuse them. */
+const RECORD = join(LOCAL, 'services.json');
 const CACHE_DIR = join(bootstrapEnv().cacheHome || join(homedir(), '.cache'), 'odds-ai-service');
 
 export interface LocalServices {
@@ -205,6 +207,10 @@ async function ensureMongo(): Promise<{ uri: string; kind: string; stop?: () => 
     if (await mongoPing(env.mongodbUri)) return { uri: env.mongodbUri, kind: `MONGODB_URI (${redact(env.mongodbUri)})` };
     say(`MONGODB_URI ${redact(env.mongodbUri)} is not reachable; starting a local server instead`);
   }
+  const recorded = readRecord();
+  if (recorded?.mongodbUri && (await mongoPing(recorded.mongodbUri))) {
+    return { uri: recorded.mongodbUri, kind: `${recorded.mongoKind} (already running, recorded in .local/services.json)` };
+  }
   const mongod = which('mongod');
   if (mongod) {
     const port = await freePort(27018);
@@ -261,17 +267,40 @@ function redact(url: string): string {
   }
 }
 
+interface Record {
+  mongodbUri: string;
+  mongoKind: string;
+  pid: number;
+}
+
+function readRecord(): Record | undefined {
+  try {
+    return JSON.parse(readFileSync(RECORD, 'utf8')) as Record;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startLocalServices(): Promise<LocalServices> {
   const [red, mongo] = await Promise.all([ensureRedis(), ensureMongo()]);
   say(`Redis:   ${red.kind}`);
   say(`MongoDB: ${mongo.kind}`);
+  // A server this run started is recorded so that the CLI and other runs use it instead of
+  // starting a second one on the same data directory.
+  if (mongo.stop) {
+    mkdirSync(LOCAL, { recursive: true });
+    writeFileSync(RECORD, JSON.stringify({ mongodbUri: mongo.uri, mongoKind: mongo.kind, pid: process.pid } satisfies Record));
+  }
   return {
     mongodbUri: mongo.uri,
     redisUrl: red.url,
     mongoKind: mongo.kind,
     redisKind: red.kind,
     stop: async () => {
-      await mongo.stop?.();
+      if (mongo.stop) {
+        if (readRecord()?.pid === process.pid) rmSync(RECORD, { force: true });
+        await mongo.stop();
+      }
       if (red.child) await stopChild(red.child);
     },
   };
