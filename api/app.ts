@@ -4,19 +4,19 @@ import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { metering } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
-import { betsRouter } from './routes/bets';
+import { betsRoutes } from './routes/bets';
 import { costsRouter } from './routes/costs';
 import { healthRouter } from './routes/health';
 import { aiRoutes } from './routes/ai';
 import { docsRouter, healthDoc } from './routes/docs';
-import { performanceRouter } from './routes/performance';
+import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
 import { mountRoutes } from './routes/spec';
 
 /** Routers mounted under /v2, in order. Each feature adds its router here. */
 export function v2Routers(): Router[] {
-  const routes = [...readRoutes(), ...aiRoutes()];
-  return [healthRouter(), costsRouter(), mountRoutes(routes), betsRouter(), performanceRouter(), docsRouter([healthDoc, ...routes])];
+  const routes = [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...betsRoutes()];
+  return [healthRouter(), costsRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
 }
 
 export function createApp(): Express {

@@ -2,11 +2,13 @@ import { getConfig } from '../shared/config';
 import type { RouteSpec } from './routes/spec';
 import { priceOf } from '../shared/billing/costs';
 import { aiComponents, aiResponses } from './schemas/ai';
+import { performanceResponses } from './schemas/performance';
 import { components as readComponents, responses as readResponses } from './schemas/responses';
+import { settlementResponses } from './schemas/settlement';
 
 /** Every named schema and every 200 body, whichever feature's file defines it. */
 const components = { ...readComponents, ...aiComponents };
-const responses = { ...readResponses, ...aiResponses };
+const responses = { ...readResponses, ...aiResponses, ...settlementResponses, ...performanceResponses };
 
 /** What the document needs of a route (the health route is described without being mounted here). */
 export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
@@ -96,6 +98,8 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
     tags: [
       { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },
       { name: 'Reference', description: 'Competitions, regions and teams.' },
+      { name: 'AI', description: 'Recommendations, featured picks, processed insights, value opportunities and performance.' },
+      { name: 'Settlement', description: 'How an event\'s bets were graded, and a bet item\'s price history.' },
       { name: 'System', description: 'Health and statistics.' },
     ],
     paths,

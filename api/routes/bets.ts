@@ -1,10 +1,11 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { getConfig } from '../../shared/config';
 import { Event, LiveEventData, OddsHistory, Pick, Recommendation } from '../../shared/models';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
-import { validateParams, validateQuery, validQuery } from '../middleware/validate';
+import { validQuery } from '../middleware/validate';
 import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery } from '../schemas/settlement';
+import type { RouteSpec } from './spec';
 
 type Locale = 'en' | 'es' | 'pt';
 type Localized = { en: string; es?: string | null; pt?: string | null };
@@ -26,128 +27,159 @@ function tally(items: { settled?: boolean | null; result?: string | null }[]) {
 
 const HISTORY_LIMIT = 5000;
 
-/** /v2/bets: an event's settlement, and a bet item's price history. */
-export function betsRouter(): Router {
-  const router = Router();
-
-  router.get('/bets/events/:eventId/settle-bet', validateParams(settleBetParams), validateQuery(settleBetQuery), async (req, res) => {
-    const eventId = String(req.params.eventId);
-    const { locale } = validQuery<{ locale: Locale }>(req);
-    const event = await Event.findById(eventId, { markets: 0, liveStats: 0 }).lean();
-    if (!event) throw notFound(`Event ${eventId} not found`);
-    const [led, recs, picks] = await Promise.all([
-      LiveEventData.findOne({ eventId }).lean(),
-      Recommendation.find({ eventId }).sort({ _id: 1 }).lean(),
-      Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean(),
-    ]);
-    const state = settlementState(event);
-    const { stats, source } = settlementStats(led as never, event.stats as never);
-    const resultVersion = event.resultVersion ?? 0;
-    const settledVersion = event.settledVersion ?? null;
-    const settlementStateName =
-      state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
-    res.json({
-      data: {
-        eventId,
-        status: event.status,
-        voided: Boolean(event.voided),
-        startDateTime: event.startDateTime,
-        startedAt: event.startedAt ?? null,
-        endedAt: event.endedAt ?? null,
-        homeTeam: { id: event.homeTeam.id, name: localize(event.homeTeam.name as Localized, locale) },
-        awayTeam: { id: event.awayTeam.id, name: localize(event.awayTeam.name as Localized, locale) },
-        settlement: {
-          state: settlementStateName,
-          endState: state.kind === 'ended' ? state.endState : null,
-          resultVersion,
-          settledVersion,
-          settledAt: event.settledAt ?? null,
-        },
-        finalResult: state.kind === 'ended' ? stats : null,
-        statsSource: source,
-        liveEventData: led
-          ? {
-              eventId: led.eventId,
-              ...settlementStats(led as never, null).stats,
-              phaseSysname: led.phaseSysname ?? null,
-              isLive: Boolean(led.isLive),
-              liveDataJson: led.liveDataJson ?? {},
-              updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
-            }
-          : null,
-        recommendations: recs.map((r) => ({
-          id: r._id,
-          eventId: r.eventId,
-          marketId: r.marketId,
-          betItemId: r.betItemId,
-          betTypeSysname: r.betTypeSysname,
-          code: r.code,
-          line: r.line ?? null,
-          outcome: r.outcome,
-          bookmaker: r.bookmaker,
-          odds: r.odds,
-          confidence: r.confidence,
-          edgePercentage: r.edgePercentage,
-          ...settlementOf(r as unknown as Record<string, unknown>),
-        })),
-        picks: picks.map((p) => ({
-          id: p._id,
-          pickType: p.pickType,
-          totalOdds: p.totalOdds,
-          confidence: p.confidence,
-          edgePercentage: p.edgePercentage,
-          ...settlementOf(p as unknown as Record<string, unknown>),
-          legs: p.legs.map((l) => ({
-            recommendationId: l.recommendationId,
-            eventId: l.eventId,
-            market: l.market,
-            outcome: l.outcome,
-            odds: l.odds,
-            point: l.point ?? null,
-            result: l.result ?? null,
-            resultDetail: l.resultDetail ?? null,
-            returnPerUnit: l.returnPerUnit ?? null,
-          })),
-        })),
-        summary: { recommendations: tally(recs), picks: tally(picks) },
+const settleBet: RequestHandler = async (req, res) => {
+  const eventId = String(req.params.eventId);
+  const { locale } = validQuery<{ locale: Locale }>(req);
+  const event = await Event.findById(eventId, { markets: 0, liveStats: 0 }).lean();
+  if (!event) throw notFound(`Event ${eventId} not found`);
+  const [led, recs, picks] = await Promise.all([
+    LiveEventData.findOne({ eventId }).lean(),
+    Recommendation.find({ eventId }).sort({ _id: 1 }).lean(),
+    Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean(),
+  ]);
+  const state = settlementState(event);
+  const { stats, source } = settlementStats(led as never, event.stats as never);
+  const resultVersion = event.resultVersion ?? 0;
+  const settledVersion = event.settledVersion ?? null;
+  const settlementStateName =
+    state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
+  res.json({
+    data: {
+      eventId,
+      status: event.status,
+      voided: Boolean(event.voided),
+      startDateTime: event.startDateTime,
+      startedAt: event.startedAt ?? null,
+      endedAt: event.endedAt ?? null,
+      homeTeam: { id: event.homeTeam.id, name: localize(event.homeTeam.name as Localized, locale) },
+      awayTeam: { id: event.awayTeam.id, name: localize(event.awayTeam.name as Localized, locale) },
+      settlement: {
+        state: settlementStateName,
+        endState: state.kind === 'ended' ? state.endState : null,
+        resultVersion,
+        settledVersion,
+        settledAt: event.settledAt ?? null,
       },
-    });
+      finalResult: state.kind === 'ended' ? stats : null,
+      statsSource: source,
+      liveEventData: led
+        ? {
+            eventId: led.eventId,
+            ...settlementStats(led as never, null).stats,
+            phaseSysname: led.phaseSysname ?? null,
+            isLive: Boolean(led.isLive),
+            liveDataJson: led.liveDataJson ?? {},
+            updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
+          }
+        : null,
+      recommendations: recs.map((r) => ({
+        id: r._id,
+        eventId: r.eventId,
+        marketId: r.marketId,
+        betItemId: r.betItemId,
+        betTypeSysname: r.betTypeSysname,
+        code: r.code,
+        line: r.line ?? null,
+        outcome: r.outcome,
+        bookmaker: r.bookmaker,
+        odds: r.odds,
+        confidence: r.confidence,
+        edgePercentage: r.edgePercentage,
+        ...settlementOf(r as unknown as Record<string, unknown>),
+      })),
+      picks: picks.map((p) => ({
+        id: p._id,
+        pickType: p.pickType,
+        totalOdds: p.totalOdds,
+        confidence: p.confidence,
+        edgePercentage: p.edgePercentage,
+        ...settlementOf(p as unknown as Record<string, unknown>),
+        legs: p.legs.map((l) => ({
+          recommendationId: l.recommendationId,
+          eventId: l.eventId,
+          market: l.market,
+          outcome: l.outcome,
+          odds: l.odds,
+          point: l.point ?? null,
+          result: l.result ?? null,
+          resultDetail: l.resultDetail ?? null,
+          returnPerUnit: l.returnPerUnit ?? null,
+        })),
+      })),
+      summary: { recommendations: tally(recs), picks: tally(picks) },
+    },
   });
+};
 
-  router.get('/bets/bet-items/:betItemId/odds-movement', validateParams(oddsMovementParams), validateQuery(oddsMovementQuery), async (req, res) => {
-    const betItemId = String(req.params.betItemId);
-    const q = validQuery<{ dataSource?: string }>(req);
-    const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
-    const newest = await OddsHistory.find({ betItemId, dataSource }, { price: 1, at: 1, eventId: 1 }).sort({ at: -1 }).limit(HISTORY_LIMIT + 1).lean();
-    if (newest.length === 0) {
-      const sources = (await OddsHistory.distinct('dataSource', { betItemId })).map(String).sort();
-      const extra = sources.length ? { dataSources: sources } : {};
-      const hint = sources.length ? `; history exists for dataSource ${sources.join(', ')}` : '';
-      throw new ApiError('NOT_FOUND', `No odds history for bet item ${betItemId} from dataSource ${dataSource}${hint}`, extra);
-    }
-    const truncated = newest.length > HISTORY_LIMIT;
-    const rows = newest.slice(0, HISTORY_LIMIT).reverse();
-    const first = truncated ? (await OddsHistory.findOne({ betItemId, dataSource }, { price: 1, at: 1 }).sort({ at: 1 }).lean())! : rows[0];
-    const last = rows[rows.length - 1];
-    const prices = rows.map((r) => r.price).concat(first.price);
-    const change = Math.round((last.price - first.price) * 10000) / 10000;
-    res.json({
-      data: {
-        betItemId,
-        eventId: last.eventId,
-        dataSource,
-        opening: { price: first.price, at: first.at },
-        current: { price: last.price, at: last.at },
-        min: Math.min(...prices),
-        max: Math.max(...prices),
-        change,
-        changePercent: Math.round(((last.price - first.price) / first.price) * 10000) / 100,
-        points: truncated ? await OddsHistory.countDocuments({ betItemId, dataSource }) : rows.length,
-        history: rows.map((r) => ({ price: r.price, at: r.at })),
-        truncated,
-      },
-    });
+const oddsMovement: RequestHandler = async (req, res) => {
+  const betItemId = String(req.params.betItemId);
+  const q = validQuery<{ dataSource?: string }>(req);
+  const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
+  const newest = await OddsHistory.find({ betItemId, dataSource }, { price: 1, at: 1, eventId: 1 }).sort({ at: -1 }).limit(HISTORY_LIMIT + 1).lean();
+  if (newest.length === 0) {
+    const sources = (await OddsHistory.distinct('dataSource', { betItemId })).map(String).sort();
+    const extra = sources.length ? { dataSources: sources } : {};
+    const hint = sources.length ? `; history exists for dataSource ${sources.join(', ')}` : '';
+    throw new ApiError('NOT_FOUND', `No odds history for bet item ${betItemId} from dataSource ${dataSource}${hint}`, extra);
+  }
+  const truncated = newest.length > HISTORY_LIMIT;
+  const rows = newest.slice(0, HISTORY_LIMIT).reverse();
+  const first = truncated ? (await OddsHistory.findOne({ betItemId, dataSource }, { price: 1, at: 1 }).sort({ at: 1 }).lean())! : rows[0];
+  const last = rows[rows.length - 1];
+  const prices = rows.map((r) => r.price).concat(first.price);
+  const change = Math.round((last.price - first.price) * 10000) / 10000;
+  res.json({
+    data: {
+      betItemId,
+      eventId: last.eventId,
+      dataSource,
+      opening: { price: first.price, at: first.at },
+      current: { price: last.price, at: last.at },
+      min: Math.min(...prices),
+      max: Math.max(...prices),
+      change,
+      changePercent: Math.round(((last.price - first.price) / first.price) * 10000) / 100,
+      points: truncated ? await OddsHistory.countDocuments({ betItemId, dataSource }) : rows.length,
+      history: rows.map((r) => ({ price: r.price, at: r.at })),
+      truncated,
+    },
   });
+};
 
-  return router;
+/** /v2/bets: an event's settlement, and a bet item's price history (mounted and documented by spec.ts). */
+export function betsRoutes(): RouteSpec[] {
+  return [
+    {
+      path: '/bets/events/{eventId}/settle-bet',
+      operationId: 'settleBet',
+      summary: 'Settlement of an event',
+      description:
+        'The event\'s settlement state (pending, unplayed, awaiting, settled) and result version, the final counts it was graded from and their source, ' +
+        'its LiveEventData, and every recommendation and pick on the event with its grading (result, half results, return per unit, corrections), with totals. ' +
+        '404 when the event does not exist.',
+      tag: 'Settlement',
+      auth: 'key',
+      params: settleBetParams as unknown as RouteSpec['params'],
+      query: settleBetQuery as unknown as RouteSpec['query'],
+      response: 'settleBet',
+      errors: [404],
+      handler: settleBet,
+    },
+    {
+      path: '/bets/bet-items/{betItemId}/odds-movement',
+      operationId: 'oddsMovement',
+      summary: 'Odds movement of a bet item',
+      description:
+        'Price history of one bet item at one provider (dataSource), oldest first: opening, current, min, max and change. ' +
+        `At most the latest ${HISTORY_LIMIT} changes are listed (truncated says when there are older ones). ` +
+        '404 when that provider has no history for the item; the error then carries dataSources, the providers that do.',
+      tag: 'Settlement',
+      auth: 'key',
+      params: oddsMovementParams as unknown as RouteSpec['params'],
+      query: oddsMovementQuery as unknown as RouteSpec['query'],
+      response: 'oddsMovement',
+      errors: [404],
+      handler: oddsMovement,
+    },
+  ];
 }

@@ -1,8 +1,9 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { dailyBreakdown, performanceReport, windowDays } from '../../shared/grading';
 import { loadRollups } from '../../shared/settlement/rollups';
-import { validateQuery, validQuery } from '../middleware/validate';
-import { performanceDailyQuery, performanceQuery } from '../schemas/performance';
+import { validQuery } from '../middleware/validate';
+import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery } from '../schemas/performance';
+import type { RouteSpec } from './spec';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -13,22 +14,48 @@ async function windowRollups(days: number) {
   return { rollups, lastUpdated: last ?? new Date() };
 }
 
+const performance: RequestHandler = async (req, res) => {
+  const { days } = validQuery<{ days: number }>(req);
+  const { rollups, lastUpdated } = await windowRollups(days);
+  res.json(performanceReport(rollups, { days, today: today(), now: lastUpdated }));
+};
+
+const performanceDaily: RequestHandler = async (req, res) => {
+  const { days } = validQuery<{ days: number }>(req);
+  const { rollups, lastUpdated } = await windowRollups(days);
+  const rows = dailyBreakdown(rollups, { days, today: today() });
+  res.json({ period: `${days} days`, days: rows, profit: rows.at(-1)?.cumulativeProfit ?? 0, lastUpdated: lastUpdated.toISOString() });
+};
+
 /**
  * SPEC performance metrics from the per-day rollups settlement maintains: shape B plus shape A's
  * recommendations block, and the daily breakdown with cumulative profit.
  */
-export function performanceRouter(): Router {
-  const router = Router();
-  router.get('/ai/performance', validateQuery(performanceQuery), async (req, res) => {
-    const { days } = validQuery<{ days: number }>(req);
-    const { rollups, lastUpdated } = await windowRollups(days);
-    res.json(performanceReport(rollups, { days, today: today(), now: lastUpdated }));
-  });
-  router.get('/ai/performance/daily', validateQuery(performanceDailyQuery), async (req, res) => {
-    const { days } = validQuery<{ days: number }>(req);
-    const { rollups, lastUpdated } = await windowRollups(days);
-    const rows = dailyBreakdown(rollups, { days, today: today() });
-    res.json({ period: `${days} days`, days: rows, profit: rows.at(-1)?.cumulativeProfit ?? 0, lastUpdated: lastUpdated.toISOString() });
-  });
-  return router;
+export function performanceRoutes(): RouteSpec[] {
+  return [
+    {
+      path: '/ai/performance',
+      operationId: 'performance',
+      summary: 'Performance of the recommendations',
+      description:
+        `Settled recommendations of the last \`days\` days (UTC, 1 to ${MAX_PERFORMANCE_DAYS}, default 30): SPEC shape B (overall, byConfidence as an array, lastUpdated) ` +
+        'plus shape A\'s recommendations block. Win rate = wins / (wins + losses), pushes excluded; roi and profit on flat 1-unit stakes.',
+      tag: 'AI',
+      auth: 'key',
+      query: performanceQuery as unknown as RouteSpec['query'],
+      response: 'performance',
+      handler: performance,
+    },
+    {
+      path: '/ai/performance/daily',
+      operationId: 'performanceDaily',
+      summary: 'Daily performance with cumulative profit',
+      description: 'Every day of the window, oldest first (quiet days included), with staked, returned, profit and cumulative profit in units.',
+      tag: 'AI',
+      auth: 'key',
+      query: performanceDailyQuery as unknown as RouteSpec['query'],
+      response: 'performanceDaily',
+      handler: performanceDaily,
+    },
+  ];
 }

@@ -67,3 +67,6 @@ export const performanceDailyResponse = {
     lastUpdated: { type: 'string', format: 'date-time' },
   },
 } as const;
+
+/** The 200 bodies, by the RouteSpec `response` names of api/routes/performance.ts. */
+export const performanceResponses = { performance: performanceResponse, performanceDaily: performanceDailyResponse } as const;

@@ -114,7 +114,7 @@ export const settleBetResponse = {
             settledAt: nullable(dateTime),
           },
         },
-        finalResult: statsObject,
+        finalResult: { ...nullable(statsObject), description: 'The final counts graded from; null until the event has ended.' },
         statsSource: { type: 'string', enum: ['liveEventData', 'event.stats', 'none'] },
         liveEventData: nullable({
           type: 'object',
@@ -203,3 +203,6 @@ export const oddsMovementResponse = {
     },
   },
 } as const;
+
+/** The 200 bodies, by the RouteSpec `response` names of api/routes/bets.ts. */
+export const settlementResponses = { settleBet: settleBetResponse, oddsMovement: oddsMovementResponse } as const;

@@ -2,10 +2,18 @@ import { priceOf } from '../../../shared/billing/costs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import { betsRoutes } from '../../../api/routes/bets';
+import { performanceRoutes } from '../../../api/routes/performance';
 import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { betItemId, marketId } from '../../../shared/markets/catalog';
+import { OddsHistory, Recommendation } from '../../../shared/models';
 import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, seedReference } from '../../helpers/fixtures';
 import { readApi, type ReadApi } from '../../helpers/readApi';
+
+/** The bet item whose price history odds-movement serves (OddsHistory is not part of clearReadData). */
+const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1');
+const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance', '/v2/ai/performance/daily'];
 
 describe('OpenAPI document and docs page', () => {
   let api: ReadApi;
@@ -22,9 +30,15 @@ describe('OpenAPI document and docs page', () => {
     await insertLiveSnapshot('1302', 'simulated');
     await insertLiveEventData('1302');
     await insertAiOutput('1301', soon);
+    await settledRecommendation('1303');
+    await OddsHistory.deleteMany({ betItemId: MOVING_ITEM });
+    await OddsHistory.insertMany([1.9, 1.85, 1.95].map((price, i) => ({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', price, at: new Date(Date.now() - (3 - i) * 60_000) })));
     await bumpCacheVersion('events', 'competitions');
   });
-  after(() => api.close());
+  after(async () => {
+    await OddsHistory.deleteMany({ betItemId: MOVING_ITEM });
+    await api.close();
+  });
 
   it('happy: OpenAPI 3.1, document version 1.0.0, every endpoint under /v2', async () => {
     const doc = api.document;
@@ -32,7 +46,7 @@ describe('OpenAPI document and docs page', () => {
     expect(doc.info.version).to.equal('1.0.0');
     expect(Object.keys(doc.paths).sort()).to.deep.equal(
       ['/v2/health', '/v2/matches', '/v2/matches/{eventId}', '/v2/matches/trending', '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/competitions', '/v2/regions', '/v2/teams', '/v2/stats',
-        '/v2/ai/featured-picks', '/v2/ai/processed-insights', '/v2/ai/value-opportunities', '/v2/ai/betting-recommendations'].sort(),
+        '/v2/ai/featured-picks', '/v2/ai/processed-insights', '/v2/ai/value-opportunities', '/v2/ai/betting-recommendations', ...SETTLEMENT_PATHS].sort(),
     );
   });
 
@@ -46,10 +60,16 @@ describe('OpenAPI document and docs page', () => {
     }
     expect(api.document.paths['/v2/ai/featured-picks'].get['x-credits']).to.equal(10);
     expect(api.document.paths['/v2/matches/trending'].get['x-credits']).to.equal(2);
+    for (const path of SETTLEMENT_PATHS) {
+      const op = api.document.paths[path].get;
+      expect(op['x-credits'], path).to.equal(priceOf('GET', path)!.credits).and.to.equal(1);
+      expect(op.security, path).to.deep.equal([{ bearerAuth: [] }]);
+      expect(op.description, path).to.match(/Costs 1 credit per request\.$/);
+    }
   });
 
   it('happy: parameters are the validator\'s own schemas: names, defaults, maximums, enums and path patterns', async () => {
-    for (const route of readRoutes()) {
+    for (const route of [...readRoutes(), ...performanceRoutes(), ...betsRoutes()]) {
       const op = api.document.paths[`/v2${route.path}`].get;
       const query = op.parameters.filter((p: { in: string }) => p.in === 'query');
       expect(query.map((p: { name: string }) => p.name), route.path).to.deep.equal(Object.keys(route.query.properties));
@@ -68,6 +88,12 @@ describe('OpenAPI document and docs page', () => {
     expect(list.date.schema.format).to.equal('date');
     const trending = Object.fromEntries(api.document.paths['/v2/matches/trending'].get.parameters.map((p: { name: string; schema: object }) => [p.name, p]));
     expect(trending.timezone.schema.default).to.equal('UTC');
+    const performance = api.document.paths['/v2/ai/performance'].get.parameters;
+    expect(performance.map((p: { name: string }) => p.name)).to.deep.equal(['days']);
+    expect(performance[0].schema).to.include({ type: 'integer', minimum: 1, maximum: 365, default: 30 });
+    expect(api.document.paths['/v2/bets/events/{eventId}/settle-bet'].get.parameters[0]).to.deep.include({ name: 'eventId', in: 'path', required: true });
+    expect(api.document.paths['/v2/bets/bet-items/{betItemId}/odds-movement'].get.parameters.map((p: { name: string }) => p.name)).to.deep.equal(['betItemId', 'dataSource']);
+    for (const path of SETTLEMENT_PATHS.slice(0, 2)) expect(api.document.paths[path].get.responses, path).to.have.property('404');
   });
 
   it('happy: metered endpoints declare the bearer key and 401/402/403; competitions, regions, stats and health are keyless', async () => {
@@ -120,6 +146,13 @@ describe('OpenAPI document and docs page', () => {
       '/v2/ai/processed-insights?status=upcoming,live,completed',
       '/v2/ai/value-opportunities?minEdge=2.5',
       '/v2/ai/betting-recommendations?settled=false&locale=pt',
+      '/v2/bets/events/1301/settle-bet',
+      '/v2/bets/events/1302/settle-bet?locale=es',
+      '/v2/bets/events/1303/settle-bet?locale=pt',
+      `/v2/bets/bet-items/${MOVING_ITEM}/odds-movement`,
+      '/v2/ai/performance',
+      '/v2/ai/performance?days=7',
+      '/v2/ai/performance/daily?days=3',
       // errors
       '/v2/matches?limit=500',
       '/v2/matches/77777777',
@@ -137,6 +170,14 @@ describe('OpenAPI document and docs page', () => {
       '/v2/ai/processed-insights?status=x',
       '/v2/ai/value-opportunities?minEdge=1e2',
       '/v2/ai/betting-recommendations?page=0',
+      '/v2/bets/events/77777777/settle-bet',
+      '/v2/bets/events/x/settle-bet',
+      '/v2/bets/events/1301/settle-bet?locale=fr',
+      `/v2/bets/bet-items/${MOVING_ITEM}/odds-movement?dataSource=sim-book-b`,
+      `/v2/bets/bet-items/${MOVING_ITEM}/odds-movement?dataSource=%2A`,
+      '/v2/bets/bet-items/%24x/odds-movement',
+      '/v2/ai/performance?days=0',
+      '/v2/ai/performance/daily?days=366',
     ];
     api.validated.clear();
     for (const path of requests) {
@@ -149,6 +190,37 @@ describe('OpenAPI document and docs page', () => {
     }
     expect([...api.validated.get('/v2/matches/{eventId}')!]).to.include(404);
     expect([...api.validated.get('/v2/matches/{eventId}/live-odds')!]).to.include(404);
+    for (const path of SETTLEMENT_PATHS.slice(0, 2)) expect([...api.validated.get(path)!], path).to.include(404);
+  });
+
+  it('happy: settlement and performance bodies as documented: graded fields, price movement, the 404 naming the sources with history', async () => {
+    const settled = await api.get('/v2/bets/events/1303/settle-bet');
+    expect(settled.status).to.equal(200);
+    expect(settled.body.data.recommendations.find((r: { id: string }) => r.id === 'rec-1303-settled')).to.deep.include({
+      settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 1.8, actualReturn: 1.8, reasonCode: 'graded',
+    });
+    const moved = await api.get(`/v2/bets/bet-items/${MOVING_ITEM}/odds-movement`);
+    expect(moved.body.data).to.deep.include({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', min: 1.85, max: 1.95, change: 0.05, points: 3, truncated: false });
+    const elsewhere = await api.get(`/v2/bets/bet-items/${MOVING_ITEM}/odds-movement?dataSource=sim-book-b`);
+    expect(elsewhere.status).to.equal(404);
+    expect(elsewhere.body).to.deep.include({ statusCode: 404, error: 'Not Found', dataSources: ['simulated'] });
+    const daily = await api.get('/v2/ai/performance/daily?days=3');
+    expect(daily.body.days).to.have.length(3);
+    expect(daily.body.period).to.equal('3 days');
+  });
+
+  it('error: settlement and performance parameters are 400s naming the parameter, before any lookup', async () => {
+    for (const [path, message] of [
+      ['/v2/bets/events/x/settle-bet', /eventId/],
+      ['/v2/bets/events/1301/settle-bet?limit=1', /unknown query parameter "limit"/],
+      [`/v2/bets/bet-items/${MOVING_ITEM}/odds-movement?dataSource=a&dataSource=b`, /dataSource/],
+      ['/v2/ai/performance?days=366', /days/],
+      ['/v2/ai/performance/daily?days=1e1', /days must be an integer/],
+    ] as const) {
+      const res = await api.get(path);
+      expect(res.status, path).to.equal(400);
+      expect(res.body.message, path).to.match(message);
+    }
   });
 
   it('security: the document and the docs page are served locally, without a CDN', async () => {
@@ -172,3 +244,14 @@ describe('OpenAPI document and docs page', () => {
     expect(missing.status).to.equal(404);
   });
 });
+
+/** A graded recommendation on an old event (outside every performance window, so no rollup sees it). */
+async function settledRecommendation(eventId: string): Promise<void> {
+  const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
+  await Recommendation.create({
+    _id: `rec-${eventId}-settled`, eventId, marketId: mid, betItemId: betItemId(mid, '1'), betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', sportId: 1,
+    outcome: 'Arsenal', bookmaker: 'simulated', odds: 1.8, probability: 0.6, fairOdds: 1.67, confidence: 'High', edgePercentage: 8, kellyFraction: 0.05,
+    eventStartAt: new Date('2024-04-01T18:00:00Z'), settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 1.8, actualReturn: 1.8,
+    settlementDate: new Date('2024-04-01T21:00:00Z'), settledVersion: 0, reasonCode: 'graded', reason: 'Final score 2-1',
+  });
+}
