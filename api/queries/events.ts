@@ -90,7 +90,7 @@ async function regionFacts(regionId: number) {
 }
 
 /** The detail view; it counts one view (countView) and shows the count including it. */
-export async function matchDetail(eventId: string, locale: Locale) {
+export async function matchDetail(eventId: string, locale: Locale, zone: string) {
   const event = await Event.findById(eventId).lean<StoredEvent>();
   if (!event) throw notFound(`Event ${eventId} not found`);
   event.views = await countView(eventId, event.views ?? 0);
@@ -106,6 +106,7 @@ export async function matchDetail(eventId: string, locale: Locale) {
     event,
     { region, liveSnapshot, liveEventData: liveEventData as Record<string, unknown> | null, insight, recommendations, pick },
     locale,
+    zone,
   );
 }
 

@@ -1,11 +1,36 @@
+import { DateTime } from 'luxon';
+import { efficiencyBand } from '../../shared/ai/efficiency';
 import { marketType } from '../../shared/markets/catalog';
 import type { Locale, LocalizedText } from '../../shared/sports';
 import { localizeDeep, text } from './localize';
 import { outcomeCaption } from './markets';
 
-const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : typeof d === 'string' ? d : null);
+/**
+ * The one renderer of stored AI documents (recommendations, picks, insights) into the shapes of
+ * SPEC.md, used by the event detail and by every /v2/ai endpoint, so a pick or a recommendation
+ * reads the same wherever it is served. Names and sentences come in the requested locale;
+ * instants are UTC ISO strings, except commenceTime, written in the request's time zone.
+ */
+
+const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : typeof d === 'string' ? d : null);
 const texts = (list: unknown, locale: Locale): string[] =>
   Array.isArray(list) ? list.map((t) => text(t, locale)).filter((t): t is string => t !== null) : [];
+const free = (doc: unknown, locale: Locale) => localizeDeep(doc ?? null, locale) as object | null;
+
+/** An instant written in a zone, ISO 8601 with its offset (UTC: the same string as toISOString). */
+export function inZone(d: Date | string, zone: string): string {
+  const date = typeof d === 'string' ? new Date(d) : d;
+  return DateTime.fromJSDate(date, { zone }).toISO() ?? date.toISOString();
+}
+
+/**
+ * The selection as bettors read it: the AI worker's own wording when stored ("Arsenal",
+ * "Más de 2,5"), else the market catalog's caption, else the stored English text.
+ */
+function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | null }, sysname: string, code: string, line: number | null | undefined, locale: Locale): string {
+  const own = o.outcomeLocalized ? text(o.outcomeLocalized, locale) : null;
+  return own ?? outcomeCaption(marketType(sysname), code, line, locale, o.outcome);
+}
 
 /** A stored recommendation (shared/models/recommendation.ts). */
 export interface StoredRecommendation {
@@ -17,33 +42,40 @@ export interface StoredRecommendation {
   code: string;
   line?: number | null;
   outcome: string;
+  outcomeLocalized?: LocalizedText | null;
   bookmaker: string;
   odds: number;
+  probability: number;
+  fairOdds: number;
   confidence: string;
   edgePercentage: number;
   kellyFraction: number;
-  rationale?: LocalizedText[];
-  riskFactors?: LocalizedText[];
-  dataSupport?: LocalizedText[];
+  rationale?: unknown[];
+  riskFactors?: unknown[];
+  dataSupport?: unknown[];
   settled?: boolean | null;
   result?: string | null;
   resultDetail?: string | null;
   actualReturn?: number | null;
   settlementDate?: Date | null;
+  eventStartAt: Date;
   createdAt?: Date;
 }
 
 /** SPEC.md Recommendation, outcome and sentences in the requested locale. */
 export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
   return {
-    id: r._id,
+    id: String(r._id),
     eventId: r.eventId,
     marketId: r.marketId,
     betItemId: r.betItemId,
     betTypeSysname: r.betTypeSysname,
-    outcome: outcomeCaption(marketType(r.betTypeSysname), r.code, r.line, locale, r.outcome),
+    line: r.line ?? null,
+    outcome: outcomeText(r, r.betTypeSysname, r.code, r.line, locale),
     bookmaker: r.bookmaker,
     odds: r.odds,
+    probability: r.probability,
+    fairOdds: r.fairOdds,
     confidence: r.confidence,
     edgePercentage: r.edgePercentage,
     kellyFraction: r.kellyFraction,
@@ -55,22 +87,54 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
     resultDetail: r.resultDetail ?? null,
     actualReturn: r.actualReturn ?? null,
     settlementDate: iso(r.settlementDate),
+    eventStartAt: iso(r.eventStartAt),
     createdAt: iso(r.createdAt),
   };
+}
+
+/** A leg of a stored pick: a copy of its recommendation (shared/models/pick.ts). */
+export interface StoredLeg {
+  recommendationId: string;
+  eventId: string;
+  betItemId: string;
+  market: string;
+  outcome: string;
+  outcomeLocalized?: LocalizedText | null;
+  code: string;
+  bookmaker: string;
+  odds: number;
+  point?: number | null;
+  edgePercentage: number;
+  confidence: string;
+  result?: string | null;
+}
+
+/** The pick's main event as the AI worker stores it (names still {en, es, pt}). */
+export interface StoredPickEvent {
+  id: string;
+  homeTeam?: { id: number; name: unknown };
+  awayTeam?: { id: number; name: unknown };
+  startDateTime: Date | string;
+  competition?: { caption: unknown };
+  competitionId: number;
+  status: string;
+  league: unknown;
 }
 
 /** A stored pick (shared/models/pick.ts). */
 export interface StoredPick {
   _id: string;
   pickType: string;
-  legs: { market: string; outcome: string; code: string; bookmaker: string; odds: number; point?: number | null; edgePercentage: number; confidence: string; result?: string | null }[];
+  legs: StoredLeg[];
   totalOdds: number;
   edgePercentage: number;
   confidence: string;
   kellyFraction: number;
-  rationale?: LocalizedText[];
-  event: unknown;
+  rationale?: unknown[];
+  event: StoredPickEvent;
   featuredOrder: number;
+  featuredDate: string;
+  startsAt: Date;
   settled?: boolean | null;
   result?: string | null;
   analysisInsight?: unknown;
@@ -78,32 +142,102 @@ export interface StoredPick {
   eventNews?: unknown;
 }
 
-/** SPEC.md Pick: legs in the pick's recommendation form. */
-export function renderPick(p: StoredPick, locale: Locale) {
+function renderLeg(l: StoredLeg, locale: Locale) {
   return {
-    id: p._id,
+    recommendationId: l.recommendationId,
+    eventId: l.eventId,
+    betItemId: l.betItemId,
+    market: l.market,
+    outcome: outcomeText(l, l.market, l.code, l.point, locale),
+    bookmaker: l.bookmaker,
+    odds: l.odds,
+    point: l.point ?? null,
+    edgePercentage: l.edgePercentage,
+    confidence: l.confidence,
+    result: l.result ?? null,
+  };
+}
+
+function renderPickEvent(e: StoredPickEvent, locale: Locale, zone: string) {
+  return {
+    id: String(e.id),
+    homeTeam: { id: e.homeTeam?.id as number, name: text(e.homeTeam?.name, locale) ?? '' },
+    awayTeam: { id: e.awayTeam?.id as number, name: text(e.awayTeam?.name, locale) ?? '' },
+    commenceTime: inZone(e.startDateTime, zone),
+    startDateTime: iso(e.startDateTime),
+    competition: { caption: text(e.competition?.caption, locale) ?? '' },
+    competitionId: e.competitionId,
+    status: e.status,
+    league: text(e.league, locale) ?? '',
+  };
+}
+
+/** SPEC.md Pick: legs in the pick's recommendation form, the main event with commenceTime in `zone`. */
+export function renderPick(p: StoredPick, locale: Locale, zone: string) {
+  return {
+    id: String(p._id),
     pickType: p.pickType,
-    recommendations: p.legs.map((l) => ({
-      market: l.market,
-      outcome: outcomeCaption(marketType(l.market), l.code, l.point, locale, l.outcome),
-      bookmaker: l.bookmaker,
-      odds: l.odds,
-      point: l.point ?? null,
-      edgePercentage: l.edgePercentage,
-      confidence: l.confidence,
-      result: l.result ?? null,
-    })),
+    recommendations: (p.legs ?? []).map((l) => renderLeg(l, locale)),
     totalOdds: p.totalOdds,
     edgePercentage: p.edgePercentage,
     confidence: p.confidence,
     kellyFraction: p.kellyFraction,
     rationale: texts(p.rationale, locale),
-    event: localizeDeep(p.event, locale),
+    event: renderPickEvent(p.event, locale, zone),
     featuredOrder: p.featuredOrder,
+    featuredDate: p.featuredDate,
+    startsAt: iso(p.startsAt),
     settled: p.settled === true,
     result: p.result ?? null,
-    analysisInsight: localizeDeep(p.analysisInsight ?? null, locale),
-    matchSimulation: localizeDeep(p.matchSimulation ?? null, locale),
-    eventNews: localizeDeep(p.eventNews ?? null, locale),
+    analysisInsight: free(p.analysisInsight, locale),
+    matchSimulation: free(p.matchSimulation, locale),
+    eventNews: free(p.eventNews, locale),
+  };
+}
+
+/** A stored insight (shared/models/insight.ts). */
+export interface StoredInsight {
+  eventId: string;
+  startDateTime: Date;
+  marketEfficiencyScore: number;
+  valueOpportunities?: { recommendations?: { recommendationId: string; edge: number; market: string; outcome: unknown; bookmaker: string; odds: number; confidence: string }[] } | null;
+  riskFactors?: unknown[];
+  aiNotes?: unknown;
+  event?: { homeTeam?: unknown; awayTeam?: unknown; commenceTime?: Date | string | null; league?: unknown } | null;
+  analysisTimestamp: Date;
+  analysisInsight?: unknown;
+  matchSimulation?: unknown;
+}
+
+/** SPEC.md processed insight; `status` is the event's current one (the stored one may lag). */
+export function renderInsight(i: StoredInsight, locale: Locale, zone: string, status: string) {
+  const ev = i.event ?? {};
+  return {
+    eventId: i.eventId,
+    status,
+    marketEfficiencyScore: i.marketEfficiencyScore,
+    efficiencyBand: (i.analysisInsight as { efficiency?: unknown } | null)?.efficiency ? efficiencyBand(i.marketEfficiencyScore) : null,
+    valueOpportunities: {
+      recommendations: (i.valueOpportunities?.recommendations ?? []).map((v) => ({
+        recommendationId: v.recommendationId,
+        edge: v.edge,
+        market: v.market,
+        outcome: text(v.outcome, locale) ?? '',
+        bookmaker: v.bookmaker,
+        odds: v.odds,
+        confidence: v.confidence,
+      })),
+    },
+    riskFactors: texts(i.riskFactors, locale),
+    aiNotes: text(i.aiNotes, locale) ?? '',
+    event: {
+      homeTeam: text(ev.homeTeam, locale) ?? '',
+      awayTeam: text(ev.awayTeam, locale) ?? '',
+      commenceTime: inZone(ev.commenceTime ?? i.startDateTime, zone),
+      league: text(ev.league, locale) ?? '',
+    },
+    analysisTimestamp: iso(i.analysisTimestamp),
+    analysisInsight: free(i.analysisInsight, locale),
+    matchSimulation: free(i.matchSimulation, locale),
   };
 }

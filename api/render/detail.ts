@@ -44,8 +44,8 @@ function newsList(news: unknown, locale: Locale): unknown[] {
   return list.map((n) => localizeDeep(n, locale));
 }
 
-/** Detail form (GET /matches/{eventId}): the full event. */
-export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Locale) {
+/** Detail form (GET /matches/{eventId}): the full event; `zone` is the one of the pick's commenceTime. */
+export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Locale, zone: string) {
   const sport = sportById(e.sportId);
   const home = localize(e.homeTeam.name, locale);
   const away = localize(e.awayTeam.name, locale);
@@ -91,6 +91,6 @@ export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Local
     analysisInsight: localizeDeep(x.insight?.analysisInsight ?? x.pick?.analysisInsight ?? null, locale),
     eventNews: newsList(x.pick?.eventNews, locale),
     bettingRecommendations: x.recommendations.map((r) => renderRecommendation(r, locale)),
-    featuredPick: x.pick ? renderPick(x.pick, locale) : null,
+    featuredPick: x.pick ? renderPick(x.pick, locale, zone) : null,
   };
 }

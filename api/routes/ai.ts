@@ -6,7 +6,7 @@ import { Event, Insight, Pick, Recommendation } from '../../shared/models';
 import type { Locale } from '../../shared/sports';
 import { validQuery } from '../middleware/validate';
 import { bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
-import { renderInsight, renderPick, renderRecommendation } from './aiRender';
+import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';
 import type { RouteSpec } from './spec';
 
 /**
@@ -28,7 +28,7 @@ const featuredPicks: RequestHandler = async (req, res) => {
     const filter: Record<string, unknown> = { startsAt: range };
     if (q.regionId) filter.regionIds = Number(q.regionId);
     if (q.competitionId) filter.competitionIds = Number(q.competitionId);
-    const picks = await Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(q.limit).lean();
+    const picks = await Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(q.limit).lean<StoredPick[]>();
     res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
 };
 
@@ -50,7 +50,7 @@ const processedInsights: RequestHandler = async (req, res) => {
     const out: ReturnType<typeof renderInsight>[] = [];
     const batch = Math.max(10, 2 * q.limit);
     for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
-      const insights = await Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(batch).lean();
+      const insights = await Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(batch).lean<(StoredInsight & { _id: string; status: string })[]>();
       if (insights.length === 0) break;
       const events = await Event.find({ _id: { $in: insights.map((i) => i._id) } }, { status: 1 }).lean();
       const current = new Map(events.map((e) => [String(e._id), e.status]));
@@ -71,7 +71,7 @@ const valueOpportunities: RequestHandler = async (req, res) => {
     const ids = current.flatMap((i) => i.recommendationIds ?? []);
     const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
     if (q.confidence) filter.confidence = q.confidence;
-    const all = ids.length ? await Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean() : [];
+    const all = ids.length ? await Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean<StoredRecommendation[]>() : [];
     const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
     res.json({
       opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
@@ -93,7 +93,7 @@ const bettingRecommendations: RequestHandler = async (req, res) => {
     if (q.confidence) filter.confidence = q.confidence;
     const [count, recs] = await Promise.all([
       Recommendation.countDocuments(filter),
-      Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
+      Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean<StoredRecommendation[]>(),
     ]);
     res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
 };

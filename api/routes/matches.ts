@@ -92,8 +92,8 @@ export function matchRoutes(): RouteSpec[] {
       response: 'matchDetail',
       errors: [404],
       handler: async (req, res) => {
-        const q = validQuery<{ locale: Locale; wrap: 'data' | 'none' }>(req);
-        const event = await matchDetail(String(req.params.eventId), q.locale);
+        const q = validQuery<{ locale: Locale; wrap: 'data' | 'none'; timezone: string }>(req);
+        const event = await matchDetail(String(req.params.eventId), q.locale, q.timezone);
         res.json(q.wrap === 'none' ? event : { data: event });
       },
     },

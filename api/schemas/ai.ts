@@ -100,8 +100,12 @@ const ndateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 const result = { type: ['string', 'null'], enum: ['won', 'lost', 'push', null] } as const;
 const free = (description: string) => ({ type: ['object', 'null'], description }) as const;
 
+/**
+ * SPEC.md Recommendation and Pick: one schema each, referenced by the event detail
+ * (bettingRecommendations, featuredPick) and by the /v2/ai responses; api/render/ai.ts renders both.
+ */
 export const aiComponents = {
-  AiRecommendation: obj(
+  Recommendation: obj(
     {
       id: str,
       eventId: str,
@@ -129,7 +133,7 @@ export const aiComponents = {
       createdAt: { ...dateTime, description: 'When the recommendation was written; always before eventStartAt.' },
     },
   ),
-  AiPickLeg: obj({
+  PickLeg: obj({
     recommendationId: str,
     eventId: str,
     betItemId: str,
@@ -142,10 +146,10 @@ export const aiComponents = {
     confidence: str,
     result,
   }),
-  AiPick: obj({
+  Pick: obj({
     id: str,
     pickType: { type: 'string', enum: ['single', 'parlay'] },
-    recommendations: { ...arr(ref('AiPickLeg')), description: 'One leg for a single; two or three legs from different events for a parlay.' },
+    recommendations: { ...arr(ref('PickLeg')), description: 'One leg for a single; two or three legs from different events for a parlay.' },
     totalOdds: { type: 'number', description: 'Single: the leg\'s odds. Parlay: product of the legs\' odds.' },
     edgePercentage: { type: 'number', description: 'Expected return x 100 of the whole pick (legs independent).' },
     confidence: { type: 'string', description: 'A parlay is as confident as its weakest leg.' },
@@ -189,10 +193,10 @@ export const aiComponents = {
 } as const;
 
 export const aiResponses = {
-  featuredPicks: obj({ data: arr(ref('AiPick')) }),
+  featuredPicks: obj({ data: arr(ref('Pick')) }),
   processedInsights: obj({ data: arr(ref('ProcessedInsight')) }),
   valueOpportunities: obj({
-    opportunities: arr(ref('AiRecommendation')),
+    opportunities: arr(ref('Recommendation')),
     summary: obj({
       totalOpportunities: { type: 'integer', description: 'All current opportunities at or above minEdge (not only those returned).' },
       averageEdge: { type: 'number', description: 'Mean edgePercentage of those, 0 when there are none.' },
@@ -201,7 +205,7 @@ export const aiResponses = {
     minEdge: { type: 'number', description: 'The threshold applied.' },
   }),
   bettingRecommendations: obj({
-    data: arr(ref('AiRecommendation')),
+    data: arr(ref('Recommendation')),
     count: { type: 'integer', description: 'Total recommendations matching the filters (all pages).' },
     page: int,
     limit: int,

@@ -34,6 +34,7 @@ export const matchDetailQuery = {
       default: 'data',
       description: 'data (default): the event inside {data}, as SPEC.md\'s example; none: the bare event, as SPEC.md\'s schema.',
     },
+    timezone: timezone('IANA time zone in which featuredPick.event.commenceTime is written, as in /v2/ai/featured-picks (default UTC).'),
   },
 } as const;
 

@@ -25,8 +25,6 @@ const dateTime = { type: 'string', format: 'date-time' } as const;
 const ndateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 const anyObject = { type: 'object', description: 'Free-form document written by the AI worker; localized names are served in the requested locale.' } as const;
 const status = { type: 'string', enum: EVENT_STATUSES } as const;
-const result = { type: ['string', 'null'], enum: ['won', 'lost', 'push', null] } as const;
-const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'] } as const;
 const deprecated = (s: object, description: string) => ({ ...s, deprecated: true, description });
 
 const counts = (names: string[]) => Object.fromEntries(names.map((n) => [n, nint]));
@@ -177,47 +175,6 @@ export const components = {
     isLive: bool,
     liveDataJson: { type: 'object' },
   }),
-  Recommendation: obj({
-    id: str,
-    eventId: str,
-    marketId: str,
-    betItemId: str,
-    betTypeSysname: str,
-    outcome: { type: 'string', description: 'Localized outcome caption.' },
-    bookmaker: str,
-    odds: num,
-    confidence,
-    edgePercentage: num,
-    kellyFraction: num,
-    rationale: arr(str),
-    riskFactors: arr(str),
-    dataSupport: arr(str),
-    settled: bool,
-    result,
-    resultDetail: { type: ['string', 'null'], enum: ['won', 'lost', 'push', 'half_won', 'half_lost', null] },
-    actualReturn: nnum,
-    settlementDate: ndateTime,
-    createdAt: ndateTime,
-  }),
-  Pick: obj({
-    id: str,
-    pickType: { type: 'string', enum: ['single', 'parlay'] },
-    recommendations: arr(
-      obj({ market: str, outcome: str, bookmaker: str, odds: num, point: nnum, edgePercentage: num, confidence, result }),
-    ),
-    totalOdds: num,
-    edgePercentage: num,
-    confidence,
-    kellyFraction: num,
-    rationale: arr(str),
-    event: anyObject,
-    featuredOrder: int,
-    settled: bool,
-    result,
-    analysisInsight: { ...anyObject, type: ['object', 'null'] },
-    matchSimulation: { ...anyObject, type: ['object', 'null'] },
-    eventNews: { ...anyObject, type: ['object', 'array', 'null'] },
-  }),
   DetailEvent: obj({
     id: str,
     startDateTime: dateTime,
@@ -247,8 +204,8 @@ export const components = {
     liveEventData: arr(ref('LiveEventData')),
     analysisInsight: { ...anyObject, type: ['object', 'null'] },
     eventNews: arr({ type: 'object' }),
-    bettingRecommendations: arr(ref('Recommendation')),
-    featuredPick: { oneOf: [ref('Pick'), { type: 'null' }] },
+    bettingRecommendations: arr(ref('Recommendation'), { description: 'The event\'s recommendations, best edge first (schema in api/schemas/ai.ts, as in /v2/ai/betting-recommendations).' }),
+    featuredPick: { oneOf: [ref('Pick'), { type: 'null' }], description: 'The latest featured pick with a leg on this event, as /v2/ai/featured-picks serves it.' },
   }),
   LiveOddsSnapshot: obj({
     eventId: { type: 'string', description: 'The event id (the numeric part of the requested identifier).' },

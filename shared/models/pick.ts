@@ -10,6 +10,8 @@ const LegSchema = new Schema(
     betItemId: { type: String, required: true },
     market: { type: String, required: true },
     outcome: { type: String, required: true },
+    /** The selection per locale, as on its recommendation: a leg reads like the recommendation it copies. */
+    outcomeLocalized: { type: LocalizedTextSchema, default: null },
     code: { type: String, required: true },
     bookmaker: { type: String, required: true },
     odds: { type: Number, required: true },

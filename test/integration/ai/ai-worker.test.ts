@@ -219,6 +219,22 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect((await api.get('/v2/ai/featured-picks')).body.data.length).to.be.at.most(5);
   });
 
+  it('happy: a pick\'s legs read like their recommendations in every locale (outcome wording, ids, odds, line)', async () => {
+    for (const locale of ['en', 'es', 'pt']) {
+      const picks = (await api.get(`/v2/ai/featured-picks?limit=50&locale=${locale}`)).body.data.filter((p: any) => p.recommendations.every((l: any) => l.eventId.startsWith('aiw')));
+      expect(picks.length, locale).to.be.greaterThan(0);
+      const recs = new Map<string, any>();
+      for (const e of events) for (const r of (await api.get(`/v2/ai/betting-recommendations?eventId=${e._id}&limit=100&locale=${locale}`)).body.data) recs.set(r.id, r);
+      for (const leg of picks.flatMap((p: any) => p.recommendations)) {
+        const rec = recs.get(leg.recommendationId);
+        expect(rec, leg.recommendationId).to.not.equal(undefined);
+        expect({ eventId: leg.eventId, betItemId: leg.betItemId, market: leg.market, outcome: leg.outcome, odds: leg.odds, point: leg.point }, locale).to.deep.equal({
+          eventId: rec.eventId, betItemId: rec.betItemId, market: rec.betTypeSysname, outcome: rec.outcome, odds: rec.odds, point: rec.line,
+        });
+      }
+    }
+  });
+
   it('idempotent: the same inputs analysed again write nothing; a new price adds a recommendation and leaves the others untouched', async () => {
     const snapshot = async () => ({
       insight: await Insight.findById('aiw2').lean(),

@@ -62,11 +62,30 @@ describe('GET /v2/matches/{eventId}', () => {
     expect(e.bettingRecommendations[0]).to.deep.include({ id: 'rec-5001-O', eventId: '5001', outcome: 'Más de 2.5', odds: 2.1, confidence: 'Medium', settled: false, result: null });
     expect(e.bettingRecommendations[0].rationale).to.deep.equal(['Ambos promedian 1,6 goles esperados']);
     expect(e.featuredPick).to.deep.include({ id: 'pick-5001', pickType: 'single', totalOdds: 2.1, featuredOrder: 1, settled: false, result: null });
-    expect(e.featuredPick.recommendations[0]).to.deep.include({ market: 'SOCCER_UNDER_OVER', outcome: 'Más de 2.5', point: 2.5 });
-    expect(e.featuredPick.event.league).to.equal('Premier League');
+    expect(e.featuredPick.recommendations[0]).to.deep.include({ recommendationId: 'rec-5001-O', eventId: '5001', betItemId: e.bettingRecommendations[0].betItemId, market: 'SOCCER_UNDER_OVER', outcome: 'Más de 2.5', point: 2.5 });
+    expect(e.featuredPick.event).to.deep.include({ id: '5001', league: 'Premier League', commenceTime: kickoff.toISOString(), startDateTime: kickoff.toISOString() });
+    expect(e.featuredPick).to.deep.include({ featuredDate: '2030-08-10', startsAt: kickoff.toISOString() });
     expect(e.analysisInsight).to.deep.equal({ home: { form: 'WWDLW' }, away: { form: 'LDWWL' }, note: 'Local más fuerte' });
     expect(e.eventNews).to.deep.equal([{ injuries: ['Saka en duda'], weather: null }]);
     expect(e.sport.name).to.equal('Fútbol');
+  });
+
+  it('happy: a pick and a recommendation read the same in the event detail and in /v2/ai (one renderer, one schema)', async () => {
+    for (const [locale, zone] of [['es', 'Asia/Tokyo'], ['pt', 'UTC']]) {
+      const detail = (await api.get(`/v2/matches/5001?locale=${locale}&timezone=${zone}`)).body.data;
+      const picks = (await api.get(`/v2/ai/featured-picks?limit=50&locale=${locale}&timezone=${zone}`)).body.data;
+      const served = picks.find((p: { id: string }) => p.id === detail.featuredPick.id);
+      expect(served, locale).to.not.equal(undefined);
+      expect(detail.featuredPick, locale).to.deep.equal(served);
+      const recs = (await api.get(`/v2/ai/betting-recommendations?eventId=5001&locale=${locale}`)).body.data;
+      expect(detail.bettingRecommendations, locale).to.deep.equal(recs);
+    }
+    const tokyo = (await api.get('/v2/matches/5001?timezone=Asia/Tokyo')).body.data.featuredPick.event;
+    expect(tokyo.commenceTime).to.equal('2030-08-10T23:00:00.000+09:00');
+    expect(tokyo.startDateTime).to.equal(kickoff.toISOString());
+    const bad = await api.get('/v2/matches/5001?timezone=Mars/Phobos');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.message).to.match(/timezone/);
   });
 
   it('happy: an event without AI output has empty recommendations and null pick and insight', async () => {

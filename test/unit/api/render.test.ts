@@ -1,5 +1,8 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { renderPick, renderRecommendation } from '../../../api/render/ai';
+import { aiComponents } from '../../../api/schemas/ai';
 import { detailStats } from '../../../api/render/detail';
 import { renderListEvent, renderLiveBetItem, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../../../api/render/events';
 import { isLocalizedText, localizeDeep } from '../../../api/render/localize';
@@ -137,20 +140,53 @@ describe('read forms (api/render)', () => {
       expect(isLocalizedText({ en: 'a', fr: 'b' })).to.equal(false);
     });
 
-    it('recommendation and pick outcomes are localized from the catalog; unsettled result is null', () => {
-      const rec = renderRecommendation(
-        { _id: 'r1', eventId: '1', marketId: 'm', betItemId: 'b', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 2.5, outcome: 'Over 2.5', bookmaker: 'simulated', odds: 2, confidence: 'High', edgePercentage: 5, kellyFraction: 0.02, rationale: [{ en: 'Because', es: 'Porque' }] },
-        'es',
-      );
-      expect(rec).to.include({ outcome: 'Más de 2.5', settled: false, result: null, actualReturn: null });
+    const storedRec = {
+      _id: 'r1', eventId: '1', marketId: 'm', betItemId: 'b', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 2.5, outcome: 'Over 2.5', bookmaker: 'simulated',
+      odds: 2, probability: 0.55, fairOdds: 1.82, confidence: 'High', edgePercentage: 5, kellyFraction: 0.02, rationale: [{ en: 'Because', es: 'Porque' }],
+      eventStartAt: new Date('2030-08-10T14:00:00Z'), createdAt: new Date('2030-08-09T10:00:00Z'),
+    };
+    const leg = { recommendationId: 'r2', eventId: '7', betItemId: '7-SOCCER_MATCH_RESULT-1', market: 'SOCCER_MATCH_RESULT', outcome: 'Home', code: '1', bookmaker: 'b', odds: 1.8, edgePercentage: 4, confidence: 'Low' };
+    const storedPick = {
+      _id: 'p', pickType: 'single', legs: [leg], totalOdds: 1.8, edgePercentage: 4, confidence: 'Low', kellyFraction: 0.01, featuredOrder: 1, featuredDate: '2030-08-10', startsAt: new Date('2030-08-10T14:00:00Z'),
+      event: {
+        id: '7', homeTeam: { id: 1, name: { en: 'Home FC', pt: 'Casa FC' } }, awayTeam: { id: 2, name: { en: 'Away FC' } }, startDateTime: '2030-08-10T14:00:00.000Z',
+        competition: { caption: { en: 'Premier League' } }, competitionId: 10, status: 'upcoming', league: { en: 'Premier League', pt: 'Premier League PT' },
+      },
+      matchSimulation: { iterations: 10, note: { en: 'Even', pt: 'Equilibrado' } },
+    };
+    const schemas = new Ajv({ strict: false, allErrors: true });
+    addFormats(schemas);
+    const check = (name: 'Recommendation' | 'Pick', body: unknown) => {
+      const validate = schemas.compile({ $ref: `#/components/schemas/${name}`, components: { schemas: aiComponents } });
+      expect(validate(body), JSON.stringify(validate.errors?.slice(0, 3))).to.equal(true);
+    };
+
+    it('happy: a recommendation has every field of its one schema; outcome from the catalog when the AI wording is not stored; instants in UTC', () => {
+      const rec = renderRecommendation(storedRec, 'es');
+      expect(Object.keys(rec).sort()).to.deep.equal([...aiComponents.Recommendation.required].sort());
+      expect(rec).to.include({ outcome: 'Más de 2.5', settled: false, result: null, actualReturn: null, eventStartAt: '2030-08-10T14:00:00.000Z', createdAt: '2030-08-09T10:00:00.000Z' });
       expect(rec.rationale).to.deep.equal(['Porque']);
-      const pick = renderPick(
-        { _id: 'p', pickType: 'single', legs: [{ market: 'SOCCER_MATCH_RESULT', outcome: 'Home', code: '1', bookmaker: 'b', odds: 1.8, edgePercentage: 4, confidence: 'Low' }], totalOdds: 1.8, edgePercentage: 4, confidence: 'Low', kellyFraction: 0.01, event: { league: { en: 'Premier League' } }, featuredOrder: 1 },
-        'pt',
-      );
-      expect(pick.recommendations[0]).to.include({ outcome: 'Casa', point: null, result: null });
-      expect(pick.event).to.deep.equal({ league: 'Premier League' });
-      expect(pick.eventNews).to.equal(null);
+      check('Recommendation', rec);
+      const worded = renderRecommendation({ ...storedRec, outcomeLocalized: { en: 'Over 2.5', es: 'Más de 2,5', pt: 'Mais de 2,5' } }, 'pt');
+      expect(worded.outcome).to.equal('Mais de 2,5');
+    });
+
+    it('happy: a pick\'s legs carry recommendationId, eventId and betItemId; the event is localized with commenceTime in the zone', () => {
+      const pick = renderPick(storedPick, 'pt', 'America/Sao_Paulo');
+      expect(pick.recommendations[0]).to.deep.equal({
+        recommendationId: 'r2', eventId: '7', betItemId: '7-SOCCER_MATCH_RESULT-1', market: 'SOCCER_MATCH_RESULT', outcome: 'Casa', bookmaker: 'b', odds: 1.8, point: null, edgePercentage: 4, confidence: 'Low', result: null,
+      });
+      expect(pick.event).to.deep.equal({
+        id: '7', homeTeam: { id: 1, name: 'Casa FC' }, awayTeam: { id: 2, name: 'Away FC' }, commenceTime: '2030-08-10T11:00:00.000-03:00', startDateTime: '2030-08-10T14:00:00.000Z',
+        competition: { caption: 'Premier League' }, competitionId: 10, status: 'upcoming', league: 'Premier League PT',
+      });
+      expect(pick).to.include({ startsAt: '2030-08-10T14:00:00.000Z', featuredDate: '2030-08-10', eventNews: null, analysisInsight: null });
+      expect(pick.matchSimulation).to.deep.equal({ iterations: 10, note: 'Equilibrado' });
+      expect(Object.keys(pick).sort()).to.deep.equal([...aiComponents.Pick.required].sort());
+      check('Pick', pick);
+      expect(renderPick(storedPick, 'en', 'UTC').event.commenceTime).to.equal('2030-08-10T14:00:00.000Z');
+      const worded = renderPick({ ...storedPick, legs: [{ ...leg, outcomeLocalized: { en: 'Home FC', pt: 'Casa FC' } }] }, 'pt', 'UTC');
+      expect(worded.recommendations[0].outcome).to.equal('Casa FC');
     });
   });
 });
