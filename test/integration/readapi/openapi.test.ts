@@ -108,6 +108,21 @@ describe('OpenAPI document and docs page', () => {
     expect(paths['/v2/matches/{eventId}'].get.parameters[0].schema.pattern).to.equal('^[0-9]{1,19}$');
   });
 
+  it('happy: one Recommendation and one Pick schema serve the event detail and the /v2/ai responses', () => {
+    const { components, paths } = api.document;
+    const body = (path: string) => paths[path].get.responses['200'].content['application/json'].schema;
+    expect(components.schemas).to.include.keys('Recommendation', 'PickLeg', 'Pick');
+    expect(Object.keys(components.schemas).filter((n) => /^Ai/.test(n))).to.deep.equal([]);
+    expect(components.schemas.DetailEvent.properties.bettingRecommendations.items).to.deep.equal({ $ref: '#/components/schemas/Recommendation' });
+    expect(components.schemas.DetailEvent.properties.featuredPick.oneOf[0]).to.deep.equal({ $ref: '#/components/schemas/Pick' });
+    expect(body('/v2/ai/featured-picks').properties.data.items).to.deep.equal({ $ref: '#/components/schemas/Pick' });
+    expect(body('/v2/ai/betting-recommendations').properties.data.items).to.deep.equal({ $ref: '#/components/schemas/Recommendation' });
+    expect(body('/v2/ai/value-opportunities').properties.opportunities.items).to.deep.equal({ $ref: '#/components/schemas/Recommendation' });
+    expect(components.schemas.PickLeg.required).to.include.members(['recommendationId', 'eventId', 'betItemId']);
+    const detailParams = paths['/v2/matches/{eventId}'].get.parameters.map((p: { name: string }) => p.name);
+    expect(detailParams).to.include('timezone');
+  });
+
   it('happy: every schema in the document compiles, every $ref resolves', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
@@ -130,6 +145,7 @@ describe('OpenAPI document and docs page', () => {
       '/v2/matches?status=live,upcoming,completed&limit=2&page=2',
       '/v2/matches/1301',
       '/v2/matches/1301?wrap=none&locale=pt',
+      '/v2/matches/1301?timezone=America/Sao_Paulo',
       '/v2/matches/1302',
       '/v2/matches/1303',
       '/v2/matches/trending',
