@@ -1,8 +1,10 @@
 /**
  * `npm test`: starts (or finds) the real local services, type-checks, then runs mocha against
- * them. Extra arguments go to mocha (`npm test -- --grep health`).
+ * them. Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
+ * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrapEnv } from '../shared/config';
 import { startLocalServices } from './services';
@@ -16,9 +18,13 @@ async function run(): Promise<number> {
     process.stderr.write('type check failed\n');
     return tsc.status ?? 1;
   }
+  const args = process.argv.slice(2);
+  // .mocharc's spec globs would be added to files named here: name the same options without them.
+  const files = args.some((a) => /\.test\.ts$/.test(a) || existsSync(resolve(ROOT, a)));
+  const mochaArgs = files ? ['--no-config', '--require', 'tsx/cjs', '--require', 'test/setup.ts', '--extension', 'ts', '--timeout', '20000', '--exit', ...args] : args;
   const local = await startLocalServices();
   try {
-    const mocha = spawnSync(bin('mocha'), process.argv.slice(2), {
+    const mocha = spawnSync(bin('mocha'), mochaArgs, {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...bootstrapEnv().all, MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl, NODE_ENV: 'test' },

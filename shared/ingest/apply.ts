@@ -1,5 +1,5 @@
 import type { Collection, Document } from 'mongodb';
-import mongoose from 'mongoose';
+import { bulkWriteInBatches, chunks } from '../db/bulk';
 import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
 import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
@@ -7,36 +7,11 @@ import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
 const CHUNK = 2000;
 
-/**
- * FerretDB 1.x stalls on a bulk write of more than a few dozen updates with its PostgreSQL
- * backend (each statement holds a pooled connection) and runs them one by one anyway, so against
- * FerretDB the writes go in batches of 20, one at a time (parallel batches exhaust its pool the
- * same way); MongoDB takes big batches.
- */
-interface WritePlan {
-  batch: number;
-  parallel: number;
-}
-let writePlan: WritePlan | undefined;
-async function writePlanFor(): Promise<WritePlan> {
-  if (!writePlan) {
-    const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
-    writePlan = info.ferretdbVersion ? { batch: 20, parallel: 1 } : { batch: CHUNK, parallel: 1 };
-  }
-  return writePlan;
-}
-
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Stored state of the polled events, in one query per chunk (never liveStats or views). */
 export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
   const out = new Map<string, PrevEvent>();
   const coll = Event.collection as unknown as Collection<Document>;
-  for (const part of chunks(ids)) {
+  for (const part of chunks(ids, CHUNK)) {
     const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
     for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
   }
@@ -44,20 +19,8 @@ export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent
 }
 
 async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
-  if (ops.length === 0) return 0;
-  const { batch, parallel } = await writePlanFor();
-  const parts = chunks(ops, batch);
-  let n = 0;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, parts.length) }, async () => {
-      while (next < parts.length) {
-        const r = await coll.bulkWrite(parts[next++]!, { ordered: false });
-        n += r.upsertedCount + r.modifiedCount;
-      }
-    }),
-  );
-  return n;
+  const r = await bulkWriteInBatches(coll, ops);
+  return r.upsertedCount + r.modifiedCount;
 }
 
 /** Append-only: a row already stored (same item, source and source timestamp) is a duplicate, not an error. */

@@ -1,4 +1,5 @@
 import { CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
+import { bulkWriteInBatches } from '../db/bulk';
 import { PerformanceRollup, Recommendation } from '../models';
 import { betDay, dayRange } from './state';
 
@@ -99,7 +100,7 @@ async function refreshOnce(days: readonly string[]): Promise<boolean> {
   }
   if (ops.length === 0) return true;
   try {
-    const res = await PerformanceRollup.bulkWrite(ops, { ordered: false });
+    const res = await bulkWriteInBatches(PerformanceRollup, ops);
     return res.matchedCount + res.upsertedCount === ops.length;
   } catch (err) {
     // The document appeared (or moved on) since it was read: an upsert hit its _id.

@@ -1,3 +1,4 @@
+import { bulkWriteInBatches } from '../db/bulk';
 import { Event, LiveEventData, Pick, Recommendation } from '../models';
 import { childLogger } from '../logger';
 import {
@@ -78,7 +79,7 @@ interface EventRow {
 }
 
 /**
- * Runs `plan` over freshly read documents and writes its updates with one bulkWrite, until a pass
+ * Runs `plan` over freshly read documents and writes its updates (bulk, in server-sized batches), until a pass
  * whose conditional updates all matched (nothing left to redo). `applied` receives the tags of
  * that pass's updates; updates of a pass that hit a conflict are re-planned from a new read.
  */
@@ -164,7 +165,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
         return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
       },
-      (ops) => Recommendation.bulkWrite(ops as never, { ordered: false }),
+      (ops) => bulkWriteInBatches(Recommendation, ops),
       (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
     );
   }
@@ -198,7 +199,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = d.kind === 'none' ? null : PICK_KIND[d.kind];
         return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
       },
-      (ops) => Pick.bulkWrite(ops as never, { ordered: false }),
+      (ops) => bulkWriteInBatches(Pick, ops),
       (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
     );
   }
@@ -217,7 +218,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
       },
     };
   });
-  if (markers.length) await Event.bulkWrite(markers as never, { ordered: false });
+  await bulkWriteInBatches(Event, markers);
   return out;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
 import { Event, Insight, ModelFit, Recommendation } from '../../models';
+import { bulkWriteInBatches } from '../../db/bulk';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { rebuildPicksForDay } from './picks';
@@ -92,7 +93,8 @@ export async function analyzeEventJob(eventId: string, now: () => Date = () => n
 
   let inserted = 0;
   if (analysis.recommendations.length) {
-    const res = await Recommendation.bulkWrite(
+    const res = await bulkWriteInBatches(
+      Recommendation,
       analysis.recommendations.map((r) => ({
         updateOne: {
           filter: { _id: r._id },
@@ -101,7 +103,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = () => n
           upsert: true,
         },
       })),
-      { ordered: false, timestamps: false },
+      { timestamps: false },
     );
     inserted = res.upsertedCount;
   }
