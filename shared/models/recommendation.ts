@@ -33,6 +33,12 @@ export const SettlementFields = {
   /** Which event resultVersion this grading is of; a correction bumps it. */
   settledVersion: { type: Number, default: null },
   corrections: { type: [CorrectionSchema], default: [] },
+  /**
+   * Result writes this bet has had: the first settlement and each correction that changed it.
+   * Incremented in the same conditional update, so it is the audit of exactly-once settlement
+   * (settlementWrites = 1 + corrections.length, whatever retried or crashed).
+   */
+  settlementWrites: { type: Number, default: 0 },
   /** Why it settled that way (grading reasonCode: graded, void_abandoned, missing_corners, ...). */
   reasonCode: { type: String, default: null },
   reason: { type: String, default: null },

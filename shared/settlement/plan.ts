@@ -102,6 +102,9 @@ function gradeFields(g: SelectionGrade) {
   };
 }
 
+/** Counts result writes (settlementWrites): the exactly-once audit. */
+const COUNT_WRITE = { settlementWrites: 1 };
+
 const UNSETTLED_FIELDS = {
   settled: false,
   result: null,
@@ -120,7 +123,7 @@ export function recommendationUpdate(rec: RecommendationRead, d: RecommendationD
     case 'none':
       return null;
     case 'settle':
-      return { updateOne: { filter, update: { $set: { ...gradeFields(d.grade), settlementDate: ctx.now, settledVersion: ctx.version } } } };
+      return { updateOne: { filter, update: { $set: { ...gradeFields(d.grade), settlementDate: ctx.now, settledVersion: ctx.version }, $inc: COUNT_WRITE } } };
     case 'confirm':
       return { updateOne: { filter, update: { $set: { settledVersion: ctx.version, settlementError: null } } } };
     case 'correct': {
@@ -132,6 +135,7 @@ export function recommendationUpdate(rec: RecommendationRead, d: RecommendationD
           update: {
             $set: { ...fields, settledVersion: ctx.version },
             $push: { corrections: { ...d.entry, correctedAt: ctx.now, resultVersion: ctx.version } },
+            $inc: COUNT_WRITE,
           },
         },
       };
@@ -250,7 +254,7 @@ export function pickUpdate(pick: PickRead, legs: readonly LegView[], d: PickDeci
     case 'legs':
       return { updateOne: { filter, update: { $set: legFields } } };
     case 'settle':
-      return { updateOne: { filter, update: { $set: { ...legFields, ...pickGradeFields(d.grade), settlementDate: now, settledVersion: version } } } };
+      return { updateOne: { filter, update: { $set: { ...legFields, ...pickGradeFields(d.grade), settlementDate: now, settledVersion: version }, $inc: COUNT_WRITE } } };
     case 'correct':
       return {
         updateOne: {
@@ -258,6 +262,7 @@ export function pickUpdate(pick: PickRead, legs: readonly LegView[], d: PickDeci
           update: {
             $set: { ...legFields, ...(d.grade ? pickGradeFields(d.grade) : { ...UNSETTLED_FIELDS, reason: 'a leg was unsettled by a result correction' }), settledVersion: version },
             $push: { corrections: { ...d.entry, correctedAt: now, resultVersion: version } },
+            $inc: COUNT_WRITE,
           },
         },
       };

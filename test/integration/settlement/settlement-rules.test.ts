@@ -3,7 +3,7 @@ import { enqueue } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
-import { Event, Recommendation } from '../../../shared/models';
+import { Event, Pick, Recommendation } from '../../../shared/models';
 import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -249,6 +249,14 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     // ...while a leg on a cancelled one is void (push), as bookmakers settle parlays.
     expect(view(picks['pick-void'])).to.deep.equal({ settled: true, result: 'push', detail: 'push', rpu: 2, actual: 0 });
     expect(picks['pick-halfwon'].legs.map((l: { resultDetail: string }) => l.resultDetail)).to.deep.equal(['half_won', 'won']);
+  });
+
+  it('happy: each settled bet was written once (settlementWrites), unsettled ones never', async () => {
+    const recs = await Recommendation.find({ eventId: { $in: [...ids, cancelled] } }, { settled: 1, settlementWrites: 1 }).lean();
+    expect(recs.filter((r) => r.settled).map((r) => r.settlementWrites)).to.satisfy((xs: number[]) => xs.length >= 40 && xs.every((x) => x === 1));
+    expect(recs.filter((r) => !r.settled).map((r) => r.settlementWrites)).to.satisfy((xs: number[]) => xs.length > 0 && xs.every((x) => x === 0));
+    const picks = await Pick.find({ settled: true }, { settlementWrites: 1 }).lean();
+    expect(picks.map((p) => p.settlementWrites)).to.satisfy((xs: number[]) => xs.length >= 6 && xs.every((x) => x === 1));
   });
 
   it('happy: the never-started event is reported unplayed, its bets void and unsettled', async () => {
