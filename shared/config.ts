@@ -36,6 +36,7 @@ export const CONFIG_VARS = {
   SIM_EPOCH: { type: 'string', default: '2026-11-01T00:00:00Z', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'Instant where simulated and real time coincide; simulated time runs SIM_SPEED times faster from there (fixed, so every worker agrees).' },
   SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
   SETTLEMENT_CONCURRENCY: { type: 'integer', default: '64', minimum: 1, maximum: 1000, description: 'Settle jobs one settlement worker runs at once (they are graded together in batches).' },
+  SETTLEMENT_SWEEP_MS: { type: 'integer', default: '60000', minimum: 1000, maximum: 3600000, description: 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.' },
   SETTLEMENT_LOCK_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 600000, description: 'Lock of a running settlement job; a job whose worker died is retried after about this long.' },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },

@@ -32,7 +32,11 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
         return Promise.all(cfg.PROVIDERS.map((provider) => enqueue(ingestQueue, 'poll', { provider, slot })));
       },
     },
-    { name: 'settlement-sweep', cron: '* * * * *', run: () => enqueue(settlementQueue, 'sweep', { window: minuteStamp() }) },
+    {
+      name: 'settlement-sweep',
+      everyMs: cfg.SETTLEMENT_SWEEP_MS,
+      run: () => enqueue(settlementQueue, 'sweep', { window: String(Math.floor(Date.now() / cfg.SETTLEMENT_SWEEP_MS)) }),
+    },
     { name: 'recharge-sweep', cron: '*/5 * * * *', run: () => enqueue(rechargeQueue, 'sweep', { window: minuteStamp() }) },
     {
       name: 'refit',
@@ -60,7 +64,8 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
     const fire = guarded(job.name, job.run);
     if (job.everyMs) {
       timers.push(setInterval(fire, job.everyMs));
-      // First poll soon after start (once the lease is settled), not a whole interval later.
+      // First run soon after start (once the lease is settled), not a whole interval later: a
+      // restarted scheduler polls and sweeps at once.
       timers.push(setTimeout(fire, 1000));
     } else if (job.cron) {
       tasks.push(cron.schedule(job.cron, fire, { timezone: 'UTC' }));

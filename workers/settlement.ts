@@ -16,6 +16,9 @@ export async function startSettlement(): Promise<Service> {
       concurrency: cfg.SETTLEMENT_CONCURRENCY,
       lockDuration: cfg.SETTLEMENT_LOCK_MS,
       stalledInterval: cfg.SETTLEMENT_LOCK_MS,
+      // Settle jobs are idempotent: one whose worker died is run again, not failed after the
+      // default single stall (the sweeper would find it anyway, a sweep interval later).
+      maxStalledCount: 20,
     }),
   );
 }
