@@ -97,12 +97,19 @@ const COMMANDS: Record<string, Command> = {
       ].join('\n'),
   },
   'set-auto-recharge': {
-    usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> --payment-method <pm_...>',
-    options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' } },
+    // --customer is required by setAutoRecharge when PAYMENT_GATEWAY=stripe, optional for the test gateway.
+    usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> --payment-method <pm_...> [--customer <cus_...>]',
+    options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' }, customer: { type: 'string' } },
     required: ['account', 'threshold', 'package', 'payment-method'],
     run: (v) =>
-      setAutoRecharge({ accountId: str(v, 'account'), threshold: int('threshold', v.threshold), packageCredits: int('package', v.package), paymentMethod: str(v, 'payment-method') }),
-    human: (r) => `auto-recharge on for ${r.accountId}: below ${r.threshold} credits buy ${r.packageCredits} with ${r.paymentMethod}`,
+      setAutoRecharge({
+        accountId: str(v, 'account'),
+        threshold: int('threshold', v.threshold),
+        packageCredits: int('package', v.package),
+        paymentMethod: str(v, 'payment-method'),
+        customer: (v.customer as string | undefined) ?? null,
+      }),
+    human: (r) => `auto-recharge on for ${r.accountId}: below ${r.threshold} credits buy ${r.packageCredits} with ${r.paymentMethod}${r.customer ? ` of ${r.customer}` : ''}`,
   },
   'clear-auto-recharge': {
     usage: 'clear-auto-recharge --account <id>',

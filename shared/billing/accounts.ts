@@ -4,6 +4,7 @@ import { getConfig } from '../config';
 import { Account, ApiKey, CreditLedger, RechargeAttempt } from '../models';
 import { FREE_CREDITS } from '../models/account';
 import { lastUsed, tombstone } from './access';
+import { paymentGateway } from './gateway';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
 import { apply, balanceOf, resetHint } from './ledger';
 import { isPackage, PACKAGE_PRICES_CENTS } from './packages';
@@ -23,6 +24,7 @@ export class BillingInputError extends Error {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PAYMENT_METHOD = /^pm_[A-Za-z0-9_]{1,100}$/;
+const CUSTOMER = /^cus_[A-Za-z0-9_]{1,100}$/;
 
 function checkId(argument: string, value: unknown): string {
   if (typeof value !== 'string' || !ID.test(value)) throw new BillingInputError(argument, 'must be an id (letters, digits, _ or -)');
@@ -124,6 +126,7 @@ export async function accountSummary(accountId: string, days = 30) {
       threshold: account.autoRecharge?.threshold ?? 0,
       packageCredits: account.autoRecharge?.packageCredits ?? null,
       paymentMethod: account.autoRecharge?.paymentMethod ?? null,
+      customer: account.autoRecharge?.customer ?? null,
       disabledReason: account.autoRecharge?.disabledReason ?? null,
       disabledAt: account.autoRecharge?.disabledAt ?? null,
     },
@@ -132,11 +135,21 @@ export async function accountSummary(accountId: string, days = 30) {
   };
 }
 
-export async function setAutoRecharge(input: { accountId: string; threshold: number; packageCredits: number; paymentMethod: string }) {
+/**
+ * `customer` is the gateway customer the payment method is attached to: required by a gateway that
+ * needs one (Stripe refuses an off-session charge of a saved card without it), optional otherwise.
+ */
+export async function setAutoRecharge(input: { accountId: string; threshold: number; packageCredits: number; paymentMethod: string; customer?: string | null }) {
   const account = await mustFindAccount(input.accountId);
   if (!Number.isInteger(input.threshold) || input.threshold < 1 || input.threshold > 100_000_000) throw new BillingInputError('threshold', 'must be an integer from 1 to 100000000');
   if (!isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   if (typeof input.paymentMethod !== 'string' || !PAYMENT_METHOD.test(input.paymentMethod)) throw new BillingInputError('payment-method', 'must be a gateway payment method id (pm_...)');
+  const customer = input.customer ?? null;
+  if (customer !== null && (typeof customer !== 'string' || !CUSTOMER.test(customer))) throw new BillingInputError('customer', 'must be a gateway customer id (cus_...)');
+  const gateway = paymentGateway();
+  if (customer === null && gateway.needsCustomer) {
+    throw new BillingInputError('customer', `is required with PAYMENT_GATEWAY=${gateway.name}: the customer the payment method is attached to (cus_...)`);
+  }
   await Account.updateOne(
     { _id: account._id },
     {
@@ -145,13 +158,14 @@ export async function setAutoRecharge(input: { accountId: string; threshold: num
         'autoRecharge.threshold': input.threshold,
         'autoRecharge.packageCredits': input.packageCredits,
         'autoRecharge.paymentMethod': input.paymentMethod,
+        'autoRecharge.customer': customer,
         'autoRecharge.disabledReason': null,
         'autoRecharge.disabledAt': null,
         'autoRecharge.version': (account.autoRecharge?.version ?? 0) + 1,
       },
     },
   );
-  return { accountId: account._id, enabled: true, threshold: input.threshold, packageCredits: input.packageCredits, paymentMethod: input.paymentMethod };
+  return { accountId: account._id, enabled: true, threshold: input.threshold, packageCredits: input.packageCredits, paymentMethod: input.paymentMethod, customer };
 }
 
 export async function clearAutoRecharge(accountId: string) {

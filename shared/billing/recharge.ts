@@ -11,7 +11,8 @@ import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
  * ledger position: every trigger while the balance stays low names the same window (so the charge
  * jobs collapse into one), and a credited recharge, a manual top-up or new settings open a new one.
  * Attempt 1 charges; a decline schedules attempt 2 an hour later (a delayed job, a new idempotency
- * key); a second decline disables auto-recharge with the reason. Never a third charge.
+ * key); a second decline disables auto-recharge with the reason. Never a third charge. Settings the
+ * gateway cannot charge (e.g. no customer for Stripe) disable auto-recharge with the reason, uncharged.
  */
 
 // Lazy: importing this module must not read the configuration (entry points validate it first).
@@ -55,6 +56,7 @@ export async function afterDebit(accountId: string, head: Head): Promise<void> {
 
 export type ChargeOutcome =
   | { outcome: 'skipped'; reason: string }
+  | { outcome: 'disabled'; reason: string }
   | { outcome: 'credited'; attemptId: string; credits: number }
   | { outcome: 'declined'; attemptId: string; code: string; next: 'retry' | 'disabled' };
 
@@ -65,7 +67,12 @@ export async function runCharge(payload: { accountId: string; window: string; at
   let doc = await RechargeAttempt.findById(id).lean();
   if (!doc) {
     const why = await whyNotCharge(accountId, window, attempt);
-    if (why) return { outcome: 'skipped', reason: why };
+    if (why?.disable) {
+      await disable(accountId, why.disable.version, why.reason);
+      log().warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
+      return { outcome: 'disabled', reason: why.reason };
+    }
+    if (why) return { outcome: 'skipped', reason: why.reason };
     const account = (await Account.findById(accountId).lean())!;
     const credits = account.autoRecharge!.packageCredits!;
     try {
@@ -77,6 +84,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
         packageCredits: credits,
         amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
         paymentMethod: account.autoRecharge!.paymentMethod!,
+        customer: account.autoRecharge!.customer ?? null,
         gateway: paymentGateway().name,
         idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
         status: 'pending',
@@ -95,6 +103,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
       amountCents: doc.amountCents,
       currency: CURRENCY,
       paymentMethod: doc.paymentMethod,
+      customer: doc.customer ?? null,
       idempotencyKey: doc.idempotencyKey,
       description: `${doc.packageCredits} credits (auto-recharge)`,
       metadata: { accountId, attemptId: id },
@@ -126,27 +135,47 @@ export async function runCharge(payload: { accountId: string; window: string; at
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }
   // Disable only the settings this window was charged under; new settings saved meanwhile stay.
-  await Account.updateOne(
-    { _id: accountId, 'autoRecharge.version': versionOfWindow(window) },
-    { $set: { 'autoRecharge.enabled': false, 'autoRecharge.disabledReason': `payment declined twice (${doc.error})`, 'autoRecharge.disabledAt': new Date() } },
-  );
+  await disable(accountId, versionOfWindow(window), `payment declined twice (${doc.error})`);
   log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
   return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
 }
 
-/** Reasons a new attempt must not charge (settings changed, balance topped up, previous attempt not a decline). */
-async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<string | undefined> {
-  if (attempt !== 1 && attempt !== 2) return `no attempt ${attempt}: a recharge is retried once`;
+/** Turns auto-recharge off with its reason, only while the settings are still those of `version`. */
+async function disable(accountId: string, version: number, reason: string): Promise<void> {
+  await Account.updateOne(
+    { _id: accountId, 'autoRecharge.version': version },
+    { $set: { 'autoRecharge.enabled': false, 'autoRecharge.disabledReason': reason, 'autoRecharge.disabledAt': new Date() } },
+  );
+}
+
+/** What the configured gateway cannot charge with: a skipped job alone would be re-queued by every sweep, unseen. */
+function incompleteSettings(ar: { paymentMethod?: string | null; packageCredits?: number | null; customer?: string | null }): string | undefined {
+  if (!ar.paymentMethod) return 'settings incomplete: no payment method';
+  if (!ar.packageCredits || !isPackage(ar.packageCredits)) return 'settings incomplete: no valid package';
+  const gateway = paymentGateway();
+  if (gateway.needsCustomer && !ar.customer) {
+    return `settings incomplete: the ${gateway.name} gateway needs the customer the payment method is attached to (set-auto-recharge --customer cus_...)`;
+  }
+  return undefined;
+}
+
+/**
+ * Reasons a new attempt must not charge (settings changed, balance topped up, previous attempt not
+ * a decline); `disable` when the settings themselves cannot be charged, naming their version.
+ */
+async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | undefined> {
+  if (attempt !== 1 && attempt !== 2) return { reason: `no attempt ${attempt}: a recharge is retried once` };
   const account = await Account.findById(accountId).lean();
   const ar = account?.autoRecharge;
-  if (!account || !ar?.enabled) return 'auto-recharge is off';
-  if (!ar.paymentMethod || !ar.packageCredits || !isPackage(ar.packageCredits)) return 'auto-recharge settings incomplete';
+  if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
+  const incomplete = incompleteSettings(ar);
+  if (incomplete) return { reason: incomplete, disable: { version: ar.version ?? 0 } };
   const head = await findHead(accountId);
-  if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return 'window closed (topped up or settings changed)';
-  if (head.balance >= (ar.threshold ?? 0)) return 'balance is not under the threshold';
+  if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
+  if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
   if (attempt === 2) {
     const first = await RechargeAttempt.findById(attemptIdOf(accountId, window, 1)).lean();
-    if (first?.status !== 'declined') return 'attempt 1 was not declined';
+    if (first?.status !== 'declined') return { reason: 'attempt 1 was not declined' };
   }
   return undefined;
 }

@@ -10,6 +10,8 @@ const AutoRechargeSchema = new Schema(
     packageCredits: { type: Number, default: null },
     /** Gateway payment-method reference (e.g. pm_card_visa); never a card number. */
     paymentMethod: { type: String, default: null },
+    /** Gateway customer the payment method is attached to (e.g. cus_...): Stripe needs it for off-session charges. */
+    customer: { type: String, default: null },
     disabledReason: { type: String, default: null },
     disabledAt: { type: Date, default: null },
     /** Bumped on every change of these settings: part of the recharge window, so re-enabling starts a fresh one. */

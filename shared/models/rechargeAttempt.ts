@@ -12,6 +12,8 @@ const RechargeAttemptSchema = new Schema(
     packageCredits: { type: Number, required: true },
     amountCents: { type: Number, required: true },
     paymentMethod: { type: String, required: true },
+    /** Kept with the attempt so a replay sends the first call's parameters (Stripe refuses a reused key with others). */
+    customer: { type: String, default: null },
     gateway: { type: String, required: true },
     idempotencyKey: { type: String, required: true },
     status: { type: String, enum: RECHARGE_STATUSES, required: true },

@@ -4,9 +4,14 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for Stripe's PaymentIntents endpoint serving responses of Stripe's documented
  * shape (recorded from the API reference: a succeeded PaymentIntent, a 402 card_error with the
- * PaymentIntent in requires_payment_method, a 401 for a bad secret key). Like Stripe, a repeated
- * Idempotency-Key replays the first response and creates nothing. `hold` keeps the first answer
- * of each new charge from being sent (the charge is made, the caller never hears back).
+ * PaymentIntent in requires_payment_method, a 401 for a bad secret key, and the 400
+ * invalid_request_errors Stripe answers for a saved payment method used without its customer, with
+ * another customer, or unknown). Payment methods are saved on customers (`savedOn`, seeded with
+ * FAKE_STRIPE_CUSTOMER's cards); as at Stripe, a charge of one must name that customer.
+ * Like Stripe, a repeated Idempotency-Key replays the first response and creates nothing; a request
+ * failing validation saves no result (Stripe saves one only once the endpoint starts executing).
+ * `hold` keeps the first answer of each new charge from being sent (the charge is made, the caller
+ * never hears back).
  */
 export interface FakeStripe {
   url: string;
@@ -14,15 +19,43 @@ export interface FakeStripe {
   /** One per PaymentIntent created (= per real charge attempt). */
   created: { idempotencyKey: string; paymentMethod: string; amount: number; status: string }[];
   requests: { idempotencyKey: string | undefined; body: Record<string, string> }[];
+  /** payment method -> the customer it is attached to. */
+  savedOn: Map<string, string>;
   hold: boolean;
   failNext: number;
   close(): Promise<void>;
 }
 
+/** The customer the fake's seeded payment methods are attached to. */
+export const FAKE_STRIPE_CUSTOMER = 'cus_fakeStripeSaved01';
+const SEEDED = ['pm_card_visa', 'pm_card_mastercard', 'pm_card_chargeDeclined', 'pm_card_visa_chargeDeclinedInsufficientFunds'];
+
 const DECLINES: Record<string, { code: string; decline_code: string; message: string }> = {
   pm_card_chargeDeclined: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
   pm_card_visa_chargeDeclinedInsufficientFunds: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
 };
+
+const invalidRequest = (error: Record<string, string>) => ({ status: 400, json: { error: { type: 'invalid_request_error', ...error } } });
+
+/** Stripe's answers for a payment method it cannot use with this customer (undefined: usable). */
+function customerMismatch(savedOn: Map<string, string>, paymentMethod: string, customer: string | undefined) {
+  const owner = savedOn.get(paymentMethod);
+  if (!owner) {
+    return invalidRequest({ code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${paymentMethod}'`, doc_url: 'https://stripe.com/docs/error-codes/resource-missing' });
+  }
+  if (!customer) {
+    return invalidRequest({
+      code: 'parameter_missing',
+      param: 'payment_method',
+      message: `The \`payment_method\` parameter supplied ${paymentMethod} belongs to the Customer ${owner}. Please include the Customer in the \`customer\` parameter on the PaymentIntent.`,
+      doc_url: 'https://stripe.com/docs/error-codes/parameter-missing',
+    });
+  }
+  if (customer !== owner) {
+    return invalidRequest({ param: 'payment_method', message: `The customer does not have a payment method with the ID ${paymentMethod}. The payment method must be attached to the customer.` });
+  }
+  return undefined;
+}
 
 function intent(id: string, body: Record<string, string>, status: string) {
   return {
@@ -36,6 +69,7 @@ function intent(id: string, body: Record<string, string>, status: string) {
     confirmation_method: 'automatic',
     created: Math.floor(Date.now() / 1000),
     currency: body.currency,
+    customer: body.customer ?? null,
     description: body.description ?? null,
     last_payment_error: null,
     latest_charge: status === 'succeeded' ? `ch_${id.slice(3)}` : null,
@@ -54,6 +88,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     secretKey: 'sk_test_fakeStripeSecret000000',
     created: [],
     requests: [],
+    savedOn: new Map(SEEDED.map((pm) => [pm, FAKE_STRIPE_CUSTOMER])),
     hold: false,
     failNext: 0,
     close: async () => undefined,
@@ -79,6 +114,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const r = replies.get(idem)!;
         return send(r.status, r.json);
       }
+      const invalid = customerMismatch(fake.savedOn, body.payment_method, body.customer);
+      if (invalid) return send(invalid.status, invalid.json); // validation: nothing created, nothing saved for the key
       const id = `pi_${Math.random().toString(36).slice(2, 14)}${fake.created.length}`;
       const decline = DECLINES[body.payment_method];
       const reply = decline

@@ -3,19 +3,22 @@ import { GatewayUnavailableError } from './types';
 
 /**
  * Stripe PaymentIntents: one create-and-confirm call per attempt (confirm=true, off_session=true)
- * carrying the attempt's Idempotency-Key, so a retried call after a crash or a timeout replays the
+ * with the saved payment method and the customer it is attached to (Stripe refuses a saved
+ * payment method without its customer), carrying the attempt's Idempotency-Key, so a retried call after a crash or a timeout replays the
  * first answer instead of charging again. A card error (402) or an invalid request (400, e.g. a
- * missing payment method) is a decline; anything else leaves the outcome unknown and is retried
+ * missing payment method or customer) is a decline; anything else leaves the outcome unknown and is retried
  * with the same key.
  */
 export function stripeGateway(baseUrl: string, secretKey: string): PaymentGateway {
   return {
     name: 'stripe',
+    needsCustomer: true,
     async charge(req: ChargeRequest, signal: AbortSignal): Promise<ChargeResult> {
       const body = new URLSearchParams({
         amount: String(req.amountCents),
         currency: req.currency,
         payment_method: req.paymentMethod,
+        ...(req.customer ? { customer: req.customer } : {}),
         confirm: 'true',
         off_session: 'true',
         description: req.description,

@@ -43,12 +43,13 @@ export function testOutcome(req: ChargeRequest, chargeId: string): ChargeResult 
 
 export const testGateway: PaymentGateway = {
   name: 'test',
+  needsCustomer: false,
   async charge(req) {
     const chargeId = `pi_test_${req.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`;
     const outcome = testOutcome(req, chargeId);
     const first = await redis().set(replayKey(req.idempotencyKey), JSON.stringify(outcome), 'EX', 86400, 'NX');
     if (first !== 'OK') return JSON.parse((await redis().get(replayKey(req.idempotencyKey)))!) as ChargeResult;
-    await redis().rpush(TEST_GATEWAY_LOG(), JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, idempotencyKey: req.idempotencyKey, metadata: req.metadata }));
+    await redis().rpush(TEST_GATEWAY_LOG(), JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, customer: req.customer, idempotencyKey: req.idempotencyKey, metadata: req.metadata }));
     return outcome;
   },
 };

@@ -4,6 +4,11 @@ export interface ChargeRequest {
   currency: string;
   /** Saved payment method (e.g. pm_card_visa); never a card number. */
   paymentMethod: string;
+  /**
+   * The gateway customer the payment method is saved on (e.g. cus_...). Stripe refuses an
+   * off-session charge of a saved payment method without it; the test gateway ignores it.
+   */
+  customer: string | null;
   /** One per attempt: repeating a call with it never charges twice (the gateway replays its first answer). */
   idempotencyKey: string;
   description: string;
@@ -15,6 +20,8 @@ export type ChargeResult = { status: 'succeeded'; chargeId: string } | { status:
 
 export interface PaymentGateway {
   readonly name: string;
+  /** Whether a charge needs `customer` (auto-recharge settings without one are incomplete). */
+  readonly needsCustomer: boolean;
   /** Throws GatewayUnavailableError when the outcome is unknown (network, timeout, 5xx, rate limit). */
   charge(request: ChargeRequest, signal: AbortSignal): Promise<ChargeResult>;
 }

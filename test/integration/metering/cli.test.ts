@@ -9,10 +9,14 @@ import { ApiKey, CreditLedger } from '../../../shared/models';
 
 const ROOT = resolve(__dirname, '../../..');
 
+type CliResult = { code: number | null; out: string; err: string; json: any };
+
 /** `npm run cli -- <args>` as its own process, against this run's database and Redis. */
-function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string; json: any }> {
+const cli = (...args: string[]) => cliWith({}, ...args);
+
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn' } });
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -50,11 +54,11 @@ describe('operator CLI', function () {
     expect(list.out).to.not.include(key.json.key);
     const add = await cli('add-credits', '--account', id, '--package', '100000', '--json');
     expect(add.json).to.include({ credits: 100000, balance: 100500, priceCents: 4500 });
-    const auto = await cli('set-auto-recharge', '--account', id, '--threshold', '1000', '--package', '20000', '--payment-method', 'pm_card_visa', '--json');
+    const auto = await cli('set-auto-recharge', '--account', id, '--threshold', '1000', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'cus_cliTest01', '--json');
     expect(auto.code).to.equal(0);
     const bal = await cli('balance', '--account', id, '--json');
     expect(bal.json).to.deep.include({ balance: 100500 });
-    expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+    expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: 'cus_cliTest01' });
     const humanBal = await cli('balance', '--account', id);
     expect(humanBal.out).to.match(/balance 100500 credits/).and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
     expect((await cli('clear-auto-recharge', '--account', id, '--json')).json).to.include({ enabled: false });
@@ -98,11 +102,33 @@ describe('operator CLI', function () {
         [['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
         [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
         [['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
+        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'], /--customer: must be a gateway customer id \(cus_\.\.\.\)/],
+        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', ''], /--customer: must be a gateway customer id/],
       ] as [string[], RegExp][]) {
         const r = await cli(...args);
         expect(r.code, args.join(' ')).to.equal(2);
         expect(r.err).to.match(message);
       }
+    });
+
+    it('set-auto-recharge without --customer exits 2 naming it when PAYMENT_GATEWAY=stripe, and is optional with the test gateway', async () => {
+      const id = (await cli('create-account', '--name', 'Stripe customer', '--json')).json.id;
+      const settings = ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa'];
+      const stripeEnv = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_cliNeverCalled', STRIPE_API_URL: 'http://127.0.0.1:9' };
+      const missing = await cliWith(stripeEnv, ...settings);
+      expect(missing.code).to.equal(2);
+      expect(missing.err).to.match(/--customer: is required with PAYMENT_GATEWAY=stripe: the customer the payment method is attached to \(cus_\.\.\.\)/);
+      expect(missing.err).to.not.include('sk_test_cliNeverCalled');
+      expect((await cli('balance', '--account', id, '--json')).json.autoRecharge).to.include({ enabled: false, customer: null });
+
+      const saved = await cliWith(stripeEnv, ...settings, '--customer', 'cus_cliStripe01');
+      expect(saved.code).to.equal(0);
+      expect(saved.out).to.match(/buy 20000 with pm_card_visa of cus_cliStripe01/);
+      expect((await cli('balance', '--account', id, '--json')).json.autoRecharge).to.include({ enabled: true, customer: 'cus_cliStripe01' });
+
+      const testGateway = await cli(...settings, '--json');
+      expect(testGateway.code).to.equal(0);
+      expect(testGateway.json).to.include({ paymentMethod: 'pm_card_visa', customer: null });
     });
 
     it('check-ledger exits 0 on a sound ledger and 1 naming the account when entries do not sum to the balance', async () => {

@@ -15,7 +15,7 @@ import { Account, CreditLedger, RechargeAttempt } from '../../../shared/models';
 import { rechargeHandlers } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
 import { serve, type TestServer } from '../../helpers/api';
-import { startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
+import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
 import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -140,7 +140,7 @@ describe('auto-recharge', function () {
 
     it('error: a worker killed between the charge and the credit neither charges nor credits twice', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER });
       stripe.hold = true; // Stripe charges, the worker never hears back
       const first = spawnWorker();
       await spend(api, key, 1);
@@ -158,6 +158,8 @@ describe('auto-recharge', function () {
       const calls = stripe.requests.filter((r) => r.idempotencyKey === attempt.idempotencyKey);
       expect(calls).to.have.length(2);
       expect(calls[1].body).to.deep.equal(calls[0].body);
+      // The off-session charge of the saved card names the customer it is attached to.
+      expect(calls[0].body).to.include({ payment_method: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER, off_session: 'true', confirm: 'true' });
       // Running the job once more (a duplicate delivery) changes nothing.
       expect(await runCharge({ accountId, window: attempt.window, attempt: 1 })).to.include({ outcome: 'credited' });
       expect(await rechargeEntries(accountId)).to.have.length(1);
@@ -170,7 +172,7 @@ describe('auto-recharge', function () {
 
     it('error: a Stripe decline (402 card_error) is recorded with its decline code; a 500 leaves the attempt to be retried', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', customer: FAKE_STRIPE_CUSTOMER });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       stripe.failNext = 1;
       await spend(api, key, 1);
@@ -181,6 +183,21 @@ describe('auto-recharge', function () {
       // The 500 was retried with the same key; Stripe created one PaymentIntent for the attempt.
       expect(stripe.requests.filter((r) => r.idempotencyKey === a.idempotencyKey).length).to.equal(2);
       expect(stripe.created.filter((c) => c.idempotencyKey === a.idempotencyKey)).to.have.length(1);
+    });
+
+    it('error: settings without a customer are never charged through Stripe: auto-recharge disabled with the reason', async () => {
+      // Saved while this process runs the test gateway (customer optional), charged by a Stripe worker.
+      const { accountId, key } = await accountWithKey(1000);
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+      if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
+      await spend(api, key, 1);
+      await waitUntil('auto-recharge to be disabled', async () => (await Account.findById(accountId).lean())?.autoRecharge?.enabled === false, 60000, 250);
+      const account = (await Account.findById(accountId).lean())!;
+      expect(account.autoRecharge!.disabledReason).to.match(/settings incomplete: the stripe gateway needs the customer/);
+      expect(account.autoRecharge!.disabledAt).to.be.instanceOf(Date);
+      expect(stripe.requests.filter((r) => r.body['metadata[accountId]'] === accountId)).to.have.length(0);
+      expect(await RechargeAttempt.countDocuments({ accountId })).to.equal(0);
+      expect(await balanceOf(accountId)).to.equal(999);
     });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { testOutcome } from '../../../shared/billing/gateway/testGateway';
 import { ConfigError, loadConfig } from '../../../shared/config';
 
-const req = (paymentMethod: string) => ({ amountCents: 1000, currency: 'usd', paymentMethod, idempotencyKey: 'k', description: 'd', metadata: {} });
+const req = (paymentMethod: string) => ({ amountCents: 1000, currency: 'usd', paymentMethod, customer: null, idempotencyKey: 'k', description: 'd', metadata: {} });
 
 describe('billing: test gateway cards and payment config', () => {
   const cards: [string, string][] = [
