@@ -81,6 +81,8 @@ describe('settlement resilience (worker and scheduler processes)', function () {
   this.timeout(240_000);
   const running: Spawned[] = [];
   before(connectMongo);
+  // Earlier files leave settle jobs of their own in this run's queue.
+  beforeEach(() => queueFor(settlementQueue).obliterate({ force: true }));
   afterEach(async () => {
     for (const p of running.splice(0)) await stop(p);
     await queueFor(settlementQueue).obliterate({ force: true });
