@@ -1,6 +1,6 @@
 /**
  * Operator CLI: `npm run cli -- <command> [options]` (`--json` for machine-readable output).
- * Parses and prints only; the logic is in shared/billing.
+ * Parses and prints only; the logic is in shared/billing and shared/settlement.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closeQueues } from '../jobs/client';
@@ -19,6 +19,8 @@ import {
 import { checkLedger } from '../shared/billing/ledgerCheck';
 import type { KeyMode } from '../shared/billing/keys';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/config';
+import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/settlement/check';
+import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/settlement/correct';
 import { startLocalServices } from './services';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
@@ -33,6 +35,8 @@ interface Command {
   required?: string[];
   run: (v: Values) => Promise<unknown>;
   human: (r: any) => string;
+  /** A result that reports a problem (a failed check) exits 1. */
+  failed?: (r: any) => boolean;
 }
 
 class UsageError extends Error {}
@@ -44,6 +48,29 @@ const int = (name: string, raw: unknown): number => {
 const str = (v: Values, name: string) => v[name] as string;
 const table = (rows: Record<string, unknown>[]) =>
   rows.length === 0 ? '(none)' : rows.map((r) => Object.entries(r).map(([k, v]) => `${k}=${v instanceof Date ? v.toISOString() : v ?? '-'}`).join('  ')).join('\n');
+
+const mismatchLines = (ms: PerformanceMismatch[]) =>
+  ms.map((m) => `  ${m.day} ${m.confidence} ${m.counter}: stored ${m.stored}, recomputed ${m.recomputed}`).join('\n');
+
+function performanceHuman(r: PerformanceCheck): string {
+  const ok = (c: Omit<PerformanceCheck, 'fixed'>) =>
+    `performance OK: ${c.storedRollups} stored rollups over ${c.days} days equal the recomputation from ${c.settledRecommendations} settled recommendations`;
+  if (r.equal) return ok(r);
+  const lines = [`PERFORMANCE MISMATCH: ${r.mismatches.length} counters differ from the recomputation (${r.settledRecommendations} settled recommendations):`, mismatchLines(r.mismatches)];
+  if (r.fixed) {
+    lines.push(`rewrote the rollups of ${r.fixed.days.join(', ')}`);
+    lines.push(r.fixed.after.equal ? ok(r.fixed.after) : `STILL DIFFERENT after the fix:\n${mismatchLines(r.fixed.after.mismatches)}`);
+  } else lines.push('run again with --fix to rewrite those days from the bets');
+  return lines.join('\n');
+}
+
+function correctionHuman(r: CorrectionOutcome): string {
+  if (!r.changed) return `event ${r.eventId} already has these values; resultVersion stays ${r.resultVersion}${r.jobId ? ` (not settled yet: ${r.jobId} enqueued)` : ''}`;
+  const what = r.changes.map((c) => `${c.field} ${c.from ?? 'null'} -> ${c.to ?? 'null'}`).join(', ');
+  return `event ${r.eventId} corrected (${what}); resultVersion ${r.previousVersion} -> ${r.resultVersion}; ${r.jobId} enqueued`;
+}
+
+const statsOptions = Object.fromEntries(Object.keys(STATS_OPTIONS).map((o) => [o, { type: 'string' as const }]));
 
 const COMMANDS: Record<string, Command> = {
   'create-account': {
@@ -122,10 +149,25 @@ const COMMANDS: Record<string, Command> = {
     usage: 'check-ledger',
     options: {},
     run: () => checkLedger(),
+    failed: (r) => r.problems.length > 0,
     human: (r) =>
       r.problems.length === 0
         ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance`
         : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
+  },
+  'check-performance': {
+    usage: 'check-performance [--fix]',
+    options: { fix: { type: 'boolean' } },
+    run: (v) => checkPerformance({ fix: Boolean(v.fix) }),
+    human: performanceHuman,
+    failed: (r) => !performanceCheckPassed(r),
+  },
+  'correct-result': {
+    usage: `correct-result --event <id> ${Object.keys(STATS_OPTIONS).map((o) => `[--${o} n|null]`).join(' ')} [--void true|false]`,
+    options: { event: { type: 'string' }, ...statsOptions, void: { type: 'string' } },
+    required: ['event'],
+    run: (v) => correctResult(parseCorrection(str(v, 'event'), v as Record<string, string | undefined>)),
+    human: correctionHuman,
   },
   'demo-key': {
     usage: 'demo-key [--mode live|test]',
@@ -171,11 +213,10 @@ async function main(argv: string[]): Promise<number> {
     await connectMongo();
     const result = await command.run(values);
     process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${command.human(result)}\n`);
-    if (name === 'check-ledger' && (result as { problems: unknown[] }).problems.length) return 1;
-    return 0;
+    return command.failed?.(result) ? 1 : 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof BillingInputError) {
-      const message = err instanceof BillingInputError ? `--${err.argument}: ${err.message.slice(err.argument.length + 2)}` : err.message;
+    if (err instanceof UsageError || err instanceof BillingInputError || err instanceof CorrectionInputError) {
+      const message = err instanceof UsageError ? err.message : `--${err.argument}: ${err.message.slice(err.argument.length + 2)}`;
       process.stderr.write(json ? `${JSON.stringify({ error: message })}\n` : `${name}: ${message}\nusage: npm run cli -- ${command.usage}\n`);
       return 2;
     }

@@ -120,10 +120,23 @@ export function recomputeFromBets(bets: readonly SettledBet[]): Rollup[] {
   return sortRollups(out);
 }
 
+export type RollupCounter = keyof RollupCounters;
+
+/** One differing counter of one (day, confidence): `a` from the first set, `b` from the second. */
+export interface RollupMismatch {
+  day: string;
+  confidence: Confidence;
+  counter: RollupCounter;
+  a: number;
+  b: number;
+}
+
 export interface RollupComparison {
   equal: boolean;
   /** One line per differing (day, confidence, counter): "2024-05-01 High wins: 3 vs 4". */
   differences: string[];
+  /** The same differences, structured (same order). */
+  mismatches: RollupMismatch[];
 }
 
 /**
@@ -143,14 +156,19 @@ export function equalRollups(a: readonly Rollup[], b: readonly Rollup[], epsilon
   const ma = index(a);
   const mb = index(b);
   const differences: string[] = [];
+  const mismatches: RollupMismatch[] = [];
   for (const key of [...new Set([...ma.keys(), ...mb.keys()])].sort()) {
     const x = ma.get(key) ?? emptyCounters();
     const y = mb.get(key) ?? emptyCounters();
+    const [day, confidence] = key.split(' ') as [string, Confidence];
     for (const k of COUNTER_KEYS) {
-      if (Math.abs(x[k] - y[k]) > epsilon) differences.push(`${key} ${k}: ${x[k]} vs ${y[k]}`);
+      if (Math.abs(x[k] - y[k]) > epsilon) {
+        differences.push(`${key} ${k}: ${x[k]} vs ${y[k]}`);
+        mismatches.push({ day, confidence, counter: k, a: x[k], b: y[k] });
+      }
     }
   }
-  return { equal: differences.length === 0, differences };
+  return { equal: differences.length === 0, differences, mismatches };
 }
 
 /** The days of a window of `days` days ending with `today` (inclusive), oldest first. */

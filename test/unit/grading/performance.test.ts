@@ -60,6 +60,10 @@ describe('performance: rollups', () => {
     const good = recomputeFromBets(MIXED);
     const bad = good.map((r) => ({ ...r, wins: r.wins + 1, returned: r.returned + 0.5 }));
     expect(equalRollups(good, bad).differences).to.deep.equal(['2024-05-10 High wins: 2 vs 3', '2024-05-10 High returned: 4.95 vs 5.45']);
+    expect(equalRollups(good, bad).mismatches).to.deep.equal([
+      { day: '2024-05-10', confidence: 'High', counter: 'wins', a: 2, b: 3 },
+      { day: '2024-05-10', confidence: 'High', counter: 'returned', a: 4.95, b: 5.45 },
+    ]);
     const zero: Rollup = { day: '2024-05-01', confidence: 'Low', total: 0, wins: 0, losses: 0, pushes: 0, halfWins: 0, halfLosses: 0, staked: 0, returned: 0, sumEdge: 0 };
     expect(equalRollups([...good, zero], good).equal).to.equal(true);
     expect(equalRollups([], good).equal).to.equal(false);

@@ -1,0 +1,157 @@
+import { enqueue } from '../../jobs/client';
+import { settlementQueue } from '../../jobs/settlement';
+import { key, redis } from '../db/redis';
+import { withLock } from '../ingest/lock';
+import { Event, LiveEventData } from '../models';
+import { EMPTY_STATS, type EventStats } from '../stats';
+import { settlementState } from './state';
+
+/**
+ * An operator's result correction (`npm run cli -- correct-result`): the provider got a final
+ * count wrong, or an abandoned match must be voided. The changed counts go to the event's
+ * LiveEventData (what settlement grades) and to Event.stats (what the list views show), the
+ * event's resultVersion moves up by one, and a settle-event job for the new version re-grades
+ * every bet of the event: changed results get a correction entry, picks and rollups follow.
+ */
+
+export class CorrectionInputError extends Error {
+  override name = 'CorrectionInputError';
+  constructor(
+    /** The CLI argument at fault, without dashes. */
+    readonly argument: string,
+    message: string,
+  ) {
+    super(`${argument}: ${message}`);
+  }
+}
+
+/** Another correction of the event is running, or its version moved on between the read and the write. */
+export class CorrectionConflictError extends Error {
+  override name = 'CorrectionConflictError';
+}
+
+export type StatsChanges = Partial<EventStats>;
+
+export interface CorrectionRequest {
+  eventId: string;
+  stats: StatsChanges;
+  voided?: boolean;
+}
+
+/** `homeGoalsFirstHalf` -> `home-goals-first-half`: the CLI option of each EventStats field. */
+export const STATS_OPTIONS = Object.fromEntries(
+  (Object.keys(EMPTY_STATS) as (keyof EventStats)[]).map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k]),
+) as Record<string, keyof EventStats>;
+
+/**
+ * Parses the raw option values (pure): each count a whole number >= 0 or the word null (the
+ * provider did not report it, which refunds the markets that need it), --void true or false.
+ */
+export function parseCorrection(eventId: string | undefined, raw: Record<string, string | undefined>): CorrectionRequest {
+  if (!eventId) throw new CorrectionInputError('event', 'is required');
+  const stats: StatsChanges = {};
+  for (const [option, field] of Object.entries(STATS_OPTIONS)) {
+    const v = raw[option];
+    if (v === undefined) continue;
+    if (v === 'null') stats[field] = null;
+    else if (/^\d{1,6}$/.test(v)) stats[field] = Number(v);
+    else throw new CorrectionInputError(option, `must be a whole number >= 0 or null (got "${v}")`);
+  }
+  let voided: boolean | undefined;
+  if (raw.void !== undefined) {
+    if (raw.void !== 'true' && raw.void !== 'false') throw new CorrectionInputError('void', `must be true or false (got "${raw.void}")`);
+    voided = raw.void === 'true';
+  }
+  if (Object.keys(stats).length === 0 && voided === undefined) {
+    throw new CorrectionInputError('event', `nothing to correct: give at least one of --${Object.keys(STATS_OPTIONS).join(', --')} or --void`);
+  }
+  return { eventId, stats, voided };
+}
+
+type Counts = Partial<Record<keyof EventStats, number | null>>;
+
+/** The fields of `changes` whose value differs from `current` (pure). */
+export function changedFields(current: Counts | null | undefined, changes: StatsChanges): (keyof EventStats)[] {
+  return (Object.keys(changes) as (keyof EventStats)[]).filter((k) => (current?.[k] ?? null) !== changes[k]);
+}
+
+export interface CorrectionOutcome {
+  eventId: string;
+  /** False when the event already had these values: nothing written, the version stays. */
+  changed: boolean;
+  previousVersion: number;
+  resultVersion: number;
+  /** The fields written, with their previous values (LiveEventData's where it has one). */
+  changes: { field: string; from: number | boolean | null; to: number | boolean | null }[];
+  /** The settle-event job id (also when unchanged but the version is not settled yet). */
+  jobId: string | null;
+}
+
+interface EventRow {
+  _id: string;
+  status: string;
+  voided?: boolean | null;
+  startedAt?: Date | null;
+  resultVersion?: number | null;
+  settledVersion?: number | null;
+  stats?: (Counts & { phase?: string | null }) | null;
+}
+
+const LOCK_TTL_MS = 30_000;
+
+/**
+ * Applies a correction under a per-event Redis lock: FerretDB 1.x does not isolate a conditional
+ * update from a concurrent one (two corrections both matched `resultVersion: n` there, 16 times
+ * in 20 tries), so the lock is what keeps two operators from both taking version n + 1; the
+ * conditional update still guards against ingest moving the version on MongoDB.
+ */
+export async function correctResult(req: CorrectionRequest): Promise<CorrectionOutcome> {
+  const held = await withLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, () => correctLocked(req));
+  if (!held.held) throw new CorrectionConflictError(`event ${req.eventId}: another correction of this event is running; run the command again once it has finished`);
+  return held.value;
+}
+
+async function correctLocked(req: CorrectionRequest): Promise<CorrectionOutcome> {
+  const event = await Event.findById(req.eventId, { status: 1, voided: 1, startedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow>();
+  if (!event) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
+  const state = settlementState(event);
+  if (state.kind !== 'ended') {
+    const why = state.kind === 'pending' ? 'has not ended' : 'never started';
+    throw new CorrectionInputError('event', `event ${req.eventId} ${why} (status ${event.status}): only an ended event's result can be corrected`);
+  }
+  const led = await LiveEventData.findOne({ eventId: req.eventId }).lean<Counts & { _id: string }>();
+  const version = event.resultVersion ?? 0;
+
+  // A field counts as changed when either copy differs: a re-run after a crash between the two
+  // writes finds Event.stats behind and completes the correction.
+  const fields = [...new Set([...changedFields(led, req.stats), ...changedFields(event.stats, req.stats)])];
+  const voidChanged = req.voided !== undefined && req.voided !== Boolean(event.voided);
+  const changes = [
+    ...fields.map((f) => ({ field: f, from: (led ?? event.stats)?.[f] ?? null, to: req.stats[f] ?? null })),
+    ...(voidChanged ? [{ field: 'voided', from: Boolean(event.voided), to: req.voided! }] : []),
+  ];
+
+  if (changes.length === 0) {
+    // Nothing new; if this version was never settled (a run that died before enqueueing), queue it.
+    const pending = (event.settledVersion ?? -1) < version;
+    const jobId = pending ? await enqueue(settlementQueue, 'settle-event', { eventId: req.eventId, resultVersion: version }, { delay: 0 }) : null;
+    return { eventId: req.eventId, changed: false, previousVersion: version, resultVersion: version, changes, jobId };
+  }
+
+  const set = Object.fromEntries(fields.map((f) => [f, req.stats[f] ?? null]));
+  // LiveEventData first (settlement grades it): a run that dies after it leaves the version where
+  // it was and Event.stats behind, which a re-run detects and completes.
+  if (led && fields.length) await LiveEventData.updateOne({ _id: led._id }, { $set: set });
+  const next = version + 1;
+  const eventSet: Record<string, unknown> = { resultVersion: next };
+  if (fields.length && event.stats) for (const f of fields) eventSet[`stats.${f}`] = set[f];
+  else if (fields.length) eventSet.stats = { ...EMPTY_STATS, phase: 'FT', ...set };
+  if (voidChanged) eventSet.voided = req.voided;
+  // Conditional on the version read: of two concurrent corrections only one takes `next`.
+  const res = await Event.updateOne({ _id: req.eventId, resultVersion: event.resultVersion ?? { $in: [0, null] } }, { $set: eventSet });
+  if (res.matchedCount !== 1) {
+    throw new CorrectionConflictError(`event ${req.eventId}: its resultVersion moved on from ${version} while correcting; re-run the command to apply the correction on top`);
+  }
+  const jobId = await enqueue(settlementQueue, 'settle-event', { eventId: req.eventId, resultVersion: next }, { delay: 0 });
+  return { eventId: req.eventId, changed: true, previousVersion: version, resultVersion: next, changes, jobId };
+}
