@@ -42,6 +42,8 @@ export interface PrevEvent {
   startDateTime?: Date;
   stats?: StoredStats | null;
   resultVersion?: number;
+  /** An operator corrected the result: the feed's results no longer apply to this event. */
+  resultOverride?: unknown;
   analysisVersion?: number;
   markets?: StoredMarket[];
   lineups?: unknown;
@@ -341,7 +343,8 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
       set.status = e.status;
       if (prev) plan.counts.statusChanges++;
     }
-    if (!prev || Boolean(prev.voided) !== e.voided) set.voided = e.voided;
+    // An operator's result correction may have voided (or un-voided) the event: that stands too.
+    if ((!prev || Boolean(prev.voided) !== e.voided) && !prev?.resultOverride) set.voided = e.voided;
     if (!prev || !sameDate(e.startedAt, prev.startedAt)) set.startedAt = e.startedAt;
     if (!prev || !sameDate(e.endedAt, prev.endedAt)) set.endedAt = e.endedAt;
     if (!prev || !sameJson(e.lineups, prev.lineups)) set.lineups = e.lineups;
@@ -415,7 +418,9 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
 
     // Results and settlement
     let resultVersion = prev?.resultVersion ?? 0;
-    if (ended && result) {
+    if (ended && result && prev?.resultOverride) {
+      // The operator's corrected result stands; the feed's count for this event is ignored.
+    } else if (ended && result) {
       const stats = { ...pickStats(result.stats), phase: result.phaseSysname };
       const statsChanged = !prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== stats.phase;
       if (statsChanged) set.stats = stats;

@@ -62,6 +62,12 @@ const EventSchema = new Schema(
     /** The resultVersion settlement last completed for (recommendations, picks, rollups); null = never. */
     settledVersion: { type: Number, default: null },
     settledAt: { type: Date, default: null },
+    /**
+     * Set by an operator's result correction: the final result is the operator's from then on and
+     * later feed results for the event are ignored (a provider still sending its wrong count must
+     * not undo the correction). { at, resultVersion, fields }.
+     */
+    resultOverride: { type: Schema.Types.Mixed, default: null },
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
     oddsUpdatedAt: { type: Date, default: null },

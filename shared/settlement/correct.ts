@@ -12,6 +12,7 @@ import { settlementState } from './state';
  * LiveEventData (what settlement grades) and to Event.stats (what the list views show), the
  * event's resultVersion moves up by one, and a settle-event job for the new version re-grades
  * every bet of the event: changed results get a correction entry, picks and rollups follow.
+ * The event is marked `resultOverride`: ingest keeps the operator's result from then on.
  */
 
 export class CorrectionInputError extends Error {
@@ -143,7 +144,7 @@ async function correctLocked(req: CorrectionRequest): Promise<CorrectionOutcome>
   // it was and Event.stats behind, which a re-run detects and completes.
   if (led && fields.length) await LiveEventData.updateOne({ _id: led._id }, { $set: set });
   const next = version + 1;
-  const eventSet: Record<string, unknown> = { resultVersion: next };
+  const eventSet: Record<string, unknown> = { resultVersion: next, resultOverride: { at: new Date(), resultVersion: next, fields: changes.map((c) => c.field) } };
   if (fields.length && event.stats) for (const f of fields) eventSet[`stats.${f}`] = set[f];
   else if (fields.length) eventSet.stats = { ...EMPTY_STATS, phase: 'FT', ...set };
   if (voidChanged) eventSet.voided = req.voided;
