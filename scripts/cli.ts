@@ -56,9 +56,15 @@ function performanceHuman(r: PerformanceCheck): string {
   const ok = (c: Omit<PerformanceCheck, 'fixed'>) =>
     `performance OK: ${c.storedRollups} stored rollups over ${c.days} days equal the recomputation from ${c.settledRecommendations} settled recommendations`;
   if (r.equal) return ok(r);
-  const lines = [`PERFORMANCE MISMATCH: ${r.mismatches.length} counters differ from the recomputation (${r.settledRecommendations} settled recommendations):`, mismatchLines(r.mismatches)];
+  const lines = r.mismatches.length
+    ? [`PERFORMANCE MISMATCH: ${r.mismatches.length} counters differ from the recomputation (${r.settledRecommendations} settled recommendations):`, mismatchLines(r.mismatches)]
+    : [];
+  if (r.invalidBets.length) {
+    lines.push(`SETTLED BETS THAT CANNOT BE COUNTED (left out of the rollups; re-settle or repair them):`);
+    lines.push(...r.invalidBets.map((b) => `  ${b.id}: ${b.problem}`));
+  }
   if (r.fixed) {
-    lines.push(`rewrote the rollups of ${r.fixed.days.join(', ')}`);
+    if (r.fixed.days.length) lines.push(`rewrote the rollups of ${r.fixed.days.join(', ')}`);
     lines.push(r.fixed.after.equal ? ok(r.fixed.after) : `STILL DIFFERENT after the fix:\n${mismatchLines(r.fixed.after.mismatches)}`);
   } else lines.push('run again with --fix to rewrite those days from the bets');
   return lines.join('\n');

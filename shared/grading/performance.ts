@@ -37,13 +37,20 @@ export interface Rollup extends RollupCounters {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const COUNTER_KEYS = ['total', 'wins', 'losses', 'pushes', 'halfWins', 'halfLosses', 'staked', 'returned', 'sumEdge'] as const;
 
-function assertBet(bet: SettledBet): void {
-  if (!DAY.test(bet.day) || Number.isNaN(Date.parse(`${bet.day}T00:00:00Z`))) throw new RangeError(`bet day must be YYYY-MM-DD, got ${bet.day}`);
-  if (!CONFIDENCES.includes(bet.confidence)) throw new RangeError(`unknown confidence ${bet.confidence}`);
+/** Why a settled bet cannot be counted, or null when it can (pure). */
+export function betProblem(bet: SettledBet): string | null {
+  if (!DAY.test(bet.day) || Number.isNaN(Date.parse(`${bet.day}T00:00:00Z`))) return `bet day must be YYYY-MM-DD, got ${bet.day}`;
+  if (!CONFIDENCES.includes(bet.confidence)) return `unknown confidence ${bet.confidence}`;
   const expected = bet.resultDetail === 'half_won' ? 'won' : bet.resultDetail === 'half_lost' ? 'lost' : bet.resultDetail;
-  if (expected !== bet.result) throw new RangeError(`result ${bet.result} does not match resultDetail ${bet.resultDetail}`);
-  if (!Number.isFinite(bet.returnPerUnit) || bet.returnPerUnit < 0) throw new RangeError(`returnPerUnit must be >= 0, got ${bet.returnPerUnit}`);
-  if (!Number.isFinite(bet.edgePercentage)) throw new RangeError(`edgePercentage must be finite, got ${bet.edgePercentage}`);
+  if (expected !== bet.result) return `result ${bet.result} does not match resultDetail ${bet.resultDetail}`;
+  if (!Number.isFinite(bet.returnPerUnit) || bet.returnPerUnit < 0) return `returnPerUnit must be >= 0, got ${bet.returnPerUnit}`;
+  if (!Number.isFinite(bet.edgePercentage)) return `edgePercentage must be finite, got ${bet.edgePercentage}`;
+  return null;
+}
+
+function assertBet(bet: SettledBet): void {
+  const problem = betProblem(bet);
+  if (problem) throw new RangeError(problem);
 }
 
 export function emptyCounters(): RollupCounters {

@@ -1,5 +1,5 @@
 import { equalRollups, type Confidence, type RollupCounter } from '../grading';
-import { loadRollups, recomputeAll, refreshRollupDays } from './rollups';
+import { loadRollups, recomputeAll, refreshRollupDays, type InvalidBet } from './rollups';
 
 /**
  * The performance check (`npm run check:performance`): every stored rollup must equal a
@@ -27,6 +27,8 @@ export interface PerformanceCheck {
   recomputedRollups: number;
   days: number;
   mismatches: PerformanceMismatch[];
+  /** Settled bets that cannot be counted (fields inconsistent): left out of the rollups, the check fails on them. */
+  invalidBets: InvalidBet[];
   /** With `fix`: the days rewritten, and the check after the rewrite. */
   fixed?: { days: string[]; after: Omit<PerformanceCheck, 'fixed'> };
 }
@@ -35,15 +37,16 @@ async function compare(): Promise<Omit<PerformanceCheck, 'fixed'>> {
   // Stored first: a settlement finishing in between then shows up in the recomputation (a
   // transient "stored behind" difference that a re-run clears), never as stored-ahead noise.
   const stored = await loadRollups();
-  const recomputed = await recomputeAll();
+  const { rollups: recomputed, invalid } = await recomputeAll();
   const cmp = equalRollups(stored, recomputed);
   return {
-    equal: cmp.equal,
+    equal: cmp.equal && invalid.length === 0,
     settledRecommendations: recomputed.reduce((n, r) => n + r.total, 0),
     storedRollups: stored.length,
     recomputedRollups: recomputed.length,
     days: new Set([...stored, ...recomputed].map((r) => r.day)).size,
     mismatches: cmp.mismatches.map((m) => ({ day: m.day, confidence: m.confidence, counter: m.counter, stored: m.a, recomputed: m.b })),
+    invalidBets: invalid,
   };
 }
 

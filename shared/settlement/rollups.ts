@@ -1,5 +1,6 @@
-import { CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
+import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
 import { bulkWriteInBatches } from '../db/bulk';
+import { childLogger } from '../logger';
 import { PerformanceRollup, Recommendation } from '../models';
 import { betDay, dayRange } from './state';
 
@@ -16,6 +17,8 @@ import { betDay, dayRange } from './state';
  * last successful write always read the bets after every bet whose settler's refresh finished,
  * so the stored figures equal a recomputation (the check command proves it on demand).
  */
+
+const log = childLogger({ component: 'performance-rollups' });
 
 const BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPerUnit: 1, edgePercentage: 1, eventStartAt: 1 } as const;
 
@@ -39,18 +42,43 @@ export function toSettledBet(b: BetRow): SettledBet {
   };
 }
 
+export interface InvalidBet {
+  id: string;
+  problem: string;
+}
+
+/**
+ * The countable bets of `rows`, and the ones that are not (a settled bet without resultDetail,
+ * say: only a hand edit makes one). Those are left out and reported, never allowed to stop the
+ * rollups of every other bet of their day.
+ */
+function countable(rows: (BetRow & { _id: string })[]): { bets: SettledBet[]; invalid: InvalidBet[] } {
+  const bets: SettledBet[] = [];
+  const invalid: InvalidBet[] = [];
+  for (const row of rows) {
+    const bet = toSettledBet(row);
+    const problem = betProblem(bet);
+    if (problem) invalid.push({ id: String(row._id), problem });
+    else bets.push(bet);
+  }
+  return { bets, invalid };
+}
+
 /** Rollups of the given days recomputed from the settled recommendations (one query). */
 export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> {
   if (days.length === 0) return [];
   const ranges = days.map((d) => ({ eventStartAt: dayRange(d) }));
-  const bets = await Recommendation.find({ settled: true, $or: ranges }, BET_FIELDS).lean<BetRow[]>();
-  return recomputeFromBets(bets.map(toSettledBet));
+  const rows = await Recommendation.find({ settled: true, $or: ranges }, BET_FIELDS).lean<(BetRow & { _id: string })[]>();
+  const { bets, invalid } = countable(rows);
+  if (invalid.length) log.warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
+  return recomputeFromBets(bets);
 }
 
-/** Every rollup recomputed from every settled recommendation (the check command). */
-export async function recomputeAll(): Promise<Rollup[]> {
-  const bets = await Recommendation.find({ settled: true }, BET_FIELDS).lean<BetRow[]>();
-  return recomputeFromBets(bets.map(toSettledBet));
+/** Every rollup recomputed from every settled recommendation, and the bets that could not be counted (the check command). */
+export async function recomputeAll(): Promise<{ rollups: Rollup[]; invalid: InvalidBet[] }> {
+  const rows = await Recommendation.find({ settled: true }, BET_FIELDS).lean<(BetRow & { _id: string })[]>();
+  const { bets, invalid } = countable(rows);
+  return { rollups: recomputeFromBets(bets), invalid };
 }
 
 interface StoredRollup extends Rollup {

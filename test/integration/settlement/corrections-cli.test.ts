@@ -9,6 +9,7 @@ import { connectMongo, disconnectMongo } from '../../../shared/db/mongo';
 import { key, redis } from '../../../shared/db/redis';
 import { Event, LiveEventData, Pick, PerformanceRollup, Recommendation } from '../../../shared/models';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
+import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -137,6 +138,28 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect(fixed.json.fixed).to.deep.include({ days: [day] });
     expect(fixed.json.fixed.after).to.include({ equal: true });
     expect(await PerformanceRollup.findById(`${day}|High`).lean()).to.include({ wins: 1, losses: 1 });
+    expect((await cli('check-performance')).code).to.equal(0);
+  });
+
+  it('error: a settled bet that cannot be counted is named by check-performance and does not stop its day\'s rollups', async () => {
+    const start = (await Event.findById(other, { startDateTime: 1 }).lean())!.startDateTime;
+    const day = betDay(start);
+    const source = (await Recommendation.findOne({ eventId: other }).lean())!;
+    const badId = `${source._id}-hand-edited`;
+    await Recommendation.collection.insertOne({ ...source, _id: badId, settled: true, result: 'won', resultDetail: null, returnPerUnit: 2 } as never);
+    try {
+      const r = await cli('check-performance');
+      expect(r.code).to.equal(1);
+      expect(r.out).to.include(`${badId}: result won does not match resultDetail null`);
+      const json = (await cli('check-performance', '--json')).json;
+      expect(json.invalidBets).to.deep.equal([{ id: badId, problem: 'result won does not match resultDetail null' }]);
+      expect(json.mismatches).to.deep.equal([]);
+      // The worker's refresh of that day still runs over the other bets.
+      await refreshRollupDays([day]);
+      expect(await PerformanceRollup.findById(`${day}|High`).lean()).to.include({ wins: 1, losses: 1 });
+    } finally {
+      await Recommendation.deleteOne({ _id: badId });
+    }
     expect((await cli('check-performance')).code).to.equal(0);
   });
 
