@@ -18,8 +18,6 @@ import { betDay, dayRange } from './state';
  * so the stored figures equal a recomputation (the check command proves it on demand).
  */
 
-const log = childLogger({ component: 'performance-rollups' });
-
 const BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPerUnit: 1, edgePercentage: 1, eventStartAt: 1 } as const;
 
 interface BetRow {
@@ -70,7 +68,8 @@ export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> 
   const ranges = days.map((d) => ({ eventStartAt: dayRange(d) }));
   const rows = await Recommendation.find({ settled: true, $or: ranges }, BET_FIELDS).lean<(BetRow & { _id: string })[]>();
   const { bets, invalid } = countable(rows);
-  if (invalid.length) log.warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
+  // The logger is made on use: the web process imports this module before its config is checked.
+  if (invalid.length) childLogger({ component: 'performance-rollups' }).warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
   return recomputeFromBets(bets);
 }
 

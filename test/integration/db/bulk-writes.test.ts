@@ -16,12 +16,14 @@ describe('bulk writes in server-sized batches', function () {
   it('happy: 150 conditional updates (above the ~100 that hang FerretDB in one command) in one call all apply, and a second identical call matches none', async () => {
     const eventId = await createEvent();
     const ids = await createRecommendations(eventId, Array.from({ length: 150 }, (_, i) => ({ key: `b${i}`, betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 0.5 + i })));
-    const ops = ids.map((_id) => ({ updateOne: { filter: { _id, settled: false }, update: { $set: { settled: true, result: 'won' } } } }));
+    // A conditional update that leaves the bets unsettled: other files' performance checks see every bet.
+    const ops = ids.map((_id) => ({ updateOne: { filter: { _id, reasonCode: null }, update: { $set: { reasonCode: 'bulk-test' } } } }));
     const first = await bulkWriteInBatches(Recommendation, ops);
     expect(first).to.include({ matchedCount: 150, modifiedCount: 150 });
     const again = await bulkWriteInBatches(Recommendation, ops);
     expect(again.matchedCount).to.equal(0);
-    expect(await Recommendation.countDocuments({ eventId, settled: true })).to.equal(150);
+    expect(await Recommendation.countDocuments({ eventId, reasonCode: 'bulk-test' })).to.equal(150);
+    await Recommendation.deleteMany({ eventId });
   });
 
   it('happy: no operations write nothing', async () => {

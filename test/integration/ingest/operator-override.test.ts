@@ -34,7 +34,12 @@ describe('ingest: an operator-corrected result stands against the feed', functio
     for (const t of ['12:00', '13:15', '14:15', '14:46']) await poll(at(t));
   });
   afterEach(() => handle?.breaker.shutdown());
-  after(clearIngested);
+  // The correction enqueued settle jobs for ids other files reuse (the scenario's event ids).
+  after(async () => {
+    await clearIngested();
+    await queueFor(settlementQueue).obliterate({ force: true });
+    await queueFor(aiQueue).obliterate({ force: true });
+  });
 
   it('happy: later polls and the provider\'s own correction leave the operator\'s counts, void flag and version alone', async () => {
     const before = (await Event.findById('7100008').lean())!;

@@ -4,7 +4,7 @@ import { aiQueue } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
-import { dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
+import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
 import { pollProvider } from '../../../shared/ingest/poll';
 import { Event, Pick, Recommendation } from '../../../shared/models';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
@@ -508,7 +508,8 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
 async function recomputed() {
   const today = new Date().toISOString().slice(0, 10);
   const days = windowDays(today, WINDOW);
-  const bets = (await Recommendation.find({ settled: true }).lean()).map(toSettledBet).filter((x) => days.includes(x.day));
+  // As the worker's rollups do: a settled bet that cannot be counted is left out (betProblem).
+  const bets = (await Recommendation.find({ settled: true }).lean()).map(toSettledBet).filter((x) => days.includes(x.day) && betProblem(x) === null);
   const rollups = recomputeFromBets(bets);
   return { report: performanceReport(rollups, { days: WINDOW, today, now: new Date(0) }), daily: dailyBreakdown(rollups, { days: WINDOW, today }) };
 }
