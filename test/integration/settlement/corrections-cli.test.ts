@@ -1,3 +1,4 @@
+import { useOwnStores } from '../../helpers/ownStores';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
@@ -38,32 +39,6 @@ function cli(...args: string[]): Promise<{ code: number | null; out: string; err
 }
 
 /**
- * Moves this file (test process, worker and CLI children) to a database and Redis prefix of its
- * own: check-performance checks EVERY rollup and bet, and other files leave settled bets without
- * rollups (fixtures written straight to the collection) in the run's shared database.
- */
-async function useOwnStores(): Promise<() => Promise<void>> {
-  const base = { MONGODB_DB: getConfig().MONGODB_DB, REDIS_PREFIX: getConfig().REDIS_PREFIX };
-  await closeQueues();
-  await disconnectMongo();
-  setEnvForChildren({ MONGODB_DB: `${base.MONGODB_DB}_ops`, REDIS_PREFIX: `${base.REDIS_PREFIX}-ops` });
-  await connectMongo();
-  return async () => {
-    await mongoose.connection.db!.dropDatabase();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
-      if (keys.length) await redis().del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    await closeQueues();
-    await disconnectMongo();
-    setEnvForChildren(base);
-    await connectMongo();
-  };
-}
-
-/**
  * The operator commands around settlement, each run as its own process against a real settlement
  * worker process: check-performance proves the stored rollups equal a recomputation from the bets
  * (and --fix repairs them); correct-result changes a final score, and the worker re-grades the
@@ -90,7 +65,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
   const settledAt = (ids: string[], version: number) => async () => (await Event.countDocuments({ _id: { $in: ids }, settledVersion: version })) === ids.length;
 
   before(async function () {
-    restoreStores = await useOwnStores();
+    restoreStores = await useOwnStores('ops');
     corrected = await createEvent();
     other = await createEvent({ start: new Date(Date.now() - 2 * 86_400_000) });
     upcoming = await createEvent({ status: 'upcoming', led: null });

@@ -1,3 +1,4 @@
+import { useOwnStores } from '../../helpers/ownStores';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
@@ -304,8 +305,11 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     await createRecommendations(c.id, specs);
   }
 
+  let restoreStores: (() => Promise<void>) | undefined;
   before(async function () {
     await connectMongo();
+    // Performance is compared with a recomputation from every settled bet: only this file's bets.
+    restoreStores = await useOwnStores('scenario');
     await clearIngested();
     // Jobs of an earlier replay (scenario-replay leaves delayed settle-71000xx-v0) would swallow ours.
     await queueFor(settlementQueue).obliterate({ force: true });
@@ -346,6 +350,7 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     await clearIngested();
     await queueFor(settlementQueue).obliterate({ force: true });
     await queueFor(aiQueue).obliterate({ force: true });
+    await restoreStores?.();
   });
 
   const expectBet = (c: EventCase, r: Body, want: Outcome, key: string) => {
