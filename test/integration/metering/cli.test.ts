@@ -1,37 +1,9 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { hashKey } from '../../../shared/billing/keys';
 import { slotOf } from '../../../shared/billing/ledger';
-import { bootstrapEnv } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { ApiKey, CreditLedger } from '../../../shared/models';
-
-const ROOT = resolve(__dirname, '../../..');
-
-type CliResult = { code: number | null; out: string; err: string; json: any };
-
-/** `npm run cli -- <args>` as its own process, against this run's database and Redis. */
-const cli = (...args: string[]) => cliWith({}, ...args);
-
-function cliWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn', ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(out);
-      } catch {
-        json = undefined;
-      }
-      done({ code, out, err, json });
-    });
-  });
-}
+import { cli, cliWith } from '../../helpers/cli';
 
 describe('operator CLI', function () {
   this.timeout(90000);

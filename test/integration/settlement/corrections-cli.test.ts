@@ -1,42 +1,15 @@
-import { useOwnStores } from '../../helpers/ownStores';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { expect } from 'chai';
-import mongoose from 'mongoose';
-import { closeQueues, enqueue, queueFor } from '../../../jobs/client';
+import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { bootstrapEnv, getConfig, setEnvForChildren } from '../../../shared/config';
-import { connectMongo, disconnectMongo } from '../../../shared/db/mongo';
-import { key, redis } from '../../../shared/db/redis';
 import { Event, LiveEventData, Pick, PerformanceRollup, Recommendation } from '../../../shared/models';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
 import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';
 import { startApi, type TestServer } from '../../helpers/api';
+import { cli } from '../../helpers/cli';
+import { useOwnStores } from '../../helpers/ownStores';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, recId, type BetSpec } from '../../helpers/settlementFixtures';
-
-const ROOT = resolve(__dirname, '../../..');
-
-/** `npm run cli -- <args>` as its own process, against this run's database and Redis. */
-function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string; json: any }> {
-  return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(out);
-      } catch {
-        json = undefined;
-      }
-      done({ code, out, err, json });
-    });
-  });
-}
 
 /**
  * The operator commands around settlement, each run as its own process against a real settlement

@@ -1,4 +1,3 @@
-import { useOwnStores } from '../../helpers/ownStores';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
@@ -13,6 +12,7 @@ import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario, type Scenario } from '../../../shared/providers/simulated/scenario';
 import { refreshRollupDays, toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
+import { useOwnStores } from '../../helpers/ownStores';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createPick, createRecommendations, recId } from '../../helpers/settlementFixtures';
