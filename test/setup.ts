@@ -7,7 +7,8 @@ import mongoose from 'mongoose';
 import { closeQueues } from '../jobs/client';
 import { setEnvForChildren } from '../shared/config';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { closeAllRedis } from '../shared/db/redis';
+import { deleteKeysOfThisRun } from './helpers/redisKeys';
 
 const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
 setEnvForChildren({
@@ -24,12 +25,7 @@ export const mochaHooks = {
     await connectMongo();
     await mongoose.connection.db!.dropDatabase();
     await disconnectMongo();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
-      if (keys.length) await redis().del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeysOfThisRun();
     await closeQueues();
     await closeAllRedis();
   },

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { closeQueues } from '../../jobs/client';
 import { getConfig, setEnvForChildren } from '../../shared/config';
 import { connectMongo, disconnectMongo } from '../../shared/db/mongo';
-import { key, redis } from '../../shared/db/redis';
+import { deleteKeysOfThisRun } from './redisKeys';
 
 /**
  * Moves a test file (the test process and every worker or CLI child it starts afterwards) to a
@@ -18,12 +18,7 @@ export async function useOwnStores(suffix: string): Promise<() => Promise<void>>
   await connectMongo();
   return async () => {
     await mongoose.connection.db!.dropDatabase();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
-      if (keys.length) await redis().del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeysOfThisRun();
     await closeQueues();
     await disconnectMongo();
     setEnvForChildren(base);

@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
-import { key, redis } from '../../../shared/db/redis';
 import { equalRollups } from '../../../shared/grading';
 import { Event, Pick, Recommendation } from '../../../shared/models';
 import { loadRollups, recomputeAll } from '../../../shared/settlement/rollups';
 import { sigkillTree } from '../../helpers/kill';
+import { deleteKeysOfThisRun } from '../../helpers/redisKeys';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, recId, type BetSpec } from '../../helpers/settlementFixtures';
 
@@ -64,16 +64,6 @@ async function settledCount(eventIds: string[]): Promise<number> {
   return Recommendation.countDocuments({ eventId: { $in: eventIds }, settled: true });
 }
 
-async function flushRedisOfThisRun(): Promise<number> {
-  let cursor = '0';
-  let removed = 0;
-  do {
-    const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
-    if (keys.length) removed += await redis().del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return removed;
-}
 
 const stop = async (p: Spawned | undefined) => {
   if (p && p.child.exitCode === null && p.child.signalCode === null) (p.child.kill('SIGTERM'), await p.exited);
@@ -96,7 +86,7 @@ describe('settlement resilience (worker and scheduler processes)', function () {
     for (const id of eventIds) await enqueue(settlementQueue, 'settle-event', { eventId: id, resultVersion: 0 }, { delay: 600_000 });
     expect(await queueFor(settlementQueue).getDelayedCount()).to.equal(eventIds.length);
     // ...and then Redis lost everything.
-    expect(await flushRedisOfThisRun()).to.be.greaterThan(0);
+    expect(await deleteKeysOfThisRun()).to.be.greaterThan(0);
     expect(await queueFor(settlementQueue).getDelayedCount()).to.equal(0);
 
     running.push(spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' }));

@@ -12,20 +12,8 @@ import {
   type RecommendationDecision,
   type RecommendationRead,
 } from '../../../shared/settlement/plan';
-import type { EventStats } from '../../../shared/stats';
+import { FINAL_2_1 } from '../../helpers/settlementFixtures';
 
-const FINAL_2_1: EventStats = {
-  homeGoals: 2,
-  awayGoals: 1,
-  homeGoalsFirstHalf: 1,
-  awayGoalsFirstHalf: 0,
-  homeCorners: 7,
-  awayCorners: 3,
-  homeYellowCards: 2,
-  awayYellowCards: 3,
-  homeRedCards: 0,
-  awayRedCards: 1,
-};
 const NOW = new Date('2024-05-01T18:00:00Z');
 const ctx = (version: number, over: Partial<GradingContext> = {}): GradingContext => ({
   state: { kind: 'ended', endState: 'completed' },
