@@ -1,16 +1,16 @@
+import { enqueueMany } from './client';
+import { beginRun, generationsOf } from './coalesce';
 import { defineQueue, safeJobId } from './define';
 
 /**
- * Model work. `analyze-event` is debounced per event and odds version: changes within the delay
- * collapse into one job. `refit` runs per sport and time window.
+ * Model work. `analyze-event` is coalesced per event (jobs/coalesce.ts): at most one waiting
+ * analysis per event whatever the rate of odds changes, reading the latest odds when it runs, with
+ * one follow-up for a change that lands during a run. `refit` runs per sport and time window.
  */
 export interface AiPayloads {
-  'analyze-event': { eventId: string; version: number };
+  'analyze-event': { eventId: string; generation: number };
   refit: { sportId: number; window: string };
-
 }
-
-export const AI_DEBOUNCE_MS = 5000;
 
 export const aiQueue = defineQueue<AiPayloads>({
   name: 'ai',
@@ -21,7 +21,17 @@ export const aiQueue = defineQueue<AiPayloads>({
     removeOnFail: { age: 7 * 86400 },
   },
   jobs: {
-    'analyze-event': { jobId: (p) => safeJobId('analyze', [p.eventId, p.version]), options: { delay: AI_DEBOUNCE_MS } },
+    'analyze-event': { jobId: (p) => safeJobId('analyze', [p.eventId, p.generation]) },
     refit: { jobId: (p) => safeJobId('refit', [p.sportId, p.window]) },
   },
 });
+
+/** Asks for an analysis of each event; one already waiting for an event absorbs the request. */
+export async function requestAnalyses(eventIds: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(eventIds)];
+  const generations = await generationsOf(aiQueue.name, unique);
+  return enqueueMany(aiQueue, 'analyze-event', unique.map((eventId, i) => ({ eventId, generation: generations[i]! })));
+}
+
+/** The analysis run of an event begins: requests from now on queue a follow-up. */
+export const beginAnalysis = (eventId: string): Promise<number> => beginRun(aiQueue.name, eventId);

@@ -2,8 +2,8 @@ import { defineQueue, safeJobId } from './define';
 
 /** Provider polls. One poll per provider per interval slot: duplicate enqueues collapse. */
 export interface IngestPayloads {
-  poll: { provider: string; slot: number };
-
+  /** `slot` counts `intervalMs` (the scheduler's POLL_INTERVAL_MS; absent = the worker's). */
+  poll: { provider: string; slot: number; intervalMs?: number };
 }
 
 export const ingestQueue = defineQueue<IngestPayloads>({
@@ -15,6 +15,6 @@ export const ingestQueue = defineQueue<IngestPayloads>({
     removeOnFail: { age: 86400 },
   },
   jobs: {
-    poll: { jobId: (p) => safeJobId('poll', [p.provider, p.slot]) },
+    poll: { jobId: (p) => safeJobId('poll', p.intervalMs === undefined ? [p.provider, p.slot] : [p.provider, p.intervalMs, p.slot]) },
   },
 });

@@ -3,6 +3,7 @@ import { getConfig, getConfigOrExit } from '../shared/config';
 import { closeQueues } from '../jobs/client';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
+import { startWorldClock } from '../shared/clock/worldClock';
 import { childLogger, logger } from '../shared/logger';
 
 /** A running part of a process (an HTTP server, a queue worker, the clock). */
@@ -37,7 +38,8 @@ export function workerService(worker: Worker): Service {
 export async function runServices(processName: string, starters: Starter[]): Promise<{ services: Service[]; stopAll: () => Promise<void> }> {
   const log = childLogger({ process: processName });
   await connectMongo();
-  const services: Service[] = [];
+  // Every process reads the one simulated clock before it serves, polls or analyses anything.
+  const services: Service[] = [await startWorldClock()];
   for (const start of starters) services.push(await start());
   log.info({ services: services.map((s) => s.name) }, 'started');
 

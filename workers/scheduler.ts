@@ -1,6 +1,6 @@
 import * as cron from 'node-cron';
 import { aiQueue } from '../jobs/ai';
-import { enqueue } from '../jobs/client';
+import { enqueue, queueFor } from '../jobs/client';
 import { ingestQueue } from '../jobs/ingest';
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
@@ -17,6 +17,11 @@ const minuteStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-
 const hourStamp = (d = new Date()) => d.toISOString().slice(0, 13).replace(/[-:T]/g, '');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+async function providersWithPendingPoll(): Promise<Set<string>> {
+  const waiting = await queueFor(ingestQueue).getJobs(['waiting', 'delayed', 'prioritized'], 0, 50);
+  return new Set(waiting.filter((j) => j?.name === 'poll').map((j) => (j.data as { provider: string }).provider));
+}
+
 /**
  * The clock. Every copy runs the timers, but only the holder of the Redis lease enqueues; the job
  * ids are derived from the time slot, so even a brief double leadership enqueues nothing twice.
@@ -27,9 +32,17 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
     {
       name: 'poll',
       everyMs: cfg.POLL_INTERVAL_MS,
-      run: () => {
+      run: async () => {
         const slot = Math.floor(Date.now() / cfg.POLL_INTERVAL_MS);
-        return Promise.all(cfg.PROVIDERS.map((provider) => enqueue(ingestQueue, 'poll', { provider, slot })));
+        const pending = await providersWithPendingPoll();
+        return Promise.all(
+          cfg.PROVIDERS.map((provider) => {
+            if (!pending.has(provider)) return enqueue(ingestQueue, 'poll', { provider, slot, intervalMs: cfg.POLL_INTERVAL_MS });
+            // Polls take longer than the interval: queueing more would only serve older data later.
+            log.warn({ provider, slot, intervalMs: cfg.POLL_INTERVAL_MS }, 'previous poll still waiting: this slot is not enqueued');
+            return undefined;
+          }),
+        );
       },
     },
     {

@@ -1,3 +1,4 @@
+import { worldNow } from '../../shared/clock/worldClock';
 import { canonicalTimeZone, dayOf, dayRange, daySpan, type InstantRange } from '../../shared/days';
 import { sportByName } from '../../shared/sports';
 
@@ -42,7 +43,7 @@ export function eventFilter(q: EventFilterInput): Record<string, unknown> {
 }
 
 /** The instants of "today" in `zone`, at `now`. */
-export function todayFilter(zone: string, now = new Date()): { day: string; range: Record<string, Date> } {
+export function todayFilter(zone: string, now = worldNow()): { day: string; range: Record<string, Date> } {
   const day = dayOf(now, zone);
   return { day, range: rangeFilter(dayRange(day, zone))! };
 }

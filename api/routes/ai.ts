@@ -1,3 +1,4 @@
+import { worldNow } from '../../shared/clock/worldClock';
 import type { RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/ai/selection';
@@ -67,7 +68,7 @@ const valueOpportunities: RequestHandler = async (req, res) => {
     const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
     const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
     // Current opportunities: the latest pre-kickoff analysis of every event still to start.
-    const current = await Insight.find({ status: 'upcoming', startDateTime: { $gt: new Date() } }, { recommendationIds: 1 }).lean();
+    const current = await Insight.find({ status: 'upcoming', startDateTime: { $gt: worldNow() } }, { recommendationIds: 1 }).lean();
     const ids = current.flatMap((i) => i.recommendationIds ?? []);
     const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
     if (q.confidence) filter.confidence = q.confidence;

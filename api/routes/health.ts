@@ -3,7 +3,12 @@ import { queueFor } from '../../jobs/client';
 import { ALL_QUEUES } from '../../jobs';
 import { pingMongo } from '../../shared/db/mongo';
 import { redis } from '../../shared/db/redis';
-import { ProviderState } from '../../shared/models';
+import { toWorldTime } from '../../shared/clock/worldClock';
+import { getConfig } from '../../shared/config';
+import { pipelineStatus } from '../../shared/health/status';
+import { Event, ProviderState } from '../../shared/models';
+import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
+import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
 import { ERRORS } from '../errors';
 import { validateQuery } from '../middleware/validate';
 
@@ -18,12 +23,29 @@ async function check<T>(fn: () => Promise<T>): Promise<{ status: 'up'; value: T 
   }
 }
 
+/** Age of the oldest job waiting in a queue (waiting, not delayed), null when none waits. */
+async function oldestWaitingAgeMs(q: (typeof ALL_QUEUES)[number], now: number): Promise<number | null> {
+  const [oldest] = await queueFor(q).getJobs(['waiting'], 0, 0, true);
+  return oldest ? Math.max(0, now - oldest.timestamp) : null;
+}
+
+/** Ended events with no settlement a minute after it was due (looking back a day of real time). */
+async function settlementOverdue(now: number): Promise<number> {
+  const dueBefore = now - maxSettlementDelayMs() - 60_000;
+  return Event.countDocuments({
+    ...SETTLEMENT_EVENT_FILTER,
+    settledVersion: null,
+    endedAt: { $lt: new Date(toWorldTime(dueBefore)), $gte: new Date(toWorldTime(dueBefore - 86_400_000)) },
+  });
+}
+
 /**
  * Free and keyless. 200 when MongoDB and Redis answer, 503 (error shape plus the same details)
  * when either does not, so load balancers and humans read the same document.
  */
 export function healthRouter(): Router {
   const router = Router();
+  const startedAt = Date.now();
   router.get('/health', validateQuery({ type: 'object', properties: {} }), async (_req, res) => {
     const [mongo, red] = await Promise.all([
       check(pingMongo),
@@ -33,29 +55,46 @@ export function healthRouter(): Router {
         return Date.now() - t;
       }),
     ]);
-    const queues = red.status === 'up'
+    const now = Date.now();
+    const queues: Record<string, unknown> = red.status === 'up'
       ? Object.fromEntries(
           await Promise.all(
-            ALL_QUEUES.map(async (q) => [q.name, await withTimeout(queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')).catch(() => null)] as const),
+            ALL_QUEUES.map(async (q) => {
+              const read = async () => ({ ...(await queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')), oldestWaitingAgeMs: await oldestWaitingAgeMs(q, now) });
+              return [q.name, await withTimeout(read()).catch(() => null)] as const;
+            }),
           ),
         )
       : {};
     const providers = mongo.status === 'up' ? await ProviderState.find().lean().catch(() => []) : [];
     const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
+    const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue(now)).catch(() => null) : null;
+    const cfg = getConfig();
+    const pipeline = pipelineStatus({
+      now,
+      pollIntervalMs: cfg.POLL_INTERVAL_MS,
+      uptimeMs: now - startedAt,
+      providers: cfg.PROVIDERS.map((name) => ({ name, lastSuccessAt: providers.find((p) => p._id === name)?.lastSuccessAt?.getTime() ?? null })),
+      oldestAnalysisWaitingMs: (queues.ai as { oldestWaitingAgeMs?: number | null } | null)?.oldestWaitingAgeMs ?? null,
+      settlementOverdue: overdue ?? 0,
+    });
     const ok = mongo.status === 'up' && red.status === 'up';
     const body = {
-      status: ok ? 'ok' : 'degraded',
-      timestamp: new Date().toISOString(),
+      status: ok ? pipeline.status : 'degraded',
+      reasons: pipeline.reasons,
+      timestamp: new Date(now).toISOString(),
       mongodb: mongo.status === 'up' ? { status: 'up', latencyMs: mongo.value } : mongo,
       redis: red.status === 'up' ? { status: 'up', latencyMs: red.value } : red,
       queues,
       lastIngestAt: lastIngestAt?.toISOString() ?? null,
+      settlement: { overdue },
       providers: providers.map((p) => ({
         name: p._id,
         breaker: p.breaker,
         stale: p.stale,
         lastAttemptAt: p.lastAttemptAt,
         lastSuccessAt: p.lastSuccessAt,
+        lastSuccessAgeMs: p.lastSuccessAt ? now - p.lastSuccessAt.getTime() : null,
         lastError: p.lastError,
         quota: p.quota ?? null,
       })),

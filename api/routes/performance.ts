@@ -1,3 +1,4 @@
+import { worldNow } from '../../shared/clock/worldClock';
 import type { RequestHandler } from 'express';
 import { dailyBreakdown, performanceReport, windowDays } from '../../shared/grading';
 import { loadRollups } from '../../shared/settlement/rollups';
@@ -5,7 +6,7 @@ import { validQuery } from '../middleware/validate';
 import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery } from '../schemas/performance';
 import type { RouteSpec } from './spec';
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => worldNow().toISOString().slice(0, 10);
 
 /** The rollups of the window and when settlement last changed any of them. */
 async function windowRollups(days: number) {

@@ -1,4 +1,4 @@
-import { aiQueue } from '../../jobs/ai';
+import { requestAnalyses } from '../../jobs/ai';
 import { enqueueMany } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { bumpCacheVersion } from '../cache/versions';
@@ -14,8 +14,10 @@ import { withLock } from './lock';
 import { planIngest, type IngestPlan } from './plan';
 
 export interface PollOptions {
-  /** The scheduler's slot (time / POLL_INTERVAL_MS): polls of older slots are skipped. */
+  /** The scheduler's slot (time / intervalMs): polls of older slots are skipped. */
   slot: number;
+  /** The interval the slot counts in (default POLL_INTERVAL_MS): a slot of another interval is not comparable. */
+  intervalMs?: number;
   /** The instant the poll is for (normally the slot's start). */
   at: Date;
   /** Delay of each settlement job (default SETTLEMENT_DELAY_MS / random 2-5 min). */
@@ -47,6 +49,36 @@ export type PollOutcome = HeldInterval &
   );
 
 const LOCK_TTL_MS = 60_000;
+
+interface SlotState {
+  slot: number;
+  intervalMs: number;
+}
+
+const slotState = (opts: PollOptions): SlotState => ({ slot: opts.slot, intervalMs: opts.intervalMs ?? getConfig().POLL_INTERVAL_MS });
+
+/**
+ * The last slot polled, if it can be compared with this one. A state written under another
+ * POLL_INTERVAL_MS, in an older format, or ahead of the real clock is from an earlier
+ * configuration: discarded with a log line, never a reason to skip polls.
+ */
+function lastSlot(provider: string, raw: string | null, current: SlotState): number | null {
+  if (raw === null) return null;
+  const discard = (why: string) => {
+    childLogger({ provider }).warn({ stored: raw, intervalMs: current.intervalMs }, `poll slot state of an earlier configuration discarded: ${why}`);
+    return null;
+  };
+  let state: Partial<SlotState>;
+  try {
+    state = JSON.parse(raw) as Partial<SlotState>;
+  } catch {
+    return discard('unreadable');
+  }
+  if (typeof state !== 'object' || state === null || !Number.isFinite(state.slot) || !Number.isFinite(state.intervalMs)) return discard('older format');
+  if (state.intervalMs !== current.intervalMs) return discard(`POLL_INTERVAL_MS was ${state.intervalMs}`);
+  if (state.slot! * state.intervalMs! > Date.now() + current.intervalMs) return discard('its slot is ahead of the clock');
+  return state.slot!;
+}
 
 function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -82,7 +114,7 @@ function quotaOf(handle: ProviderHandle): { quota?: unknown } {
 async function followUps(plan: IngestPlan, delay: () => number): Promise<void> {
   await Promise.all([
     enqueueMany(settlementQueue, 'settle-event', plan.settle, () => ({ delay: delay() })),
-    enqueueMany(aiQueue, 'analyze-event', plan.analyze),
+    requestAnalyses(plan.analyze.map((a) => a.eventId)),
     bumpCacheVersion(...plan.changed),
   ]);
 }
@@ -145,7 +177,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
     },
     { upsert: true },
   );
-  await redis().set(key('ingest', 'slot', name), String(opts.slot));
+  await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
   const done = Date.now();
   const outcome: PollOutcome = {
     status: 'ok',
@@ -172,9 +204,11 @@ export async function pollProvider(handle: ProviderHandle, opts: PollOptions): P
   const name = handle.provider.name;
   const res = await withLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
     const heldFrom = Date.now();
-    const last = await redis().get(key('ingest', 'slot', name));
-    const outcome: PollOutcome =
-      last !== null && Number(last) >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(handle, opts);
+    const last = lastSlot(name, await redis().get(key('ingest', 'slot', name)), slotState(opts));
+    if (last !== null && last >= opts.slot) {
+      childLogger({ provider: name, slot: opts.slot }).info({ lastSlot: last }, 'this slot or a later one was already polled: skipped');
+    }
+    const outcome: PollOutcome = last !== null && last >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(handle, opts);
     return { ...outcome, heldFrom, heldUntil: Date.now() };
   });
   if (!res.held) {

@@ -71,7 +71,7 @@ const EventSchema = new Schema(
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
     oddsUpdatedAt: { type: Date, default: null },
-    /** Bumped when the AI's inputs change (pre-match prices, lineups, status): `analyze-event` carries it. */
+    /** Bumped when the AI's inputs change (pre-match prices, lineups, status); each bump requests an analysis. */
     analysisVersion: { type: Number, default: 0 },
     /** Announced lineups { home: string[], away: string[] } when the provider has them. */
     lineups: { type: Schema.Types.Mixed, default: null },

@@ -1,4 +1,5 @@
 import { getConfig, type Config } from '../config';
+import { toWorldTime } from '../clock/worldClock';
 import { childLogger } from '../logger';
 import { ProviderState } from '../models';
 import { DEFAULT_BREAKER, ProviderBreaker, type BreakerState } from './breaker';
@@ -19,7 +20,7 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
     case 'simulated':
       return new SimulatedProvider({
         seed: cfg.SIM_SEED,
-        clock: { epochMs: Date.parse(cfg.SIM_EPOCH), speed: cfg.SIM_SPEED },
+        clock: toWorldTime,
         scenario: cfg.SIM_SCENARIO ? loadScenario(cfg.SIM_SCENARIO) : undefined,
       });
     case 'theoddsapi':

@@ -1,5 +1,6 @@
 import { enqueue, queueFor } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
+import { toRealTime } from '../clock/worldClock';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
 import { Event, Recommendation } from '../models';
@@ -12,6 +13,11 @@ export const SETTLING_STATUSES = ['completed', 'postponed'] as const;
 export const SWEEP_LOOKBACK_MS = 14 * 86_400_000;
 /** SPEC: settlement runs 2 to 5 minutes after completion; a re-enqueued job keeps at least the minimum. */
 const MIN_DELAY_MS = 120_000;
+/** SPEC's latest settlement: 5 minutes after completion, unless SETTLEMENT_DELAY_MS fixes it. */
+const MAX_DELAY_MS = 300_000;
+
+/** When an ended event's settlement is due at the latest, after its end. */
+export const maxSettlementDelayMs = (): number => getConfig().SETTLEMENT_DELAY_MS ?? MAX_DELAY_MS;
 
 const log = childLogger({ component: 'settlement-sweep' });
 
@@ -61,7 +67,8 @@ export async function sweepUnsettled(now = new Date()): Promise<{ enqueued: numb
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
       await existing.remove().catch((err: Error) => log.warn({ jobId, err: err.message }, 'could not replace a finished settle job'));
     }
-    const delay = e.endedAt ? Math.max(0, e.endedAt.getTime() + minDelay - now.getTime()) : 0;
+    // endedAt is the world's (simulated) time: the delay runs from the real instant it maps to.
+    const delay = e.endedAt ? Math.max(0, toRealTime(e.endedAt.getTime()) + minDelay - now.getTime()) : 0;
     await enqueue(settlementQueue, 'settle-event', payload, { delay });
     enqueued++;
   }

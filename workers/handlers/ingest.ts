@@ -1,6 +1,7 @@
 import type { ingestQueue } from '../../jobs/ingest';
 import { getConfig } from '../../shared/config';
-import { pollProvider } from '../../shared/ingest/poll';
+import { pollProvider, type PollOutcome } from '../../shared/ingest/poll';
+import { childLogger } from '../../shared/logger';
 import { providerHandle } from '../../shared/providers/registry';
 import type { Registration } from '../registry';
 
@@ -9,6 +10,15 @@ export const ingestHandlers: Registration<typeof ingestQueue>[] = [
     'poll',
     // The poll reads the provider as of its slot's start, so a job run late or by another
     // worker still describes the same instant.
-    (job) => pollProvider(providerHandle(job.data.provider), { slot: job.data.slot, at: new Date(job.data.slot * getConfig().POLL_INTERVAL_MS) }),
+    async (job): Promise<PollOutcome> => {
+      const { provider, slot } = job.data;
+      const intervalMs = getConfig().POLL_INTERVAL_MS;
+      if (job.data.intervalMs !== undefined && job.data.intervalMs !== intervalMs) {
+        // Left in the queue by a run with another POLL_INTERVAL_MS: its slot means another instant.
+        childLogger({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
+        return { status: 'skipped', provider, reason: 'stale-slot' };
+      }
+      return pollProvider(providerHandle(provider), { slot, intervalMs, at: new Date(slot * intervalMs) });
+    },
   ],
 ];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { worldNow } from '../../clock/worldClock';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
 import { Event, Insight, ModelFit, Recommendation } from '../../models';
@@ -68,7 +69,7 @@ export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number
  * price), replace the insight, rebuild the day's picks. From kickoff on: only the insight's
  * status follows the event; no recommendation is created or changed.
  */
-export async function analyzeEventJob(eventId: string, now: () => Date = () => new Date()): Promise<AnalyzeOutcome> {
+export async function analyzeEventJob(eventId: string, now: () => Date = worldNow): Promise<AnalyzeOutcome> {
   const event = await loadEvent(eventId);
   if (!event) return { status: 'missing' };
   const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();

@@ -1,3 +1,4 @@
+import { worldNow } from '../../clock/worldClock';
 import { Event, Insight, Pick, Recommendation } from '../../models';
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
 import { withLock } from './mutex';
@@ -10,7 +11,7 @@ const DAY_MS = 86_400_000;
  * others are replaced by the new set. Pick ids come from their legs, so the same inputs write
  * the same documents. Serialised per day across processes by a Redis lock.
  */
-export async function rebuildPicksForDay(day: string, now: () => Date = () => new Date()): Promise<{ picks: number; removed: number }> {
+export async function rebuildPicksForDay(day: string, now: () => Date = worldNow): Promise<{ picks: number; removed: number }> {
   return withLock(`picks-${day}`, async () => {
     const at = now();
     const dayStart = new Date(`${day}T00:00:00.000Z`);

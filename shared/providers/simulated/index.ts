@@ -1,5 +1,4 @@
 import type { CallContext, FeedEvent, FeedLiveStats, FeedOdds, FeedResult, OddsProvider } from '../types';
-import { simTime, type SimClock } from './clock';
 import { feedEvent, liveStats, odds, result } from './feed';
 import { BOOKMAKERS } from './pricing';
 import { scenarioAt, type Scenario, type ScenarioEvaluation } from './scenario';
@@ -8,7 +7,8 @@ import { COMPETITIONS, type SimCompetition } from './world';
 
 export interface SimulatedOptions {
   seed: number;
-  clock?: SimClock;
+  /** Real instant (ms) -> simulated instant (ms); default: real time. */
+  clock?: (realMs: number) => number;
   /** Serve exactly this scenario instead of the generated world. */
   scenario?: Scenario;
   /** How far ahead the schedule is published (default 3 days). */
@@ -61,7 +61,7 @@ export class SimulatedProvider implements OddsProvider {
   }
 
   feedTime(at: Date): Date {
-    return new Date(simTime(this.opts.clock ?? { epochMs: 0, speed: 1 }, at.getTime()));
+    return new Date(this.opts.clock ? this.opts.clock(at.getTime()) : at.getTime());
   }
 
   private at(ctx: CallContext) {

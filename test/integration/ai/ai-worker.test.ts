@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { aiQueue } from '../../../jobs/ai';
+import { aiQueue, requestAnalyses } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { aiComponents, aiResponses } from '../../../api/schemas/ai';
 import { connectMongo } from '../../../shared/db/mongo';
@@ -40,8 +40,10 @@ function soccer(id: string, start: Date, seed: number, home: { id: number; name:
   return simEvent({ id, sportId: 1, x: [Math.log(1.3 + (seed % 5) * 0.15), Math.log(1.0 + (seed % 3) * 0.2)], home, away, competition, regionId, startDateTime: start, markets: SOCCER_MARKETS, seed });
 }
 
-async function runJob(eventId: string, version: number): Promise<any> {
-  const jobId = await enqueue(aiQueue, 'analyze-event', { eventId, version }, { delay: 0 });
+/** Requests an analysis as ingest does (coalesced per event) and waits for its job. */
+async function runJob(eventId: string, _version: number): Promise<any> {
+  const [jobId] = await requestAnalyses([eventId]);
+  if (!jobId) throw new Error('no job id');
   const queue = queueFor(aiQueue);
   await waitUntil(`job ${jobId}`, async () => ['completed', 'failed'].includes(await queue.getJobState(jobId)), 30000, 50);
   const job = (await queue.getJob(jobId))!;

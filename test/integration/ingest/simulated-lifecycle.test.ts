@@ -58,7 +58,7 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         expect(await Region.exists({ _id: doc.regionId })).to.not.equal(null);
         expect(await Team.countDocuments({ _id: { $in: [doc.homeTeam.id, doc.awayTeam.id] } })).to.equal(2);
         expect(await OddsHistory.countDocuments({ eventId: f.eventId })).to.equal(doc.markets.flatMap((m) => m.betItems).length);
-        expect(await queueFor(aiQueue).getJob(`analyze-${f.eventId}-1`)).to.not.equal(undefined);
+        expect(await queueFor(aiQueue).getJob(`analyze-${f.eventId}-0`)).to.not.equal(undefined);
 
         // Readers count views meanwhile; ingestion must never overwrite them.
         await Event.updateOne({ _id: f.eventId }, { $inc: { views: 7 } });

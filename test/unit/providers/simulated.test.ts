@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { marketType } from '../../../shared/markets/catalog';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
-import { simTime } from '../../../shared/providers/simulated/clock';
 import { fixtureStatus, odds, result, trueProbabilities } from '../../../shared/providers/simulated/feed';
 import { liveModel, stateAt } from '../../../shared/providers/simulated/models';
 import { BOOKMAKERS } from '../../../shared/providers/simulated/pricing';
@@ -58,12 +57,6 @@ describe('simulated provider', () => {
       expect(o1.map((o) => o.markets.map((m) => `${m.betTypeSysname}@${m.line}`))).to.deep.equal(o2.map((o) => o.markets.map((m) => `${m.betTypeSysname}@${m.line}`)));
     });
 
-    it('runs SIM_SPEED times faster than real time from a fixed epoch', () => {
-      const epochMs = Date.parse('2026-11-01T00:00:00Z');
-      expect(simTime({ epochMs, speed: 60 }, epochMs)).to.equal(epochMs);
-      expect(simTime({ epochMs, speed: 60 }, epochMs + 1000)).to.equal(epochMs + 60_000);
-      expect(simTime({ epochMs, speed: 1 }, 12345)).to.equal(12345);
-    });
   });
 
   describe('happy: bookmakers', () => {

@@ -1,0 +1,96 @@
+import { getConfig } from '../config';
+import { key, redis } from '../db/redis';
+import { childLogger } from '../logger';
+import { isRealTime, parseAnchor, reconcileAnchor, simAt, type ClockAnchor, type ClockSettings } from './anchor';
+
+/**
+ * The deployment's simulated clock: one anchor in Redis that every process reads, so the ingest
+ * worker's feed, the AI worker's kickoff rule and the API's "today" agree. With SIM_SPEED 1 and no
+ * SIM_EPOCH the world runs on real time and nothing is stored.
+ */
+const REFRESH_MS = 5000;
+/** Replaces the stored anchor only if it is still the one this process read. */
+const COMPARE_AND_SET = `local cur = redis.call('get', KEYS[1]) or '' if cur == ARGV[1] then redis.call('set', KEYS[1], ARGV[2]) return 1 else return 0 end`;
+
+let anchor: ClockAnchor | undefined;
+let timer: NodeJS.Timeout | undefined;
+
+export function clockSettings(): ClockSettings {
+  const cfg = getConfig();
+  return { speed: cfg.SIM_SPEED, epoch: cfg.SIM_EPOCH || null };
+}
+
+/** This process's anchor; before the shared one is loaded, one starting now (tests, benches). */
+function current(): ClockAnchor {
+  if (!anchor) {
+    const s = clockSettings();
+    anchor = reconcileAnchor(null, s, Date.now()).anchor;
+    if (isRealTime(s)) anchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
+  }
+  return anchor;
+}
+
+/** The simulated instant of a real one. */
+export function toWorldTime(realMs: number): number {
+  return simAt(current(), realMs);
+}
+
+/** Now, in the world the providers describe (real time unless SIM_SPEED or SIM_EPOCH say otherwise). */
+export function worldNow(): Date {
+  return new Date(toWorldTime(Date.now()));
+}
+
+/** Reads the shared anchor, replacing it (once, whoever races) when it does not fit this configuration. */
+export async function syncWorldClock(): Promise<ClockAnchor> {
+  const s = clockSettings();
+  if (isRealTime(s)) {
+    anchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
+    return anchor;
+  }
+  const k = key('clock', 'anchor');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const raw = await redis().get(k);
+    const stored = parseAnchor(raw);
+    const { anchor: next, replaced } = reconcileAnchor(stored, s, Date.now());
+    if (next === stored) {
+      anchor = next;
+      return next;
+    }
+    if ((await redis().eval(COMPARE_AND_SET, 1, k, raw ?? '', JSON.stringify(next))) === 1) {
+      const log = childLogger({ component: 'world-clock' });
+      if (raw && !stored) log.warn({ stored: raw }, 'unreadable simulated clock anchor discarded');
+      if (replaced) log.warn({ anchor: next }, `simulated clock of an earlier configuration discarded: ${replaced}`);
+      else log.info({ anchor: next }, 'simulated clock anchored');
+      anchor = next;
+      return next;
+    }
+  }
+  throw new Error('could not agree on the simulated clock anchor (it kept changing)');
+}
+
+/** Loads the anchor and follows it (another process may start it over, e.g. a season ahead). */
+export async function startWorldClock(): Promise<{ name: string; stop: () => Promise<void> }> {
+  await syncWorldClock();
+  if (!isRealTime(clockSettings())) {
+    timer = setInterval(() => void syncWorldClock().catch(() => undefined), REFRESH_MS);
+    timer.unref();
+  }
+  return {
+    name: 'world-clock',
+    stop: async () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** Tests: forget the process's anchor. */
+export function resetWorldClock(): void {
+  anchor = undefined;
+}
+
+/** The real instant at which the world showed a simulated one (under the current anchor). */
+export function toRealTime(worldMs: number): number {
+  const a = current();
+  return a.realMs + (worldMs - a.simMs) / a.speed;
+}
