@@ -17,6 +17,20 @@ const minuteStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-
 const hourStamp = (d = new Date()) => d.toISOString().slice(0, 13).replace(/[-:T]/g, '');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/** Slots not enqueued behind a waiting poll: one warning a minute per provider, with the count. */
+const skippedSlots = {
+  counts: new Map<string, { count: number; since: number }>(),
+  note(provider: string, slot: number): void {
+    const c = this.counts.get(provider) ?? { count: 0, since: Date.now() };
+    c.count++;
+    this.counts.set(provider, c);
+    if (c.count === 1 || Date.now() - c.since >= 60_000) {
+      log.warn({ provider, slot, skipped: c.count, intervalMs: getConfig().POLL_INTERVAL_MS }, 'polls take longer than POLL_INTERVAL_MS: slots not enqueued while the previous poll still waits');
+      this.counts.set(provider, { count: 0, since: Date.now() });
+    }
+  },
+};
+
 async function providersWithPendingPoll(): Promise<Set<string>> {
   const waiting = await queueFor(ingestQueue).getJobs(['waiting', 'delayed', 'prioritized'], 0, 50);
   return new Set(waiting.filter((j) => j?.name === 'poll').map((j) => (j.data as { provider: string }).provider));
@@ -39,7 +53,7 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
           cfg.PROVIDERS.map((provider) => {
             if (!pending.has(provider)) return enqueue(ingestQueue, 'poll', { provider, slot, intervalMs: cfg.POLL_INTERVAL_MS });
             // Polls take longer than the interval: queueing more would only serve older data later.
-            log.warn({ provider, slot, intervalMs: cfg.POLL_INTERVAL_MS }, 'previous poll still waiting: this slot is not enqueued');
+            skippedSlots.note(provider, slot);
             return undefined;
           }),
         );

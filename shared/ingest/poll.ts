@@ -111,10 +111,13 @@ function quotaOf(handle: ProviderHandle): { quota?: unknown } {
   return q ? { quota: q } : {};
 }
 
-async function followUps(plan: IngestPlan, delay: () => number): Promise<void> {
+async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
+  // Soonest kickoff first: the queue is first in, first out, and an analysis after kickoff is lost.
+  const kickoff = new Map(events.map((e) => [e.eventId, e.startDateTime.getTime()]));
+  const analyze = plan.analyze.map((a) => a.eventId).sort((x, y) => (kickoff.get(x) ?? 0) - (kickoff.get(y) ?? 0));
   await Promise.all([
     enqueueMany(settlementQueue, 'settle-event', plan.settle, () => ({ delay: delay() })),
-    requestAnalyses(plan.analyze.map((a) => a.eventId)),
+    requestAnalyses(analyze),
     bumpCacheVersion(...plan.changed),
   ]);
 }
@@ -160,7 +163,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now);
   const planned = Date.now();
   const written = await applyPlan(plan, now);
-  await followUps(plan, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const partial = errors.length > 0;
   if (partial) await markStale(name, capturedAt);
   await ProviderState.updateOne(

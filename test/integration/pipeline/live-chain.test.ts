@@ -1,0 +1,129 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { aiQueue } from '../../../jobs/ai';
+import { queueFor } from '../../../jobs/client';
+import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
+import { Event, ProviderState, Recommendation } from '../../../shared/models';
+import { useOwnStores } from '../../helpers/ownStores';
+import { waitUntil } from '../../helpers/processes';
+import { freePort, Stack } from '../../helpers/stack';
+
+const DEMO = { SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', SETTLEMENT_SWEEP_MS: '10000' };
+const SEASON_MS = 180 * 86_400_000;
+
+/**
+ * The product's chain, live: the five processes of the Procfile at demo speed on a fresh
+ * database, from the simulated provider's odds to settled bets counted by /v2/ai/performance.
+ * Then the same stack is stopped and started again the ways an operator would.
+ */
+describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis)', function () {
+  this.timeout(15 * 60_000);
+  let stack: Stack;
+  let dropStores: () => Promise<void>;
+  let auth: Record<string, string>;
+  /** Peak ai waiting count against the open events at that moment, sampled throughout. */
+  const samples: { waiting: number; open: number }[] = [];
+  let sampler: NodeJS.Timeout | undefined;
+
+  before(async () => {
+    dropStores = await useOwnStores('live');
+    const account = await createAccount({ name: 'live chain' });
+    await addCredits({ accountId: String(account.id), packageCredits: 20000 });
+    auth = { Authorization: `Bearer ${(await createKey({ accountId: String(account.id), name: 'live chain' })).key}` };
+    stack = new Stack(await freePort(), DEMO);
+    stack.start();
+    let sampling = false;
+    sampler = setInterval(() => {
+      if (sampling) return;
+      sampling = true;
+      void Promise.all([queueFor(aiQueue).getJobCounts('waiting'), Event.countDocuments({ status: { $in: ['upcoming', 'live'] } })])
+        .then(([c, open]) => void samples.push({ waiting: c.waiting ?? 0, open }))
+        .catch(() => undefined)
+        .finally(() => (sampling = false));
+    }, 2000);
+  });
+
+  after(async () => {
+    clearInterval(sampler);
+    await stack?.kill();
+    await dropStores?.();
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const file = join(tmpdir(), `live-chain-${process.pid}.log`);
+    writeFileSync(file, stack.output());
+    console.log(`      every process's log: ${file}`);
+    console.log(stack.output().split('\n').filter((l) => /"level":[4-6]0/.test(l)).slice(-20).join('\n'));
+  });
+
+  it('happy: from a fresh database, odds become recommendations before kickoff, events end, every bet settles and performance counts them', async () => {
+    const started = Date.now();
+    await waitUntil('the first settled recommendations', async () => (await Recommendation.countDocuments({ settled: true })) > 0, 6 * 60_000, 2000);
+    const firstSettledAfterS = (Date.now() - started) / 1000;
+
+    const settled = await Recommendation.find({ settled: true }, { eventId: 1, createdAt: 1, result: 1 }).lean();
+    const events = new Map((await Event.find({ _id: { $in: settled.map((r) => r.eventId) } }, { startDateTime: 1, status: 1 }).lean()).map((e) => [String(e._id), e]));
+    for (const r of settled) {
+      const e = events.get(r.eventId)!;
+      expect(r.createdAt.getTime(), `recommendation of ${r.eventId} written before kickoff`).to.be.lessThan(e.startDateTime.getTime());
+      expect(['completed', 'postponed', 'cancelled']).to.include(e.status);
+      expect(['won', 'lost', 'push']).to.include(r.result);
+    }
+    const perf = await waitUntilCounted(stack, auth);
+    expect(perf.overall.totalBets).to.be.at.least(1);
+    expect(samples.length).to.be.greaterThan(3);
+    for (const s of samples) expect(s.waiting, JSON.stringify(s)).to.be.at.most(s.open);
+    console.log(`      first settled recommendations ${firstSettledAfterS.toFixed(0)} s after start; ${settled.length} settled; peak ai waiting ${Math.max(...samples.map((s) => s.waiting))} (open events then ${samples.reduce((a, s) => (s.waiting > a.waiting ? s : a)).open})`);
+  });
+
+  it('error: ingest stopped -> /v2/health degraded within three intervals (still 200); resumed -> ok', async () => {
+    const interval = Number(DEMO.POLL_INTERVAL_MS);
+    await waitUntil('health ok', async () => (await stack.get('/v2/health')).body?.status === 'ok', 60_000, 500);
+    await stack.stop(['ingest']);
+    const stopped = Date.now();
+    await waitUntil('health degraded', async () => {
+      const h = await stack.get('/v2/health');
+      return h.status === 200 && h.body.status === 'degraded' && h.body.reasons.some((r: string) => r.includes('provider simulated'));
+    }, 10 * interval, 250);
+    // The last poll finished before the stop; degraded is due three intervals after it, at the latest.
+    expect(Date.now() - stopped).to.be.at.most(3 * interval + 2000);
+    stack.start(['ingest']);
+    await waitUntil('health ok again', async () => {
+      const h = await stack.get('/v2/health');
+      return h.body?.status === 'ok' || !(h.body?.reasons ?? []).some((r: string) => r.includes('provider simulated'));
+    }, 60_000, 500);
+  });
+
+  it('happy: restarted on the same Redis and database with another interval and speed, ingest goes on and no event is dated beyond a season', async () => {
+    await stack.stop();
+    const restarted = new Date();
+    stack.start(undefined, { SIM_SPEED: '60', POLL_INTERVAL_MS: '3000' });
+    await waitUntil('a poll after the restart', async () => {
+      const state = await ProviderState.findById('simulated').lean();
+      return Boolean(state?.lastSuccessAt && state.lastSuccessAt > restarted);
+    }, 60_000, 500);
+    await waitUntil('a second poll', async () => {
+      const state = await ProviderState.findById('simulated').lean();
+      return Boolean(state?.lastSuccessAt && state.lastSuccessAt.getTime() > restarted.getTime() + 3000);
+    }, 60_000, 500);
+    const latest = await Event.findOne({}, { startDateTime: 1 }).sort({ startDateTime: -1 }).lean();
+    expect(latest!.startDateTime.getTime() - Date.now()).to.be.lessThan(SEASON_MS);
+    const out = stack.output();
+    expect(out).to.include('SIM_SPEED changed (120 -> 60)');
+    expect(out).to.include('poll slot state of an earlier configuration discarded');
+  });
+});
+
+/** The settlement worker refreshes the rollups right after grading: performance counts bets soon. */
+async function waitUntilCounted(stack: Stack, auth: Record<string, string>): Promise<any> {
+  let body: any;
+  await waitUntil('performance counts the settled bets', async () => {
+    const res = await stack.get('/v2/ai/performance?days=7', auth);
+    body = res.body;
+    return res.status === 200 && body.overall?.totalBets >= 1;
+  }, 60_000, 1000);
+  return body;
+}
