@@ -4,6 +4,7 @@ import { closeQueues } from '../jobs/client';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
 import { childLogger, logger } from '../shared/logger';
+import { startMetricsPublisher } from '../shared/metrics/publish';
 
 /** A running part of a process (an HTTP server, a queue worker, the clock). */
 export interface Service {
@@ -37,7 +38,8 @@ export function workerService(worker: Worker): Service {
 export async function runServices(processName: string, starters: Starter[]): Promise<{ services: Service[]; stopAll: () => Promise<void> }> {
   const log = childLogger({ process: processName });
   await connectMongo();
-  const services: Service[] = [];
+  // First so it stops last: the process's metrics stay published until its other parts stopped.
+  const services: Service[] = [await startMetricsPublisher(processName)];
   for (const start of starters) services.push(await start());
   log.info({ services: services.map((s) => s.name) }, 'started');
 
