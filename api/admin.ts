@@ -12,14 +12,14 @@ export const ADMIN_BASE_PATH = '/admin/queues';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** HTTP Basic auth compared in constant time (on digests, so lengths leak nothing either). */
-export function basicAuth(user: string, password: string): RequestHandler {
+export function basicAuth(user: string, password: string, realm = 'queues'): RequestHandler {
   const expected = digest(`${user}:${password}`);
   return (req, _res, next) => {
     const header = req.headers.authorization ?? '';
     const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
     const given = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     if (m && timingSafeEqual(digest(given), expected)) return next();
-    next(new ApiError('INVALID_API_KEY', 'Admin credentials required', {}, { 'WWW-Authenticate': 'Basic realm="queues", charset="UTF-8"' }));
+    next(new ApiError('INVALID_API_KEY', 'Admin credentials required', {}, { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` }));
   };
 }
 

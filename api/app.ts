@@ -2,11 +2,13 @@ import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
+import { httpMetrics } from './middleware/httpMetrics';
 import { metering } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
 import { betsRoutes } from './routes/bets';
 import { costsRouter } from './routes/costs';
 import { healthRouter } from './routes/health';
+import { metricsRouter } from './routes/metrics';
 import { aiRoutes } from './routes/ai';
 import { docsRouter, healthDoc } from './routes/docs';
 import { performanceRoutes } from './routes/performance';
@@ -25,10 +27,13 @@ export function createApp(): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(httpMetrics());
   app.use(requestLog());
 
+  // Operators' endpoints exist only with the admin credentials (404 otherwise, like any unknown path).
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
+    app.use(metricsRouter(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD));
   }
   // Before every /v2 router: prices each request by its path from the cost table (docs/metering.md).
   app.use('/v2', metering());

@@ -57,6 +57,7 @@ export const CONFIG_VARS = {
   PAYMENT_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 60000, description: 'Per-call payment gateway timeout (the request is aborted).' },
   PROVIDER_BREAKER_RESET_MS: { type: 'integer', default: '30000', minimum: 100, maximum: 3600000, description: 'How long an open provider circuit breaker waits before one trial call (half-open).' },
   PROVIDER_BREAKER_VOLUME: { type: 'integer', default: '3', minimum: 1, maximum: 1000, description: 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.' },
+  METRICS_PUBLISH_MS: { type: 'integer', default: '5000', minimum: 100, maximum: 300000, description: 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).' },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;

@@ -3,6 +3,7 @@ import { bullPrefix } from '../jobs/client';
 import type { PayloadsOf, QueueDefinition } from '../jobs/define';
 import { createRedis } from '../shared/db/redis';
 import { childLogger } from '../shared/logger';
+import { observeJob } from './jobMetrics';
 
 export type Handler<P> = (job: Job<P>) => Promise<unknown>;
 
@@ -48,7 +49,7 @@ export function createQueueWorker<Q extends QueueDefinition<any>>(
       const handler = handlers.get(job.name);
       // Unreachable for jobs added through enqueue(); a foreign job fails loudly instead of vanishing.
       if (!handler) throw new Error(`no handler for job ${job.name}`);
-      return handler(job);
+      return observeJob(def.name, job, () => handler(job));
     },
     {
       connection: createRedis(`worker-${def.name}`),

@@ -5,6 +5,7 @@ import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
 import { startWorldClock } from '../shared/clock/worldClock';
 import { childLogger, logger } from '../shared/logger';
+import { startMetricsPublisher } from '../shared/metrics/publish';
 
 /** A running part of a process (an HTTP server, a queue worker, the clock). */
 export interface Service {
@@ -38,8 +39,9 @@ export function workerService(worker: Worker): Service {
 export async function runServices(processName: string, starters: Starter[]): Promise<{ services: Service[]; stopAll: () => Promise<void> }> {
   const log = childLogger({ process: processName });
   await connectMongo();
-  // Every process reads the one simulated clock before it serves, polls or analyses anything.
-  const services: Service[] = [await startWorldClock()];
+  // First so they stop last: metrics stay published until the other parts stopped, and every
+  // part reads the one simulated clock before it serves, polls or analyses anything.
+  const services: Service[] = [await startMetricsPublisher(processName), await startWorldClock()];
   for (const start of starters) services.push(await start());
   log.info({ services: services.map((s) => s.name) }, 'started');
 

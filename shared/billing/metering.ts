@@ -1,5 +1,6 @@
 import { CreditLedger, MeterHold } from '../models';
 import { childLogger } from '../logger';
+import { creditsDebited } from '../metrics/registry';
 import { drainHolds, settleHeld } from './holds';
 import { randomBase62 } from './keys';
 import { apply, balanceOf, drainLedgerWrites, type Head } from './ledger';
@@ -45,7 +46,7 @@ export async function settleRequest(input: { accountId: string; ref: string; hol
   try {
     if (!input.charged) {
       await apply(input.accountId, { ref: `refund:${input.ref}`, kind: 'refund', delta: input.cost, endpoint: input.endpoint, keyId: input.keyId });
-    }
+    } else creditsDebited.inc({ endpoint: input.endpoint }, input.cost);
     settleHeld(input.holdId);
   } catch (err) {
     log().error({ accountId: input.accountId, err: (err as Error).message }, 'settling a metered request failed; the sweep will refund it');

@@ -76,6 +76,8 @@ export function forgetWrittenReferences(): void {
 
 export interface ApplyCounts {
   events: number;
+  /** Markets in the event writes that replaced an event's markets (they are embedded in it). */
+  markets: number;
   liveEventData: number;
   snapshots: number;
   history: number;
@@ -98,5 +100,5 @@ export async function applyPlan(plan: IngestPlan, now: Date): Promise<ApplyCount
   const liveEventData = await bulk(asColl(LiveEventData), plan.liveDataOps);
   const snapshots = await bulk(asColl(LiveOddsSnapshot), plan.snapshotOps);
   const history = await appendHistory(plan.history);
-  return { events, liveEventData, snapshots, history, references: r1 + r2 + r3 };
+  return { events, markets: plan.counts.markets, liveEventData, snapshots, history, references: r1 + r2 + r3 };
 }

@@ -93,7 +93,7 @@ export interface IngestPlan {
   analyze: { eventId: string; version: number }[];
   /** Page-cache scopes whose data this write changes (shared/cache/versions.ts). */
   changed: Set<CacheScope>;
-  counts: { events: number; inserted: number; updated: number; live: number; statusChanges: number; priceChanges: number };
+  counts: { events: number; inserted: number; updated: number; live: number; statusChanges: number; priceChanges: number; markets: number };
 }
 
 const STAT_KEYS = [
@@ -295,7 +295,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     settle: [],
     analyze: [],
     changed: new Set(),
-    counts: { events: batch.events.length, inserted: 0, updated: 0, live: 0, statusChanges: 0, priceChanges: 0 },
+    counts: { events: batch.events.length, inserted: 0, updated: 0, live: 0, statusChanges: 0, priceChanges: 0, markets: 0 },
   };
   const { provider, capturedAt } = batch;
 
@@ -361,6 +361,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
       set.markets = markets;
       set.oddsUpdatedAt = odds ? odds.at : capturedAt;
       plan.counts.priceChanges++;
+      plan.counts.markets += markets!.length;
     }
     // Odds history: the consensus price each time it changes (rows keyed by the source's own
     // timestamp, so a replayed poll appends nothing).

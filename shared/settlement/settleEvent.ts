@@ -1,6 +1,7 @@
 import { bulkWriteInBatches } from '../db/bulk';
 import { Event, LiveEventData, Pick, Recommendation } from '../models';
 import { childLogger } from '../logger';
+import { recordFirstSettlements } from '../metrics/record';
 import {
   correctionReason,
   decidePick,
@@ -73,6 +74,7 @@ interface EventRow {
   status: string;
   voided?: boolean | null;
   startedAt?: Date | null;
+  endedAt?: Date | null;
   resultVersion?: number | null;
   settledVersion?: number | null;
   stats?: Record<string, number | null> | null;
@@ -130,7 +132,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   });
   for (const id of ids) out.set(id, blank(id, 'missing'));
 
-  const events = await Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow[]>();
+  const events = await Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow[]>();
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
   const states = new Map<string, SettlementState>();
   for (const e of events) {
@@ -219,6 +221,8 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
     };
   });
   await bulkWriteInBatches(Event, markers);
+  const marked = new Set([...endedIds, ...cancelledIds]);
+  recordFirstSettlements(events.filter((e) => marked.has(e._id)), now);
   return out;
 }
 
