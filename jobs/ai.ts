@@ -9,6 +9,8 @@ import { defineQueue, safeJobId } from './define';
  */
 export interface AiPayloads {
   'analyze-event': { eventId: string; generation: number };
+  /** A day's featured picks, rebuilt from its current recommendations (coalesced per day). */
+  'rebuild-picks': { day: string; generation: number };
   refit: { sportId: number; window: string };
 }
 
@@ -22,6 +24,7 @@ export const aiQueue = defineQueue<AiPayloads>({
   },
   jobs: {
     'analyze-event': { jobId: (p) => safeJobId('analyze', [p.eventId, p.generation]) },
+    'rebuild-picks': { jobId: (p) => safeJobId('picks', [p.day, p.generation]) },
     refit: { jobId: (p) => safeJobId('refit', [p.sportId, p.window]) },
   },
 });
@@ -35,3 +38,12 @@ export async function requestAnalyses(eventIds: readonly string[]): Promise<stri
 
 /** The analysis run of an event begins: requests from now on queue a follow-up. */
 export const beginAnalysis = (eventId: string): Promise<number> => beginRun(aiQueue.name, eventId);
+
+/** Asks for a rebuild of a day's picks; one already waiting for that day absorbs the request. */
+export async function requestPicksRebuild(day: string): Promise<string> {
+  const [generation] = await generationsOf(aiQueue.name, [`picks-${day}`]);
+  const [id] = await enqueueMany(aiQueue, 'rebuild-picks', [{ day, generation: generation! }]);
+  return id!;
+}
+
+export const beginPicksRebuild = (day: string): Promise<number> => beginRun(aiQueue.name, `picks-${day}`);

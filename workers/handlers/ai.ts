@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
-import { beginAnalysis, type AiPayloads, type aiQueue } from '../../jobs/ai';
+import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
 import { analyzeEventJob } from '../../shared/ai/worker/analyze';
+import { rebuildPicksForDay } from '../../shared/ai/worker/picks';
 import { refitJob } from '../../shared/ai/worker/refit';
 import type { Registration } from '../registry';
 
@@ -9,7 +10,17 @@ export const aiHandlers: Registration<typeof aiQueue>[] = [
     'analyze-event',
     async (job: Job<AiPayloads['analyze-event']>) => {
       await beginAnalysis(job.data.eventId);
-      return analyzeEventJob(job.data.eventId);
+      const outcome = await analyzeEventJob(job.data.eventId);
+      // The day's picks are rebuilt once for however many of its events were analysed meanwhile.
+      if ('picksDay' in outcome && outcome.picksDay) await requestPicksRebuild(outcome.picksDay);
+      return outcome;
+    },
+  ],
+  [
+    'rebuild-picks',
+    async (job: Job<AiPayloads['rebuild-picks']>) => {
+      await beginPicksRebuild(job.data.day);
+      return rebuildPicksForDay(job.data.day);
     },
   ],
   ['refit', (job: Job<AiPayloads['refit']>) => refitJob(job.data.sportId, job.data.window)],

@@ -6,18 +6,18 @@ import { Event, Insight, ModelFit, Recommendation } from '../../models';
 import { bulkWriteInBatches } from '../../db/bulk';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
-import { rebuildPicksForDay } from './picks';
 import { normalizeName } from '../selection';
 import { utcDay } from '../picks';
 
 const log = childLogger({ component: 'ai-analyze' });
 
+/** `picksDay`: the day whose featured picks this outcome changes (the worker has them rebuilt). */
 export type AnalyzeOutcome =
   | { status: 'missing' }
-  | { status: 'started' }
+  | { status: 'started'; picksDay?: string }
   | { status: 'unchanged' }
   | { status: 'no-prices' }
-  | { status: 'analyzed'; recommendations: number; inserted: number };
+  | { status: 'analyzed'; recommendations: number; inserted: number; picksDay: string };
 
 type EventLean = NonNullable<Awaited<ReturnType<typeof loadEvent>>>;
 const loadEvent = (id: string) => Event.findById(id).lean();
@@ -76,8 +76,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   if (started()) {
     await Insight.updateOne({ _id: eventId, status: { $ne: event.status } }, { $set: { status: event.status } });
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
-    if (now() < event.startDateTime) await rebuildPicksForDay(utcDay(event.startDateTime), now);
-    return { status: 'started' };
+    return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
   const minEdge = getConfig().AI_MIN_EDGE;
   const input = toAnalysisEvent(event);
@@ -137,9 +136,8 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   ).catch((err) => {
     if ((err as { code?: number }).code !== 11000) throw err;
   });
-  await rebuildPicksForDay(utcDay(event.startDateTime), now);
   log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
-  return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted };
+  return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted, picksDay: utcDay(event.startDateTime) };
 }
 
 function teamSearchNames(e: AnalysisEvent): string[] {

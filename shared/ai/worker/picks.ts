@@ -46,7 +46,8 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
         matchSimulation: insight?.matchSimulation ?? null,
       });
     }
-    const existing = await Pick.find({ featuredDate: day }, { startsAt: 1, featuredOrder: 1 }).lean();
+    const existing = await Pick.find({ featuredDate: day }).lean();
+    const byId = new Map(existing.map((p) => [String(p._id), p as unknown as Record<string, unknown>]));
     const frozen = existing.filter((p) => p.startsAt <= at);
     const firstOrder = frozen.reduce((m, p) => Math.max(m, p.featuredOrder), 0) + 1;
     const drafts = buildPicks(candidates, firstOrder);
@@ -55,6 +56,9 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
     const removed = stale.length ? (await Pick.deleteMany({ _id: { $in: stale }, startsAt: { $gt: at }, settled: false })).deletedCount : 0;
     for (const d of drafts) {
       const { _id, ...content } = d;
+      // Most rebuilds change few picks: an identical one is not written again.
+      const stored = byId.get(_id);
+      if (stored && (stored.startsAt as Date) > at && sameContent(content, stored)) continue;
       // Only a pick that has not started is (re)written; a started one with the same legs stays.
       await Pick.updateOne({ _id, startsAt: { $gt: at } }, { $set: content }, { upsert: true }).catch((err) => {
         if ((err as { code?: number }).code !== 11000) throw err;
@@ -62,4 +66,8 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
     }
     return { picks: drafts.length, removed };
   });
+}
+
+function sameContent(content: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  return Object.entries(content).every(([k, v]) => JSON.stringify(v) === JSON.stringify(stored[k]));
 }

@@ -46,6 +46,11 @@ async function runJob(eventId: string, _version: number): Promise<any> {
   if (!jobId) throw new Error('no job id');
   const queue = queueFor(aiQueue);
   await waitUntil(`job ${jobId}`, async () => ['completed', 'failed'].includes(await queue.getJobState(jobId)), 30000, 50);
+  // and the picks rebuild it asked for
+  await waitUntil('the ai queue idle', async () => {
+    const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(c).every((n) => n === 0);
+  }, 30000, 50);
   const job = (await queue.getJob(jobId))!;
   expect(job.failedReason, job.failedReason).to.equal(undefined);
   return job.returnvalue;
