@@ -14,7 +14,7 @@ export function recordPoll(outcome: PollOutcome): void {
 
 /**
  * An analysis that wrote recommendations: its lag runs from when the odds change queued it (the
- * job's creation: the debounce delay and the queue wait are part of the lag) to now.
+ * coalesced job's creation, the oldest change it answers: the queue wait is part of the lag) to now.
  */
 export function recordAnalysis(outcome: { status: string } | undefined, queuedAt: number, now = Date.now()): void {
   if (outcome?.status !== 'analyzed') return;
