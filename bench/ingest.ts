@@ -50,7 +50,7 @@ const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 async function main(): Promise<void> {
   const local = await startLocalServices();
   const runId = `bench_ingest_${process.pid}`;
-  setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SETTLEMENT_DELAY_MS: '600000' });
+  setEnvForChildren({ ...local.env, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SETTLEMENT_DELAY_MS: '600000' });
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');
