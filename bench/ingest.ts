@@ -1,8 +1,8 @@
 /**
  * `npm run bench:ingest [-- --sizes 1000,5000 --polls 3 --cap 120 --compute-only]`: one poll-and-write cycle of
  * the simulated provider with N live events (every bookmaker, live stats, snapshots, history),
- * against the MongoDB-compatible server the bootstrap finds or starts (FERRETDB_BACKEND=
- * postgresql picks FerretDB's PostgreSQL backend). The first poll inserts everything (cold); the
+ * against the MongoDB-compatible server the bootstrap finds or starts (FerretDB on PostgreSQL by
+ * default; FERRETDB_BACKEND=sqlite picks its SQLite backend). The first poll inserts everything (cold); the
  * following ones are the steady 30-second cycle: every live event's prices, stats and snapshots
  * rewritten. Prints the time of each phase and the process's peak memory.
  */
