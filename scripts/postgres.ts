@@ -99,7 +99,10 @@ export async function ensurePostgres(opts: PostgresOptions): Promise<PostgresSer
   }
   const local = opts.localUrl ?? LOCAL_POSTGRES_URL;
   if (await postgresAnswers(local)) return use(local, `PostgreSQL at ${new URL(local).host} (already running)`);
-  const cluster = await privateCluster(opts);
+  const cluster = await privateCluster(opts).catch((err: Error & { stderr?: string }) => {
+    say(`could not start a private PostgreSQL cluster: ${(err.stderr || err.message).trim().split('\n').pop()}`);
+    return undefined;
+  });
   return cluster && use(cluster.url, cluster.kind, cluster.stop);
 }
 
@@ -186,7 +189,8 @@ async function privateCluster(opts: PostgresOptions): Promise<PostgresServer | u
     return undefined;
   }
   const dataDir = join(opts.clusterDir, 'data');
-  // Unix sockets have a ~107-byte path limit; a deep checkout gets TCP only.
+  // Its own socket directory (not /var/run/postgresql, which may belong to a system cluster);
+  // unix sockets have a ~107-byte path limit, so a deep checkout gets TCP only.
   const socketDir = join(opts.clusterDir, 'run');
   mkdirSync(socketDir, { recursive: true });
   if (isRoot()) execFileSync('chown', ['-R', 'postgres', opts.clusterDir]);
