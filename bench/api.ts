@@ -131,8 +131,7 @@ const row = (name: string, r: Run) =>
 async function main(): Promise<void> {
   const services = await startLocalServices();
   const env = {
-    MONGODB_URI: services.mongodbUri,
-    REDIS_URL: services.redisUrl,
+    ...services.env,
     MONGODB_DB: 'odds_bench',
     REDIS_PREFIX: `bench-${process.pid}`,
     LOG_LEVEL: 'warn',

@@ -1,8 +1,8 @@
 /**
  * `npm run bench:ingest [-- --sizes 1000,5000 --polls 3 --cap 120 --compute-only]`: one poll-and-write cycle of
  * the simulated provider with N live events (every bookmaker, live stats, snapshots, history),
- * against the MongoDB-compatible server the bootstrap finds or starts (FERRETDB_BACKEND=
- * postgresql picks FerretDB's PostgreSQL backend). The first poll inserts everything (cold); the
+ * against the MongoDB-compatible server the bootstrap finds or starts (FerretDB on PostgreSQL by
+ * default; FERRETDB_BACKEND=sqlite picks its SQLite backend). The first poll inserts everything (cold); the
  * following ones are the steady 30-second cycle: every live event's prices, stats and snapshots
  * rewritten. Prints the time of each phase and the process's peak memory.
  */
@@ -50,7 +50,7 @@ const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 async function main(): Promise<void> {
   const local = await startLocalServices();
   const runId = `bench_ingest_${process.pid}`;
-  setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SETTLEMENT_DELAY_MS: '600000' });
+  setEnvForChildren({ ...local.env, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SETTLEMENT_DELAY_MS: '600000' });
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');

@@ -52,8 +52,7 @@ async function run(label: string, url: string, headers: Record<string, string>) 
 async function main() {
   const local = await startLocalServices();
   setEnvForChildren({
-    MONGODB_URI: local.mongodbUri,
-    REDIS_URL: local.redisUrl,
+    ...local.env,
     MONGODB_DB: `bench_metering_${process.pid}`,
     REDIS_PREFIX: `bench-${process.pid}`,
     LOG_LEVEL: 'silent',

@@ -63,7 +63,7 @@ function vmHwmKb(pid: number): number | null {
 async function main(): Promise<void> {
   const local = await startLocalServices();
   const runId = `bench_settle_${process.pid}`;
-  setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000' });
+  setEnvForChildren({ ...local.env, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000' });
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');

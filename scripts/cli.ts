@@ -213,7 +213,7 @@ async function main(argv: string[]): Promise<number> {
   // Without MONGODB_URI the CLI works on the embedded default: the servers `npm start` runs
   // (recorded in .local/services.json), or servers it starts for this one command.
   const local = bootstrapEnv().mongodbUri ? undefined : await startLocalServices();
-  if (local) setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl });
+  if (local) setEnvForChildren(local.env);
   getConfigOrExit();
   try {
     await connectMongo();

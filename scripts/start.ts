@@ -9,7 +9,7 @@ import { startLocalServices } from './services';
 
 async function run(): Promise<void> {
   const local = await startLocalServices();
-  setEnvForChildren({ MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl });
+  setEnvForChildren(local.env);
   const cfg = getConfigOrExit();
   const { services, stopAll } = await runServices('all', Object.values(ALL_STARTERS));
   const web = services.find((s) => 'url' in s) as { url?: string } | undefined;

@@ -27,7 +27,7 @@ async function run(): Promise<number> {
     const mocha = spawnSync(bin('mocha'), mochaArgs, {
       cwd: ROOT,
       stdio: 'inherit',
-      env: { ...bootstrapEnv().all, MONGODB_URI: local.mongodbUri, REDIS_URL: local.redisUrl, NODE_ENV: 'test' },
+      env: { ...bootstrapEnv().all, ...local.env, NODE_ENV: 'test' },
     });
     return mocha.status ?? 1;
   } finally {

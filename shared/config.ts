@@ -24,6 +24,7 @@ export const CONFIG_VARS = {
   PORT: { type: 'integer', default: '3000', minimum: 0, maximum: 65535, description: 'HTTP port of the web process (0 = any free port).' },
   PUBLIC_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$', description: 'Base URL printed at start and written into the OpenAPI servers list; default http://localhost:PORT.' },
   MONGODB_URI: { type: 'string', default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://.+', description: 'MongoDB (or FerretDB) connection string.' },
+  FERRETDB_POSTGRES_URL: { type: 'string', default: '', pattern: '^(postgres(ql)?://.+)?$', secret: true, description: "FerretDB's PostgreSQL database, set by the local bootstrap when MONGODB_URI is FerretDB on PostgreSQL: the data layer adds there the indexes FerretDB's SQL can use. Unset on MongoDB." },
   MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', pattern: '^rediss?://.+', description: 'Redis for queues, caches and counters.' },
   REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },
@@ -195,6 +196,7 @@ export function bootstrapEnv(): {
   mongodbUri?: string;
   redisUrl?: string;
   ferretBackend?: string;
+  postgresUrl?: string;
   cacheHome?: string;
   ci: boolean;
   all: NodeJS.ProcessEnv;
@@ -205,6 +207,7 @@ export function bootstrapEnv(): {
     mongodbUri: process.env.MONGODB_URI || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
     ferretBackend: process.env.FERRETDB_BACKEND || undefined,
+    postgresUrl: process.env.POSTGRES_URL || undefined,
     ci: Boolean(process.env.CI),
   };
 }

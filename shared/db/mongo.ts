@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
 import { ALL_MODELS } from '../models';
+import { ensureFerretPostgresIndexes } from './ferretIndexes';
 
 let connecting: Promise<typeof mongoose> | undefined;
 
@@ -14,7 +15,14 @@ export async function connectMongo(): Promise<typeof mongoose> {
       .connect(cfg.MONGODB_URI, { dbName: cfg.MONGODB_DB, serverSelectionTimeoutMS: 10000, autoIndex: false })
       .then(async (m) => {
         await Promise.all(ALL_MODELS.map((model) => model.createIndexes()));
-        childLogger({ component: 'mongo' }).info({ db: cfg.MONGODB_DB }, 'mongodb connected');
+        const log = childLogger({ component: 'mongo' });
+        if (cfg.FERRETDB_POSTGRES_URL) {
+          // Without them FerretDB still answers, only slower: a failure is logged, not fatal.
+          await ensureFerretPostgresIndexes(cfg.FERRETDB_POSTGRES_URL, cfg.MONGODB_DB, ALL_MODELS)
+            .then((created) => created.length && log.info({ created: created.length }, 'ferretdb postgresql indexes created'))
+            .catch((err) => log.warn({ err }, 'ferretdb postgresql indexes not created'));
+        }
+        log.info({ db: cfg.MONGODB_DB }, 'mongodb connected');
         return m;
       })
       .catch((err) => {

@@ -56,6 +56,7 @@ const PickSchema = new Schema(
 );
 PickSchema.index({ startsAt: 1, featuredOrder: 1 });
 PickSchema.index({ eventIds: 1, settled: 1 });
+PickSchema.index({ featuredDate: 1 });
 
 export type PickDoc = InferSchemaType<typeof PickSchema>;
 export const Pick = model('Pick', PickSchema);

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { Model, Schema } from 'mongoose';
+import { Client } from 'pg';
+
+/**
+ * FerretDB 1.24's PostgreSQL backend stores each document in one `_jsonb` column and turns an
+ * equality filter into `_jsonb->'field' @> '<value>'` (`_jsonb#>'{a,b}'` for a dotted path). The
+ * indexes it makes for createIndexes are btree on `((_jsonb->'field'))`, which `@>` cannot use, so
+ * every filtered find, update and delete scans its table (an update by _id included: it looks the
+ * document up by `@>` before writing it). This adds, next to them, GIN indexes on the same
+ * expressions, which `@>` does use: the fields are taken from the indexes the models declare for
+ * MongoDB, so the list lives in one place.
+ *
+ * Only equality filters benefit: FerretDB 1.24 pushes down no `$in`, range or `$or` to SQL.
+ */
+
+/** FerretDB's table of collections per MongoDB database (PostgreSQL schema). */
+const METADATA_TABLE = '_ferretdb_database_metadata';
+
+/** A declared index key FerretDB can push down as equality: ascending, not a Date (dates are ranges and sorts). */
+function equalityFields(schema: Schema): string[] {
+  const fields = new Set<string>(['_id']);
+  for (const [keys] of schema.indexes() as [Record<string, unknown>, unknown][]) {
+    for (const [field, direction] of Object.entries(keys)) {
+      if (direction !== 1) continue;
+      if ((schema.path(field) as { instance?: string } | undefined)?.instance === 'Date') continue;
+      fields.add(field);
+    }
+  }
+  return [...fields];
+}
+
+const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const sqlIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** The expression FerretDB writes for a filter on `field`, so that the planner matches it. */
+export function jsonbExpression(field: string): string {
+  const parts = field.split('.');
+  return parts.length === 1 ? `_jsonb -> ${sqlLiteral(field)}` : `_jsonb #> ${sqlLiteral(`{${parts.join(',')}}`)}`;
+}
+
+export function ginIndexName(table: string, field: string): string {
+  const name = `${table}_${field.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}_gin`;
+  return name.length <= 63 ? name : `${table.slice(0, 40)}_${createHash('sha1').update(field).digest('hex').slice(0, 8)}_gin`;
+}
+
+export interface FerretIndexPlan {
+  collection: string;
+  table: string;
+  field: string;
+  index: string;
+  sql: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyModel = Model<any>;
+
+async function tablesOf(client: Client, database: string): Promise<Map<string, string>> {
+  const exists = await client.query('SELECT to_regclass($1) AS t', [`${sqlIdent(database)}.${METADATA_TABLE}`]);
+  if (!exists.rows[0].t) return new Map();
+  const rows = await client.query<{ name: string; tbl: string }>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${sqlIdent(database)}.${METADATA_TABLE}`);
+  return new Map(rows.rows.map((r) => [r.name, r.tbl]));
+}
+
+/** The GIN indexes the models call for, on the tables FerretDB made for their collections. */
+export function planFerretIndexes(models: readonly AnyModel[], tables: Map<string, string>, database: string): FerretIndexPlan[] {
+  const out: FerretIndexPlan[] = [];
+  for (const model of models) {
+    const table = tables.get(model.collection.collectionName);
+    if (!table) continue;
+    for (const field of equalityFields(model.schema)) {
+      const index = ginIndexName(table, field);
+      out.push({
+        collection: model.collection.collectionName,
+        table,
+        field,
+        index,
+        sql: `CREATE INDEX IF NOT EXISTS ${sqlIdent(index)} ON ${sqlIdent(database)}.${sqlIdent(table)} USING gin ((${jsonbExpression(field)}) jsonb_path_ops)`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Idempotent: creates the missing GIN indexes for the models' collections in FerretDB's schema
+ * for `database`, making the collections first (FerretDB creates tables lazily). Processes that
+ * connect at once take turns through an advisory lock. Returns the names of the indexes created.
+ */
+export async function ensureFerretPostgresIndexes(postgresUrl: string, database: string, models: readonly AnyModel[]): Promise<string[]> {
+  const client = new Client({ connectionString: postgresUrl, connectionTimeoutMillis: 10000 });
+  await client.connect();
+  try {
+    let tables = await tablesOf(client, database);
+    const missing = models.filter((m) => !tables.has(m.collection.collectionName));
+    if (missing.length) {
+      await Promise.all(missing.map((m) => m.createCollection().catch(ignoreExisting)));
+      tables = await tablesOf(client, database);
+    }
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ferret-indexes:${database}`]);
+    const existing = new Set(
+      (await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [database])).rows.map((r) => r.indexname),
+    );
+    const created: string[] = [];
+    for (const p of planFerretIndexes(models, tables, database).filter((x) => !existing.has(x.index))) {
+      await client.query(p.sql);
+      created.push(p.index);
+    }
+    return created;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function ignoreExisting(err: { code?: number; codeName?: string }): void {
+  if (err.code !== 48 && err.codeName !== 'NamespaceExists') throw err;
+}
