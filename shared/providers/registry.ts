@@ -21,6 +21,9 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
         seed: cfg.SIM_SEED,
         clock: { epochMs: Date.parse(cfg.SIM_EPOCH), speed: cfg.SIM_SPEED },
         scenario: cfg.SIM_SCENARIO ? loadScenario(cfg.SIM_SCENARIO) : undefined,
+        density: cfg.SIM_DENSITY,
+        rollingLive: cfg.SIM_ROLLING_LIVE,
+        rollingAhead: cfg.SIM_ROLLING_AHEAD,
       });
     case 'theoddsapi':
       return new TheOddsApiProvider({
