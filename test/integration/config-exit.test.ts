@@ -52,6 +52,7 @@ const CASES: { entry: string; command: Command; env: Record<string, string>; var
   { entry: 'npm run bench:metering', command: npm('run', 'bench:metering'), env: { ADMIN_USER: 'admin' }, variable: 'ADMIN_PASSWORD' },
   { entry: 'npm run bench:settlement', command: npm('run', 'bench:settlement'), env: { CACHE_TTL_S: 'x' }, variable: 'CACHE_TTL_S' },
   { entry: 'npm run bench:ai', command: npm('run', 'bench:ai'), env: { NODE_ENV: 'staging' }, variable: 'NODE_ENV' },
+  { entry: 'npm run bench:pipeline', command: npm('run', 'bench:pipeline', '--', '--minutes', '1'), env: { SIM_SEED: '-5' }, variable: 'SIM_SEED' },
   { entry: 'npm run bench:grading', command: npm('run', 'bench:grading'), env: { MONGODB_DB: 'a/b' }, variable: 'MONGODB_DB' },
 ];
 
