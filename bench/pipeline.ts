@@ -113,7 +113,14 @@ async function main(): Promise<void> {
 
   const logDir = mkdtempSync(join(tmpdir(), `${runId}-`));
   const polls: { total: number; events: number; live: number; at: number }[] = [];
+  const failures: { ingest: number; ai: number; settlement: number; firstError: Record<string, string> } = { ingest: 0, ai: 0, settlement: 0, firstError: {} };
   const onRecord = (rec: Record<string, unknown>) => {
+    // A failed job is part of the result: figures from a run whose polls failed are not the pipeline's.
+    if (rec.msg === 'job failed' && typeof rec.queue === 'string' && rec.queue in failures) {
+      const q = rec.queue as 'ingest' | 'ai' | 'settlement';
+      failures[q]++;
+      failures.firstError[q] ??= String(rec.err ?? '').split('\n')[0]!.slice(0, 300);
+    }
     if (typeof rec.msg === 'string' && rec.msg.startsWith('provider polled') && rec.ms && typeof rec.ms === 'object') {
       polls.push({ total: Number((rec.ms as { total: number }).total), events: Number(rec.events), live: Number(rec.live), at: Date.now() });
     }
@@ -136,7 +143,7 @@ async function main(): Promise<void> {
   const staleness: number[] = [];
   const backlog = { peak: 0, peakActive: 0, last: 0 };
   const errors = { n: 0 };
-  const analysis = new AnalysisLag(clock, firstPollAt);
+  const analysis = new AnalysisLag(clock, startedAt);
   let livePages = 1;
   let round = 0;
   await Promise.all([
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
     settlementLagMs: settlement,
     firstSettledAfterStartMs: settlement.firstSettledReal === null ? null : settlement.firstSettledReal - startedAt,
     aiBacklog: backlog,
+    jobFailures: failures,
     memory,
     samplingErrors: errors.n,
   };
@@ -203,6 +211,7 @@ type Report = {
   settlementLagMs: { lag: Spread; bets: number; settled: number; overdue: number };
   firstSettledAfterStartMs: number | null;
   aiBacklog: { peak: number; peakActive: number; last: number };
+  jobFailures: { ingest: number; ai: number; settlement: number; firstError: Record<string, string> };
   memory: { name: string; rssKb: number; hwmKb: number }[];
   samplingErrors: number;
 };
@@ -227,6 +236,9 @@ function printReport(r: Report): void {
   say(`\n${r.store}; SIM_SPEED=${r.speed}, POLL_INTERVAL_MS=${r.pollIntervalMs}, SETTLEMENT_DELAY_MS=${r.settlementDelayMs}; world ${r.world.events} events, ${r.world.live} live\n`);
   for (const [k, v, t] of rows) say(`${k.padEnd(w0)}  ${v.padEnd(w1)}  ${t}`);
   if (r.samplingErrors) say(`(${r.samplingErrors} sampling rounds failed)`);
+  for (const [queue, err] of Object.entries(r.jobFailures.firstError)) {
+    say(`WARNING: ${r.jobFailures[queue as 'ingest']} ${queue} jobs failed; the first: ${err}`);
+  }
   say(`\nJSON: ${JSON.stringify(r)}`);
 }
 

@@ -20,8 +20,9 @@ export function linearClock(feedTime: (at: Date) => Date, speed: number): Clock 
 
 /**
  * Analysis lag: from a stored pre-match price change (Event.oddsUpdatedAt) to the first analysis
- * of the event at or after it (Insight.analysisTimestamp). Sampled while the run goes; a change
- * still unanalysed at the end counts with its age then (a lower bound).
+ * of the event at or after it (Insight.analysisTimestamp). The first poll's prices count too (a
+ * fresh start's load). Sampled while the run goes; a change still unanalysed at the end counts
+ * with its age then (a lower bound).
  */
 export class AnalysisLag {
   private readonly changes = new Map<string, { oddsReal: number; lag?: number }>();
@@ -38,7 +39,7 @@ export class AnalysisLag {
     const analysedAt = new Map(insights.map((i) => [String(i._id), i.analysisTimestamp.getTime()]));
     for (const e of events) {
       const oddsReal = this.clock.realOf(e.oddsUpdatedAt!.getTime());
-      if (oddsReal < this.sinceReal) continue; // the first poll's prices are the initial load, not a change
+      if (oddsReal < this.sinceReal) continue;
       const k = `${e._id}|${oddsReal}`;
       const entry = this.changes.get(k) ?? { oddsReal };
       const at = analysedAt.get(String(e._id));
@@ -60,10 +61,11 @@ export class AnalysisLag {
  */
 export async function analysedBeforeKickoff(clock: Clock, fromReal: number, toReal: number): Promise<{ kickoffs: number; analysed: number; share: number }> {
   const events = await Event.find(
-    { startDateTime: { $gte: new Date(clock.simOf(fromReal)), $lte: new Date(clock.simOf(toReal)) }, status: { $in: ['live', 'completed', 'postponed'] } },
+    { startDateTime: { $gte: new Date(clock.simOf(fromReal)), $lte: new Date(clock.simOf(toReal)) } },
     { startDateTime: 1, startedAt: 1, status: 1 },
   ).lean();
-  const played = events.filter((e) => e.status !== 'postponed' || e.startedAt);
+  // By the feed's clock these have kicked off, whatever status a lagging ingest has stored yet.
+  const played = events.filter((e) => e.status !== 'cancelled' && (e.status !== 'postponed' || e.startedAt));
   const insights = await Insight.find({ _id: { $in: played.map((e) => e._id) } }, { createdAt: 1 }).lean();
   const firstAnalysis = new Map(insights.map((i) => [String(i._id), (i as { createdAt?: Date }).createdAt?.getTime() ?? Infinity]));
   const analysed = played.filter((e) => (firstAnalysis.get(String(e._id)) ?? Infinity) < clock.realOf(e.startDateTime.getTime())).length;
