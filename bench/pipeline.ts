@@ -226,7 +226,7 @@ function printReport(r: Report): void {
     ['odds staleness p50 / p99 (/v2/matches/live)', `${ms(r.stalenessMs.p50)} / ${ms(r.stalenessMs.p99)} (${r.stalenessMs.n} samples)`, `p99 < ${ms(3 * r.pollIntervalMs)}: ${mark(r.stalenessMs.p99 < 3 * r.pollIntervalMs)}`],
     ['analysis lag p50 / p99', `${ms(r.analysisLagMs.lag.p50)} / ${ms(r.analysisLagMs.lag.p99)} (${r.analysisLagMs.lag.n} price changes, ${r.analysisLagMs.pending} unanalysed at the end)`, ''],
     ['analysed before kickoff', `${pct(r.analysedBeforeKickoff.share)} (${r.analysedBeforeKickoff.analysed} of ${r.analysedBeforeKickoff.kickoffs} kickoffs)`, `>= 99 %: ${mark(r.analysedBeforeKickoff.share >= 0.99)}`],
-    ['settlement lag p50 / p99 (after the delay)', `${ms(s.lag.p50)} / ${ms(s.lag.p99)} (${s.settled} of ${s.bets} bets settled, ${s.overdue} overdue)`, `all within 60 s: ${mark(s.overdue === 0 && !(s.lag.max > SETTLE_GRACE_MS))}`],
+    ['settlement lag p50 / p99 (after the delay)', `${ms(s.lag.p50)} / ${ms(s.lag.p99)} (${s.settled} of ${s.bets} bets settled, ${s.overdue} overdue)`, `all within 60 s: ${s.bets === 0 ? 'no bets to settle' : mark(s.overdue === 0 && !(s.lag.max > SETTLE_GRACE_MS))}`],
     ['first settled recommendation after start', r.firstSettledAfterStartMs === null ? 'none' : ms(r.firstSettledAfterStartMs), `< 3 min: ${mark(r.firstSettledAfterStartMs !== null && r.firstSettledAfterStartMs < 180_000)}`],
     ['peak ai backlog (waiting)', `${r.aiBacklog.peak} (at the end ${r.aiBacklog.last}; up to ${r.aiBacklog.peakActive} active)`, ''],
     ...r.memory.map((m): [string, string, string] => [`RSS ${m.name} (now / peak)`, `${mb(m.rssKb)} / ${mb(m.hwmKb)}`, '']),
