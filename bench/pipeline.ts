@@ -78,123 +78,128 @@ async function main(): Promise<void> {
   if (a.store.startsWith('mongodb')) setEnvForChildren({ MONGODB_URI: a.store });
   else setEnvForChildren({ MONGODB_URI: '', ...(a.store === 'embedded' ? {} : { FERRETDB_BACKEND: a.store }) });
   const local = await startLocalServices();
-  if ((a.store === 'sqlite' || a.store === 'postgresql') && !local.mongoKind.includes(`(${a.store} backend)`)) {
+  let workers: Worker[] = [];
+  let report: Report | undefined;
+  // Whatever fails (a store that goes away, a sampling bug), the processes stop and the data goes.
+  try {
+    if ((a.store === 'sqlite' || a.store === 'postgresql') && !local.mongoKind.includes(`(${a.store} backend)`)) {
+      throw new Error(`--store ${a.store}: the bootstrap found ${local.mongoKind} instead (stop it, or use --store embedded)`);
+    }
+    const port = await freePort();
+    setEnvForChildren({
+      MONGODB_URI: local.mongodbUri,
+      REDIS_URL: local.redisUrl,
+      MONGODB_DB: runId,
+      REDIS_PREFIX: runId,
+      PROVIDERS: 'simulated',
+      SIM_SPEED: String(a.speed),
+      POLL_INTERVAL_MS: String(a.pollMs),
+      SETTLEMENT_DELAY_MS: String(a.settlementDelayMs),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: '',
+      LOG_LEVEL: 'warn', // this process's own; the workers log at info (the polls' durations)
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    });
+    const world = await sizeWorld(bootstrapEnv().all, a.events, a.live);
+    setEnvForChildren({ SIM_DENSITY: String(world.density), SIM_ROLLING_LIVE: String(world.rollingLive), SIM_ROLLING_AHEAD: String(world.rollingAhead) });
+    const cfg = getConfig();
+    const clock = linearClock((at) => createProvider('simulated', cfg).feedTime!(at), a.speed);
+
+    say(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}`);
+    say(`World: ${world.events} events in the feed now (${world.live} live; density ${world.density}, ${world.rollingLive} rolling live slots, ${world.rollingAhead} ahead each)`);
+    say(`SIM_SPEED=${a.speed} POLL_INTERVAL_MS=${a.pollMs} SETTLEMENT_DELAY_MS=${a.settlementDelayMs}, ${a.minutes} min; database and Redis prefix ${runId}`);
+
+    await connectMongo();
+    const account = await createAccount({ name: 'bench:pipeline' });
+    const apiKey = (await createKey({ accountId: String(account.id), name: 'bench:pipeline', mode: 'test' })).key;
+
+    const logDir = mkdtempSync(join(tmpdir(), `${runId}-`));
+    const polls: { total: number; events: number; live: number; at: number }[] = [];
+    const failures: { ingest: number; ai: number; settlement: number; firstError: Record<string, string> } = { ingest: 0, ai: 0, settlement: 0, firstError: {} };
+    const onRecord = (rec: Record<string, unknown>) => {
+      // A failed job is part of the result: figures from a run whose polls failed are not the pipeline's.
+      if (rec.msg === 'job failed' && typeof rec.queue === 'string' && rec.queue in failures) {
+        const q = rec.queue as 'ingest' | 'ai' | 'settlement';
+        failures[q]++;
+        failures.firstError[q] ??= String(rec.err ?? '').split('\n')[0]!.slice(0, 300);
+      }
+      if (typeof rec.msg === 'string' && rec.msg.startsWith('provider polled') && rec.ms && typeof rec.ms === 'object') {
+        polls.push({ total: Number((rec.ms as { total: number }).total), events: Number(rec.events), live: Number(rec.live), at: Date.now() });
+      }
+    };
+    const startedAt = Date.now();
+    workers = PROCESSES.map((name) => startWorker(name, { ...bootstrapEnv().all, LOG_LEVEL: 'info' }, logDir, onRecord));
+    say(`Processes started (logs in ${logDir})`);
+
+    let stopping = false;
+    const deadline = startedAt + a.minutes * 60_000;
+    const done = () => stopping || Date.now() >= deadline;
+    process.once('SIGINT', () => (stopping = true));
+    process.once('SIGTERM', () => (stopping = true));
+    for (const w of workers) void w.exited.then((code) => !done() && process.stderr.write(`${w.name} exited early (code ${code}); see ${logDir}/${w.name}.log\n`));
+
+    while (polls.length === 0 && !done()) await sleep(200);
+    const firstPollAt = polls[0]?.at ?? Date.now();
+    say(polls.length ? `First poll after ${((firstPollAt - startedAt) / 1000).toFixed(1)} s; measuring until ${new Date(deadline).toISOString()}` : `No poll finished within the run (see ${logDir}/ingest.log)`);
+
+    const staleness: number[] = [];
+    const backlog = { peak: 0, peakActive: 0, last: 0 };
+    const errors = { n: 0 };
+    const analysis = new AnalysisLag(clock, startedAt);
+    let livePages = 1;
+    let round = 0;
+    await Promise.all([
+      every(1000, done, async () => {
+        const count = await sampleStaleness(`http://127.0.0.1:${port}`, apiKey, clock, (round++ % livePages) + 1, staleness);
+        livePages = Math.max(1, Math.ceil(count / 100));
+      }, errors),
+      every(1000, done, async () => {
+        const c = await queueFor(aiQueue).getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+        backlog.last = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
+        backlog.peak = Math.max(backlog.peak, backlog.last);
+        backlog.peakActive = Math.max(backlog.peakActive, c.active ?? 0);
+        for (const w of workers) w.peakRssKb = Math.max(w.peakRssKb, memoryOf(w.child.pid)?.rssKb ?? 0);
+      }, errors),
+      every(10_000, done, () => analysis.sample(), errors),
+    ]);
+
+    const endedAt = Date.now();
+    const memory = workers.map((w) => ({ name: w.name, rssKb: memoryOf(w.child.pid)?.rssKb ?? NaN, hwmKb: Math.max(w.peakRssKb, memoryOf(w.child.pid)?.hwmKb ?? 0) }));
+    const [kickoff, settlement] = await Promise.all([
+      analysedBeforeKickoff(clock, firstPollAt + 30_000, endedAt),
+      settlementLag(clock, firstPollAt, endedAt, a.settlementDelayMs, SETTLE_GRACE_MS),
+    ]);
+    report = {
+      store: local.mongoKind,
+      speed: a.speed,
+      pollIntervalMs: a.pollMs,
+      settlementDelayMs: a.settlementDelayMs,
+      minutes: a.minutes,
+      world,
+      firstPollAfterStartMs: polls.length ? firstPollAt - startedAt : NaN,
+      polls: { ...spread(polls.map((p) => p.total)), maxEvents: Math.max(0, ...polls.map((p) => p.events)), maxLive: Math.max(0, ...polls.map((p) => p.live)) },
+      stalenessMs: spread(staleness),
+      analysisLagMs: analysis.result(endedAt),
+      analysedBeforeKickoff: kickoff,
+      settlementLagMs: settlement,
+      firstSettledAfterStartMs: settlement.firstSettledReal === null ? null : settlement.firstSettledReal - startedAt,
+      aiBacklog: backlog,
+      jobFailures: failures,
+      memory,
+      samplingErrors: errors.n,
+    };
+
+  } finally {
+    await stopWorkers(workers);
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    await deleteKeysOfThisRun().catch(() => undefined);
+    await closeQueues().catch(() => undefined);
+    await closeAllRedis().catch(() => undefined);
+    await disconnectMongo().catch(() => undefined);
     await local.stop();
-    throw new Error(`--store ${a.store}: the bootstrap found ${local.mongoKind} instead (stop it, or use --store embedded)`);
   }
-  const port = await freePort();
-  setEnvForChildren({
-    MONGODB_URI: local.mongodbUri,
-    REDIS_URL: local.redisUrl,
-    MONGODB_DB: runId,
-    REDIS_PREFIX: runId,
-    PROVIDERS: 'simulated',
-    SIM_SPEED: String(a.speed),
-    POLL_INTERVAL_MS: String(a.pollMs),
-    SETTLEMENT_DELAY_MS: String(a.settlementDelayMs),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: '',
-    LOG_LEVEL: 'warn', // this process's own; the workers log at info (the polls' durations)
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  });
-  const world = await sizeWorld(bootstrapEnv().all, a.events, a.live);
-  setEnvForChildren({ SIM_DENSITY: String(world.density), SIM_ROLLING_LIVE: String(world.rollingLive), SIM_ROLLING_AHEAD: String(world.rollingAhead) });
-  const cfg = getConfig();
-  const clock = linearClock((at) => createProvider('simulated', cfg).feedTime!(at), a.speed);
-
-  say(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}`);
-  say(`World: ${world.events} events in the feed now (${world.live} live; density ${world.density}, ${world.rollingLive} rolling live slots, ${world.rollingAhead} ahead each)`);
-  say(`SIM_SPEED=${a.speed} POLL_INTERVAL_MS=${a.pollMs} SETTLEMENT_DELAY_MS=${a.settlementDelayMs}, ${a.minutes} min; database and Redis prefix ${runId}`);
-
-  await connectMongo();
-  const account = await createAccount({ name: 'bench:pipeline' });
-  const apiKey = (await createKey({ accountId: String(account.id), name: 'bench:pipeline', mode: 'test' })).key;
-
-  const logDir = mkdtempSync(join(tmpdir(), `${runId}-`));
-  const polls: { total: number; events: number; live: number; at: number }[] = [];
-  const failures: { ingest: number; ai: number; settlement: number; firstError: Record<string, string> } = { ingest: 0, ai: 0, settlement: 0, firstError: {} };
-  const onRecord = (rec: Record<string, unknown>) => {
-    // A failed job is part of the result: figures from a run whose polls failed are not the pipeline's.
-    if (rec.msg === 'job failed' && typeof rec.queue === 'string' && rec.queue in failures) {
-      const q = rec.queue as 'ingest' | 'ai' | 'settlement';
-      failures[q]++;
-      failures.firstError[q] ??= String(rec.err ?? '').split('\n')[0]!.slice(0, 300);
-    }
-    if (typeof rec.msg === 'string' && rec.msg.startsWith('provider polled') && rec.ms && typeof rec.ms === 'object') {
-      polls.push({ total: Number((rec.ms as { total: number }).total), events: Number(rec.events), live: Number(rec.live), at: Date.now() });
-    }
-  };
-  const startedAt = Date.now();
-  const workers: Worker[] = PROCESSES.map((name) => startWorker(name, { ...bootstrapEnv().all, LOG_LEVEL: 'info' }, logDir, onRecord));
-  say(`Processes started (logs in ${logDir})`);
-
-  let stopping = false;
-  const deadline = startedAt + a.minutes * 60_000;
-  const done = () => stopping || Date.now() >= deadline;
-  process.once('SIGINT', () => (stopping = true));
-  process.once('SIGTERM', () => (stopping = true));
-  for (const w of workers) void w.exited.then((code) => !done() && process.stderr.write(`${w.name} exited early (code ${code}); see ${logDir}/${w.name}.log\n`));
-
-  while (polls.length === 0 && !done()) await sleep(200);
-  const firstPollAt = polls[0]?.at ?? Date.now();
-  say(`First poll after ${((firstPollAt - startedAt) / 1000).toFixed(1)} s; measuring until ${new Date(deadline).toISOString()}`);
-
-  const staleness: number[] = [];
-  const backlog = { peak: 0, peakActive: 0, last: 0 };
-  const errors = { n: 0 };
-  const analysis = new AnalysisLag(clock, startedAt);
-  let livePages = 1;
-  let round = 0;
-  await Promise.all([
-    every(1000, done, async () => {
-      const count = await sampleStaleness(`http://127.0.0.1:${port}`, apiKey, clock, (round++ % livePages) + 1, staleness);
-      livePages = Math.max(1, Math.ceil(count / 100));
-    }, errors),
-    every(1000, done, async () => {
-      const c = await queueFor(aiQueue).getJobCounts('waiting', 'prioritized', 'delayed', 'active');
-      backlog.last = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
-      backlog.peak = Math.max(backlog.peak, backlog.last);
-      backlog.peakActive = Math.max(backlog.peakActive, c.active ?? 0);
-      for (const w of workers) w.peakRssKb = Math.max(w.peakRssKb, memoryOf(w.child.pid)?.rssKb ?? 0);
-    }, errors),
-    every(10_000, done, () => analysis.sample(), errors),
-  ]);
-
-  const endedAt = Date.now();
-  const memory = workers.map((w) => ({ name: w.name, rssKb: memoryOf(w.child.pid)?.rssKb ?? NaN, hwmKb: Math.max(w.peakRssKb, memoryOf(w.child.pid)?.hwmKb ?? 0) }));
-  const [kickoff, settlement] = await Promise.all([
-    analysedBeforeKickoff(clock, firstPollAt + 30_000, endedAt),
-    settlementLag(clock, firstPollAt, endedAt, a.settlementDelayMs, SETTLE_GRACE_MS),
-  ]);
-  const report = {
-    store: local.mongoKind,
-    speed: a.speed,
-    pollIntervalMs: a.pollMs,
-    settlementDelayMs: a.settlementDelayMs,
-    minutes: a.minutes,
-    world,
-    firstPollAfterStartMs: firstPollAt - startedAt,
-    polls: { ...spread(polls.map((p) => p.total)), maxEvents: Math.max(0, ...polls.map((p) => p.events)), maxLive: Math.max(0, ...polls.map((p) => p.live)) },
-    stalenessMs: spread(staleness),
-    analysisLagMs: analysis.result(endedAt),
-    analysedBeforeKickoff: kickoff,
-    settlementLagMs: settlement,
-    firstSettledAfterStartMs: settlement.firstSettledReal === null ? null : settlement.firstSettledReal - startedAt,
-    aiBacklog: backlog,
-    jobFailures: failures,
-    memory,
-    samplingErrors: errors.n,
-  };
-
-  await stopWorkers(workers);
-  await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-  await deleteKeysOfThisRun().catch(() => undefined);
-  await closeQueues();
-  await closeAllRedis();
-  await disconnectMongo();
-  await local.stop();
-  printReport(report);
+  if (report) printReport(report);
 }
 
 type Report = {
@@ -202,6 +207,7 @@ type Report = {
   speed: number;
   pollIntervalMs: number;
   settlementDelayMs: number;
+  minutes: number;
   world: { events: number; live: number };
   firstPollAfterStartMs: number;
   polls: Spread & { maxEvents: number; maxLive: number };
