@@ -4,6 +4,7 @@
  * simulation, per sport, on simulated multi-bookmaker events. Also one refit per model family.
  * Usage: npm run bench:ai [-- <eventsPerSport>]
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
 import { analyzeEvent } from '../shared/ai/eventAnalysis';
 import { mulberry32, samplePoisson } from '../shared/ai/random';

@@ -9,6 +9,7 @@
  * figures are the mean throughput and the median p50/p99 over the rounds.
  * Usage: npm run bench:api [-- --events 3000 --duration 5 --rounds 3 --connections 100]
  */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
@@ -219,7 +220,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`bench:api failed: ${err.message}\n`);
-  process.exit(1);
-});
+main().catch((err) => failEntry('bench:api failed', err));

@@ -6,6 +6,7 @@
  * following ones are the steady 30-second cycle: every live event's prices, stats and snapshots
  * rewritten. Prints the time of each phase and the process's peak memory.
  */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { setEnvForChildren } from '../shared/config';
@@ -159,7 +160,4 @@ async function main(): Promise<void> {
 
 main()
   .then(() => process.exit(0))
-  .catch((err) => {
-    process.stderr.write(`bench:ingest failed: ${err.message}\n`);
-    process.exit(1);
-  });
+  .catch((err) => failEntry('bench:ingest failed', err));

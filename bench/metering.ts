@@ -8,6 +8,7 @@
  * alike. Prints req/s, p50 and p99 latency and the ratio to unmetered.
  * Usage: npm run bench:metering [-- <connections> <seconds> <rounds>]
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express, { type Express } from 'express';

@@ -4,6 +4,7 @@
  * No database or queue: this is the ceiling the settlement worker's I/O sits on top of.
  * Usage: npm run bench:grading [-- <events> <recommendationsPerEvent>]
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
 import { MARKET_TYPES, type MarketType } from '../shared/markets/catalog';
 import { mulberry32 } from '../shared/ai/random';

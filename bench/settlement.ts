@@ -7,6 +7,7 @@
  * peak RSS (VmHWM) and the server kind. When the cap passes first it stops and prints the
  * progress, the measured rate and a linear extrapolation, labelled as such.
  */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -300,7 +301,4 @@ async function main(): Promise<void> {
 
 main()
   .then(() => process.exit(0))
-  .catch((err) => {
-    process.stderr.write(`bench:settlement failed: ${err.message}\n`);
-    process.exit(1);
-  });
+  .catch((err) => failEntry('bench:settlement failed', err));

@@ -8,6 +8,7 @@
  *                       [--blend dc,ratings]   diagnostic: fixed blend weights instead of the fitted ones
  * Exit 2 on a bad argument (named in the message), 1 on any other failure.
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AGGREGATE_BOOKS, DEFAULT_BET_BOOKS, NAMED_BOOKS, runBacktest, type BacktestReport } from '../shared/ai/backtestCore';

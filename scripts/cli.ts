@@ -2,6 +2,7 @@
  * Operator CLI: `npm run cli -- <command> [options]` (`--json` for machine-readable output).
  * Parses and prints only; the logic is in shared/billing and shared/settlement.
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closeQueues } from '../jobs/client';
 import {

@@ -9,6 +9,7 @@
  *            mongodb-memory-server.
  * Data directories live under .local/ (gitignored).
  */
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';

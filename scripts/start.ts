@@ -2,6 +2,7 @@
  * `npm start`: the embedded default. Finds or starts Redis and MongoDB/FerretDB, then runs every
  * Procfile process (web, ingest, ai, settlement, scheduler) in this one process.
  */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { getConfigOrExit, setEnvForChildren } from '../shared/config';
 import { ALL_STARTERS } from '../workers/all';
 import { runServices } from '../workers/runtime';
@@ -24,7 +25,4 @@ async function run(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-run().catch((err) => {
-  process.stderr.write(`start failed: ${err.message}\n`);
-  process.exit(1);
-});
+run().catch((err) => failEntry('start failed', err));

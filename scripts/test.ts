@@ -3,6 +3,7 @@
  * them. Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
  * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
  */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -37,7 +38,4 @@ async function run(): Promise<number> {
 
 run()
   .then((code) => process.exit(code))
-  .catch((err) => {
-    process.stderr.write(`test run failed: ${err.message}\n`);
-    process.exit(1);
-  });
+  .catch((err) => failEntry('test run failed', err));

@@ -1,3 +1,4 @@
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { aiQueue } from '../jobs/ai';
 import { aiHandlers } from './handlers/ai';
 import { createQueueWorker } from './registry';

@@ -1,3 +1,4 @@
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
 import { getConfig } from '../shared/config';

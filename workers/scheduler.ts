@@ -1,3 +1,4 @@
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import * as cron from 'node-cron';
 import { aiQueue } from '../jobs/ai';
 import { enqueue, queueFor } from '../jobs/client';

@@ -1,3 +1,4 @@
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
 import { getConfig } from '../shared/config';

@@ -1,3 +1,4 @@
+import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { drainMetering } from '../shared/billing/metering';

@@ -22,6 +22,9 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
         seed: cfg.SIM_SEED,
         clock: toWorldTime,
         scenario: cfg.SIM_SCENARIO ? loadScenario(cfg.SIM_SCENARIO) : undefined,
+        density: cfg.SIM_DENSITY,
+        rollingLive: cfg.SIM_ROLLING_LIVE,
+        rollingAhead: cfg.SIM_ROLLING_AHEAD,
       });
     case 'theoddsapi':
       return new TheOddsApiProvider({

@@ -2,7 +2,7 @@ import type { CallContext, FeedEvent, FeedLiveStats, FeedOdds, FeedResult, OddsP
 import { feedEvent, liveStats, odds, result } from './feed';
 import { BOOKMAKERS } from './pricing';
 import { scenarioAt, type Scenario, type ScenarioEvaluation } from './scenario';
-import { buildFixture, Schedule, type SimFixture } from './schedule';
+import { buildFixture, fixtureEnd, Schedule, type SimFixture } from './schedule';
 import { COMPETITIONS, type SimCompetition } from './world';
 
 export interface SimulatedOptions {
@@ -24,9 +24,15 @@ export interface SimulatedOptions {
   /** Extra fixtures all live at `syntheticAnchorMs` (benchmarks). */
   syntheticLive?: number;
   syntheticAnchorMs?: number;
+  /** Extra fixtures live at every instant (load benchmarks at any clock speed): see rollingAt. */
+  rollingLive?: number;
+  /** Upcoming matches each rolling slot shows ahead (default 1): more events per live one. */
+  rollingAhead?: number;
 }
 
 const HOUR = 3_600_000;
+/** Kickoff spacing within one rolling slot: about one match length, so each slot is nearly always live. */
+const ROLLING_PERIOD_MS = 2 * HOUR;
 
 /**
  * The embedded provider: a seeded, time-accelerated world of all eight sports, or a scenario
@@ -39,6 +45,7 @@ export class SimulatedProvider implements OddsProvider {
   private readonly schedule?: Schedule;
   private readonly synthetic: SimFixture[] = [];
   private memo?: { t: number; fixtures: Map<string, SimFixture>; scenario: Map<string, ScenarioEvaluation> };
+  private readonly rollingBuilt = new Map<string, SimFixture>();
 
   constructor(private readonly opts: SimulatedOptions) {
     this.bookmakers = opts.scenario ? [...(opts.scenario.bookmakers ?? [])] : BOOKMAKERS.map((b) => b.key);
@@ -60,6 +67,43 @@ export class SimulatedProvider implements OddsProvider {
     }
   }
 
+  /**
+   * `rollingLive` slots of back-to-back matches, their kickoffs staggered evenly over the period:
+   * at any instant about that many are live, whatever the clock speed. Each slot shows its next
+   * `rollingAhead` matches (upcoming) and its ended ones for the lookback, as the schedule does, so they are
+   * analysed, go live, complete and settle like any other. Pure in (seed, t).
+   */
+  private rollingAt(t: number): SimFixture[] {
+    const n = this.opts.rollingLive ?? 0;
+    const lookback = this.opts.lookbackMs ?? 6 * HOUR;
+    const out: SimFixture[] = [];
+    if (this.rollingBuilt.size > (8 + (this.opts.rollingAhead ?? 1)) * n) this.rollingBuilt.clear();
+    for (let i = 0; i < n; i++) {
+      const phase = Math.floor((i * ROLLING_PERIOD_MS) / n);
+      const cycle = Math.floor((t - phase) / ROLLING_PERIOD_MS);
+      for (let k = cycle - Math.ceil(lookback / ROLLING_PERIOD_MS) - 1; k <= cycle + (this.opts.rollingAhead ?? 1); k++) {
+        const f = this.rollingFixture(i, k, k * ROLLING_PERIOD_MS + phase);
+        if (fixtureEnd(f) + lookback >= t) out.push(f);
+      }
+    }
+    return out;
+  }
+
+  private rollingFixture(slot: number, cycle: number, start: number): SimFixture {
+    const seed = this.opts.seed;
+    const eventId = `7${String(seed % 1000).padStart(3, '0')}${String(slot).padStart(5, '0')}${String(((cycle % 1e6) + 1e6) % 1e6).padStart(6, '0')}`;
+    let f = this.rollingBuilt.get(eventId);
+    if (!f) {
+      const c = COMPETITIONS[slot % COMPETITIONS.length]!;
+      const pair = (2 * (Math.floor(slot / COMPETITIONS.length) + cycle)) % c.teams.length;
+      const a = c.teams[(pair + c.teams.length) % c.teams.length]!;
+      const b = c.teams[(pair + 1 + c.teams.length) % c.teams.length]!;
+      f = { ...buildFixture(seed, c, Math.floor(start / 86_400_000), slot, a, b, start), eventId };
+      this.rollingBuilt.set(eventId, f);
+    }
+    return f;
+  }
+
   feedTime(at: Date): Date {
     return new Date(this.opts.clock ? this.opts.clock(at.getTime()) : at.getTime());
   }
@@ -72,7 +116,7 @@ export class SimulatedProvider implements OddsProvider {
       if (this.opts.scenario) {
         for (const ev of scenarioAt(this.opts.scenario, t)) scenario.set(ev.event.eventId, ev);
       } else {
-        for (const f of [...this.schedule!.at(t), ...this.synthetic]) {
+        for (const f of [...this.schedule!.at(t), ...this.synthetic, ...this.rollingAt(t)]) {
           if (!this.opts.eventIds || this.opts.eventIds.has(f.eventId)) fixtures.set(f.eventId, f);
         }
       }

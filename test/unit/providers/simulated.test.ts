@@ -57,6 +57,23 @@ describe('simulated provider', () => {
       expect(o1.map((o) => o.markets.map((m) => `${m.betTypeSysname}@${m.line}`))).to.deep.equal(o2.map((o) => o.markets.map((m) => `${m.betTypeSysname}@${m.line}`)));
     });
 
+    it('keeps about SIM_ROLLING_LIVE extra events live at every instant, each with its matches ahead, and completes them', async () => {
+      const p = new SimulatedProvider({ seed: 42, competitions: [], rollingLive: 40, rollingAhead: 3 });
+      const seen = new Map<string, string[]>();
+      for (let minutes = 0; minutes <= 240; minutes += 20) {
+        const at = new Date(AT.getTime() + minutes * 60_000);
+        const events = await p.listEvents({ at, signal });
+        const live = events.filter((e) => e.status === 'live').length;
+        expect(live, `live at +${minutes} min`).to.be.within(30, 50);
+        expect(events.filter((e) => e.status === 'upcoming').length).to.be.within(3 * 40 - 5, 3 * 40 + 40);
+        expect(new Set(events.map((e) => e.eventId)).size).to.equal(events.length);
+        for (const e of events) seen.set(e.eventId, [...(seen.get(e.eventId) ?? []), e.status]);
+      }
+      const played = [...seen.values()].filter((s) => s[0] === 'upcoming' && s.includes('live') && s.includes('completed'));
+      expect(played.length).to.be.greaterThan(30);
+      const again = await new SimulatedProvider({ seed: 42, competitions: [], rollingLive: 40, rollingAhead: 3 }).listEvents({ at: AT, signal });
+      expect(JSON.stringify(again)).to.equal(JSON.stringify(await p.listEvents({ at: AT, signal })));
+    });
   });
 
   describe('happy: bookmakers', () => {
