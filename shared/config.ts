@@ -52,6 +52,7 @@ export const CONFIG_VARS = {
   THEODDSAPI_REGIONS: { type: 'list', default: 'eu', description: 'The Odds API bookmaker regions (us, us2, uk, eu, au), comma-separated; each multiplies the quota cost.' },
   THEODDSAPI_QUOTA_RESERVE: { type: 'integer', default: '0', minimum: 0, maximum: 10000000, description: 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.' },
   PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
+  AI_CONCURRENCY: { type: 'integer', default: '8', minimum: 1, maximum: 256, description: 'Analysis jobs one ai worker runs at once (they mostly wait on the database).' },
   AI_MIN_EDGE: { type: 'integer', default: '2', minimum: 0, maximum: 25, description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).' },
   RATE_LIMIT_LIVE_RPS: { type: 'integer', default: '20', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one live key (bursts up to twice that).' },
   RATE_LIMIT_TEST_RPS: { type: 'integer', default: '2', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one test key (bursts up to twice that).' },

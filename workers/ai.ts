@@ -1,11 +1,12 @@
 import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { aiQueue } from '../jobs/ai';
+import { getConfig } from '../shared/config';
 import { aiHandlers } from './handlers/ai';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';
 
 export async function startAi(): Promise<Service> {
-  return workerService(createQueueWorker(aiQueue, aiHandlers, { concurrency: 2 }));
+  return workerService(createQueueWorker(aiQueue, aiHandlers, { concurrency: getConfig().AI_CONCURRENCY }));
 }
 
 if (require.main === module) main('ai', [startAi]);

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
-import { analyzeEventJob } from '../../shared/ai/worker/analyze';
+import { analyzeEventJob, forgetFits } from '../../shared/ai/worker/analyze';
 import { rebuildPicksForDay } from '../../shared/ai/worker/picks';
 import { refitJob } from '../../shared/ai/worker/refit';
 import type { Registration } from '../registry';
@@ -23,5 +23,12 @@ export const aiHandlers: Registration<typeof aiQueue>[] = [
       return rebuildPicksForDay(job.data.day);
     },
   ],
-  ['refit', (job: Job<AiPayloads['refit']>) => refitJob(job.data.sportId, job.data.window)],
+  [
+    'refit',
+    async (job: Job<AiPayloads['refit']>) => {
+      const outcome = await refitJob(job.data.sportId, job.data.window);
+      forgetFits();
+      return outcome;
+    },
+  ],
 ];

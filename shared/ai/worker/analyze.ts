@@ -42,7 +42,27 @@ export function toAnalysisEvent(e: EventLean): AnalysisEvent {
   };
 }
 
-export async function loadFit(sportId: number): Promise<{ fit: AnalysisFit | null; bookRanking: string[]; key: unknown }> {
+type LoadedFit = { fit: AnalysisFit | null; bookRanking: string[]; key: unknown };
+
+/** A sport's fit changes once an hour (refit): read at most every few seconds per process, not per analysis. */
+const FIT_CACHE_MS = 5000;
+const fits = new Map<number, { at: number; value: Promise<LoadedFit> }>();
+
+export function loadFit(sportId: number): Promise<LoadedFit> {
+  const cached = fits.get(sportId);
+  if (cached && Date.now() - cached.at < FIT_CACHE_MS) return cached.value;
+  const value = readFit(sportId);
+  fits.set(sportId, { at: Date.now(), value });
+  value.catch(() => fits.delete(sportId));
+  return value;
+}
+
+/** After a refit in this process: the next analysis reads the new fit. */
+export function forgetFits(): void {
+  fits.clear();
+}
+
+async function readFit(sportId: number): Promise<LoadedFit> {
   const doc = await ModelFit.findById(`fit-${sportId}`).lean();
   if (!doc) return { fit: null, bookRanking: [], key: null };
   return {
