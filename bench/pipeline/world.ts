@@ -44,7 +44,11 @@ export async function sizeWorld(env: Record<string, string | undefined>, wantedE
     if (wantedEvents === 0) return feedSize(env, 1, wantedLive, 1);
     return smallestReaching(1, 36, wantedEvents, (ahead) => feedSize(env, 1, wantedLive, ahead));
   }
-  if (wantedEvents === 0) return feedSize(env, 1, 0, 1);
+  if (wantedEvents === 0) {
+    // The default world, as `npm start` runs it (its round-the-clock slots included).
+    const cfg = loadConfig(env);
+    return feedSize(env, cfg.SIM_DENSITY, cfg.SIM_ROLLING_LIVE, cfg.SIM_ROLLING_AHEAD);
+  }
   const s = await smallestReaching(1, 100, wantedEvents, (density) => feedSize(env, density, 0, 1));
   if (s.events < wantedEvents) throw new ArgError(`--events ${wantedEvents}: the simulated schedule holds at most ${s.events} events at once; add --live N for more`);
   return s;

@@ -89,16 +89,25 @@ export interface ApplyCounts {
  * missing), then live data, snapshots and history. Every write is an upsert keyed by a
  * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
  */
-export async function applyPlan(plan: IngestPlan, now: Date): Promise<ApplyCounts> {
+export async function applyPlan(plan: IngestPlan, now: Date): Promise<{ counts: ApplyCounts; ms: Record<keyof Omit<ApplyCounts, 'markets'>, number> }> {
   const asColl = (m: { collection: unknown }) => m.collection as Collection<Document>;
+  let t = Date.now();
+  const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
   // its connection pool, and on MongoDB the order keeps events ahead of their snapshots.
   const r1 = await upsertReferences(asColl(Region), 'region', plan.regions, now);
   const r2 = await upsertReferences(asColl(Competition), 'competition', plan.competitions, now);
   const r3 = await upsertReferences(asColl(Team), 'team', plan.teams, now);
+  const references = lap();
   const events = await bulk(asColl(Event), plan.eventOps);
+  const eventsMs = lap();
   const liveEventData = await bulk(asColl(LiveEventData), plan.liveDataOps);
+  const liveMs = lap();
   const snapshots = await bulk(asColl(LiveOddsSnapshot), plan.snapshotOps);
+  const snapshotsMs = lap();
   const history = await appendHistory(plan.history);
-  return { events, markets: plan.counts.markets, liveEventData, snapshots, history, references: r1 + r2 + r3 };
+  return {
+    counts: { events, markets: plan.counts.markets, liveEventData, snapshots, history, references: r1 + r2 + r3 },
+    ms: { references, events: eventsMs, liveEventData: liveMs, snapshots: snapshotsMs, history: lap() },
+  };
 }

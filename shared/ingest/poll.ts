@@ -44,7 +44,7 @@ export type PollOutcome = HeldInterval &
       written: ApplyCounts;
       settle: number;
       analyze: number;
-      ms: { fetch: number; read: number; plan: number; write: number; total: number };
+      ms: { fetch: number; read: number; plan: number; write: number; total: number; writes: Record<string, number> };
     }
   );
 
@@ -162,7 +162,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
   const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now);
   const planned = Date.now();
-  const written = await applyPlan(plan, now);
+  const { counts: written, ms: writeMs } = await applyPlan(plan, now);
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const partial = errors.length > 0;
   if (partial) await markStale(name, capturedAt);
@@ -191,7 +191,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
     written,
     settle: plan.settle.length,
     analyze: plan.analyze.length,
-    ms: { fetch: fetched - started, read: read - fetched, plan: planned - read, write: done - planned, total: done - started },
+    ms: { fetch: fetched - started, read: read - fetched, plan: planned - read, write: done - planned, total: done - started, writes: writeMs },
   };
   log.info({ ...outcome, counts: plan.counts }, partial ? 'provider polled (partial: some calls failed)' : 'provider polled');
   return outcome;
