@@ -20,7 +20,7 @@ export function linearClock(feedTime: (at: Date) => Date, speed: number): Clock 
 
 /**
  * Analysis lag: from a stored pre-match price change (Event.oddsUpdatedAt) to the first analysis
- * of the event at or after it (Insight.analysisTimestamp). The first poll's prices count too (a
+ * of the event at or after it (Insight.analysisTimestamp, simulated like the odds' time). The first poll's prices count too (a
  * fresh start's load). Sampled while the run goes; a change still unanalysed at the end counts
  * with its age then (a lower bound).
  */
@@ -36,7 +36,8 @@ export class AnalysisLag {
       Event.find({ status: 'upcoming', oddsUpdatedAt: { $ne: null } }, { oddsUpdatedAt: 1 }).lean(),
       Insight.find({}, { analysisTimestamp: 1 }).lean(),
     ]);
-    const analysedAt = new Map(insights.map((i) => [String(i._id), i.analysisTimestamp.getTime()]));
+    // analysisTimestamp is the world's (simulated) time, like the odds' capture time.
+    const analysedAt = new Map(insights.map((i) => [String(i._id), this.clock.realOf(i.analysisTimestamp.getTime())]));
     for (const e of events) {
       const oddsReal = this.clock.realOf(e.oddsUpdatedAt!.getTime());
       if (oddsReal < this.sinceReal) continue;

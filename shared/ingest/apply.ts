@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import { bulkWriteInBatches, chunks } from '../db/bulk';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
+import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
 import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
 /** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */
@@ -67,6 +67,13 @@ async function upsertReferences(coll: Collection<Document>, kind: string, docs: 
   const n = await bulk(coll, ops);
   commit();
   return n;
+}
+
+/** The insights of events whose status changed follow it (one write per status). */
+export async function syncInsightStatuses(changes: IngestPlan['statusChanges']): Promise<void> {
+  const byStatus = new Map<string, string[]>();
+  for (const c of changes) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c.eventId]);
+  for (const [status, ids] of byStatus) await Insight.updateMany({ _id: { $in: ids }, status: { $ne: status } }, { $set: { status } });
 }
 
 /** Forgets the reference-document memo (tests that drop the database). */

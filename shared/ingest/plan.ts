@@ -90,7 +90,13 @@ export interface IngestPlan {
   regions: Map<number, Document>;
   teams: Map<number, Document>;
   settle: { eventId: string; resultVersion: number }[];
+  /** Upcoming events whose AI inputs changed: each gets an analysis (the only ones the model prices). */
   analyze: { eventId: string; version: number }[];
+  /**
+   * Events that left `upcoming` (or changed status after): their insight follows the status, and
+   * one that ended before its kickoff (cancelled, postponed) leaves its day's featured picks.
+   */
+  statusChanges: { eventId: string; status: string; beforeKickoff: boolean; startDateTime: Date }[];
   /** Page-cache scopes whose data this write changes (shared/cache/versions.ts). */
   changed: Set<CacheScope>;
   counts: { events: number; inserted: number; updated: number; live: number; statusChanges: number; priceChanges: number; markets: number };
@@ -294,6 +300,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     teams: new Map(),
     settle: [],
     analyze: [],
+    statusChanges: [],
     changed: new Set(),
     counts: { events: batch.events.length, inserted: 0, updated: 0, live: 0, statusChanges: 0, priceChanges: 0, markets: 0 },
   };
@@ -446,7 +453,8 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     if (aiInputsChanged) {
       analysisVersion += 1;
       set.analysisVersion = analysisVersion;
-      plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
+      if (e.status === 'upcoming') plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
+      else if (statusChanged && prev) plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
     }
 
     if (Object.keys(set).length === 0) continue;

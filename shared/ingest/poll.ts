@@ -1,4 +1,5 @@
-import { requestAnalyses } from '../../jobs/ai';
+import { requestAnalyses, requestPicksRebuild } from '../../jobs/ai';
+import { utcDay } from '../ai/picks';
 import { enqueueMany } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { bumpCacheVersion } from '../cache/versions';
@@ -9,7 +10,7 @@ import { LiveOddsSnapshot, ProviderState } from '../models';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
 import type { ProviderHandle } from '../providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../providers/types';
-import { applyPlan, loadPrevious, type ApplyCounts } from './apply';
+import { applyPlan, loadPrevious, syncInsightStatuses, type ApplyCounts } from './apply';
 import { withLock } from './lock';
 import { planIngest, type IngestPlan } from './plan';
 
@@ -115,9 +116,13 @@ async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: 
   // Soonest kickoff first: the queue is first in, first out, and an analysis after kickoff is lost.
   const kickoff = new Map(events.map((e) => [e.eventId, e.startDateTime.getTime()]));
   const analyze = plan.analyze.map((a) => a.eventId).sort((x, y) => (kickoff.get(x) ?? 0) - (kickoff.get(y) ?? 0));
+  // An event that ended before its kickoff leaves its day's featured picks.
+  const picksDays = new Set(plan.statusChanges.filter((c) => c.beforeKickoff).map((c) => utcDay(c.startDateTime)));
   await Promise.all([
     enqueueMany(settlementQueue, 'settle-event', plan.settle, () => ({ delay: delay() })),
     requestAnalyses(analyze),
+    syncInsightStatuses(plan.statusChanges),
+    ...[...picksDays].map((day) => requestPicksRebuild(day)),
     bumpCacheVersion(...plan.changed),
   ]);
 }

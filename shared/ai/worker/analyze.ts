@@ -72,6 +72,25 @@ async function readFit(sportId: number): Promise<LoadedFit> {
   };
 }
 
+/**
+ * What this process last wrote per event: the inputs' hash and the recommendation ids. A hint
+ * that saves reads and rewrites, never the truth: another worker may have written since, and
+ * every write stays conditional or insert-only. Bounded: the oldest events are forgotten first.
+ */
+const MEMO_EVENTS = 20_000;
+const memo = new Map<string, { hash: string; recommendationIds: Set<string> }>();
+
+function remember(eventId: string, hash: string, recommendationIds: string[]): void {
+  memo.delete(eventId);
+  memo.set(eventId, { hash, recommendationIds: new Set(recommendationIds) });
+  if (memo.size > MEMO_EVENTS) memo.delete(memo.keys().next().value!);
+}
+
+/** Tests that rewrite the stored state behind the worker's back. */
+export function forgetAnalyses(): void {
+  memo.clear();
+}
+
 /** Everything an analysis depends on, hashed: the same inputs are never analysed twice. */
 export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number): string {
   const markets = event.markets.map((m) => [
@@ -102,8 +121,13 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   const input = toAnalysisEvent(event);
   const { fit, bookRanking, key: fitKey } = await loadFit(event.sportId);
   const hash = inputHash(input, fitKey, minEdge);
-  const previous = await Insight.findById(eventId, { inputHash: 1, status: 1 }).lean();
-  if (previous?.inputHash === hash && previous.status === event.status) return { status: 'unchanged' };
+  const known = memo.get(eventId);
+  // This process wrote another analysis of the event: the inputs changed, no need to read it.
+  if (known?.hash === hash) return { status: 'unchanged' };
+  if (!known) {
+    const previous = await Insight.findById(eventId, { inputHash: 1, status: 1 }).lean();
+    if (previous?.inputHash === hash && previous.status === event.status) return { status: 'unchanged' };
+  }
 
   const at = now();
   const analysis = analyzeEvent(input, fit, { minEdge, now: at, bookRanking });
@@ -112,10 +136,12 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   if (started()) return { status: 'started' };
 
   let inserted = 0;
-  if (analysis.recommendations.length) {
+  // Recommendations are insert-only: one this process already wrote is not sent again.
+  const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
+  if (fresh.length) {
     const res = await bulkWriteInBatches(
       Recommendation,
-      analysis.recommendations.map((r) => ({
+      fresh.map((r) => ({
         updateOne: {
           filter: { _id: r._id },
           // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
@@ -156,6 +182,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   ).catch((err) => {
     if ((err as { code?: number }).code !== 11000) throw err;
   });
+  remember(eventId, hash, [...(known?.recommendationIds ?? []), ...analysis.recommendations.map((r) => r._id)]);
   log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
   return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted, picksDay: utcDay(event.startDateTime) };
 }

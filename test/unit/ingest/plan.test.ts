@@ -127,8 +127,9 @@ describe('ingest planner', () => {
       const bookA = (plan.snapshotOps[1] as any).updateOne.update.$set;
       expect(bookA.liveMarkets[0].betItems[0]).to.deep.include({ code: '1', price: 1.6, priceChange: -0.5, isAvailable: true });
       expect(bookA).to.include({ stale: false, provider: 'simulated', dataSource: 'book-a' });
-      // Live price moves do not re-run the pre-match model; the status change does once.
-      expect(plan.analyze).to.deep.equal([{ eventId: '555', version: 2 }]);
+      // Live price moves do not re-run the pre-match model; the insight follows the status change once.
+      expect(plan.analyze).to.deep.equal([]);
+      expect(plan.statusChanges).to.deep.equal([{ eventId: '555', status: 'live', beforeKickoff: false, startDateTime: T0 }]);
     });
   });
 
