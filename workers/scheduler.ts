@@ -18,17 +18,19 @@ const minuteStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-
 const hourStamp = (d = new Date()) => d.toISOString().slice(0, 13).replace(/[-:T]/g, '');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Slots not enqueued behind a waiting poll: one warning a minute per provider, with the count. */
+/** Slots not enqueued behind a waiting poll: a warning when it starts, then one a minute, with the count. */
 const skippedSlots = {
-  counts: new Map<string, { count: number; since: number }>(),
+  streaks: new Map<string, { skipped: number; loggedAt: number }>(),
   note(provider: string, slot: number): void {
-    const c = this.counts.get(provider) ?? { count: 0, since: Date.now() };
-    c.count++;
-    this.counts.set(provider, c);
-    if (c.count === 1 || Date.now() - c.since >= 60_000) {
-      log.warn({ provider, slot, skipped: c.count, intervalMs: getConfig().POLL_INTERVAL_MS }, 'polls take longer than POLL_INTERVAL_MS: slots not enqueued while the previous poll still waits');
-      this.counts.set(provider, { count: 0, since: Date.now() });
-    }
+    const s = this.streaks.get(provider);
+    if (!s || Date.now() - s.loggedAt >= 60_000) {
+      const skipped = (s?.skipped ?? 0) + 1;
+      log.warn({ provider, slot, skipped, intervalMs: getConfig().POLL_INTERVAL_MS }, 'polls take longer than POLL_INTERVAL_MS: slots not enqueued while the previous poll still waits');
+      this.streaks.set(provider, { skipped: 0, loggedAt: Date.now() });
+    } else s.skipped++;
+  },
+  enqueued(provider: string): void {
+    this.streaks.delete(provider);
   },
 };
 
@@ -52,7 +54,10 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
         const pending = await providersWithPendingPoll();
         return Promise.all(
           cfg.PROVIDERS.map((provider) => {
-            if (!pending.has(provider)) return enqueue(ingestQueue, 'poll', { provider, slot, intervalMs: cfg.POLL_INTERVAL_MS });
+            if (!pending.has(provider)) {
+              skippedSlots.enqueued(provider);
+              return enqueue(ingestQueue, 'poll', { provider, slot, intervalMs: cfg.POLL_INTERVAL_MS });
+            }
             // Polls take longer than the interval: queueing more would only serve older data later.
             skippedSlots.note(provider, slot);
             return undefined;

@@ -49,7 +49,11 @@ export type PollOutcome = HeldInterval &
     }
   );
 
-const LOCK_TTL_MS = 60_000;
+/**
+ * Renewed every third of it while a poll runs; after a crash or a stop that cut a poll short, the
+ * next poll waits at most this long.
+ */
+const LOCK_TTL_MS = 15_000;
 
 interface SlotState {
   slot: number;
