@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   let report: Report | undefined;
   // Whatever fails (a store that goes away, a sampling bug), the processes stop and the data goes.
   try {
-    if ((a.store === 'sqlite' || a.store === 'postgresql') && !local.mongoKind.includes(`(${a.store} backend)`)) {
+    if ((a.store === 'sqlite' || a.store === 'postgresql') && !local.mongoKind.includes(`(${a.store} backend`)) {
       throw new Error(`--store ${a.store}: the bootstrap found ${local.mongoKind} instead (stop it, or use --store embedded)`);
     }
     const port = await freePort();
