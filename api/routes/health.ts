@@ -29,12 +29,17 @@ async function oldestWaitingAgeMs(q: (typeof ALL_QUEUES)[number], now: number): 
   return oldest ? Math.max(0, now - oldest.timestamp) : null;
 }
 
-/** Ended events with no settlement a minute after it was due (looking back a day of real time). */
+/**
+ * Ended events with no settlement a minute after it was due (looking back a day of real time).
+ * Due after the end, or after ingest first stored the event when it was already over (a fresh
+ * start meets events that ended hours ago: their settlement is due from then, not from their end).
+ */
 async function settlementOverdue(now: number): Promise<number> {
   const dueBefore = now - maxSettlementDelayMs() - 60_000;
   return Event.countDocuments({
     ...SETTLEMENT_EVENT_FILTER,
     settledVersion: null,
+    createdAt: { $lt: new Date(dueBefore) },
     endedAt: { $lt: new Date(toWorldTime(dueBefore)), $gte: new Date(toWorldTime(dueBefore - 86_400_000)) },
   });
 }

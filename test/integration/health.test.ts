@@ -76,6 +76,9 @@ describe('GET /v2/health', () => {
     await Event.create({ ...base, _id: 'h-late', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000) });
     await Event.create({ ...base, _id: 'h-fresh', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 120_000) });
     await Event.create({ ...base, _id: 'h-done', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000), settledVersion: 0, settledAt: new Date() });
+    // Ended hours ago but first stored a moment ago (a fresh start): its settlement is not due yet.
+    await Event.create({ ...base, _id: 'h-new', status: 'completed', startDateTime: new Date(Date.now() - 5 * 3600_000), endedAt: new Date(Date.now() - 3 * 3600_000) });
+    await Event.collection.updateMany({ _id: { $in: ['h-late', 'h-fresh', 'h-done'] } as never }, { $set: { createdAt: new Date(Date.now() - 4 * 3600_000) } });
     const res = await api.get('/v2/health');
     expect(res.body.settlement).to.deep.equal({ overdue: 1 });
     expect(res.body.status).to.equal('degraded');
