@@ -32,7 +32,7 @@ async function onePerProcess(cfg: Config, local: LocalServices): Promise<void> {
   const env = { ...bootstrapEnv().all, ...local.env };
 
   const launch = (name: string) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, 'workers', `${name}.ts`)], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, 'workers', `${name}.ts`)], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.set(name, child);
     child.once('exit', (code, signal) => {
       children.delete(name);

@@ -73,6 +73,8 @@ export function main(processName: string, starters: Starter[]): void {
       };
       process.once('SIGTERM', () => onSignal('SIGTERM'));
       process.once('SIGINT', () => onSignal('SIGINT'));
+      // Started by `npm start` (an IPC channel to it): a parent that died, even by SIGKILL, stops it too.
+      if (process.connected) process.once('disconnect', () => onSignal('parent exited'));
     })
     .catch((err) => {
       logger().fatal({ err: err.message }, `${processName} failed to start`);
