@@ -23,6 +23,9 @@ import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/conf
 import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/settlement/check';
 import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/settlement/correct';
 import { startLocalServices } from './services';
+
+/** Where the API a user started answers: PUBLIC_URL, else this machine on PORT. */
+const publicBase = () => getConfigOrExit().PUBLIC_URL.replace(/\/+$/, '') || `http://localhost:${getConfigOrExit().PORT}`;
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
 import { logToStderr } from '../shared/logger';
@@ -180,7 +183,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'demo-key [--mode live|test]',
     options: { mode: { type: 'string' } },
     run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
-    human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" http://localhost:3000/v2/matches)`,
+    human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
   },
 };
 

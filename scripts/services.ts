@@ -61,6 +61,15 @@ async function freePort(preferred?: number): Promise<number> {
   return (preferred && (await tryPort(preferred))) || (await tryPort(0))!;
 }
 
+/**
+ * A Redis that exists but answers slowly (a loaded machine) must not get a second one started
+ * beside it: three tries, two seconds each, before deciding there is none.
+ */
+async function redisAnswers(url: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) if (await redisPing(url, 2000)) return true;
+  return false;
+}
+
 function redisPing(url: string, timeoutMs = 1000): Promise<boolean> {
   const u = new URL(url);
   return new Promise((res) => {
@@ -124,9 +133,9 @@ const stopChild = (child: ChildProcess) =>
 async function ensureRedis(): Promise<{ url: string; kind: string; child?: ChildProcess }> {
   const env = bootstrapEnv();
   if (env.redisUrl) {
-    if (await redisPing(env.redisUrl)) return { url: env.redisUrl, kind: `REDIS_URL (${redact(env.redisUrl)})` };
+    if (await redisAnswers(env.redisUrl)) return { url: env.redisUrl, kind: `REDIS_URL (${redact(env.redisUrl)})` };
     say(`REDIS_URL ${redact(env.redisUrl)} is not reachable; starting a local redis-server instead`);
-  } else if (await redisPing('redis://127.0.0.1:6379')) {
+  } else if (await redisAnswers('redis://127.0.0.1:6379')) {
     return { url: 'redis://127.0.0.1:6379', kind: 'redis at 127.0.0.1:6379 (already running)' };
   }
   let bin = which('redis-server');

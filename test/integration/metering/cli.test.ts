@@ -49,6 +49,11 @@ describe('operator CLI', function () {
     expect(doc).to.include({ accountId: 'acct_demo', revokedAt: null });
   });
 
+  it('happy: demo-key\'s curl line names the port the API listens on, or PUBLIC_URL', async () => {
+    expect((await cliWith({ PORT: '3456' }, 'demo-key')).out).to.include('http://localhost:3456/v2/matches');
+    expect((await cliWith({ PUBLIC_URL: 'https://odds.example.com/' }, 'demo-key')).out).to.include('https://odds.example.com/v2/matches');
+  });
+
   describe('error', () => {
     const cases: [string[], RegExp][] = [
       [['create-account'], /--name is required/],
