@@ -17,7 +17,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { bootstrapEnv } from '../shared/config';
-import { ensurePostgres, ferretDatabaseName, type PostgresServer } from './postgres';
+import { ensurePostgres, ferretDatabaseName, redact, type PostgresServer } from './postgres';
 
 const ROOT = resolve(__dirname, '..');
 const LOCAL = join(ROOT, '.local');
@@ -289,16 +289,6 @@ async function ensureMongo(): Promise<{ uri: string; kind: string; ferretPostgre
     return { uri: server.getUri(), kind: 'mongodb-memory-server', stop: async () => void (await server.stop()) };
   } catch {
     throw new Error('No MongoDB: set MONGODB_URI, put mongod on PATH, install Go (to build FerretDB), or `npm install mongodb-memory-server`');
-  }
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '[unparseable url]';
   }
 }
 

@@ -12,6 +12,9 @@ const REFRESH_MS = 5000;
 /** Replaces the stored anchor only if it is still the one this process read. */
 const COMPARE_AND_SET = `local cur = redis.call('get', KEYS[1]) or '' if cur == ARGV[1] then redis.call('set', KEYS[1], ARGV[2]) return 1 else return 0 end`;
 
+/** SIM_SPEED 1 without SIM_EPOCH: the world's time is the real time. */
+const REAL_TIME: ClockAnchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
+
 let anchor: ClockAnchor | undefined;
 let timer: NodeJS.Timeout | undefined;
 
@@ -24,8 +27,7 @@ export function clockSettings(): ClockSettings {
 function current(): ClockAnchor {
   if (!anchor) {
     const s = clockSettings();
-    anchor = reconcileAnchor(null, s, Date.now()).anchor;
-    if (isRealTime(s)) anchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
+    anchor = isRealTime(s) ? REAL_TIME : reconcileAnchor(null, s, Date.now()).anchor;
   }
   return anchor;
 }
@@ -43,10 +45,7 @@ export function worldNow(): Date {
 /** Reads the shared anchor, replacing it (once, whoever races) when it does not fit this configuration. */
 export async function syncWorldClock(): Promise<ClockAnchor> {
   const s = clockSettings();
-  if (isRealTime(s)) {
-    anchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
-    return anchor;
-  }
+  if (isRealTime(s)) return (anchor = REAL_TIME);
   const k = key('clock', 'anchor');
   for (let attempt = 0; attempt < 5; attempt++) {
     const raw = await redis().get(k);
