@@ -3,7 +3,7 @@ import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
-import { metering } from './middleware/metering';
+import { meterAccess } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
 import { betsRoutes } from './routes/bets';
 import { costsRouter } from './routes/costs';
@@ -35,8 +35,9 @@ export function createApp(): Express {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
     app.use(metricsRouter(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD));
   }
-  // Before every /v2 router: prices each request by its path from the cost table (docs/metering.md).
-  app.use('/v2', metering());
+  // Before every /v2 router: key check and rate limit of a priced path; each route debits after
+  // its validation (docs/metering.md).
+  app.use('/v2', meterAccess());
   for (const router of v2Routers()) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

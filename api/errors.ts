@@ -9,7 +9,12 @@ export const ERRORS = {
   INSUFFICIENT_CREDITS: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
+  REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout' },
+  PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large' },
+  URI_TOO_LONG: { status: 414, error: 'URI Too Long' },
+  EXPECTATION_FAILED: { status: 417, error: 'Expectation Failed' },
   RATE_LIMITED: { status: 429, error: 'Too Many Requests' },
+  HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large' },
   INTERNAL: { status: 500, error: 'Internal Server Error' },
   UNAVAILABLE: { status: 503, error: 'Service Unavailable' },
 } as const;

@@ -94,7 +94,7 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
         'Every parameter is validated: unknown parameters, bad values and nested or repeated single-valued parameters are 400s naming the parameter. ' +
         'Names are localized with `locale` (en, es, pt).',
     },
-    servers: [{ url: cfg.PUBLIC_URL || '/' }],
+    servers: [{ url: cfg.PUBLIC_URL.replace(/\/+$/, '') || '/' }], // served with the request's origin instead (api/routes/docs.ts)
     tags: [
       { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },
       { name: 'Reference', description: 'Competitions, regions and teams.' },

@@ -22,7 +22,7 @@ export const CONFIG_VARS = {
   NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'Interface the web process listens on.' },
   PORT: { type: 'integer', default: '3000', minimum: 0, maximum: 65535, description: 'HTTP port of the web process (0 = any free port).' },
-  PUBLIC_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$', description: 'Base URL printed at start and written into the OpenAPI servers list; default http://localhost:PORT.' },
+  PUBLIC_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$', description: 'Base URL printed at start (default http://localhost:PORT) and written into the OpenAPI servers list (default: the origin each request used).' },
   MONGODB_URI: { type: 'string', default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://.+', description: 'MongoDB (or FerretDB) connection string.' },
   FERRETDB_POSTGRES_URL: { type: 'string', default: '', pattern: '^(postgres(ql)?://.+)?$', secret: true, description: "FerretDB's PostgreSQL database, set by the local bootstrap when MONGODB_URI is FerretDB on PostgreSQL: the data layer adds there the indexes FerretDB's SQL can use. Unset on MongoDB." },
   MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },

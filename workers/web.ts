@@ -1,6 +1,7 @@
 import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
+import { listen } from '../api/server';
 import { drainMetering } from '../shared/billing/metering';
 import { getConfig } from '../shared/config';
 import { childLogger } from '../shared/logger';
@@ -10,8 +11,7 @@ import { main, type Service } from './runtime';
 export async function startWeb(): Promise<Service & { url: string }> {
   const cfg = getConfig();
   const app = createApp();
-  const server = app.listen(cfg.PORT, cfg.HOST);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server = await listen(app, cfg.PORT, cfg.HOST);
   const port = (server.address() as AddressInfo).port;
   const url = cfg.PUBLIC_URL || `http://localhost:${port}`;
   childLogger({ process: 'web' }).info({ url }, 'listening');

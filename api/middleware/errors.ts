@@ -1,18 +1,39 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, badRequest } from '../errors';
+import { priceOf } from '../../shared/billing/costs';
+import { ApiError, badRequest, ERRORS, type ErrorCode } from '../errors';
 
-export const notFoundRoute: RequestHandler = (req, _res, next) => next(new ApiError('NOT_FOUND', `Cannot ${req.method} ${req.path}`));
+/** An unknown path is a 404; a known one asked with another method than GET or HEAD, a 405. */
+export const notFoundRoute: RequestHandler = (req, _res, next) => {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && priceOf('GET', req.path)) {
+    return next(new ApiError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.path}: this API is read-only (GET, HEAD)`, {}, { Allow: 'GET, HEAD' }));
+  }
+  next(new ApiError('NOT_FOUND', `Cannot ${req.method} ${req.path}`));
+};
 
 /** Renders every error as the spec's error shape; a 500 never carries a stack or an internal message. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  let apiError: ApiError;
-  if (err instanceof ApiError) apiError = err;
-  else if (err?.type === 'entity.parse.failed' || err?.status === 400) apiError = badRequest('malformed request');
-  else {
-    req.log?.error({ err }, 'unhandled error');
-    apiError = new ApiError('INTERNAL', 'Internal server error');
-  }
+  const apiError = err instanceof ApiError ? err : (clientFault(err) ?? internal(err, req));
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
   res.status(apiError.status).json(apiError.toBody());
 };
+
+/**
+ * A 4xx raised by Express or a library (a path's percent-encoding that does not decode, a static
+ * file refused): answered with its status in the error shape, never with the library's text.
+ */
+function clientFault(err: { status?: unknown; statusCode?: unknown; type?: string; message?: string }): ApiError | undefined {
+  const status = Number(err?.status ?? err?.statusCode);
+  if (!(status >= 400 && status < 500)) return undefined;
+  if (status === 400) {
+    const decoding = err.type === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(err.message ?? '') ? 'malformed percent-encoding in the path' : 'malformed request';
+    return badRequest(decoding);
+  }
+  const code = (Object.keys(ERRORS) as ErrorCode[]).find((c) => ERRORS[c].status === status);
+  return code ? new ApiError(code, code === 'NOT_FOUND' ? 'Not found' : ERRORS[code].error) : new ApiError('NOT_FOUND', 'Not found');
+}
+
+function internal(err: unknown, req: Parameters<ErrorRequestHandler>[1]): ApiError {
+  req.log?.error({ err }, 'unhandled error');
+  return new ApiError('INTERNAL', 'Internal server error');
+}

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { checkAccess } from '../../shared/billing/access';
+import { checkAccess, type KeyIdentity } from '../../shared/billing/access';
 import { priceOf, type Priced } from '../../shared/billing/costs';
 import { bearerKey } from '../../shared/billing/keys';
 import { recentBalanceOf } from '../../shared/billing/ledger';
@@ -7,18 +7,28 @@ import { debitRequest, settleRequest } from '../../shared/billing/metering';
 import { ApiError } from '../errors';
 
 /**
- * Metering for every /v2 route, mounted once in front of all routers (api/app.ts). A request is
- * priced by its path from the cost table (shared/billing/costs.ts), so a route is metered whoever
- * wrote it; a path in no row passes through unmetered (free, or a 404 that costs nothing).
+ * Metering for every /v2 route, in two steps. A request is priced by its path from the cost table
+ * (shared/billing/costs.ts); a path in no row passes through unmetered (free, or a 404 that costs
+ * nothing).
  *
- * A metered request: key check and rate limit (one Redis round trip), then the debit (one atomic
- * conditional ledger insert), then the handler. The response decides the charge: a status under
- * 400 with headers sent keeps it; anything else is refunded, and the credit headers say so.
+ * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check and rate limit,
+ *    one Redis round trip. 401 or 429 if not allowed.
+ * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the debit,
+ *    one atomic conditional ledger insert. A request the route refuses (400) never reaches it,
+ *    so a refused request costs no database write.
+ * The response decides the charge: a status under 400 with headers sent keeps it; anything else
+ * is refunded, and the credit headers say so.
  */
 
-const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
+interface Metered {
+  priced: Priced;
+  key: KeyIdentity;
+}
 
-export function metering(): RequestHandler {
+const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
+const UNAVAILABLE = () => new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' });
+
+export function meterAccess(): RequestHandler {
   return async (req, res, next) => {
     // Mounted at /v2: the cost table holds full paths.
     const priced = priceOf(req.method, req.baseUrl + req.path);
@@ -36,15 +46,31 @@ export function metering(): RequestHandler {
         );
       }
       res.setHeader('X-RateLimit-Remaining', String(access.remaining));
-      const { accountId, keyId, mode } = access.key;
-      (req as unknown as { apiKey: typeof access.key }).apiKey = access.key;
+      // Until the route's debit says otherwise: a request refused by validation costs nothing.
+      res.setHeader('X-Credits-Consumed', '0');
+      (req as unknown as { apiKey: KeyIdentity }).apiKey = access.key;
+      (res.locals as { metered?: Metered }).metered = { priced, key: access.key };
+      next();
+    } catch (err) {
+      // Redis or MongoDB unreachable: the key cannot be checked, so nothing is served.
+      req.log?.error({ err: (err as Error).message }, 'metering unavailable');
+      next(UNAVAILABLE());
+    }
+  };
+}
 
+export function meterDebit(): RequestHandler {
+  return async (req, res, next) => {
+    const metered = (res.locals as { metered?: Metered }).metered;
+    if (!metered) return next();
+    const { priced } = metered;
+    const { accountId, keyId, mode } = metered.key;
+    try {
       if (mode === 'test') {
         // Test keys are served like live ones but never consume credits.
         setCredits(res, await recentBalanceOf(accountId), 0);
         return next();
       }
-
       const debit = await debitRequest({ accountId, keyId, cost: priced.credits, endpoint: priced.id });
       if (!debit.ok) {
         setCredits(res, debit.balance, 0);
@@ -55,10 +81,10 @@ export function metering(): RequestHandler {
       res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, holdId: debit.holdId, cost: priced.credits, endpoint: priced.id, charged: charged() }));
       next();
     } catch (err) {
-      // Redis or MongoDB unreachable: the key cannot be checked or the debit made, so nothing is
-      // served (and nothing charged: a debit that did land keeps its hold, which the sweep refunds).
+      // The debit cannot be made: nothing is served (and nothing charged: a debit that did land
+      // keeps its hold, which the sweep refunds).
       req.log?.error({ err: (err as Error).message }, 'metering unavailable');
-      next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' }));
+      next(UNAVAILABLE());
     }
   };
 }

@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import { getConfig } from '../../shared/config';
 import { openApiDocument, type DocumentedRoute } from '../openapi';
 import { emptyQuery } from '../schemas/queries';
 
@@ -47,11 +48,30 @@ const INITIALIZER = `window.onload = function () {
 };
 `;
 
-/** /v2/openapi.json (serialized once) and the browsable reference at /v2/docs/. */
+/** An origin's host part as a client may send it: a name or IPv4 address, or a bracketed IPv6 one, and a port. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/**
+ * /v2/openapi.json and the browsable reference at /v2/docs/. The document names one server:
+ * PUBLIC_URL when set, else the origin this very request used (its Host header, when it is a
+ * plain host name), so "Try it out" and generated clients call the API where it was found.
+ */
 export function docsRouter(routes: readonly DocumentedRoute[]): Router {
   const router = Router();
-  const body = Buffer.from(JSON.stringify(openApiDocument(routes)));
-  router.get('/openapi.json', (_req, res) => {
+  const document = openApiDocument(routes);
+  const configured = getConfig().PUBLIC_URL.replace(/\/+$/, '');
+  const serialize = (server: string): Buffer => Buffer.from(JSON.stringify({ ...document, servers: [{ url: server }] }));
+  const fixed: Buffer | undefined = configured ? serialize(configured) : undefined;
+  const byOrigin = new Map<string, Buffer>(); // a few hosts at most; bounded anyway
+  router.get('/openapi.json', (req, res) => {
+    let body: Buffer | undefined = fixed;
+    if (!body) {
+      const host = req.headers.host ?? '';
+      const origin = HOST.test(host) ? `${req.protocol}://${host}` : '/';
+      const built: Buffer = byOrigin.get(origin) ?? serialize(origin);
+      if (byOrigin.size < 32) byOrigin.set(origin, built);
+      body = built;
+    }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', body.length);
     res.end(body);

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { ApiError } from '../errors';
+import { meterDebit } from '../middleware/metering';
 import { validateParams, validateQuery } from '../middleware/validate';
 
 /**
@@ -55,6 +56,8 @@ export function mountRoutes(specs: readonly RouteSpec[]): Router {
     const chain: RequestHandler[] = [];
     if (spec.params) chain.push(validateParams(spec.params));
     chain.push(validateQuery(spec.query, { lists: spec.lists, check: spec.check }));
+    // After validation: a refused request is never debited (api/middleware/metering.ts).
+    chain.push(meterDebit());
     router.get(expressPath(spec.path), ...chain, guarded(spec.handler));
   }
   return router;

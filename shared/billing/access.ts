@@ -17,6 +17,13 @@ const CACHE_TTL_S = 300;
 /** Outlives any positive entry written before the revoke (CACHE_TTL_S), so none can resurface. */
 const TOMBSTONE_TTL_S = 3600;
 const REVOKED = 'revoked';
+/**
+ * A well-formed key no account holds. Remembered briefly so a stream of made-up keys costs one
+ * MongoDB read per key a minute, not one per request. Safe: a key's hash can only be asked for
+ * once its plaintext exists, and a new key's plaintext is random and unseen before it is stored.
+ */
+const UNKNOWN = 'unknown';
+const UNKNOWN_TTL_S = 60;
 
 const cacheKey = (hash: string) => key('apikey', hash);
 const rateKey = (hash: string) => key('rate', hash);
@@ -27,7 +34,7 @@ const lastUsedKey = (hash: string) => key('apikey-used', hash);
 const SCRIPT = `
 local v = redis.call('GET', KEYS[1])
 if not v then return {0} end
-if v == '${REVOKED}' then return {-1} end
+if v == '${REVOKED}' or v == '${UNKNOWN}' then return {-1} end
 local rps = tonumber(string.sub(v, 1, 4) == 'live' and ARGV[1] or ARGV[2])
 local burst = rps * 2
 local interval = 1000 / rps
@@ -73,7 +80,10 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
   let r = await runScript(hash);
   if (r[0] === 0) {
     const doc = await ApiKey.findOne({ hash }, { accountId: 1, mode: 1, revokedAt: 1 }).lean();
-    if (!doc) return { outcome: 'invalid' };
+    if (!doc) {
+      await redis().set(cacheKey(hash), UNKNOWN, 'EX', UNKNOWN_TTL_S, 'NX');
+      return { outcome: 'invalid' };
+    }
     const value = doc.revokedAt ? REVOKED : encode({ keyId: doc._id, accountId: doc.accountId, mode: doc.mode as KeyMode });
     await redis().set(cacheKey(hash), value, 'EX', doc.revokedAt ? TOMBSTONE_TTL_S : CACHE_TTL_S, 'NX');
     r = await runScript(hash);

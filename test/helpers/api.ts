@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
+import { listen } from '../../api/server';
 import { addCredits, createAccount, createKey } from '../../shared/billing/accounts';
 import { setEnvForChildren } from '../../shared/config';
 import { connectMongo } from '../../shared/db/mongo';
@@ -14,11 +15,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Serves an app over real HTTP on a free port. */
+/** Serves an app over real HTTP on a free port, with the production server's handling of unparsable requests. */
 export async function serve(app: Express): Promise<TestServer> {
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await listen(app, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -1,6 +1,6 @@
 import express, { Router, type Express } from 'express';
 import { errorHandler, notFoundRoute } from '../../api/middleware/errors';
-import { metering } from '../../api/middleware/metering';
+import { meterAccess, meterDebit } from '../../api/middleware/metering';
 import { requestLog } from '../../api/middleware/requestLog';
 import { createAccount, createKey } from '../../shared/billing/accounts';
 import { COST_TABLE } from '../../shared/billing/costs';
@@ -19,7 +19,7 @@ export function stubReadRouter(): Router {
   const router = Router();
   for (const row of COST_TABLE) {
     if (row.public) continue;
-    router.get(row.path.replace(/^\/v2/, '').replace(/\{([A-Za-z]+)\}/g, ':$1'), async (req, res) => {
+    router.get(row.path.replace(/^\/v2/, '').replace(/\{([A-Za-z]+)\}/g, ':$1'), meterDebit(), async (req, res) => {
       const delay = Math.min(Number(req.query.delay) || 0, 60000);
       if (delay) await new Promise((r) => setTimeout(r, delay));
       const fail = Number(req.query.fail);
@@ -30,13 +30,13 @@ export function stubReadRouter(): Router {
   return router;
 }
 
-/** The production pipeline of api/app.ts (request log, metering before the /v2 routers, 404, errors) around the stubs. */
+/** The production pipeline of api/app.ts (request log, key check before the /v2 routers, each route's debit, 404, errors) around the stubs. */
 export function meteredTestApp(): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLog());
-  app.use('/v2', metering());
+  app.use('/v2', meterAccess());
   app.use('/v2', stubReadRouter());
   app.use(notFoundRoute);
   app.use(errorHandler);

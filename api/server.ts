@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import { ApiError, ERRORS, type ErrorCode } from './errors';
+
+/**
+ * The HTTP server around the Express app. Node's parser refuses some requests before Express
+ * sees them (raw non-ASCII bytes in the request line, a request line or headers over 16 KB, a
+ * malformed header, a slow client, CONNECT, an unmet Expect) and by default answers them with an
+ * empty body or none at all. Here every such request is answered in the error contract's shape,
+ * and the connection is closed without a reset: what the client is still sending is read and
+ * dropped, so its kernel never discards our answer.
+ */
+
+/** Node's default: the request line and all headers together. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long a refused connection may keep sending before it is cut. */
+const DRAIN_MS = 2000;
+
+const SEEN_LINE_END = Symbol('seenLineEnd');
+const LINE_END_BEFORE_CHUNK = Symbol('lineEndBeforeChunk');
+const ANSWERED = Symbol('answered');
+type Tracked = Duplex & { [SEEN_LINE_END]?: boolean; [LINE_END_BEFORE_CHUNK]?: boolean; [ANSWERED]?: boolean; _httpMessage?: { headersSent?: boolean } };
+
+export function listen(app: Express, port: number, host: string): Promise<Server> {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  answerWhatExpressNeverSees(server);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+export function answerWhatExpressNeverSees(server: Server): void {
+  server.on('connection', trackRequestLine);
+  // A request that parsed: the next bytes on this connection start a new request line.
+  server.on('request', (req: IncomingMessage) => void ((req.socket as Tracked)[SEEN_LINE_END] = false));
+  server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Duplex) => {
+    refuse(socket as Tracked, parserError(err, socket as Tracked));
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    refuse(socket as Tracked, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not supported: this API serves GET and HEAD', {}, { Allow: 'GET, HEAD' }));
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res) => {
+    const error = new ApiError('EXPECTATION_FAILED', `Expectation "${String(req.headers.expect).slice(0, 100)}" is not supported`);
+    const body = JSON.stringify(error.toBody());
+    res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  });
+}
+
+/**
+ * Remembers whether the request being parsed has finished its request line before the current
+ * chunk, so a header overflow can be told apart: a URL too long (414) or headers too large (431).
+ */
+function trackRequestLine(socket: Socket): void {
+  const tracked = socket as unknown as Tracked;
+  tracked[SEEN_LINE_END] = false;
+  socket.prependListener('data', (chunk: Buffer) => {
+    tracked[LINE_END_BEFORE_CHUNK] = tracked[SEEN_LINE_END];
+    if (!tracked[SEEN_LINE_END] && chunk.includes(10)) tracked[SEEN_LINE_END] = true;
+  });
+}
+
+const TOO_LARGE = `over ${MAX_HEADER_BYTES / 1024} KB`;
+
+function parserError(err: { code?: string; bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Tracked): ApiError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW': {
+      const parsed = err.rawPacket?.subarray(0, err.bytesParsed ?? err.rawPacket.length);
+      const inRequestLine = !socket[LINE_END_BEFORE_CHUNK] && !(parsed?.includes(10) ?? false);
+      return inRequestLine
+        ? new ApiError('URI_TOO_LONG', `Request line ${TOO_LARGE}: send fewer or shorter query parameters`)
+        : new ApiError('HEADERS_TOO_LARGE', `Request line and headers together ${TOO_LARGE}`);
+    }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('REQUEST_TIMEOUT', 'The request was not received in time');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'Chunk extensions too large');
+    case 'HPE_INVALID_URL':
+      return new ApiError('BAD_REQUEST', 'Malformed request line: the URL has a byte that must be percent-encoded (non-ASCII, space or control character)');
+    default:
+      return new ApiError('BAD_REQUEST', `Malformed HTTP request: ${err.reason ?? 'could not be parsed'}`);
+  }
+}
+
+/** Writes the error as a whole HTTP response, then closes the connection gracefully. */
+function refuse(socket: Tracked, error: ApiError): void {
+  if (socket[ANSWERED]) return;
+  socket[ANSWERED] = true;
+  // Part of another response already went out on this connection: a second one would corrupt it.
+  if (!socket.writable || socket._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(error.toBody());
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+    ...error.headers,
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  // The parser stops reading here; what follows is read and dropped so closing sends no reset.
+  socket.removeAllListeners('data');
+  socket.on('data', () => undefined);
+  socket.on('end', () => socket.destroy());
+  socket.resume();
+  socket.end(`HTTP/1.1 ${error.status} ${reasonOf(error.code)}\r\n${head}\r\n${body}`);
+  setTimeout(() => socket.destroy(), DRAIN_MS).unref();
+}
+
+const reasonOf = (code: ErrorCode) => ERRORS[code].error;
