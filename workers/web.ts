@@ -1,6 +1,7 @@
 import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
+import { drainViewFlushes } from '../api/queries/views';
 import { listen } from '../api/server';
 import { drainMetering } from '../shared/billing/metering';
 import { getConfig } from '../shared/config';
@@ -22,7 +23,10 @@ export async function startWeb(): Promise<Service & { url: string }> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }).then(drainMetering), // the finished requests' charges and refunds are written before exit
+      })
+        // The finished requests' charges, refunds and view counts are written before exit.
+        .then(() => Promise.all([drainMetering(), drainViewFlushes()]))
+        .then(() => undefined),
   };
 }
 

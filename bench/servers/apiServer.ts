@@ -1,21 +1,27 @@
 /**
- * The API as the web process runs it (createApp: request log, validation, cache, routes), in its
- * own process so the load generator does not share its event loop. Reports its cache counters
- * over IPC when asked.
+ * The API as the web process runs it (its HTTP server around createApp: request log, validation,
+ * cache, routes), in its own process so the load generator does not share its event loop.
+ * Reports its cache counters over IPC when asked.
  */
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cacheStats } from '../../api/cache/pageCache';
 import { createApp } from '../../api/app';
+import { listen } from '../../api/server';
 import { connectMongo } from '../../shared/db/mongo';
 
 async function main(): Promise<void> {
   await connectMongo();
-  const server = createApp().listen(0, '127.0.0.1', () => {
-    process.send!({ port: (server.address() as AddressInfo).port });
-  });
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const server = await listen(createApp(), 0, '127.0.0.1');
+  process.send!({ port: (server.address() as AddressInfo).port });
   process.on('message', (m: { cmd: string }) => {
     if (m.cmd === 'exit') process.exit(0);
-    if (m.cmd === 'stats') process.send!({ stats: { ...cacheStats, rssMb: Math.round(process.memoryUsage().rss / 1e6) } });
+    if (m.cmd === 'stats') {
+      const loopMs = { loopP99Ms: Math.round(loop.percentile(99) / 1e6), loopMaxMs: Math.round(loop.max / 1e6) };
+      process.send!({ stats: { ...cacheStats, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6) } });
+    }
   });
 }
 

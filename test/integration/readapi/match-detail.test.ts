@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { drainViewFlushes } from '../../../api/queries/views';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { Event } from '../../../shared/models';
 import { clearReadData, COMPETITIONS, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, seedReference, TEAMS } from '../../helpers/fixtures';
@@ -132,10 +133,13 @@ describe('GET /v2/matches/{eventId}', () => {
   });
 
   it('happy: every request counts one view, atomically, and shows the count including itself', async () => {
+    await drainViewFlushes(); // earlier tests' views of this event
     const before = (await Event.findById('5004').lean())!.views;
     const results = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/matches/5004')));
     const seen = results.map((r) => r.body.data.views).sort((a, b) => a - b);
     expect(seen).to.deep.equal(Array.from({ length: 20 }, (_, i) => before + i + 1));
+    // Stored after the answers, not before them.
+    await drainViewFlushes();
     expect((await Event.findById('5004').lean())!.views).to.equal(before + 20);
   });
 

@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:hostile`: latency of the fuzz test's mix of random and hostile requests (raw
+ * bytes, oversize lines and headers, bad parameters, unknown paths and keys, other methods) plus
+ * plain reads, against the API in its own process on the local store, metered with a funded live
+ * key. Prints p50/p99/max per kind of request and per status, and the slowest requests.
+ * Usage: npm run bench:hostile [-- --requests 5000 --connections 16 --seed 7]
+ */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { fork, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import mongoose from 'mongoose';
+import { startLocalServices } from '../scripts/services';
+import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
+import { COST_TABLE } from '../shared/billing/costs';
+import { setEnvForChildren } from '../shared/config';
+import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { Event } from '../shared/models';
+import { COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
+import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
+import { rawRequest } from '../test/helpers/rawHttp';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return def;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v <= 0) {
+    process.stderr.write(`--${name} must be a positive integer (got "${process.argv[i + 1]}")\n`);
+    process.exit(2);
+  }
+  return v;
+}
+
+const REQUESTS = arg('requests', 5000);
+const CONNECTIONS = arg('connections', 16);
+const SEED = arg('seed', 20261125);
+
+interface Timed {
+  request: HostileRequest;
+  status: number;
+  ms: number;
+}
+
+function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(resolve(__dirname, 'servers/apiServer.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((res, rej) => {
+    child.once('message', (m: { port: number }) => res({ child, port: m.port }));
+    child.once('exit', (code) => rej(new Error(`api server exited with ${code}`)));
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+function table(title: string, groups: Map<string, number[]>): string[] {
+  const lines = [title, `${''.padEnd(22)} ${'count'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`];
+  for (const [name, xs] of [...groups].sort()) {
+    const s = [...xs].sort((a, b) => a - b);
+    lines.push(`${name.padEnd(22)} ${String(s.length).padStart(6)} ${pct(s, 50).toFixed(1).padStart(8)} ${pct(s, 99).toFixed(1).padStart(8)} ${s[s.length - 1].toFixed(1).padStart(8)}`);
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const services = await startLocalServices();
+  const env = {
+    ...services.env,
+    MONGODB_DB: `odds_bench_hostile_${process.pid}`,
+    REDIS_PREFIX: `bench-hostile-${process.pid}`,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    // The handlers are measured, not the limiter.
+    RATE_LIMIT_LIVE_RPS: '1000000',
+    RATE_LIMIT_TEST_RPS: '1000000',
+  };
+  setEnvForChildren(env);
+  let api: { child: ChildProcess; port: number } | undefined;
+  try {
+    await connectMongo();
+    await seedReference();
+    const start = Date.now();
+    const eventIds = Array.from({ length: 300 }, (_, i) => String(6_100_000 + i));
+    await Event.insertMany(eventIds.map((id, i) => eventDoc({ id, competition: COMPETITIONS.premierLeague, start: new Date(start + (i - 100) * 600_000), status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming' })));
+    const account = await createAccount({ name: 'bench hostile' });
+    await addCredits({ accountId: String(account.id), packageCredits: 2_000_000 });
+    const live = (await createKey({ accountId: String(account.id), name: 'bench' })).key;
+    const test = (await createKey({ accountId: String(account.id), name: 'bench test', mode: 'test' })).key;
+    api = await startApi(env);
+    const url = `http://127.0.0.1:${api.port}`;
+    const requests = hostileRequests(SEED, REQUESTS, { live, test, eventIds: eventIds.slice(0, 40) });
+
+    // At rest first: each endpoint alone, so the mix's figures can be read against them.
+    const calm = new Map<string, number[]>();
+    for (const row of COST_TABLE) {
+      const path = row.path.replace(/\{[A-Za-z]+\}/g, eventIds[150]);
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await (await fetch(url + path, { headers: { Authorization: `Bearer ${live}` } })).arrayBuffer();
+        (calm.get(row.path) ?? calm.set(row.path, []).get(row.path)!).push(performance.now() - t);
+      }
+    }
+    process.stdout.write(`${table('each endpoint alone, 5 sequential requests (live key)', calm).join('\n')}\n`);
+
+    process.stderr.write(`${REQUESTS} requests, ${CONNECTIONS} at a time, store: ${services.mongoKind}\n`);
+    const timed: Timed[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < requests.length) {
+          const request = requests[next++];
+          const t = performance.now();
+          const answer = await rawRequest(url, request.bytes, 30000);
+          timed.push({ request, status: answer.status, ms: performance.now() - t });
+        }
+      }),
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const server = await new Promise<Record<string, number>>((res) => {
+      api!.child.once('message', (m: { stats: Record<string, number> }) => res(m.stats));
+      api!.child.send({ cmd: 'stats' });
+    });
+
+    const byKind = new Map<string, number[]>();
+    const byStatus = new Map<string, number[]>();
+    const byKey = new Map<string, number[]>();
+    for (const t of timed) {
+      const head = t.request.bytes.toString('latin1');
+      const who = head.includes(live) ? `live key, ${t.status < 400 ? 'served' : 'refused'}` : head.includes(test) ? 'test key' : 'no or bad key';
+      (byKey.get(who) ?? byKey.set(who, []).get(who)!).push(t.ms);
+      (byKind.get(t.request.kind) ?? byKind.set(t.request.kind, []).get(t.request.kind)!).push(t.ms);
+      const s = String(t.status);
+      (byStatus.get(s) ?? byStatus.set(s, []).get(s)!).push(t.ms);
+    }
+    byKind.set('(all)', timed.map((t) => t.ms));
+    const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 8);
+    const out = [
+      '',
+      `${timed.length} requests in ${wall.toFixed(1)} s (${(timed.length / wall).toFixed(0)} req/s), ${CONNECTIONS} connections, seed ${SEED}`,
+      `API process event-loop delay: p99 ${server.loopP99Ms} ms, max ${server.loopMaxMs} ms`,
+      ...table('by kind of request', byKind),
+      '',
+      ...table('by status', byStatus),
+      '',
+      ...table('by key', byKey),
+      '',
+      'slowest:',
+      ...slowest.map((t) => `  ${t.ms.toFixed(0).padStart(6)} ms  ${t.status}  [${t.request.kind}] ${t.request.bytes.subarray(0, 110).toString('latin1').split('\r\n')[0]}`),
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    api?.child.kill();
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    const keys = await redis().keys(key('*'));
+    if (keys.length) await redis().del(...keys);
+    await disconnectMongo();
+    await closeAllRedis();
+    await services.stop();
+  }
+}
+
+main().catch((err) => failEntry('bench:hostile failed', err));
