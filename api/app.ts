@@ -15,9 +15,12 @@ import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
 import { mountRoutes } from './routes/spec';
 
-/** Routers mounted under /v2, in order. Each feature adds its router here. */
+/** Every /v2 endpoint with a RouteSpec. Each feature adds its routes here. */
+export const v2Routes = () => [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...betsRoutes()];
+
+/** Routers mounted under /v2, in order. */
 export function v2Routers(): Router[] {
-  const routes = [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...betsRoutes()];
+  const routes = v2Routes();
   return [healthRouter(), costsRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
 }
 

@@ -5,6 +5,7 @@ import { aiComponents, aiResponses } from './schemas/ai';
 import { performanceResponses } from './schemas/performance';
 import { components as readComponents, responses as readResponses } from './schemas/responses';
 import { settlementResponses } from './schemas/settlement';
+import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
 
 /** Every named schema and every 200 body, whichever feature's file defines it. */
 const components = { ...readComponents, ...aiComponents };
@@ -56,7 +57,7 @@ function operation(route: DocumentedRoute): object {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: `${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
+    description: [`${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`, ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`)].join('\n\n'),
     tags: [route.tag],
     'x-credits': credits,
     security: keyed ? [{ bearerAuth: [] }] : [],
@@ -92,8 +93,11 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
       description:
         'Events of eight sports with betting markets and decimal odds, live statistics and odds, competitions and regions. ' +
         'Every parameter is validated: unknown parameters, bad values and nested or repeated single-valued parameters are 400s naming the parameter. ' +
-        'Names are localized with `locale` (en, es, pt).',
+        'Names are localized with `locale` (en, es, pt).\n\n' +
+        'Where the contract is ambiguous, this API serves one reading (also under `x-contract-choices`):\n' +
+        CONTRACT_CHOICES.map((c) => `- ${c.reading}`).join('\n'),
     },
+    'x-contract-choices': CONTRACT_CHOICES.map(({ id, question, reading }) => ({ id, question, reading })),
     servers: [{ url: cfg.PUBLIC_URL.replace(/\/+$/, '') || '/' }], // served with the request's origin instead (api/routes/docs.ts)
     tags: [
       { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },

@@ -65,7 +65,7 @@ async function freePort(preferred?: number): Promise<number> {
  * A Redis that exists but answers slowly (a loaded machine) must not get a second one started
  * beside it: three tries, two seconds each, before deciding there is none.
  */
-async function redisAnswers(url: string): Promise<boolean> {
+export async function redisAnswers(url: string): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) if (await redisPing(url, 2000)) return true;
   return false;
 }

@@ -132,6 +132,13 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
       expect(entries.map((e) => `${e.kind} ${e.endpoint}`)).to.deep.equal(['debit GET /v2/matches']);
     });
 
+    it('a bad parameter is a 400 even when the balance could not pay (checked before credits)', async () => {
+      const empty = await accountWithKey(0);
+      const res = await api.get('/v2/matches?limit=many', bearer(empty.key));
+      expect(res.status).to.equal(400);
+      expect((await api.get('/v2/matches', bearer(empty.key))).status).to.equal(402);
+    });
+
     it('security: a made-up key is refused and remembered, so the next try reads no database; a new real key still works', async () => {
       const madeUp = `sk_live_${'Z'.repeat(32)}`;
       for (let i = 0; i < 3; i++) expect((await api.get('/v2/matches', bearer(madeUp))).status).to.equal(401);

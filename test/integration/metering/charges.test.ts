@@ -43,6 +43,23 @@ describe('metering: charges, headers and keys', function () {
       expect(debits.map((d) => d.endpoint).sort()).to.deep.equal(METERED.map((r) => `GET ${r.path}`).sort());
     });
 
+    it('every metered endpoint of the real app debits its cost after validating (a 404 is then refunded)', async () => {
+      const real = await serve(createApp());
+      try {
+        const { accountId, key } = await accountWithKey(10000);
+        for (const row of METERED) {
+          const path = row.path.replace('{eventId}', '990000001').replace('{betItemId}', '990000001-SOCCER_MATCH_RESULT-1');
+          const res = await real.get(path, bearer(key));
+          expect(res.status, path).to.be.oneOf([200, 404]);
+        }
+        await drainMetering();
+        const debits = await CreditLedger.find({ accountId, kind: 'debit' }).lean();
+        expect(debits.map((d) => `${d.endpoint} ${d.delta}`).sort()).to.deep.equal(METERED.map((r) => `GET ${r.path} ${-r.credits}`).sort());
+      } finally {
+        await real.close();
+      }
+    });
+
     it('the documented costs: trending 2, value-opportunities 5, featured picks 10, matches 1', async () => {
       const { key } = await accountWithKey(1000);
       for (const [path, cost] of [['/v2/matches/trending', 2], ['/v2/ai/value-opportunities', 5], ['/v2/ai/featured-picks', 10], ['/v2/matches', 1], ['/v2/matches/123/live-odds', 2]] as const) {
