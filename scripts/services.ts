@@ -1,6 +1,6 @@
 /**
  * Local services for the embedded default (`npm start`, `npm test`): finds or starts Redis and a
- * MongoDB-compatible server, prints which it uses, and returns their URLs. Order (DESIGN.md):
+ * MongoDB-compatible server, prints which it uses, and returns their URLs. Order:
  *   Redis:   REDIS_URL if reachable -> 127.0.0.1:6379 if reachable -> a redis-server it starts
  *            (apt-get installing it when missing and root).
  *   MongoDB: MONGODB_URI if reachable -> a server a running `npm start` recorded -> a mongod on

@@ -1,4 +1,4 @@
-// Sport ids are part of the public contract (SPEC.md, DESIGN.md): never renumber.
+// Sport ids are part of the public API contract (served as each event's sportId): never renumber.
 export const SPORTS = [
   { id: 1, sysname: 'soccer', name: { en: 'Soccer', es: 'Fútbol', pt: 'Futebol' }, hasDraw: true },
   { id: 2, sysname: 'basketball', name: { en: 'Basketball', es: 'Baloncesto', pt: 'Basquete' }, hasDraw: false },

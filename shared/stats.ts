@@ -1,5 +1,5 @@
 /**
- * The event result settlement reads (SPEC.md LiveEventData). Every count may be null when the
+ * The event result settlement reads (the contract's LiveEventData). Every count may be null when the
  * provider did not report it; grading decides what a null means for each market.
  * "Goals" carry the sport's score unit (points, sets, runs) for sports other than soccer.
  */

@@ -7,7 +7,7 @@ import { settlementHandlers } from './handlers/settlement';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';
 
-/** Grading and auto-recharge charges (DESIGN.md: the settlement worker drains both). */
+/** Grading and auto-recharge charges (the settlement worker drains both queues). */
 export async function startSettlement(): Promise<Service> {
   const cfg = getConfig();
   // Many concurrent settle jobs so the batcher can grade them together; a dead worker's jobs are

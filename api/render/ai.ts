@@ -7,7 +7,7 @@ import { outcomeCaption } from './markets';
 
 /**
  * The one renderer of stored AI documents (recommendations, picks, insights) into the shapes of
- * SPEC.md, used by the event detail and by every /v2/ai endpoint, so a pick or a recommendation
+ * the API contract (schemas in api/schemas/ai.ts), used by the event detail and by every /v2/ai endpoint, so a pick or a recommendation
  * reads the same wherever it is served. Names and sentences come in the requested locale;
  * instants are UTC ISO strings, except commenceTime, written in the request's time zone.
  */
@@ -62,7 +62,7 @@ export interface StoredRecommendation {
   createdAt?: Date;
 }
 
-/** SPEC.md Recommendation, outcome and sentences in the requested locale. */
+/** The contract's Recommendation, outcome and sentences in the requested locale. */
 export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
   return {
     id: String(r._id),
@@ -172,7 +172,7 @@ function renderPickEvent(e: StoredPickEvent, locale: Locale, zone: string) {
   };
 }
 
-/** SPEC.md Pick: legs in the pick's recommendation form, the main event with commenceTime in `zone`. */
+/** The contract's Pick: legs in the pick's recommendation form, the main event with commenceTime in `zone`. */
 export function renderPick(p: StoredPick, locale: Locale, zone: string) {
   return {
     id: String(p._id),
@@ -209,7 +209,7 @@ export interface StoredInsight {
   matchSimulation?: unknown;
 }
 
-/** SPEC.md processed insight; `status` is the event's current one (the stored one may lag). */
+/** The contract's processed insight; `status` is the event's current one (the stored one may lag). */
 export function renderInsight(i: StoredInsight, locale: Locale, zone: string, status: string) {
   const ev = i.event ?? {};
   return {

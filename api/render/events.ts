@@ -49,7 +49,7 @@ export function sportRef(sportId: number, locale: Locale) {
 const teamRef = (t: StoredEvent['homeTeam'], locale: Locale) => ({ id: t.id, name: localize(t.name, locale) });
 const captionRef = (r: { id: number; name: LocalizedText }, locale: Locale) => ({ id: r.id, caption: localize(r.name, locale) });
 
-/** Final counts of a completed event in the list form (SPEC.md Stats); any count may be null. */
+/** Final counts of a completed event in the list form (the contract's Stats); any count may be null. */
 export function completedStats(stats: Record<string, unknown> | null | undefined) {
   return { ...pick(stats, COUNT_FIELDS), phase: typeof stats?.phase === 'string' ? stats.phase : null };
 }
@@ -76,7 +76,7 @@ export function renderListEvent(e: StoredEvent, locale: Locale) {
   };
 }
 
-/** Trending form: exactly SPEC.md's fields, soccer match result and over/under markets only. */
+/** Trending form: exactly the contract's fields, soccer match result and over/under markets only. */
 export function renderTrendingEvent(e: StoredEvent, locale: Locale) {
   const sport = sportRef(e.sportId, locale);
   return {
@@ -128,7 +128,7 @@ export function renderLiveBetItem(item: Record<string, unknown>, locale: Locale)
   };
 }
 
-/** SPEC.md's flat live stats: always present on the live form, counts from the live feed. */
+/** The contract's flat live stats: always present on the live form, counts from the live feed. */
 export function renderLiveStats(e: StoredEvent, locale: Locale) {
   const s = e.liveStats ?? {};
   const counts = Object.fromEntries(

@@ -16,14 +16,14 @@ export interface StoredMarket {
   betItems: StoredBetItem[];
 }
 
-/** Markets of the list and live forms: SPEC.md's two for soccer, the full-time score markets of the other sports. */
+/** Markets of the list and live forms: the contract's two for soccer, the full-time score markets of the other sports. */
 export const LIST_MARKET_TYPES: ReadonlySet<string> = new Set(
   MARKET_TYPES.filter((t) =>
     t.sportId === 1 ? t.sysname === 'SOCCER_MATCH_RESULT' || t.sysname === 'SOCCER_UNDER_OVER' : t.stat === 'score' && t.period === 'FT',
   ).map((t) => t.sysname),
 );
 
-/** Markets of the trending form (SPEC.md: only these two). */
+/** Markets of the trending form (the contract: only these two). */
 export const TRENDING_MARKET_TYPES: ReadonlySet<string> = new Set(['SOCCER_MATCH_RESULT', 'SOCCER_UNDER_OVER']);
 
 const CATALOG_ORDER = new Map(MARKET_TYPES.map((t, i) => [t.sysname, i]));

@@ -3,7 +3,7 @@ import { catalogRoutes } from './catalog';
 import { matchRoutes } from './matches';
 import { mountRoutes, type RouteSpec } from './spec';
 
-/** Every read endpoint of SPEC.md served from stored documents. */
+/** Every read endpoint of the API contract served from stored documents. */
 export function readRoutes(): RouteSpec[] {
   return [...matchRoutes(), ...catalogRoutes()];
 }

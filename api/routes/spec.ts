@@ -16,7 +16,7 @@ export interface RouteSpec {
   summary: string;
   description: string;
   tag: string;
-  /** key: SPEC.md says a key is needed; none: public. */
+  /** key: the API contract says a key is needed; none: public (see shared/billing/costs.ts). */
   auth: 'key' | 'none';
   query: { type: 'object'; properties: Record<string, object> };
   /** Query parameters that take comma-separated or repeated values. */

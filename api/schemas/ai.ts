@@ -101,7 +101,7 @@ const result = { type: ['string', 'null'], enum: ['won', 'lost', 'push', null] }
 const free = (description: string) => ({ type: ['object', 'null'], description }) as const;
 
 /**
- * SPEC.md Recommendation and Pick: one schema each, referenced by the event detail
+ * The contract's Recommendation and Pick: one schema each, referenced by the event detail
  * (bettingRecommendations, featuredPick) and by the /v2/ai responses; api/render/ai.ts renders both.
  */
 export const aiComponents = {

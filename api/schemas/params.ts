@@ -35,7 +35,7 @@ export const statusList = {
   default: ['upcoming', 'live'],
   description:
     'Event statuses to include: comma-separated (status=upcoming,completed) or repeated (status=live&status=completed). ' +
-    'SPEC.md names upcoming, live and completed; postponed and cancelled are accepted too.',
+    'The contract names upcoming, live and completed; postponed and cancelled are accepted too.',
 } as const;
 
 export const numericId = (what: string) =>

@@ -32,7 +32,7 @@ export const matchDetailQuery = {
       type: 'string',
       enum: ['data', 'none'],
       default: 'data',
-      description: 'data (default): the event inside {data}, as SPEC.md\'s example; none: the bare event, as SPEC.md\'s schema.',
+      description: 'data (default): the event inside {data}, as the contract\'s example; none: the bare event, as the contract\'s schema (contract choice detail-wrapped-in-data).',
     },
     timezone: timezone('IANA time zone in which featuredPick.event.commenceTime is written, as in /v2/ai/featured-picks (default UTC).'),
   },

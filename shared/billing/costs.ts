@@ -1,6 +1,6 @@
 /**
- * The one cost table: credits per request for every endpoint of SPEC.md "Limits". Where SPEC.md
- * documents two values, the cost table wins (trending 2, value-opportunities 5). Paths are
+ * The one cost table: credits per request for every endpoint of the API contract's "Limits". Where the
+ * contract documents two values (docs/contract-choices.md), the cost table wins (trending 2, value-opportunities 5). Paths are
  * written the OpenAPI way ({param}); `public` endpoints need no key and cost nothing.
  *
  * The metering middleware prices a request by matching its path here, the way Express matches
@@ -37,8 +37,8 @@ export const COST_TABLE = [
   row('/v2/matches/{eventId}/live-odds', 2),
   row('/v2/ai/betting-recommendations', 2),
   row('/v2/ai/processed-insights', 2),
-  row('/v2/matches/trending', 2, 'SPEC.md lists 1 on the endpoint page and 2 in the cost table; the cost table wins'),
-  row('/v2/ai/value-opportunities', 5, 'SPEC.md lists 2 on the endpoint page and 5 in the cost table; the cost table wins'),
+  row('/v2/matches/trending', 2, 'the API contract lists 1 on the endpoint page and 2 in the cost table; the cost table wins'),
+  row('/v2/ai/value-opportunities', 5, 'the API contract lists 2 on the endpoint page and 5 in the cost table; the cost table wins'),
   row('/v2/ai/featured-picks', 10),
 ] as const satisfies readonly CostRow[];
 

@@ -1,7 +1,7 @@
 import { CREDIT_PACKAGES } from '../models/account';
 
 /**
- * Prices of the credit packages of SPEC.md (which gives sizes, not prices): our choice, in US
+ * Prices of the credit packages of the API contract (which gives sizes, not prices): our choice, in US
  * cents, cheaper per credit as packages grow. One table, used by purchases and auto-recharge.
  */
 export const PACKAGE_PRICES_CENTS: Readonly<Record<(typeof CREDIT_PACKAGES)[number], number>> = {

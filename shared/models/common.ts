@@ -3,7 +3,7 @@ import { Schema } from 'mongoose';
 /** A name in every supported locale (en required; es/pt fall back to en when absent). */
 export const LocalizedTextSchema = new Schema({ en: { type: String, required: true }, es: String, pt: String }, { _id: false });
 
-/** Counts settlement reads (SPEC.md LiveEventData); any of them may be null. */
+/** Counts settlement reads (the contract's LiveEventData); any of them may be null. */
 export const StatsFields = {
   homeGoals: { type: Number, default: null },
   awayGoals: { type: Number, default: null },

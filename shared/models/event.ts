@@ -2,7 +2,7 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema, StatsFields } from './common';
 
 /**
- * An event, stored denormalized the way the API serves it (no joins: DESIGN.md's common subset).
+ * An event, stored denormalized the way the API serves it (no joins: the query subset MongoDB and FerretDB share).
  * Team, competition and region names are copied in every locale at ingest.
  */
 export const EVENT_STATUSES = ['upcoming', 'live', 'completed', 'postponed', 'cancelled'] as const;
@@ -53,7 +53,7 @@ const EventSchema = new Schema(
     /** Popularity of the competition, for `prioritize` on the live list. */
     priority: { type: Number, default: 0 },
     markets: { type: [MarketSchema], default: [] },
-    /** Final or current counts (SPEC.md Stats). */
+    /** Final or current counts (the contract's Stats). */
     stats: { type: new Schema({ ...StatsFields, phase: String }, { _id: false }), default: null },
     /** Flat live stats with liveBetItems, as the live endpoint serves them. */
     liveStats: { type: Schema.Types.Mixed, default: null },

@@ -1,6 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
-/** The processed insight of one event (SPEC.md); `_id` is the event id. */
+/** The processed insight of one event (the contract's processed insight); `_id` is the event id. */
 const InsightSchema = new Schema(
   {
     _id: { type: String, required: true },

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 import { StatsFields } from './common';
 
-/** Per-event live data (SPEC.md LiveEventData): the data settlement uses. One document per event. */
+/** Per-event live data (the contract's LiveEventData): the data settlement uses. One document per event. */
 const LiveEventDataSchema = new Schema(
   {
     _id: { type: String, required: true },

@@ -2,7 +2,7 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
 import { CONFIDENCES, SettlementFields } from './recommendation';
 
-/** A leg of a pick: a copy of its recommendation as SPEC.md shows it inside a pick. */
+/** A leg of a pick: a copy of its recommendation as the contract shows it inside a pick. */
 const LegSchema = new Schema(
   {
     recommendationId: { type: String, required: true },
@@ -37,7 +37,7 @@ const PickSchema = new Schema(
     confidence: { type: String, enum: CONFIDENCES, required: true },
     kellyFraction: { type: Number, required: true },
     rationale: { type: [LocalizedTextSchema], default: [] },
-    /** The pick's main event as served (SPEC.md Pick.event); names localized at render time. */
+    /** The pick's main event as served (the contract's Pick.event); names localized at render time. */
     event: { type: Schema.Types.Mixed, required: true },
     featuredOrder: { type: Number, required: true },
     /** Day the pick is featured for, and its earliest leg's start. */

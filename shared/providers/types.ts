@@ -70,7 +70,7 @@ export interface FeedOdds {
   markets: FeedMarket[];
 }
 
-/** Flat live state of a running event (SPEC.md Stats, live form) plus the settlement counts. */
+/** Flat live state of a running event (the contract's Stats, live form) plus the settlement counts. */
 export interface FeedLiveStats {
   eventId: string;
   stats: EventStats;

@@ -218,7 +218,7 @@ export function eventDoc(f: EventFixture) {
   };
 }
 
-/** The flat live stats ingest writes on a live event (SPEC.md live endpoint). */
+/** The flat live stats ingest writes on a live event (the contract's live endpoint). */
 export function liveStatsFor(eventId: string, sportId: number, start: Date) {
   const mr = sportId === 1 ? 'SOCCER_MATCH_RESULT' : marketTypesForSport(sportId)[0].sysname;
   const mid = marketId(eventId, mr, null);

@@ -123,7 +123,7 @@ describe('GET /v2/matches/{eventId}', () => {
     expect((await api.get('/v2/matches/5005')).body.data.stats).to.equal(null);
   });
 
-  it('happy: wrap=none answers the bare event (SPEC.md schema), wrap=data the wrapped one (SPEC.md example)', async () => {
+  it('happy: wrap=none answers the bare event (the contract schema), wrap=data the wrapped one (the contract example)', async () => {
     const bare = await api.get('/v2/matches/5004?wrap=none');
     expect(bare.body).to.not.have.property('data');
     expect(bare.body.id).to.equal('5004');

@@ -10,7 +10,7 @@ import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, FINAL_2_1, recId, type BetSpec, type EventSpec } from '../../helpers/settlementFixtures';
 
 /**
- * Every rule of SPEC.md's settlement table (and the quarter-line and parlay rules) reached on
+ * Every rule of the contract's settlement table (docs/settlement.md) (and the quarter-line and parlay rules) reached on
  * purpose, settled by the real settlement worker process from queued jobs, and read back through
  * GET /v2/bets/events/{eventId}/settle-bet.
  */

@@ -114,7 +114,7 @@ describe('scenario files', () => {
     });
   });
 
-  describe('happy: the examples reach every settlement rule of SPEC.md', () => {
+  describe('happy: the examples reach every settlement rule of the API contract', () => {
     it('covers won/lost, line pushes, null goals, missing corners, cards and first half, postponed after start, never started, abandoned, corrections', () => {
       const all = readdirSync(DOCS).flatMap((f) => (JSON.parse(readFileSync(join(DOCS, f), 'utf8')) as Scenario).events);
       const stats = (e: (typeof all)[number]) => e.final?.stats ?? {};
