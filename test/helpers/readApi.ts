@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { isValidTimeZone } from '../../shared/days';
 import { startApi, type TestServer } from './api';
+import { clearReadData, insertEvents, seedReference, type EventFixture } from './fixtures';
 
 export interface Checked {
   status: number;
@@ -84,4 +85,13 @@ export async function readApi(): Promise<ReadApi> {
     },
     close: () => server.close(),
   };
+}
+
+/** The validating API over a read store holding only the reference data and these events. */
+export async function readApiWith(...events: EventFixture[]): Promise<ReadApi> {
+  const api = await readApi();
+  await clearReadData();
+  await seedReference();
+  if (events.length) await insertEvents(...events);
+  return api;
 }

@@ -1,16 +1,13 @@
 import { expect } from 'chai';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { Competition, Team } from '../../../shared/models';
-import { clearReadData, COMPETITIONS, insertEvents, marketsFor, searchNames, seedReference, TEAMS } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { COMPETITIONS, marketsFor, searchNames, TEAMS } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 describe('reference endpoints: /v2/competitions, /v2/regions, /v2/teams, /v2/stats', () => {
   let api: ReadApi;
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents(
+    api = await readApiWith(
       { id: '9001', start: '2030-06-01T12:00:00Z', competition: COMPETITIONS.premierLeague },
       { id: '9002', start: '2030-06-01T15:00:00Z', competition: COMPETITIONS.premierLeague },
       { id: '9003', start: '2030-06-02T01:00:00Z', competition: COMPETITIONS.laLiga, home: TEAMS.realMadrid, away: TEAMS.atletico },

@@ -2,17 +2,14 @@ import { expect } from 'chai';
 import { drainViewFlushes } from '../../../api/queries/views';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { Event } from '../../../shared/models';
-import { clearReadData, COMPETITIONS, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, seedReference, TEAMS } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { COMPETITIONS, insertAiOutput, insertLiveEventData, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 describe('GET /v2/matches/{eventId}', () => {
   let api: ReadApi;
   const kickoff = new Date('2030-08-10T14:00:00Z');
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents(
+    api = await readApiWith(
       { id: '5001', start: kickoff, views: 41 },
       { id: '5002', start: '2024-05-01T18:00:00Z', status: 'live', competition: COMPETITIONS.laLiga, home: TEAMS.atletico, away: TEAMS.sevilla },
       { id: '5003', start: '2024-04-01T18:00:00Z', status: 'completed', voided: true },

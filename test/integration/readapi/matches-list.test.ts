@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { clearReadData, COMPETITIONS, insertEvents, seedReference, TEAMS, type EventFixture } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { COMPETITIONS, insertEvents, TEAMS, type EventFixture } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 const ALL = 'status=upcoming,live,completed,postponed,cancelled';
 const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
@@ -9,9 +9,7 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
 describe('GET /v2/matches', () => {
   let api: ReadApi;
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
+    api = await readApiWith();
     const fixtures: EventFixture[] = [
       // Around the New York DST day 2024-03-10 (23 hours: 05:00Z to 04:00Z next day).
       { id: '3001', start: '2024-03-10T04:59:00Z', status: 'completed' },

@@ -8,8 +8,8 @@ import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { betItemId, marketId } from '../../../shared/markets/catalog';
 import { OddsHistory, Recommendation } from '../../../shared/models';
-import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, seedReference } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 /** The bet item whose price history odds-movement serves (OddsHistory is not part of clearReadData). */
 const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1');
@@ -18,9 +18,7 @@ const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-
 describe('OpenAPI document and docs page', () => {
   let api: ReadApi;
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
+    api = await readApiWith();
     const soon = new Date(Date.now() + 3600_000);
     await insertEvents(
       { id: '1301', start: soon, views: 3 },

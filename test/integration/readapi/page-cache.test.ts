@@ -5,8 +5,8 @@ import { setEnvForChildren } from '../../../shared/config';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
 import { key, redis } from '../../../shared/db/redis';
 import { Competition, Event, LiveOddsSnapshot } from '../../../shared/models';
-import { clearReadData, COMPETITIONS, insertEvents, insertLiveSnapshot, seedReference } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 const price = (body: any, eventId: string) =>
   body.data.find((e: { id: string }) => e.id === eventId).markets[0].betItems[0].price as number;
@@ -14,10 +14,7 @@ const price = (body: any, eventId: string) =>
 describe('read API page cache (Redis, invalidated by scope versions)', () => {
   let api: ReadApi;
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents(
+    api = await readApiWith(
       { id: '1201', start: '2030-03-01T12:00:00Z' },
       { id: '1202', start: '2030-03-01T15:00:00Z', competition: COMPETITIONS.laLiga },
       { id: '1203', start: '2024-03-01T15:00:00Z', status: 'live' },

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { LiveOddsSnapshot } from '../../../shared/models';
-import { clearReadData, COMPETITIONS, insertEvents, insertLiveSnapshot, seedReference, TEAMS } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { COMPETITIONS, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
 
@@ -25,10 +25,7 @@ describe('GET /v2/matches/trending', () => {
     await awayFromMidnight();
     tokyoToday = DateTime.now().setZone('Asia/Tokyo').startOf('day');
     utcToday = DateTime.utc().startOf('day');
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents(
+    api = await readApiWith(
       { id: '6001', start: at(utcToday, 10), views: 50 },
       { id: '6002', start: at(utcToday, 11), views: 90, status: 'live', competition: COMPETITIONS.laLiga, home: TEAMS.realMadrid, away: TEAMS.barcelona },
       { id: '6003', start: at(utcToday, 12), views: 70, competition: COMPETITIONS.nba },
@@ -96,10 +93,7 @@ describe('GET /v2/matches/trending', () => {
 describe('GET /v2/matches/live', () => {
   let api: ReadApi;
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents(
+    api = await readApiWith(
       { id: '7001', start: '2024-05-01T18:00:00Z', status: 'live', competition: COMPETITIONS.championship, home: TEAMS.leeds, away: TEAMS.sunderland },
       { id: '7002', start: '2024-05-01T18:30:00Z', status: 'live', competition: COMPETITIONS.premierLeague },
       { id: '7003', start: '2024-05-01T19:00:00Z', status: 'live', competition: COMPETITIONS.nba },
@@ -165,10 +159,7 @@ describe('GET /v2/matches/{eventId}/live-odds', () => {
   let api: ReadApi;
   const captured = new Date('2024-05-01T19:02:30Z');
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents({ id: '8001', start: '2024-05-01T18:00:00Z', status: 'live' }, { id: '8002', start: '2030-05-01T18:00:00Z' });
+    api = await readApiWith({ id: '8001', start: '2024-05-01T18:00:00Z', status: 'live' }, { id: '8002', start: '2030-05-01T18:00:00Z' });
     await insertLiveSnapshot('8001', 'simulated', captured);
     await insertLiveSnapshot('8001', 'sim-book-b', captured, 0.1);
     await bumpCacheVersion('events');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { clearReadData, insertEvents, rng, seedReference } from '../../helpers/fixtures';
-import { readApi, type ReadApi } from '../../helpers/readApi';
+import { rng } from '../../helpers/fixtures';
+import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 /**
  * Every parameter validated before any database access: bad values, unknown enum values, the date
@@ -17,10 +17,7 @@ describe('read API request validation', () => {
   const record = (collection: string, method: string, ...args: unknown[]) => void calls.push({ collection, method, args });
 
   before(async () => {
-    api = await readApi();
-    await clearReadData();
-    await seedReference();
-    await insertEvents({ id: '1100', start: '2030-01-01T12:00:00Z' }, { id: '1101', start: '2024-01-01T12:00:00Z', status: 'live' });
+    api = await readApiWith({ id: '1100', start: '2030-01-01T12:00:00Z' }, { id: '1101', start: '2024-01-01T12:00:00Z', status: 'live' });
     await bumpCacheVersion('events', 'competitions');
   });
   after(() => api.close());
