@@ -1,7 +1,9 @@
 /**
  * `npm test`: starts (or finds) the real local services, type-checks, then runs mocha against
- * them. Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
+ * them: .mocharc.json's spec globs, test/unit then test/integration, in one run (each file once).
+ * Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
  * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
+ * The unit tier alone, with no server: `npm run test:unit` (.mocharc.unit.json).
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { spawnSync } from 'node:child_process';

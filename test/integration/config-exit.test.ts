@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { bootstrapEnv } from '../../shared/config';
+import { spawnEntry } from '../helpers/processes';
 
 const ROOT = resolve(__dirname, '../..');
 const STACK_LINE = /^\s+at /m;
@@ -136,5 +137,25 @@ describe('a bad configuration variable at any entry point', function () {
       expect(r.stderr).to.match(/Configuration error: PORT/);
       expect(r.stderr + r.stdout).not.to.include('hunter2');
     });
+  });
+});
+
+// Moved from test/unit/config.test.ts: it starts a worker process, so it belongs to this tier.
+describe('config error in one worker process', () => {
+  it('a process with a bad variable exits non-zero naming it, before connecting anywhere', async function () {
+    this.timeout(15000);
+    // A listener that never answers stands in for MongoDB and Redis and counts who connects.
+    let connections = 0;
+    const trap = createServer(() => connections++);
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+    const port = (trap.address() as AddressInfo).port;
+    const p = spawnEntry('workers/web.ts', { PORT: 'not-a-port', MONGODB_URI: `mongodb://127.0.0.1:${port}`, REDIS_URL: `redis://127.0.0.1:${port}` });
+    const killer = setTimeout(() => p.child.kill('SIGKILL'), 10000);
+    const { code } = await p.exited;
+    clearTimeout(killer);
+    trap.close();
+    expect(code).to.equal(78);
+    expect(connections).to.equal(0);
+    expect(p.output()).to.match(/Configuration error: PORT must be an integer/);
   });
 });

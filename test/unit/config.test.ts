@@ -1,7 +1,5 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../shared/config';
-import { spawnEntry } from '../helpers/processes';
 
 describe('config', () => {
   describe('happy', () => {
@@ -45,23 +43,6 @@ describe('config', () => {
         expect(() => loadConfig(env)).to.throw(ConfigError).with.property('variable', variable);
       });
     }
-
-    it('a process with a bad variable exits non-zero naming it, before connecting anywhere', async function () {
-      this.timeout(15000);
-      // A listener that never answers stands in for MongoDB and Redis and counts who connects.
-      let connections = 0;
-      const trap = createServer(() => connections++);
-      await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
-      const port = (trap.address() as AddressInfo).port;
-      const p = spawnEntry('workers/web.ts', { PORT: 'not-a-port', MONGODB_URI: `mongodb://127.0.0.1:${port}`, REDIS_URL: `redis://127.0.0.1:${port}` });
-      const killer = setTimeout(() => p.child.kill('SIGKILL'), 10000);
-      const { code } = await p.exited;
-      clearTimeout(killer);
-      trap.close();
-      expect(code).to.equal(78);
-      expect(connections).to.equal(0);
-      expect(p.output()).to.match(/Configuration error: PORT must be an integer/);
-    });
   });
 
   describe('security', () => {
