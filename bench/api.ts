@@ -23,7 +23,7 @@ import { setEnvForChildren } from '../shared/config';
 import { bumpCacheVersion } from '../shared/cache/versions';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/db/redis';
-import { Event } from '../shared/models';
+import { Event } from '../shared/db/models';
 import { clearReadData, COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
 
 function arg(name: string, def: number): number {

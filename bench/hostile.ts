@@ -15,7 +15,7 @@ import { COST_TABLE } from '../shared/billing/costs';
 import { setEnvForChildren } from '../shared/config';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/db/redis';
-import { Event } from '../shared/models';
+import { Event } from '../shared/db/models';
 import { COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
 import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
 import { rawRequest } from '../test/helpers/rawHttp';

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const { forgetWrittenReferences } = await import('../shared/ingest/apply');
   const { createHandle } = await import('../shared/providers/registry');
   const { SimulatedProvider } = await import('../shared/providers/simulated');
-  const { Event, LiveOddsSnapshot, OddsHistory } = await import('../shared/models');
+  const { Event, LiveOddsSnapshot, OddsHistory } = await import('../shared/db/models');
 
   process.stdout.write(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`);
   const rows: string[] = [];

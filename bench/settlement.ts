@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');
   const { closeQueues, enqueueMany, queueFor } = await import('../jobs/client');
   const { settlementQueue } = await import('../jobs/settlement');
-  const { Event, LiveEventData, Pick, Recommendation } = await import('../shared/models');
+  const { Event, LiveEventData, Pick, Recommendation } = await import('../shared/db/models');
   const { marketTypesForSport } = await import('../shared/markets/catalog');
   const { mulberry32 } = await import('../shared/ai/random');
 

@@ -15,7 +15,7 @@ import { dropDatabase, ensurePostgres, withDatabase } from '../scripts/postgres'
 import { ensureFerretBinary, startFerret } from '../scripts/services';
 import { bootstrapEnv } from '../shared/config';
 import { ensureFerretPostgresIndexes } from '../shared/db/ferretIndexes';
-import { Recommendation } from '../shared/models';
+import { Recommendation } from '../shared/db/models';
 
 function arg(name: string, fallback: number, max: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
-import { Competition, Event, Region, Team } from '../../shared/models';
-import { EVENT_STATUSES } from '../../shared/models/event';
+import { Competition, Event, Region, Team } from '../../shared/db/models';
+import { EVENT_STATUSES } from '../../shared/db/models/event';
 import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import { sportRef } from '../render/events';
 import { eventFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';

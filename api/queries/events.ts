@@ -1,5 +1,5 @@
 import { getConfig } from '../../shared/config';
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../shared/models';
+import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../shared/db/models';
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
 import { renderDetailEvent } from '../render/detail';

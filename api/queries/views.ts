@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { key, redis } from '../../shared/db/redis';
-import { Event } from '../../shared/models';
+import { Event } from '../../shared/db/models';
 import { childLogger } from '../../shared/logger';
 
 /** How long a view counter lives in Redis before it is seeded again from MongoDB. */

@@ -32,7 +32,7 @@ function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | nu
   return own ?? outcomeCaption(marketType(sysname), code, line, locale, o.outcome);
 }
 
-/** A stored recommendation (shared/models/recommendation.ts). */
+/** A stored recommendation (shared/db/models/recommendation.ts). */
 export interface StoredRecommendation {
   _id: string;
   eventId: string;
@@ -92,7 +92,7 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
   };
 }
 
-/** A leg of a stored pick: a copy of its recommendation (shared/models/pick.ts). */
+/** A leg of a stored pick: a copy of its recommendation (shared/db/models/pick.ts). */
 export interface StoredLeg {
   recommendationId: string;
   eventId: string;
@@ -121,7 +121,7 @@ export interface StoredPickEvent {
   league: unknown;
 }
 
-/** A stored pick (shared/models/pick.ts). */
+/** A stored pick (shared/db/models/pick.ts). */
 export interface StoredPick {
   _id: string;
   pickType: string;
@@ -195,7 +195,7 @@ export function renderPick(p: StoredPick, locale: Locale, zone: string) {
   };
 }
 
-/** A stored insight (shared/models/insight.ts). */
+/** A stored insight (shared/db/models/insight.ts). */
 export interface StoredInsight {
   eventId: string;
   startDateTime: Date;

@@ -3,7 +3,7 @@ import { localize, sportById, type Locale, type LocalizedText } from '../../shar
 import { localizeDeep, text } from './localize';
 import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarkets, TRENDING_MARKET_TYPES, type StoredMarket } from './markets';
 
-/** The stored event fields the read forms use (shared/models/event.ts, read with lean()). */
+/** The stored event fields the read forms use (shared/db/models/event.ts, read with lean()). */
 export interface StoredEvent {
   _id: string;
   sportId: number;

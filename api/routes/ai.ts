@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/ai/selection';
 import { getConfig } from '../../shared/config';
-import { Event, Insight, Pick, Recommendation } from '../../shared/models';
+import { Event, Insight, Pick, Recommendation } from '../../shared/db/models';
 import type { Locale } from '../../shared/sports';
 import { validQuery } from '../middleware/validate';
 import { bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { getConfig } from '../../shared/config';
-import { Event, LiveEventData, OddsHistory, Pick, Recommendation } from '../../shared/models';
+import { Event, LiveEventData, OddsHistory, Pick, Recommendation } from '../../shared/db/models';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
 import { validQuery } from '../middleware/validate';

@@ -6,7 +6,7 @@ import { redis } from '../../shared/db/redis';
 import { toWorldTime } from '../../shared/clock/worldClock';
 import { getConfig } from '../../shared/config';
 import { pipelineStatus } from '../../shared/health/status';
-import { Event, ProviderState } from '../../shared/models';
+import { Event, ProviderState } from '../../shared/db/models';
 import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
 import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
 import { ERRORS } from '../errors';

@@ -1,4 +1,4 @@
-import { Event, Insight, Pick, Recommendation } from '../../shared/models';
+import { Event, Insight, Pick, Recommendation } from '../../shared/db/models';
 import { spread, type Spread } from './stats';
 
 /**

@@ -1,6 +1,6 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
-import { ApiKey } from '../models';
+import { ApiKey } from '../db/models';
 import { hashKey, type KeyMode } from './keys';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getConfig } from '../config';
-import { Account, ApiKey, CreditLedger, RechargeAttempt } from '../models';
-import { FREE_CREDITS } from '../models/account';
+import { Account, ApiKey, CreditLedger, RechargeAttempt } from '../db/models';
+import { FREE_CREDITS } from '../db/models/account';
 import { lastUsed, tombstone } from './access';
 import { paymentGateway } from './gateway';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';

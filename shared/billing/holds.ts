@@ -1,4 +1,4 @@
-import { MeterHold } from '../models';
+import { MeterHold } from '../db/models';
 import { childLogger } from '../logger';
 import { randomBase62 } from './keys';
 

@@ -1,7 +1,7 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
-import { CreditLedger } from '../models';
-import type { LEDGER_KINDS } from '../models/creditLedger';
+import { CreditLedger } from '../db/models';
+import type { LEDGER_KINDS } from '../db/models/creditLedger';
 import { settleHeld, writeHold } from './holds';
 
 /**

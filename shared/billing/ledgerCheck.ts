@@ -1,4 +1,4 @@
-import { Account, CreditLedger } from '../models';
+import { Account, CreditLedger } from '../db/models';
 import { slotOf } from './ledger';
 
 export interface LedgerProblem {

@@ -1,4 +1,4 @@
-import { CreditLedger, MeterHold } from '../models';
+import { CreditLedger, MeterHold } from '../db/models';
 import { childLogger } from '../logger';
 import { creditsDebited } from '../metrics/registry';
 import { drainHolds, settleHeld } from './holds';

@@ -1,4 +1,4 @@
-import { CREDIT_PACKAGES } from '../models/account';
+import { CREDIT_PACKAGES } from '../db/models/account';
 
 /**
  * Prices of the credit packages of the API contract (which gives sizes, not prices): our choice, in US

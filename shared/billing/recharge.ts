@@ -1,6 +1,6 @@
 import { enqueue, queueFor } from '../../jobs/client';
 import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../jobs/recharge';
-import { Account, RechargeAttempt } from '../models';
+import { Account, RechargeAttempt } from '../db/models';
 import { childLogger } from '../logger';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
 import { apply, findHead, type Head } from './ledger';

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
-import { ALL_MODELS } from '../models';
+import { ALL_MODELS } from './models';
 import { ensureFerretPostgresIndexes } from './ferretIndexes';
 
 let connecting: Promise<typeof mongoose> | undefined;

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import { bulkWriteInBatches, chunks } from '../db/bulk';
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../models';
+import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../db/models';
 import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
 
 /** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */

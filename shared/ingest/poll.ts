@@ -6,7 +6,7 @@ import { bumpCacheVersion } from '../cache/versions';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
-import { LiveOddsSnapshot, ProviderState } from '../models';
+import { LiveOddsSnapshot, ProviderState } from '../db/models';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
 import type { ProviderHandle } from '../providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../providers/types';

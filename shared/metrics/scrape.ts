@@ -2,7 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import { Gauge, Registry } from 'prom-client';
 import { ALL_QUEUES } from '../../jobs';
 import { queueFor } from '../../jobs/client';
-import { ProviderState } from '../models';
+import { ProviderState } from '../db/models';
 
 /**
  * State read when /metrics is scraped, by the web process that answers it: queue depth and age

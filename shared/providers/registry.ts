@@ -1,7 +1,7 @@
 import { getConfig, type Config } from '../config';
 import { toWorldTime } from '../clock/worldClock';
 import { childLogger } from '../logger';
-import { ProviderState } from '../models';
+import { ProviderState } from '../db/models';
 import { DEFAULT_BREAKER, ProviderBreaker, type BreakerState } from './breaker';
 import { SimulatedProvider } from './simulated';
 import { loadScenario } from './simulated/scenario';

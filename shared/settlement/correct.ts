@@ -2,7 +2,7 @@ import { enqueue } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { key, redis } from '../db/redis';
 import { withLock } from '../ingest/lock';
-import { Event, LiveEventData } from '../models';
+import { Event, LiveEventData } from '../db/models';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
 

@@ -1,7 +1,7 @@
 import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
 import { bulkWriteInBatches } from '../db/bulk';
 import { childLogger } from '../logger';
-import { PerformanceRollup, Recommendation } from '../models';
+import { PerformanceRollup, Recommendation } from '../db/models';
 import { betDay, dayRange } from './state';
 
 /**

@@ -1,5 +1,5 @@
 import { bulkWriteInBatches } from '../db/bulk';
-import { Event, LiveEventData, Pick, Recommendation } from '../models';
+import { Event, LiveEventData, Pick, Recommendation } from '../db/models';
 import { childLogger } from '../logger';
 import { recordFirstSettlements } from '../metrics/record';
 import {

@@ -3,7 +3,7 @@ import { settlementQueue } from '../../jobs/settlement';
 import { toRealTime } from '../clock/worldClock';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
-import { Event, Recommendation } from '../models';
+import { Event, Recommendation } from '../db/models';
 import { SETTLEMENT_EVENT_FILTER, settlementState } from './state';
 
 /** Statuses after which bets are graded (postponed counts only once the event had started). */

@@ -3,7 +3,7 @@
  * ingest worker stores them (denormalized events, reference documents, live data, AI output).
  * Deterministic: the same event id always gets the same prices.
  */
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation, Region, Team } from '../../shared/models';
+import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation, Region, Team } from '../../shared/db/models';
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/sports';
 

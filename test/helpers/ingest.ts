@@ -1,6 +1,6 @@
 import { key, redis } from '../../shared/db/redis';
 import { forgetWrittenReferences } from '../../shared/ingest/apply';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, ProviderState, Region, Team } from '../../shared/models';
+import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, ProviderState, Region, Team } from '../../shared/db/models';
 
 let slot = 1_000;
 

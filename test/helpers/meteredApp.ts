@@ -6,7 +6,7 @@ import { createAccount, createKey } from '../../shared/billing/accounts';
 import { COST_TABLE } from '../../shared/billing/costs';
 import type { KeyMode } from '../../shared/billing/keys';
 import { apply } from '../../shared/billing/ledger';
-import { FREE_CREDITS } from '../../shared/models/account';
+import { FREE_CREDITS } from '../../shared/db/models/account';
 
 /** A SPEC path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
 export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');

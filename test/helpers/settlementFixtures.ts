@@ -2,7 +2,7 @@
  * Builds what ingest and the AI worker would have stored for settlement to act on: ended events
  * with their LiveEventData, recommendations and picks, written straight through the models.
  */
-import { Event, LiveEventData, Pick, Recommendation } from '../../shared/models';
+import { Event, LiveEventData, Pick, Recommendation } from '../../shared/db/models';
 import type { EventStats } from '../../shared/stats';
 
 export const FINAL_2_1: EventStats = {

@@ -80,7 +80,7 @@ export function trueInputs(sportId: number, x: number[]): PricingInputs {
   };
 }
 
-/** An event document (shared/models/event.ts shape) with bookPrices per bet item. */
+/** An event document (shared/db/models/event.ts shape) with bookPrices per bet item. */
 export function simEvent(x: SimEventInput) {
   const rng = mulberry32(x.seed);
   const books = x.books ?? BOOKS;

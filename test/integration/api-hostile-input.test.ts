@@ -5,7 +5,7 @@ import { drainMetering } from '../../shared/billing/metering';
 import { hashKey } from '../../shared/billing/keys';
 import { setEnvForChildren } from '../../shared/config';
 import { key, redis } from '../../shared/db/redis';
-import { CreditLedger } from '../../shared/models';
+import { CreditLedger } from '../../shared/db/models';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { accountWithKey, bearer } from '../helpers/meteredApp';
 import { get, rawRequest, type RawAnswer } from '../helpers/rawHttp';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
-import { Event, ProviderState } from '../../shared/models';
+import { Event, ProviderState } from '../../shared/db/models';
 import { startApi, type TestServer } from '../helpers/api';
 import { useOwnStores } from '../helpers/ownStores';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { enqueue, queueFor } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { connectMongo } from '../../shared/db/mongo';
-import { Event, Recommendation } from '../../shared/models';
+import { Event, Recommendation } from '../../shared/db/models';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';
 
 describe('jobs through real Redis between processes', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { worldNow } from '../../clock/worldClock';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
-import { Event, Insight, ModelFit, Recommendation } from '../../models';
+import { Event, Insight, ModelFit, Recommendation } from '../../db/models';
 import { bulkWriteInBatches } from '../../db/bulk';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';

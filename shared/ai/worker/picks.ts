@@ -1,5 +1,5 @@
 import { worldNow } from '../../clock/worldClock';
-import { Event, Insight, Pick, Recommendation } from '../../models';
+import { Event, Insight, Pick, Recommendation } from '../../db/models';
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
 import { withLock } from './mutex';
 

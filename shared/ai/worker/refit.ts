@@ -1,6 +1,6 @@
 import { marketType } from '../../markets/catalog';
 import { childLogger } from '../../logger';
-import { Event, Insight, ModelFit } from '../../models';
+import { Event, Insight, ModelFit } from '../../db/models';
 import { MAIN_MARKET, fullQuotes } from '../eventAnalysis';
 import { median, overround } from '../fairPrice';
 import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../sportFit';

@@ -6,7 +6,7 @@ import { aiQueue, requestAnalyses } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { aiComponents, aiResponses } from '../../../api/schemas/ai';
 import { connectMongo } from '../../../shared/db/mongo';
-import { Event, Insight, ModelFit, Pick, Recommendation } from '../../../shared/models';
+import { Event, Insight, ModelFit, Pick, Recommendation } from '../../../shared/db/models';
 import { mulberry32, samplePoisson } from '../../../shared/ai/random';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';

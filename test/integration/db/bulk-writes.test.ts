@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { bulkWriteInBatches } from '../../../shared/db/bulk';
 import { connectMongo } from '../../../shared/db/mongo';
-import { Recommendation } from '../../../shared/models';
+import { Recommendation } from '../../../shared/db/models';
 import { createEvent, createRecommendations } from '../../helpers/settlementFixtures';
 
 /**

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { getConfig } from '../../../shared/config';
 import { ensureFerretPostgresIndexes, ginIndexName } from '../../../shared/db/ferretIndexes';
 import { connectMongo } from '../../../shared/db/mongo';
-import { ALL_MODELS, ApiKey, Event, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../../shared/models';
+import { ALL_MODELS, ApiKey, Event, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../../shared/db/models';
 
 const DOCS = 5000;
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { LiveOddsSnapshot, ProviderState } from '../../../shared/models';
+import { LiveOddsSnapshot, ProviderState } from '../../../shared/db/models';
 import { providerEventId } from '../../../shared/providers/ids';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { TheOddsApiProvider } from '../../../shared/providers/theoddsapi';

@@ -5,7 +5,7 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Event, LiveEventData } from '../../../shared/models';
+import { Event, LiveEventData } from '../../../shared/db/models';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario } from '../../../shared/providers/simulated/scenario';

@@ -4,7 +4,7 @@ import { aiQueue } from '../../../jobs/ai';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../../../shared/models';
+import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../../../shared/db/models';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { result as simResult } from '../../../shared/providers/simulated/feed';

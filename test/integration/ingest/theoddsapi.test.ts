@@ -4,7 +4,7 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { loadConfig } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Competition, Event, LiveOddsSnapshot, OddsHistory, ProviderState } from '../../../shared/models';
+import { Competition, Event, LiveOddsSnapshot, OddsHistory, ProviderState } from '../../../shared/db/models';
 import { providerEventId } from '../../../shared/providers/ids';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { TheOddsApiProvider } from '../../../shared/providers/theoddsapi';

@@ -5,7 +5,7 @@ import { enqueue, queueFor } from '../../../jobs/client';
 import { ingestQueue } from '../../../jobs/ingest';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Team } from '../../../shared/models';
+import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Team } from '../../../shared/db/models';
 import { clearIngested } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 

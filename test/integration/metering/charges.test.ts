@@ -6,7 +6,7 @@ import { balanceOf } from '../../../shared/billing/ledger';
 import { drainMetering } from '../../../shared/billing/metering';
 import { setEnvForChildren } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
-import { CreditLedger } from '../../../shared/models';
+import { CreditLedger } from '../../../shared/db/models';
 import { serve, type TestServer } from '../../helpers/api';
 import { accountWithKey, bearer, concrete, meteredTestApp } from '../../helpers/meteredApp';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { hashKey } from '../../../shared/billing/keys';
 import { slotOf } from '../../../shared/billing/ledger';
 import { connectMongo } from '../../../shared/db/mongo';
-import { ApiKey, CreditLedger } from '../../../shared/models';
+import { ApiKey, CreditLedger } from '../../../shared/db/models';
 import { cli, cliWith } from '../../helpers/cli';
 
 describe('operator CLI', function () {

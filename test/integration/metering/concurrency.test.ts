@@ -5,7 +5,7 @@ import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { drainMetering } from '../../../shared/billing/metering';
 import { setEnvForChildren } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
-import { CreditLedger, MeterHold } from '../../../shared/models';
+import { CreditLedger, MeterHold } from '../../../shared/db/models';
 import { serve, type TestServer } from '../../helpers/api';
 import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';

@@ -4,7 +4,7 @@ import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { sweepStaleHolds } from '../../../shared/billing/metering';
 import { connectMongo } from '../../../shared/db/mongo';
-import { CreditLedger, MeterHold } from '../../../shared/models';
+import { CreditLedger, MeterHold } from '../../../shared/db/models';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';

@@ -4,7 +4,7 @@ import { createKey, listKeys, revokeKey } from '../../../shared/billing/accounts
 import { hashKey } from '../../../shared/billing/keys';
 import { connectMongo } from '../../../shared/db/mongo';
 import { key as redisKey, redis } from '../../../shared/db/redis';
-import { ApiKey } from '../../../shared/models';
+import { ApiKey } from '../../../shared/db/models';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';

@@ -11,7 +11,7 @@ import { runCharge, sweepRecharges } from '../../../shared/billing/recharge';
 import { setEnvForChildren } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { redis } from '../../../shared/db/redis';
-import { Account, CreditLedger, RechargeAttempt } from '../../../shared/models';
+import { Account, CreditLedger, RechargeAttempt } from '../../../shared/db/models';
 import { rechargeHandlers } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
 import { serve, type TestServer } from '../../helpers/api';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
-import { Event, ProviderState, Recommendation } from '../../../shared/models';
+import { Event, ProviderState, Recommendation } from '../../../shared/db/models';
 import { useOwnStores } from '../../helpers/ownStores';
 import { waitUntil } from '../../helpers/processes';
 import { freePort, Stack } from '../../helpers/stack';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { Competition, Team } from '../../../shared/models';
+import { Competition, Team } from '../../../shared/db/models';
 import { COMPETITIONS, marketsFor, searchNames, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { drainViewFlushes } from '../../../api/queries/views';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { Event } from '../../../shared/models';
+import { Event } from '../../../shared/db/models';
 import { COMPETITIONS, insertAiOutput, insertLiveEventData, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

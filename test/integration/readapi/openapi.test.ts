@@ -7,7 +7,7 @@ import { performanceRoutes } from '../../../api/routes/performance';
 import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { betItemId, marketId } from '../../../shared/markets/catalog';
-import { OddsHistory, Recommendation } from '../../../shared/models';
+import { OddsHistory, Recommendation } from '../../../shared/db/models';
 import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -4,7 +4,7 @@ import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
 import { setEnvForChildren } from '../../../shared/config';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
 import { key, redis } from '../../../shared/db/redis';
-import { Competition, Event, LiveOddsSnapshot } from '../../../shared/models';
+import { Competition, Event, LiveOddsSnapshot } from '../../../shared/db/models';
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

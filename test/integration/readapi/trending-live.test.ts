@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { LiveOddsSnapshot } from '../../../shared/models';
+import { LiveOddsSnapshot } from '../../../shared/db/models';
 import { COMPETITIONS, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { Event, LiveEventData, Pick, PerformanceRollup, Recommendation } from '../../../shared/models';
+import { Event, LiveEventData, Pick, PerformanceRollup, Recommendation } from '../../../shared/db/models';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
 import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';

@@ -6,7 +6,7 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Event, Pick, Recommendation } from '../../../shared/models';
+import { Event, Pick, Recommendation } from '../../../shared/db/models';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario, type Scenario } from '../../../shared/providers/simulated/scenario';

@@ -3,7 +3,7 @@ import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { equalRollups } from '../../../shared/grading';
-import { Event, Pick, Recommendation } from '../../../shared/models';
+import { Event, Pick, Recommendation } from '../../../shared/db/models';
 import { loadRollups, recomputeAll } from '../../../shared/settlement/rollups';
 import { sigkillTree } from '../../helpers/kill';
 import { deleteKeysOfThisRun } from '../../helpers/redisKeys';

@@ -3,7 +3,7 @@ import { enqueue } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
-import { Event, Pick, Recommendation } from '../../../shared/models';
+import { Event, Pick, Recommendation } from '../../../shared/db/models';
 import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ginIndexName, jsonbExpression, planFerretIndexes } from '../../../shared/db/ferretIndexes';
-import { Event, Recommendation } from '../../../shared/models';
+import { Event, Recommendation } from '../../../shared/db/models';
 
 /** The GIN indexes for FerretDB's PostgreSQL backend come from the indexes the models declare. */
 describe('FerretDB PostgreSQL index plan', () => {
