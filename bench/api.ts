@@ -25,22 +25,12 @@ import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/db/redis';
 import { Event } from '../shared/db/models';
 import { clearReadData, COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
+import { integer } from './args';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) {
-    process.stderr.write(`--${name} must be a positive integer (got "${process.argv[i + 1]}")\n`);
-    process.exit(2);
-  }
-  return v;
-}
-
-const EVENTS = arg('events', 3000);
-const DURATION = arg('duration', 5);
-const ROUNDS = arg('rounds', 3);
-const CONNECTIONS = arg('connections', 100);
+const EVENTS = integer('bench:api', 'events', 3000);
+const DURATION = integer('bench:api', 'duration', 5);
+const ROUNDS = integer('bench:api', 'rounds', 3);
+const CONNECTIONS = integer('bench:api', 'connections', 100);
 const PATH = '/v2/matches?limit=100';
 
 function start(file: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {

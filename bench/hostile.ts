@@ -19,21 +19,11 @@ import { Event } from '../shared/db/models';
 import { COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
 import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
 import { rawRequest } from '../test/helpers/rawHttp';
+import { integer } from './args';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) {
-    process.stderr.write(`--${name} must be a positive integer (got "${process.argv[i + 1]}")\n`);
-    process.exit(2);
-  }
-  return v;
-}
-
-const REQUESTS = arg('requests', 5000);
-const CONNECTIONS = arg('connections', 16);
-const SEED = arg('seed', 20261125);
+const REQUESTS = integer('bench:hostile', 'requests', 5000);
+const CONNECTIONS = integer('bench:hostile', 'connections', 16);
+const SEED = integer('bench:hostile', 'seed', 20261125);
 
 interface Timed {
   request: HostileRequest;

@@ -10,17 +10,7 @@ import { failEntry } from '../shared/entry'; // first: a bad variable stops here
 import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { setEnvForChildren } from '../shared/config';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) return fallback;
-  const v = process.argv[i + 1];
-  if (v === undefined || v.startsWith('--')) {
-    process.stderr.write(`bench:ingest: --${name} needs a value\n`);
-    process.exit(2);
-  }
-  return v;
-}
+import { integer, option } from './args';
 
 function parseSizes(raw: string): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
@@ -31,18 +21,9 @@ function parseSizes(raw: string): number[] {
   return sizes;
 }
 
-function parsePositive(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    process.stderr.write(`bench:ingest: --${name} must be an integer 1..${max} (got "${raw}")\n`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const SIZES = parseSizes(arg('sizes', '1000,5000'));
-const POLLS = parsePositive('polls', arg('polls', '3'), 20);
-const CAP_S = parsePositive('cap', arg('cap', '120'), 86_400);
+const SIZES = parseSizes(option('bench:ingest', 'sizes', '1000,5000'));
+const POLLS = integer('bench:ingest', 'polls', 3, 20);
+const CAP_S = integer('bench:ingest', 'cap', 120, 86_400);
 /** Only the worker's own share (provider + planner), no database: `--compute-only`. */
 const COMPUTE_ONLY = process.argv.includes('--compute-only');
 

@@ -17,19 +17,10 @@ import { closeQueues } from '../jobs/client';
 import { publishSnapshot } from '../shared/metrics/publish';
 import { httpDuration, httpRequests, jobDuration, jobsFinished, processRegistry } from '../shared/metrics/registry';
 import { startLocalServices } from '../scripts/services';
+import { integer } from './args';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i < 0 ? def : Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) {
-    process.stderr.write(`--${name} must be a positive integer\n`);
-    process.exit(2);
-  }
-  return v;
-}
-
-const PROCESSES = arg('processes', 10);
-const SCRAPES = arg('scrapes', 50);
+const PROCESSES = integer('bench:metrics', 'processes', 10);
+const SCRAPES = integer('bench:metrics', 'scrapes', 50);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /** Every route of the cost table at three statuses, and ten queue/job pairs: a busy process. */

@@ -14,33 +14,14 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { bootstrapEnv, setEnvForChildren } from '../shared/config';
+import { fail, integer, option } from './args';
 
 const ROOT = resolve(__dirname, '..');
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) return fallback;
-  const v = process.argv[i + 1];
-  if (v === undefined || v.startsWith('--')) fail(`--${name} needs a value`);
-  return v;
-}
-
-function fail(message: string): never {
-  process.stderr.write(`bench:settlement: ${message}\n`);
-  process.exit(2);
-}
-
-function positive(name: string, fallback: number, max: number, min = 1): number {
-  const raw = arg(name, String(fallback));
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be an integer ${min}..${max} (got "${raw}")`);
-  return n;
-}
-
-const EVENTS = positive('events', 10_000, 50_000);
-const PER_EVENT = positive('per-event', 10, 100);
-const PARLAYS = positive('parlays', Math.floor(EVENTS / 10), EVENTS, 0);
-const CAP_S = positive('cap', 300, 86_400);
+const EVENTS = integer('bench:settlement', 'events', 10_000, 50_000);
+const PER_EVENT = integer('bench:settlement', 'per-event', 10, 100);
+const PARLAYS = integer('bench:settlement', 'parlays', Math.floor(EVENTS / 10), EVENTS, 0);
+const CAP_S = integer('bench:settlement', 'cap', 300, 86_400);
 const CHUNK = 1000;
 const DAYS = 7;
 

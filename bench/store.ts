@@ -16,19 +16,10 @@ import { ensureFerretBinary, startFerret } from '../scripts/services';
 import { bootstrapEnv } from '../shared/config';
 import { ensureFerretPostgresIndexes } from '../shared/db/ferretIndexes';
 import { Recommendation } from '../shared/db/models';
+import { integer } from './args';
 
-function arg(name: string, fallback: number, max: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const n = Number(i === -1 ? fallback : process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
-    process.stderr.write(`bench:store: --${name} must be an integer 1..${max}\n`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const DOCS = arg('docs', 5000, 100_000);
-const OPS = arg('ops', 50, 10_000);
+const DOCS = integer('bench:store', 'docs', 5000, 100_000);
+const OPS = integer('bench:store', 'ops', 50, 10_000);
 const DB = 'bench_store';
 const say = (m: string) => process.stderr.write(`[bench:store] ${m}\n`);
 
