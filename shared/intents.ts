@@ -5,6 +5,9 @@ import type { PayloadsOf, QueueDefinition } from '../jobs/define';
 import { aiQueue, ingestQueue, rechargeQueue, settlementQueue } from '../jobs/index';
 import { childLogger } from './logger';
 
+/** The recharge queue's retry delay (jobs/recharge.ts), for the domain code that schedules it. */
+export { RECHARGE_RETRY_DELAY_MS } from '../jobs/recharge';
+
 /**
  * Intentions: what domain code wants done with the queues, as data. Domain modules build them
  * (pure functions, tested without Redis) and return them; `dispatch` carries them out through
@@ -47,6 +50,8 @@ type EnqueueManyOf<Q extends QueueName, N extends keyof QueuePayloads[Q] & strin
 
 /** One job of any queue, typed by queue and job name. */
 export type EnqueueIntent = { [Q in QueueName]: { [N in keyof QueuePayloads[Q] & string]: EnqueueOf<Q, N> }[keyof QueuePayloads[Q] & string] }[QueueName];
+/** The enqueue intent of one queue's job name, e.g. `EnqueueIntentOf<'recharge', 'charge'>`. */
+export type EnqueueIntentOf<Q extends QueueName, N extends string> = Extract<EnqueueIntent, { queue: Q; name: N }>;
 /** Many jobs of one queue and name, in one round trip. */
 export type EnqueueManyIntent = { [Q in QueueName]: { [N in keyof QueuePayloads[Q] & string]: EnqueueManyOf<Q, N> }[keyof QueuePayloads[Q] & string] }[QueueName];
 
