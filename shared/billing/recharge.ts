@@ -1,5 +1,4 @@
-import { enqueue, queueFor } from '../../jobs/client';
-import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../jobs/recharge';
+import { dispatch, RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
 import { Account, RechargeAttempt } from '../db/models';
 import { childLogger } from '../logger';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
@@ -41,17 +40,43 @@ async function settingsOf(accountId: string): Promise<Settings> {
   return s;
 }
 
+type ChargeIntent = EnqueueIntentOf<'recharge', 'charge'>;
+
+/** A charge job of the recharge queue (pure); `delay` absent: no delay option. */
+export function chargeIntent(accountId: string, window: string, attempt: number, delay?: number): ChargeIntent {
+  return { kind: 'enqueue', queue: 'recharge', name: 'charge', data: { accountId, window, attempt }, ...(delay === undefined ? {} : { delay }) };
+}
+
+/**
+ * What a debit asks for (pure): this window's first charge when auto-recharge is on and the
+ * balance is under the threshold, unless this process already asked for it (`alreadyTriggered`).
+ */
+export function afterDebitIntents(
+  accountId: string,
+  settings: { enabled: boolean; threshold: number; version: number },
+  head: Pick<Head, 'balance' | 'topUpSeq'>,
+  alreadyTriggered: string | undefined,
+): ChargeIntent[] {
+  if (!settings.enabled || head.balance >= settings.threshold) return [];
+  const window = rechargeWindow(settings.version, head.topUpSeq);
+  if (alreadyTriggered === window) return []; // this process already enqueued it
+  return [chargeIntent(accountId, window, 1)];
+}
+
 /**
  * After a debit: when the balance is under the owner's threshold, enqueue this window's charge.
  * Settings are read at most every 5 s per process; the worker re-checks them before charging.
  */
 export async function afterDebit(accountId: string, head: Head): Promise<void> {
-  const s = await settingsOf(accountId);
-  if (!s.enabled || head.balance >= s.threshold) return;
-  const window = rechargeWindow(s.version, head.topUpSeq);
-  if (triggered.get(accountId) === window) return; // this process already enqueued it
-  await enqueue(rechargeQueue, 'charge', { accountId, window, attempt: 1 });
-  triggered.set(accountId, window);
+  const intents = afterDebitIntents(accountId, await settingsOf(accountId), head, triggered.get(accountId));
+  if (intents.length === 0) return;
+  await dispatch(intents);
+  triggered.set(accountId, intents[0]!.data.window);
+}
+
+/** The retry after a declined attempt 1 (pure): attempt 2, due an hour after the decline. */
+export function retryIntent(accountId: string, window: string, decidedAt: number, now: number): ChargeIntent {
+  return chargeIntent(accountId, window, 2, Math.max(0, decidedAt + RECHARGE_RETRY_DELAY_MS - now));
 }
 
 export type ChargeOutcome =
@@ -129,8 +154,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
 
   const code = (doc.error ?? 'declined').split(':')[0];
   if (attempt === 1) {
-    const due = (doc.decidedAt ? +doc.decidedAt : Date.now()) + RECHARGE_RETRY_DELAY_MS;
-    await enqueue(rechargeQueue, 'charge', { accountId, window, attempt: 2 }, { delay: Math.max(0, due - Date.now()) });
+    await dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : Date.now(), Date.now())]);
     log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }
@@ -181,24 +205,30 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
 }
 
 /**
- * What a lost job would leave behind: for every enabled account under its threshold, make sure the
- * current window's next step is queued (attempt 1, or attempt 2 after a decline), and put failed
- * charge jobs (gateway unreachable past their retries) back to work. Ids collapse duplicates.
+ * The sweep's step for one account under its threshold (pure): the current window's next charge,
+ * attempt 1, or attempt 2 after a decline (due an hour after it), and a failed job under that id
+ * put back to work. Ids collapse duplicates.
  */
-export async function sweepRecharges(): Promise<{ ensured: number }> {
+export function sweepChargeIntent(accountId: string, window: string, first: { status?: string | null; decidedAt?: Date | null } | null, now: number): ChargeIntent {
+  const attempt = first?.status === 'declined' ? 2 : 1;
+  const due = attempt === 2 && first?.decidedAt ? +first.decidedAt + RECHARGE_RETRY_DELAY_MS - now : 0;
+  return { ...chargeIntent(accountId, window, attempt, Math.max(0, due)), existing: 'retry-failed' };
+}
+
+/**
+ * What a lost job would leave behind: for every enabled account under its threshold, the current
+ * window's next step (attempt 1, or attempt 2 after a decline), with failed charge jobs (gateway
+ * unreachable past their retries) put back to work. The recharge worker carries them out.
+ */
+export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
   const accounts = await Account.find({ 'autoRecharge.enabled': true }, { autoRecharge: 1 }).lean();
-  let ensured = 0;
+  const intents: ChargeIntent[] = [];
   for (const a of accounts) {
     const head = await findHead(a._id);
     if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
     const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
     const first = await RechargeAttempt.findById(attemptIdOf(a._id, window, 1)).lean();
-    const attempt = first?.status === 'declined' ? 2 : 1;
-    const due = attempt === 2 && first?.decidedAt ? +first.decidedAt + RECHARGE_RETRY_DELAY_MS - Date.now() : 0;
-    const jobId = await enqueue(rechargeQueue, 'charge', { accountId: a._id, window, attempt }, { delay: Math.max(0, due) });
-    const job = await queueFor(rechargeQueue).getJob(jobId);
-    if (job && (await job.getState()) === 'failed') await job.retry();
-    ensured++;
+    intents.push(sweepChargeIntent(a._id, window, first, Date.now()));
   }
-  return { ensured };
+  return intents;
 }

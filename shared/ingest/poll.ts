@@ -1,10 +1,8 @@
-import { requestAnalyses, requestPicksRebuild } from '../../jobs/ai';
 import { utcDay } from '../ai/picks';
-import { enqueueMany } from '../../jobs/client';
-import { settlementQueue } from '../../jobs/settlement';
 import { bumpCacheVersion } from '../cache/versions';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
+import { dispatch, type Intent } from '../intents';
 import { childLogger } from '../logger';
 import { LiveOddsSnapshot, ProviderState } from '../db/models';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
@@ -116,19 +114,27 @@ function quotaOf(handle: ProviderHandle): { quota?: unknown } {
   return q ? { quota: q } : {};
 }
 
-async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
-  // Soonest kickoff first: the queue is first in, first out, and an analysis after kickoff is lost.
+/**
+ * The jobs a poll's plan asks for (pure): its settlements (each with its own delay, in one round
+ * trip), analyses of the events whose AI inputs changed, soonest kickoff first (the queue is first
+ * in, first out, and an analysis after kickoff is lost), and a picks rebuild for each day an event
+ * left before its kickoff. Empty requests are left out (they would add nothing).
+ */
+export function followUpIntents(plan: Pick<IngestPlan, 'settle' | 'analyze' | 'statusChanges'>, events: readonly Pick<FeedEvent, 'eventId' | 'startDateTime'>[], delay: () => number): Intent[] {
   const kickoff = new Map(events.map((e) => [e.eventId, e.startDateTime.getTime()]));
   const analyze = plan.analyze.map((a) => a.eventId).sort((x, y) => (kickoff.get(x) ?? 0) - (kickoff.get(y) ?? 0));
   // An event that ended before its kickoff leaves its day's featured picks.
   const picksDays = new Set(plan.statusChanges.filter((c) => c.beforeKickoff).map((c) => utcDay(c.startDateTime)));
-  await Promise.all([
-    enqueueMany(settlementQueue, 'settle-event', plan.settle, () => ({ delay: delay() })),
-    requestAnalyses(analyze),
-    syncInsightStatuses(plan.statusChanges),
-    ...[...picksDays].map((day) => requestPicksRebuild(day)),
-    bumpCacheVersion(...plan.changed),
-  ]);
+  const intents: Intent[] = [];
+  if (plan.settle.length) intents.push({ kind: 'enqueue-many', queue: 'settlement', name: 'settle-event', jobs: plan.settle.map((data) => ({ data, delay: delay() })) });
+  if (analyze.length) intents.push({ kind: 'request-analyses', eventIds: analyze });
+  for (const day of picksDays) intents.push({ kind: 'request-picks-rebuild', day });
+  return intents;
+}
+
+async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
+  // Still under the provider's lock, before the slot is written, all at once as before.
+  await Promise.all([dispatch(followUpIntents(plan, events, delay), { concurrently: true }), syncInsightStatuses(plan.statusChanges), bumpCacheVersion(...plan.changed)]);
 }
 
 async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {

@@ -8,7 +8,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
  * (queue depth, staleness, breakers) is read at scrape time instead (./scrape.ts).
  *
  * Label values are bounded by construction: providers, queues and job names come from
- * configuration and jobs/, routes from the cost table or the Express route pattern, endpoints
+ * configuration and the queue definitions, routes from the cost table or the Express route pattern, endpoints
  * from the cost table. No id or raw URL is ever a label.
  */
 export const processRegistry = new Registry();

@@ -1,7 +1,5 @@
 import type { Job, Queue } from 'bullmq';
 import { Gauge, Registry } from 'prom-client';
-import { ALL_QUEUES } from '../../jobs';
-import { queueFor } from '../../jobs/client';
 import { ProviderState } from '../db/models';
 
 /**
@@ -10,6 +8,9 @@ import { ProviderState } from '../db/models';
  * Reading the shared stores at scrape time gives one true value, where gauges published by each
  * worker would be as many copies of it, each as old as its last publish.
  */
+
+/** The queues to read, given by the caller that owns them (the web process: every queue of the service). */
+export type QueueSource = () => readonly Queue[];
 
 export const COUNTED_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 export const AGED_STATES = ['waiting', 'active', 'delayed'] as const;
@@ -34,7 +35,7 @@ async function oldestJob(queue: Queue, state: AgedState): Promise<Job | undefine
   return job;
 }
 
-async function queueGauges(registry: Registry, now: number): Promise<void> {
+async function queueGauges(queues: QueueSource, registry: Registry, now: number): Promise<void> {
   const depth = new Gauge({ name: 'odds_queue_jobs', help: 'Jobs per queue and state, read from BullMQ at scrape time.', labelNames: ['queue', 'state'] as const, registers: [registry] });
   const age = new Gauge({
     name: 'odds_queue_oldest_job_age_seconds',
@@ -43,13 +44,12 @@ async function queueGauges(registry: Registry, now: number): Promise<void> {
     registers: [registry],
   });
   await Promise.all(
-    ALL_QUEUES.map(async (def) => {
-      const queue = queueFor(def);
+    queues().map(async (queue) => {
       const counts = await queue.getJobCounts(...COUNTED_STATES);
-      for (const state of COUNTED_STATES) depth.set({ queue: def.name, state }, counts[state] ?? 0);
+      for (const state of COUNTED_STATES) depth.set({ queue: queue.name, state }, counts[state] ?? 0);
       for (const state of AGED_STATES) {
         const job = await oldestJob(queue, state);
-        age.set({ queue: def.name, state }, job ? jobAgeMs(state, job, now) / 1000 : 0);
+        age.set({ queue: queue.name, state }, job ? jobAgeMs(state, job, now) / 1000 : 0);
       }
     }),
   );
@@ -77,11 +77,11 @@ async function providerGauges(registry: Registry, now: number): Promise<void> {
  * A registry of this scrape's state. A store that does not answer leaves its gauges out and is
  * named in `odds_metrics_source_up`, so one down store never blanks the whole answer.
  */
-export async function scrapeState(now = Date.now()): Promise<Registry> {
+export async function scrapeState(queues: QueueSource, now = Date.now()): Promise<Registry> {
   const status = new Registry();
   const up = new Gauge({ name: 'odds_metrics_source_up', help: 'Whether the store behind the scrape-time metrics answered (1) or not (0).', labelNames: ['source'] as const, registers: [status] });
   const parts: [string, (r: Registry, now: number) => Promise<void>][] = [
-    ['queues', queueGauges],
+    ['queues', (r, t) => queueGauges(queues, r, t)],
     ['providers', providerGauges],
   ];
   const filled = await Promise.all(

@@ -1,7 +1,6 @@
-import { enqueue } from '../../jobs/client';
-import { settlementQueue } from '../../jobs/settlement';
 import { key, redis } from '../db/redis';
 import { withLock } from '../ingest/lock';
+import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
 import { Event, LiveEventData } from '../db/models';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
@@ -101,18 +100,39 @@ interface EventRow {
 const LOCK_TTL_MS = 30_000;
 
 /**
+ * The settle-event job a correction asks for (pure): for the new version when it changed the
+ * result; when nothing changed, for the current version only while that is not settled yet (a run
+ * that died before enqueueing); otherwise none. Re-grading starts at once (no delay).
+ */
+export function correctionIntents(
+  eventId: string,
+  event: { resultVersion?: number | null; settledVersion?: number | null },
+  changed: boolean,
+): EnqueueIntent[] {
+  const version = event.resultVersion ?? 0;
+  if (!changed && (event.settledVersion ?? -1) >= version) return [];
+  return [{ kind: 'enqueue', queue: 'settlement', name: 'settle-event', data: { eventId, resultVersion: changed ? version + 1 : version }, delay: 0 }];
+}
+
+/**
  * Applies a correction under a per-event Redis lock: FerretDB 1.x does not isolate a conditional
  * update from a concurrent one (two corrections both matched `resultVersion: n` there, 16 times
  * in 20 tries), so the lock is what keeps two operators from both taking version n + 1; the
  * conditional update still guards against ingest moving the version on MongoDB.
  */
 export async function correctResult(req: CorrectionRequest): Promise<CorrectionOutcome> {
-  const held = await withLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, () => correctLocked(req));
+  // The settle job is enqueued under the lock, right after the writes, as before intentions.
+  const held = await withLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, async () => {
+    const { outcome, intents } = await correctLocked(req);
+    await dispatch(intents);
+    return outcome;
+  });
   if (!held.held) throw new CorrectionConflictError(`event ${req.eventId}: another correction of this event is running; run the command again once it has finished`);
   return held.value;
 }
 
-async function correctLocked(req: CorrectionRequest): Promise<CorrectionOutcome> {
+/** The correction's writes; returns its outcome and the settle job it asks for. */
+async function correctLocked(req: CorrectionRequest): Promise<{ outcome: CorrectionOutcome; intents: EnqueueIntent[] }> {
   const event = await Event.findById(req.eventId, { status: 1, voided: 1, startedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow>();
   if (!event) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   const state = settlementState(event);
@@ -134,9 +154,9 @@ async function correctLocked(req: CorrectionRequest): Promise<CorrectionOutcome>
 
   if (changes.length === 0) {
     // Nothing new; if this version was never settled (a run that died before enqueueing), queue it.
-    const pending = (event.settledVersion ?? -1) < version;
-    const jobId = pending ? await enqueue(settlementQueue, 'settle-event', { eventId: req.eventId, resultVersion: version }, { delay: 0 }) : null;
-    return { eventId: req.eventId, changed: false, previousVersion: version, resultVersion: version, changes, jobId };
+    const intents = correctionIntents(req.eventId, event, false);
+    const jobId = intents[0] ? jobIdOf(intents[0]) : null;
+    return { outcome: { eventId: req.eventId, changed: false, previousVersion: version, resultVersion: version, changes, jobId }, intents };
   }
 
   const set = Object.fromEntries(fields.map((f) => [f, req.stats[f] ?? null]));
@@ -153,6 +173,6 @@ async function correctLocked(req: CorrectionRequest): Promise<CorrectionOutcome>
   if (res.matchedCount !== 1) {
     throw new CorrectionConflictError(`event ${req.eventId}: its resultVersion moved on from ${version} while correcting; re-run the command to apply the correction on top`);
   }
-  const jobId = await enqueue(settlementQueue, 'settle-event', { eventId: req.eventId, resultVersion: next }, { delay: 0 });
-  return { eventId: req.eventId, changed: true, previousVersion: version, resultVersion: next, changes, jobId };
+  const intents = correctionIntents(req.eventId, event, true);
+  return { outcome: { eventId: req.eventId, changed: true, previousVersion: version, resultVersion: next, changes, jobId: jobIdOf(intents[0]!) }, intents };
 }

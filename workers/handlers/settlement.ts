@@ -1,11 +1,28 @@
 import type { Job } from 'bullmq';
 import type { SettlementPayloads, settlementQueue } from '../../jobs/settlement';
+import { dispatch } from '../../shared/intents';
+import { childLogger } from '../../shared/logger';
 import { SettlementBatcher } from '../../shared/settlement/batcher';
 import { refreshRollupDays } from '../../shared/settlement/rollups';
-import { sweepUnsettled } from '../../shared/settlement/sweep';
+import { findUnsettled, minSettlementDelayMs, sweepIntents } from '../../shared/settlement/sweep';
 import type { Registration } from '../registry';
 
 const batcher = new SettlementBatcher();
+
+const sweepLog = childLogger({ component: 'settlement-sweep' });
+
+/**
+ * Re-enqueues settlement wherever a lost job left work behind (shared/settlement/sweep.ts finds
+ * the events and says which jobs): a job still waiting, delayed or running is kept, a finished
+ * one under the same id is replaced.
+ */
+export async function sweepUnsettled(now = new Date()): Promise<{ enqueued: number; candidates: number }> {
+  const candidates = await findUnsettled(now);
+  const results = await dispatch(sweepIntents(candidates, now, minSettlementDelayMs()), { log: sweepLog });
+  const enqueued = results.filter((r) => r.enqueued).length;
+  if (enqueued) sweepLog.info({ enqueued, candidates: candidates.length }, 'settlement re-enqueued');
+  return { enqueued, candidates: candidates.length };
+}
 
 export const settlementHandlers: Registration<typeof settlementQueue>[] = [
   [
