@@ -7,6 +7,9 @@ import { COST_TABLE } from '../../shared/billing/costs';
 import type { KeyMode } from '../../shared/billing/keys';
 import { apply } from '../../shared/billing/ledger';
 import { FREE_CREDITS } from '../../shared/db/models/account';
+import { setEnvForChildren } from '../../shared/config';
+import { connectMongo } from '../../shared/db/mongo';
+import { serve, type TestServer } from './api';
 
 /** A SPEC path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
 export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');
@@ -52,3 +55,31 @@ export async function accountWithKey(balance: number, mode: KeyMode = 'live'): P
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * The metered stub app served for the calling describe block: started before its tests with the
+ * per-key rate limit at `rps` (limits are not what most metering tests are about), stopped after.
+ */
+export function meteredApiForThisSuite(rps = '100000'): TestServer {
+  let server: TestServer | undefined;
+  const started = () => {
+    if (!server) throw new Error('the metered API starts in the before hook');
+    return server;
+  };
+  before(async () => {
+    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: rps });
+    await connectMongo();
+    server = await serve(meteredTestApp());
+  });
+  after(async () => {
+    await server?.close();
+    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '20' });
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get: (path, headers) => started().get(path, headers),
+    close: () => started().close(),
+  };
+}

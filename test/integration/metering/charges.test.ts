@@ -5,26 +5,16 @@ import { COST_TABLE } from '../../../shared/billing/costs';
 import { balanceOf } from '../../../shared/billing/ledger';
 import { drainMetering } from '../../../shared/billing/metering';
 import { setEnvForChildren } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
 import { CreditLedger } from '../../../shared/db/models';
-import { serve, type TestServer } from '../../helpers/api';
-import { accountWithKey, bearer, concrete, meteredTestApp } from '../../helpers/meteredApp';
+import { serve } from '../../helpers/api';
+import { accountWithKey, bearer, concrete, meteredApiForThisSuite } from '../../helpers/meteredApp';
 
 const METERED = COST_TABLE.filter((r) => !r.public);
 const PUBLIC = COST_TABLE.filter((r) => r.public);
 
 describe('metering: charges, headers and keys', function () {
   this.timeout(60000);
-  let api: TestServer;
-  before(async () => {
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '100000' });
-    await connectMongo();
-    api = await serve(meteredTestApp());
-  });
-  after(async () => {
-    await api.close();
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '20' });
-  });
+  const api = meteredApiForThisSuite('100000');
 
   describe('happy', () => {
     it('every metered endpoint of the cost table charges its cost and says so in its headers', async () => {

@@ -3,11 +3,8 @@ import { addCredits } from '../../../shared/billing/accounts';
 import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { drainMetering } from '../../../shared/billing/metering';
-import { setEnvForChildren } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
 import { CreditLedger, MeterHold } from '../../../shared/db/models';
-import { serve, type TestServer } from '../../helpers/api';
-import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
+import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 
@@ -46,17 +43,7 @@ function expectExactlyFiveHundred(hits: Hit[]) {
 
 describe('metering: exact under concurrency', function () {
   this.timeout(180000);
-  let api: TestServer;
-  before(async () => {
-    // The per-key rate limit is not what these tests are about.
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '1000000' });
-    await connectMongo();
-    api = await serve(meteredTestApp());
-  });
-  after(async () => {
-    await api.close();
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '20' });
-  });
+  const api = meteredApiForThisSuite('1000000');
 
   it('happy: 2,000 concurrent requests against a balance of 500 at cost 1 give exactly 500 successes, the rest 402', async () => {
     const { accountId, key } = await accountWithKey(500);

@@ -8,15 +8,13 @@ import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { drainMetering } from '../../../shared/billing/metering';
 import { runCharge } from '../../../shared/billing/recharge';
-import { setEnvForChildren } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
 import { redis } from '../../../shared/db/redis';
 import { Account, CreditLedger, RechargeAttempt } from '../../../shared/db/models';
 import { rechargeHandlers, sweepRecharges } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
-import { serve, type TestServer } from '../../helpers/api';
+import { type TestServer } from '../../helpers/api';
 import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
-import { accountWithKey, bearer, meteredTestApp } from '../../helpers/meteredApp';
+import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 
@@ -33,16 +31,7 @@ async function spend(api: TestServer, key: string, n: number): Promise<number[]>
 
 describe('auto-recharge', function () {
   this.timeout(90000);
-  let api: TestServer;
-  before(async () => {
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '100000' });
-    await connectMongo();
-    api = await serve(meteredTestApp());
-  });
-  after(async () => {
-    await api.close();
-    setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '20' });
-  });
+  const api = meteredApiForThisSuite('100000');
 
   describe('with the built-in test gateway and a recharge worker', () => {
     let worker: Worker;
