@@ -206,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Values;
   try {
-    values = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Values;
+    values = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
     for (const r of command.required ?? []) if (values[r] === undefined || values[r] === '') throw new UsageError(`--${r} is required`);
   } catch (err) {
     process.stderr.write(`${name}: ${(err as Error).message.replace(/^Unknown option/, 'unknown option')}\nusage: npm run cli -- ${command.usage}\n`);

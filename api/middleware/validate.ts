@@ -65,10 +65,10 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
     }
     splitLists(query, options.lists ?? []);
     for (const k of integerParams) {
-      if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k] as string)) return next(badRequest(`${k} must be an integer`));
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k])) return next(badRequest(`${k} must be an integer`));
     }
     for (const k of numberParams) {
-      if (typeof query[k] === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(query[k] as string)) return next(badRequest(`${k} must be a decimal number such as 2.5`));
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(query[k])) return next(badRequest(`${k} must be a decimal number such as 2.5`));
     }
     if (!validate(query)) return next(badRequest(describe(validate.errors![0], 'query')));
     const problem = options.check?.(query);

@@ -74,7 +74,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
     }
     if (why) return { outcome: 'skipped', reason: why.reason };
     const account = (await Account.findById(accountId).lean())!;
-    const credits = account.autoRecharge!.packageCredits!;
+    const credits = account.autoRecharge.packageCredits!;
     try {
       await RechargeAttempt.create({
         _id: id,
@@ -83,8 +83,8 @@ export async function runCharge(payload: { accountId: string; window: string; at
         attempt,
         packageCredits: credits,
         amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
-        paymentMethod: account.autoRecharge!.paymentMethod!,
-        customer: account.autoRecharge!.customer ?? null,
+        paymentMethod: account.autoRecharge.paymentMethod!,
+        customer: account.autoRecharge.customer ?? null,
         gateway: paymentGateway().name,
         idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
         status: 'pending',

@@ -145,7 +145,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
         updateOne: {
           filter: { _id: r._id },
           // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
-          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } as Record<string, unknown> },
+          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } },
           upsert: true,
         },
       })),
