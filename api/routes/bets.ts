@@ -68,7 +68,7 @@ const settleBet: RequestHandler = async (req, res) => {
             ...settlementStats(led, null).stats,
             phaseSysname: led.phaseSysname ?? null,
             isLive: Boolean(led.isLive),
-            liveDataJson: led.liveDataJson ?? {},
+            liveDataJson: (led.liveDataJson as Record<string, unknown> | null | undefined) ?? {},
             updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
           }
         : null,

@@ -44,7 +44,7 @@ export async function startMetricsPublisher(processName: string): Promise<{ name
   setMetricsProcess(processName);
   const publish = () => publishSnapshot(instanceKey, processName, periodMs * 3).catch((err) => log.warn({ err: (err as Error).message }, 'metrics publish failed'));
   await publish();
-  const timer = setInterval(publish, periodMs);
+  const timer = setInterval(() => void publish(), periodMs);
   timer.unref();
   const stop = async () => {
     clearInterval(timer);

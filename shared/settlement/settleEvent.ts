@@ -98,7 +98,10 @@ async function writeUntilStable<T, Tag>(
     const tags: Tag[] = [];
     for (const doc of docs) {
       const { op, tag } = plan(doc);
-      if (op) (ops.push(op), tags.push(tag));
+      if (op) {
+        ops.push(op);
+        tags.push(tag);
+      }
     }
     if (ops.length === 0) return docs;
     const res = await write(ops);

@@ -34,10 +34,10 @@ export function toAnalysisEvent(e: EventLean): AnalysisEvent {
     regionId: e.regionId,
     startDateTime: e.startDateTime,
     markets: (e.markets ?? []).map((m) => ({
-      id: m.id,
+      id: m.id as string,
       betTypeSysname: m.betTypeSysname,
       line: m.line ?? null,
-      betItems: (m.betItems ?? []).map((i) => ({ id: i.id, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
+      betItems: (m.betItems ?? []).map((i) => ({ id: i.id as string, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
     })),
   };
 }

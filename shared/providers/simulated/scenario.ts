@@ -14,7 +14,7 @@ import { breakSegment, clockAt, currentSegment, playSegment, type MatchScript, t
  * price, incident, final stat and end state is what the file says, at the minute it says.
  */
 
-export interface ScenarioStats extends Partial<EventStats> {}
+export type ScenarioStats = Partial<EventStats>;
 
 export interface ScenarioMarket {
   betTypeSysname: string;

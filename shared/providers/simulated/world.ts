@@ -121,7 +121,6 @@ function players(women: boolean, count: number, offset: number): { name: string;
   });
 }
 
-const SAT_SUN = [5, 0, 0, 0, 0, 0, 5];
 const WEEKEND_LEAGUE = [4, 0, 0, 0, 0, 1, 5];
 const MIDWEEK = [0, 0, 4, 4, 0, 0, 0];
 const DAILY = (n: number) => [n, n, n, n, n, n, n];

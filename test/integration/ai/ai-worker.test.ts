@@ -256,7 +256,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const event = events[1];
     const away = event.markets[0].betItems[2];
     const fair = (await Insight.findById('aiw2').lean())!.analysisInsight;
-    const generous = Math.round(Math.max(1.06 / fair.mainMarket.fairProbabilities['2'], ...Object.values(away.bookPrices) as number[]) * 100 + 20) / 100;
+    const generous = Math.round(Math.max(1.06 / fair.mainMarket.fairProbabilities['2'], ...Object.values<number>(away.bookPrices)) * 100 + 20) / 100;
     // (FerretDB 1.x has no positional $: the 1X2 market is the first one.)
     await Event.updateOne({ _id: 'aiw2' }, { $set: { 'markets.0.betItems.2.bookPrices.bigbook': generous } });
     const out = await runJob('aiw2', 3);
