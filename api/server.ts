@@ -37,10 +37,10 @@ export function answerWhatExpressNeverSees(server: Server): void {
   // A request that parsed: the next bytes on this connection start a new request line.
   server.on('request', (req: IncomingMessage) => void ((req.socket as Tracked)[SEEN_LINE_END] = false));
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Duplex) => {
-    refuse(socket as Tracked, parserError(err, socket as Tracked));
+    refuse(socket, parserError(err, socket));
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    refuse(socket as Tracked, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not supported: this API serves GET and HEAD', {}, { Allow: 'GET, HEAD' }));
+    refuse(socket, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not supported: this API serves GET and HEAD', {}, { Allow: 'GET, HEAD' }));
   });
   server.on('checkExpectation', (req: IncomingMessage, res) => {
     const error = new ApiError('EXPECTATION_FAILED', `Expectation "${String(req.headers.expect).slice(0, 100)}" is not supported`);

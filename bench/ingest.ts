@@ -11,6 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { setEnvForChildren } from '../shared/config';
 import { integer, option } from './args';
+import type { PrevEvent } from '../shared/ingest/plan'; // types only: the module itself is imported once the environment is set
+
+/** The planner's event write: an upsert by _id (planIngest). */
+type EventUpsert = { updateOne: { filter: { _id: string }; update: { $setOnInsert?: object; $set?: object } } };
+
 
 function parseSizes(raw: string): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
@@ -64,7 +69,7 @@ async function main(): Promise<void> {
     const anchor = Date.parse('2026-11-21T15:00:00Z');
     const p = new SimulatedProvider({ seed: 42, competitions: [], syntheticLive: n, syntheticAnchorMs: anchor });
     const signal = new AbortController().signal;
-    const cycle = async (at: Date, previous: Map<string, any>) => {
+    const cycle = async (at: Date, previous: Map<string, PrevEvent>) => {
       const t0 = performance.now();
       const events = await p.listEvents({ at, signal });
       const [odds, live, results] = await Promise.all([p.fetchOdds({ at, signal }, events), p.fetchLiveStats({ at, signal }, events), p.fetchResults({ at, signal }, [])]);
@@ -75,8 +80,8 @@ async function main(): Promise<void> {
     };
     const first = await cycle(new Date(anchor), new Map());
     // The stored state after the first poll, as loadPrevious would read it back.
-    const prev = new Map<string, any>();
-    for (const op of first.plan$.eventOps as any[]) prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set });
+    const prev = new Map<string, PrevEvent>();
+    for (const op of first.plan$.eventOps as EventUpsert[]) prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set } as PrevEvent);
     const steady = await cycle(new Date(anchor + 30_000), prev);
     const ops = steady.plan$.eventOps.length + steady.plan$.liveDataOps.length + steady.plan$.snapshotOps.length;
     clearInterval(sample);

@@ -99,6 +99,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`bench:metrics failed: ${err.message}\n`);
+  process.stderr.write(`bench:metrics failed: ${(err as Error).message}\n`);
   process.exit(1);
 });

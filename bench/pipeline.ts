@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       if (rec.msg === 'job failed' && typeof rec.queue === 'string' && rec.queue in failures) {
         const q = rec.queue as 'ingest' | 'ai' | 'settlement';
         failures[q]++;
-        failures.firstError[q] ??= String(rec.err ?? '').split('\n')[0]!.slice(0, 300);
+        failures.firstError[q] ??= String((rec.err as string | undefined) ?? '').split('\n')[0].slice(0, 300);
       }
       if (typeof rec.msg === 'string' && rec.msg.startsWith('provider polled') && rec.ms && typeof rec.ms === 'object') {
         polls.push({ total: Number((rec.ms as { total: number }).total), events: Number(rec.events), live: Number(rec.live), at: Date.now() });

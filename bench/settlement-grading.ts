@@ -80,7 +80,7 @@ const selections = events.flatMap((e) => Array.from({ length: PER_EVENT }, () =>
 sampleHeap();
 const t1 = performance.now();
 
-const grades: (SelectionGrade | null)[] = new Array(selections.length);
+const grades: (SelectionGrade | null)[] = new Array<SelectionGrade | null>(selections.length);
 for (let i = 0; i < selections.length; i++) {
   grades[i] = gradeSelection(selections[i]);
   if ((i & 0x3fff) === 0) sampleHeap();

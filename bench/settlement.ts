@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { bootstrapEnv, setEnvForChildren } from '../shared/config';
-import { fail, integer, option } from './args';
+import { integer } from './args';
 
 const ROOT = resolve(__dirname, '..');
 

@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (pg) await dropDatabase(withDatabase(pg.url, 'postgres'), database).catch((err) => say(`could not drop ${database}: ${err.message}`));
+    if (pg) await dropDatabase(withDatabase(pg.url, 'postgres'), database).catch((err: unknown) => say(`could not drop ${database}: ${(err as Error).message}`));
     await pg?.stop?.();
   }
   process.stdout.write(`\n${DOCS} documents, ${OPS} operations each\n\n| store | updateOne by _id | find by eventId (10 docs) |\n|---|---|---|\n`);
@@ -107,6 +107,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`bench:store failed: ${err.stack ?? err}\n`);
+  process.stderr.write(`bench:store failed: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);
 });

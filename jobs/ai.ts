@@ -33,7 +33,7 @@ export const aiQueue = defineQueue<AiPayloads>({
 export async function requestAnalyses(eventIds: readonly string[]): Promise<string[]> {
   const unique = [...new Set(eventIds)];
   const generations = await generationsOf(aiQueue.name, unique);
-  return enqueueMany(aiQueue, 'analyze-event', unique.map((eventId, i) => ({ eventId, generation: generations[i]! })));
+  return enqueueMany(aiQueue, 'analyze-event', unique.map((eventId, i) => ({ eventId, generation: generations[i] })));
 }
 
 /** The analysis run of an event begins: requests from now on queue a follow-up. */
@@ -42,8 +42,8 @@ export const beginAnalysis = (eventId: string): Promise<number> => beginRun(aiQu
 /** Asks for a rebuild of a day's picks; one already waiting for that day absorbs the request. */
 export async function requestPicksRebuild(day: string): Promise<string> {
   const [generation] = await generationsOf(aiQueue.name, [`picks-${day}`]);
-  const [id] = await enqueueMany(aiQueue, 'rebuild-picks', [{ day, generation: generation! }]);
-  return id!;
+  const [id] = await enqueueMany(aiQueue, 'rebuild-picks', [{ day, generation: generation }]);
+  return id;
 }
 
 export const beginPicksRebuild = (day: string): Promise<number> => beginRun(aiQueue.name, `picks-${day}`);

@@ -1,7 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { getConfig } from '../shared/config';
 import { createRedis } from '../shared/db/redis';
-import type { JobNameOf, PayloadsOf, QueueDefinition } from './define';
+import type { AnyQueueDefinition, JobNameOf, PayloadsOf } from './define';
 
 const queues = new Map<string, Queue>();
 
@@ -10,7 +10,7 @@ export function bullPrefix(): string {
   return `${getConfig().REDIS_PREFIX}:bull`;
 }
 
-export function queueFor(def: QueueDefinition<any>): Queue {
+export function queueFor(def: AnyQueueDefinition): Queue {
   let q = queues.get(def.name);
   if (!q) {
     q = new Queue(def.name, {
@@ -27,7 +27,7 @@ export function queueFor(def: QueueDefinition<any>): Queue {
  * Adds a job under its deterministic id. Adding a job whose id exists is a no-op in BullMQ,
  * which is what makes retries and duplicate triggers safe.
  */
-export async function enqueue<Q extends QueueDefinition<any>, N extends JobNameOf<Q>>(
+export async function enqueue<Q extends AnyQueueDefinition, N extends JobNameOf<Q>>(
   def: Q,
   name: N,
   payload: PayloadsOf<Q>[N],
@@ -41,7 +41,7 @@ export async function enqueue<Q extends QueueDefinition<any>, N extends JobNameO
 }
 
 /** Many jobs of one kind in one round trip, each under its deterministic id (duplicates collapse). */
-export async function enqueueMany<Q extends QueueDefinition<any>, N extends JobNameOf<Q>>(
+export async function enqueueMany<Q extends AnyQueueDefinition, N extends JobNameOf<Q>>(
   def: Q,
   name: N,
   payloads: PayloadsOf<Q>[N][],

@@ -17,6 +17,10 @@ export interface JobDefinition<P> {
   readonly options?: JobsOptions;
 }
 
+/** Any queue's definition, whatever its payloads: the constraint of functions over every queue (their own Q keeps its payload types). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an existential constraint: QueueDefinition<object> cannot index its jobs by a Q's job name
+export type AnyQueueDefinition = QueueDefinition<any>;
+
 export type PayloadsOf<Q> = Q extends QueueDefinition<infer P> ? P : never;
 export type JobNameOf<Q> = keyof PayloadsOf<Q> & string;
 

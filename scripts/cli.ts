@@ -33,24 +33,29 @@ import { logToStderr } from '../shared/logger';
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;
 
-interface Command {
+/** R is the result of run: human and failed are checked against it (see defineCommand). */
+interface Command<R> {
   usage: string;
   options: Options;
   required?: string[];
-  run: (v: Values) => Promise<unknown>;
-  human: (r: any) => string;
+  run(v: Values): Promise<R>;
+  human(r: R): string;
   /** A result that reports a problem (a failed check) exits 1. */
-  failed?: (r: any) => boolean;
+  failed?(r: R): boolean;
 }
+
+/** Types one entry of COMMANDS by its run's result; the table holds them with the result erased. */
+const defineCommand = <R>(c: Command<R>): Command<unknown> => c;
 
 class UsageError extends Error {}
 
-const int = (name: string, raw: unknown): number => {
+const int = (name: string, raw: Values[string]): number => {
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number (got "${raw ?? ''}")`);
   return Number(raw);
 };
 const str = (v: Values, name: string) => v[name] as string;
-const table = (rows: Record<string, unknown>[]) =>
+/** Rows of scalars (the billing reads' flat rows): each printed as k=v, a missing value as '-'. */
+const table = (rows: Record<string, string | number | boolean | Date | null | undefined>[]) =>
   rows.length === 0 ? '(none)' : rows.map((r) => Object.entries(r).map(([k, v]) => `${k}=${v instanceof Date ? v.toISOString() : v ?? '-'}`).join('  ')).join('\n');
 
 const mismatchLines = (ms: PerformanceMismatch[]) =>
@@ -82,43 +87,43 @@ function correctionHuman(r: CorrectionOutcome): string {
 
 const statsOptions = Object.fromEntries(Object.keys(STATS_OPTIONS).map((o) => [o, { type: 'string' as const }]));
 
-const COMMANDS: Record<string, Command> = {
-  'create-account': {
+const COMMANDS: Record<string, Command<unknown>> = {
+  'create-account': defineCommand({
     usage: 'create-account --name <name> [--email <email>]',
     options: { name: { type: 'string' }, email: { type: 'string' } },
     required: ['name'],
     run: (v) => createAccount({ name: str(v, 'name'), email: (v.email as string) ?? null }),
     human: (r) => `account ${r.id} (${r.name}) created with ${r.balance} free credits`,
-  },
-  'create-key': {
+  }),
+  'create-key': defineCommand({
     usage: 'create-key --account <id> --name <name> [--mode live|test]',
     options: { account: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' } },
     required: ['account', 'name'],
     run: (v) => createKey({ accountId: str(v, 'account'), name: str(v, 'name'), mode: (v.mode as string) ?? 'live' }),
     human: (r) => `key ${r.id} (${r.mode}, "${r.name}") for ${r.accountId}:\n\n  ${r.key}\n\nThis is the only time the key is shown; it is stored hashed.`,
-  },
-  'list-keys': {
+  }),
+  'list-keys': defineCommand({
     usage: 'list-keys --account <id>',
     options: { account: { type: 'string' } },
     required: ['account'],
     run: (v) => listKeys(str(v, 'account')),
     human: (r) => table(r),
-  },
-  'revoke-key': {
+  }),
+  'revoke-key': defineCommand({
     usage: 'revoke-key --key <keyId>',
     options: { key: { type: 'string' } },
     required: ['key'],
     run: (v) => revokeKey(str(v, 'key')),
     human: (r) => (r.alreadyRevoked ? `key ${r.id} was already revoked (${r.revokedAt.toISOString()})` : `key ${r.id} revoked`),
-  },
-  'add-credits': {
+  }),
+  'add-credits': defineCommand({
     usage: 'add-credits --account <id> --package 20000|100000|500000|2000000',
     options: { account: { type: 'string' }, package: { type: 'string' } },
     required: ['account', 'package'],
     run: (v) => addCredits({ accountId: str(v, 'account'), packageCredits: int('package', v.package) }),
     human: (r) => `added ${r.credits} credits to ${r.accountId} ($${(r.priceCents / 100).toFixed(2)}); balance ${r.balance}`,
-  },
-  balance: {
+  }),
+  balance: defineCommand({
     usage: 'balance --account <id> [--days 30]',
     options: { account: { type: 'string' }, days: { type: 'string' } },
     required: ['account'],
@@ -132,8 +137,8 @@ const COMMANDS: Record<string, Command> = {
         'recent recharges:',
         table(r.recharges),
       ].join('\n'),
-  },
-  'set-auto-recharge': {
+  }),
+  'set-auto-recharge': defineCommand({
     // --customer is required by setAutoRecharge when PAYMENT_GATEWAY=stripe, optional for the test gateway.
     usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> --payment-method <pm_...> [--customer <cus_...>]',
     options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' }, customer: { type: 'string' } },
@@ -147,15 +152,15 @@ const COMMANDS: Record<string, Command> = {
         customer: (v.customer as string | undefined) ?? null,
       }),
     human: (r) => `auto-recharge on for ${r.accountId}: below ${r.threshold} credits buy ${r.packageCredits} with ${r.paymentMethod}${r.customer ? ` of ${r.customer}` : ''}`,
-  },
-  'clear-auto-recharge': {
+  }),
+  'clear-auto-recharge': defineCommand({
     usage: 'clear-auto-recharge --account <id>',
     options: { account: { type: 'string' } },
     required: ['account'],
     run: (v) => clearAutoRecharge(str(v, 'account')),
     human: (r) => `auto-recharge off for ${r.accountId}`,
-  },
-  'check-ledger': {
+  }),
+  'check-ledger': defineCommand({
     usage: 'check-ledger',
     options: {},
     run: () => checkLedger(),
@@ -164,27 +169,27 @@ const COMMANDS: Record<string, Command> = {
       r.problems.length === 0
         ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance`
         : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
-  },
-  'check-performance': {
+  }),
+  'check-performance': defineCommand({
     usage: 'check-performance [--fix]',
     options: { fix: { type: 'boolean' } },
     run: (v) => checkPerformance({ fix: Boolean(v.fix) }),
     human: performanceHuman,
     failed: (r) => !performanceCheckPassed(r),
-  },
-  'correct-result': {
+  }),
+  'correct-result': defineCommand({
     usage: `correct-result --event <id> ${Object.keys(STATS_OPTIONS).map((o) => `[--${o} n|null]`).join(' ')} [--void true|false]`,
     options: { event: { type: 'string' }, ...statsOptions, void: { type: 'string' } },
     required: ['event'],
     run: (v) => correctResult(parseCorrection(str(v, 'event'), v as Record<string, string | undefined>)),
     human: correctionHuman,
-  },
-  'demo-key': {
+  }),
+  'demo-key': defineCommand({
     usage: 'demo-key [--mode live|test]',
     options: { mode: { type: 'string' } },
     run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
     human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
-  },
+  }),
 };
 
 function help(): string {
@@ -206,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Values;
   try {
-    values = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Values;
+    values = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
     for (const r of command.required ?? []) if (values[r] === undefined || values[r] === '') throw new UsageError(`--${r} is required`);
   } catch (err) {
     process.stderr.write(`${name}: ${(err as Error).message.replace(/^Unknown option/, 'unknown option')}\nusage: npm run cli -- ${command.usage}\n`);
@@ -240,4 +245,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -186,7 +186,7 @@ export function ensureFerretBinary(): string | undefined {
   try {
     mkdirSync(work, { recursive: true });
     execFileSync(go, ['mod', 'init', 'ferretbuild'], { cwd: work, stdio: 'ignore' });
-    const info = JSON.parse(execFileSync(go, ['mod', 'download', '-json', `${FERRET_MODULE}@${FERRET_VERSION}`], { cwd: work, encoding: 'utf8' }));
+    const info = JSON.parse(execFileSync(go, ['mod', 'download', '-json', `${FERRET_MODULE}@${FERRET_VERSION}`], { cwd: work, encoding: 'utf8' })) as { Dir: string };
     const src = join(work, 'src');
     cpSync(info.Dir, src, { recursive: true });
     execFileSync('chmod', ['-R', 'u+w', src]);
@@ -284,7 +284,7 @@ async function ensureMongo(): Promise<{ uri: string; kind: string; ferretPostgre
   try {
     // Last resort: downloads a mongod, so it needs internet access.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { MongoMemoryServer } = require('mongodb-memory-server') as { MongoMemoryServer: any };
+    const { MongoMemoryServer } = require('mongodb-memory-server') as { MongoMemoryServer: { create(): Promise<{ getUri(): string; stop(): Promise<unknown> }> } };
     const server = await MongoMemoryServer.create();
     return { uri: server.getUri(), kind: 'mongodb-memory-server', stop: async () => void (await server.stop()) };
   } catch {
@@ -342,8 +342,8 @@ if (require.main === module) {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     })
-    .catch((err) => {
-      say(err.message);
+    .catch((err: unknown) => {
+      say((err as Error).message);
       process.exit(1);
     });
 }

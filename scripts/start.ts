@@ -39,7 +39,7 @@ async function onePerProcess(cfg: Config, local: LocalServices): Promise<void> {
       if (stopping) return;
       const now = Date.now();
       exits.push(now);
-      while (exits.length && exits[0]! < now - 60_000) exits.shift();
+      while (exits.length && exits[0] < now - 60_000) exits.shift();
       if (code === 78 || exits.length > MAX_RESTARTS_PER_MINUTE) {
         say(`${name} exited (${signal ?? `code ${code}`}); ${code === 78 ? 'a configuration error' : 'too many exits this minute'}: stopping everything`);
         void stop(1);

@@ -1,5 +1,5 @@
 /**
- * `npm test`: starts (or finds) the real local services, type-checks, then runs mocha against
+ * `npm test`: starts (or finds) the real local services, type-checks, lints, then runs mocha against
  * them: .mocharc.json's spec globs, test/unit then test/integration, in one run (each file once).
  * Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
  * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
@@ -20,6 +20,11 @@ async function run(): Promise<number> {
   if (tsc.status !== 0) {
     process.stderr.write('type check failed\n');
     return tsc.status ?? 1;
+  }
+  const eslint = spawnSync(bin('eslint'), ['.'], { cwd: ROOT, stdio: 'inherit' });
+  if (eslint.status !== 0) {
+    process.stderr.write('lint failed\n');
+    return eslint.status ?? 1;
   }
   const args = process.argv.slice(2);
   // .mocharc's spec globs would be added to files named here: name the same options without them.

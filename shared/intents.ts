@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { requestAnalyses, requestPicksRebuild } from '../jobs/ai';
 import { enqueue, enqueueMany, queueFor } from '../jobs/client';
-import type { PayloadsOf, QueueDefinition } from '../jobs/define';
+import type { AnyQueueDefinition, PayloadsOf } from '../jobs/define';
 import { aiQueue, ingestQueue, rechargeQueue, settlementQueue } from '../jobs/index';
 import { childLogger } from './logger';
 
@@ -72,7 +72,7 @@ export interface DispatchResult {
 }
 
 // Loosely typed views for the dispatcher: the intent's own type already ties name to payload.
-type AnyDef = QueueDefinition<any>;
+type AnyDef = AnyQueueDefinition;
 const defOf = (queue: QueueName): AnyDef => DEFINITIONS[queue] as AnyDef;
 
 /** The deterministic id (jobs/ builder) of an enqueue intent's job. */

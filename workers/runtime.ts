@@ -31,7 +31,7 @@ export async function stopWorker(worker: Worker, timeoutMs = getConfig().SHUTDOW
 }
 
 export function workerService(worker: Worker): Service {
-  void worker.run().catch((err) => childLogger({ queue: worker.name }).error({ err: err.message }, 'worker stopped'));
+  void worker.run().catch((err: unknown) => childLogger({ queue: worker.name }).error({ err: (err as Error).message }, 'worker stopped'));
   return { name: `worker:${worker.name}`, stop: () => stopWorker(worker) };
 }
 
@@ -50,7 +50,7 @@ export async function runServices(processName: string, starters: Starter[]): Pro
     (stopping ??= (async () => {
       log.info('stopping');
       for (const s of [...services].reverse()) {
-        await s.stop().catch((err) => log.error({ service: s.name, err: err.message }, 'stop failed'));
+        await s.stop().catch((err: unknown) => log.error({ service: s.name, err: (err as Error).message }, 'stop failed'));
       }
       await closeQueues();
       await closeAllRedis();
@@ -76,8 +76,8 @@ export function main(processName: string, starters: Starter[]): void {
       // Started by `npm start` (an IPC channel to it): a parent that died, even by SIGKILL, stops it too.
       if (process.connected) process.once('disconnect', () => onSignal('parent exited'));
     })
-    .catch((err) => {
-      logger().fatal({ err: err.message }, `${processName} failed to start`);
+    .catch((err: unknown) => {
+      logger().fatal({ err: (err as Error).message }, `${processName} failed to start`);
       process.exit(1);
     });
 }

@@ -89,7 +89,7 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
   lock.start();
   const guarded = (name: string, run: () => Promise<unknown>) => () => {
     if (!lock.isLeader) return;
-    run().catch((err) => log.warn({ job: name, err: err.message }, 'scheduling failed'));
+    run().catch((err: unknown) => log.warn({ job: name, err: (err as Error).message }, 'scheduling failed'));
   };
   const timers: NodeJS.Timeout[] = [];
   const tasks: cron.ScheduledTask[] = [];

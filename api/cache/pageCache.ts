@@ -118,7 +118,7 @@ async function renderAndStore(k: string, versions: string, ttlS: number, render:
   remember(k, page);
   await redis()
     .set(k, Buffer.concat([Buffer.from(`${versions} ${status}\n`), body]), 'EX', ttlS)
-    .catch((err) => log().warn({ err: err.message }, 'page not stored in redis'));
+    .catch((err: unknown) => log().warn({ err: (err as Error).message }, 'page not stored in redis'));
   return page;
 }
 

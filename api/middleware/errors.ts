@@ -11,18 +11,21 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 };
 
 /** Renders every error as the spec's error shape; a 500 never carries a stack or an internal message. */
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : (clientFault(err) ?? internal(err, req));
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  const apiError = err instanceof ApiError ? err : (clientFault(err as HttpErrorLike) ?? internal(err, req));
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
   res.status(apiError.status).json(apiError.toBody());
 };
 
+/** What Express, body-parser and http-errors put on a client's fault (any of it may be missing). */
+type HttpErrorLike = { status?: unknown; statusCode?: unknown; type?: string; message?: string };
+
 /**
  * A 4xx raised by Express or a library (a path's percent-encoding that does not decode, a static
  * file refused): answered with its status in the error shape, never with the library's text.
  */
-function clientFault(err: { status?: unknown; statusCode?: unknown; type?: string; message?: string }): ApiError | undefined {
+function clientFault(err: HttpErrorLike): ApiError | undefined {
   const status = Number(err?.status ?? err?.statusCode);
   if (!(status >= 400 && status < 500)) return undefined;
   if (status === 400) {

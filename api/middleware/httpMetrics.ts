@@ -12,7 +12,7 @@ export function routeLabel(req: Pick<Request, 'method' | 'originalUrl' | 'baseUr
   const path = req.originalUrl.split('?')[0];
   const priced = priceOf(req.method, path);
   if (priced) return priced.path;
-  const pattern = req.route?.path;
+  const pattern = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof pattern === 'string') return `${req.baseUrl}${pattern}` || '/';
   return 'unmatched';
 }

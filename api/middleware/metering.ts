@@ -101,6 +101,7 @@ function setCredits(res: Response, remaining: number, consumed: number): void {
  */
 function chargeOnHeaders(res: Response, balanceAfterDebit: number, cost: number): () => boolean {
   let charged = false;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- wrapped, then called with the caller's `this` below
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, statusCode: number, ...rest: unknown[]) {
     charged = statusCode < 400;

@@ -19,8 +19,13 @@ export function requestLog() {
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
     serializers: {
       // A key pasted into a URL is masked too: keys never reach a log line.
-      req: (req) => ({ id: req.id, method: req.method, url: maskKeys(req.url), headers: { authorization: req.headers?.authorization } }),
-      res: (res) => ({ statusCode: res.statusCode }),
+      req: (req: { id: unknown; method: string; url: string; headers?: { authorization?: string } }) => ({
+        id: req.id,
+        method: req.method,
+        url: maskKeys(req.url),
+        headers: { authorization: req.headers?.authorization },
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
 }

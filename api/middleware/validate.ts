@@ -38,8 +38,11 @@ function splitLists(query: Record<string, unknown>, listParams: readonly string[
 export interface ValidateOptions {
   /** Parameters that accept comma-separated and repeated values. */
   lists?: readonly string[];
-  /** Extra rule after the schema passes (e.g. "date must not be combined with startDate"). */
-  check?: (value: any) => string | undefined;
+  /**
+   * Extra rule after the schema passes (e.g. "date must not be combined with startDate"). Method
+   * syntax: a rule typed for its route's query (dateRule) is accepted for the validated query.
+   */
+  check?(this: void, query: Record<string, unknown>): string | undefined;
 }
 
 /**
@@ -55,7 +58,7 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
   const numberParams = props.filter(([, s]) => s.type === 'number').map(([k]) => k);
   return (req, _res, next) => {
     // No prototype: a parameter named __proto__ is a key like any other (and rejected as unknown).
-    const query: Record<string, unknown> = Object.create(null);
+    const query = Object.create(null) as Record<string, unknown>;
     for (const [k, v] of Object.entries(req.query)) {
       const isList = options.lists?.includes(k);
       if (typeof v === 'string') query[k] = v;
@@ -65,10 +68,10 @@ export function validateQuery<T>(schema: JSONSchemaType<T> | object, options: Va
     }
     splitLists(query, options.lists ?? []);
     for (const k of integerParams) {
-      if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k] as string)) return next(badRequest(`${k} must be an integer`));
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,15}$/.test(query[k])) return next(badRequest(`${k} must be an integer`));
     }
     for (const k of numberParams) {
-      if (typeof query[k] === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(query[k] as string)) return next(badRequest(`${k} must be a decimal number such as 2.5`));
+      if (typeof query[k] === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(query[k])) return next(badRequest(`${k} must be a decimal number such as 2.5`));
     }
     if (!validate(query)) return next(badRequest(describe(validate.errors![0], 'query')));
     const problem = options.check?.(query);

@@ -24,16 +24,16 @@ export async function listCompetitions(q: CompetitionsQuery) {
   const counts = await countBy('competitionId', eventFilter(q));
   const ids = [...counts.keys()];
   const competitions = await Competition.find({ _id: { $in: ids } }).lean();
-  const known = new Set(competitions.map((c) => c._id as number));
+  const known = new Set(competitions.map((c) => c._id));
   // A competition the feed has not described yet is still served, from its events' copy.
   const missing = ids.filter((id) => !known.has(id));
   const fromEvents = await Promise.all(missing.map((id) => Event.findOne({ competitionId: id }, { competition: 1, regionId: 1, sportId: 1 }).lean()));
   const rows = [
-    ...competitions.map((c) => ({ id: c._id as number, name: c.name as LocalizedText, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
+    ...competitions.map((c) => ({ id: c._id, name: c.name as LocalizedText, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
     ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name as LocalizedText, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
   ];
   const regions = new Map(
-    (await Region.find({ _id: { $in: [...new Set(rows.map((r) => r.regionId))] } }, { name: 1 }).lean()).map((r) => [r._id as number, r.name as LocalizedText]),
+    (await Region.find({ _id: { $in: [...new Set(rows.map((r) => r.regionId))] } }, { name: 1 }).lean()).map((r) => [r._id, r.name as LocalizedText]),
   );
   const data = rows
     .map((r) => ({
@@ -41,7 +41,7 @@ export async function listCompetitions(q: CompetitionsQuery) {
       caption: localize(r.name, q.locale),
       regionId: r.regionId,
       sportId: r.sportId,
-      region: { id: r.regionId, caption: regions.has(r.regionId) ? localize(regions.get(r.regionId)!, q.locale) : String(r.regionId) },
+      region: { id: r.regionId, caption: regions.has(r.regionId) ? localize(regions.get(r.regionId), q.locale) : String(r.regionId) },
       _count: { events: counts.get(r.id) ?? 0 },
       priority: r.priority,
     }))
@@ -72,9 +72,9 @@ export async function listRegions(q: RegionsQuery) {
     perRegion.set(c.regionId, r);
   }
   const data = regions
-    .filter((r) => !q.sportName || perRegion.has(r._id as number))
+    .filter((r) => !q.sportName || perRegion.has(r._id))
     .map((r) => {
-      const id = r._id as number;
+      const id = r._id;
       const facts = perRegion.get(id);
       return {
         id,
@@ -108,7 +108,7 @@ export async function listTeams(q: TeamsQuery) {
     Team.countDocuments(filter),
   ]);
   const data = teams.map((t) => ({
-    id: t._id as number,
+    id: t._id,
     name: localize(t.name as LocalizedText, q.locale),
     sportId: t.sportId,
     sport: sportRef(t.sportId, q.locale),

@@ -88,7 +88,7 @@ const regionFacts = recent(10_000, async (regionId: number) => {
   ]);
   const sportIds = [...new Set(competitions.map((c) => c.sportId))].sort((a, b) => a - b);
   return {
-    competitions: competitions.map((c) => ({ _id: c._id as number, name: c.name as LocalizedText })),
+    competitions: competitions.map((c) => ({ _id: c._id, name: c.name as LocalizedText })),
     events,
     availableSports: sportIds.map((id) => sportById(id)?.sysname).filter((s): s is NonNullable<typeof s> => Boolean(s)),
   };
@@ -109,7 +109,7 @@ export async function matchDetail(eventId: string, locale: Locale, zone: string)
   ]);
   return renderDetailEvent(
     event,
-    { region, liveSnapshot, liveEventData: liveEventData as Record<string, unknown> | null, insight, recommendations, pick },
+    { region, liveSnapshot, liveEventData: liveEventData, insight, recommendations, pick },
     locale,
     zone,
   );

@@ -32,7 +32,6 @@ export const LIVE_PROJECTION = { ...LIST_PROJECTION, liveStats: 1 } as const;
 
 const COUNT_FIELDS = ['homeGoals', 'awayGoals', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards'] as const;
 const CARD_FIELDS = ['homeRedCards', 'awayRedCards'] as const;
-const HALF_FIELDS = ['homeGoalsFirstHalf', 'awayGoalsFirstHalf'] as const;
 
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -111,12 +110,13 @@ function isoText(v: unknown): string | null {
 
 /** One live price inside the live stats, names localized from the market catalog. */
 export function renderLiveBetItem(item: Record<string, unknown>, locale: Locale) {
-  const sysname = String(item.marketSysname ?? '');
+  // The feed's ids and codes are strings (a number is accepted as its text).
+  const sysname = String((item.marketSysname as string | undefined) ?? '');
   const line = num(item.line) ?? lineFromId(item.betItemId as string) ?? lineFromId(item.marketId as string);
-  const code = String(item.code ?? '');
+  const code = String((item.code as string | number | undefined) ?? '');
   const price = num(item.price) ?? 0;
   return {
-    betItemId: String(item.betItemId ?? ''),
+    betItemId: String((item.betItemId as string | number | undefined) ?? ''),
     marketSysname: sysname,
     marketCaption: marketCaption(sysname, locale, line, true, item.marketCaption),
     code,

@@ -38,7 +38,7 @@ const settleBet: RequestHandler = async (req, res) => {
     Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean(),
   ]);
   const state = settlementState(event);
-  const { stats, source } = settlementStats(led as never, event.stats as never);
+  const { stats, source } = settlementStats(led, event.stats);
   const resultVersion = event.resultVersion ?? 0;
   const settledVersion = event.settledVersion ?? null;
   const settlementStateName =
@@ -51,8 +51,8 @@ const settleBet: RequestHandler = async (req, res) => {
       startDateTime: event.startDateTime,
       startedAt: event.startedAt ?? null,
       endedAt: event.endedAt ?? null,
-      homeTeam: { id: event.homeTeam.id, name: localize(event.homeTeam.name as Localized, locale) },
-      awayTeam: { id: event.awayTeam.id, name: localize(event.awayTeam.name as Localized, locale) },
+      homeTeam: { id: event.homeTeam.id, name: localize(event.homeTeam.name, locale) },
+      awayTeam: { id: event.awayTeam.id, name: localize(event.awayTeam.name, locale) },
       settlement: {
         state: settlementStateName,
         endState: state.kind === 'ended' ? state.endState : null,
@@ -65,10 +65,10 @@ const settleBet: RequestHandler = async (req, res) => {
       liveEventData: led
         ? {
             eventId: led.eventId,
-            ...settlementStats(led as never, null).stats,
+            ...settlementStats(led, null).stats,
             phaseSysname: led.phaseSysname ?? null,
             isLive: Boolean(led.isLive),
-            liveDataJson: led.liveDataJson ?? {},
+            liveDataJson: (led.liveDataJson as Record<string, unknown> | null | undefined) ?? {},
             updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
           }
         : null,
@@ -159,8 +159,8 @@ export function betsRoutes(): RouteSpec[] {
         '404 when the event does not exist.',
       tag: 'Settlement',
       auth: 'key',
-      params: settleBetParams as unknown as RouteSpec['params'],
-      query: settleBetQuery as unknown as RouteSpec['query'],
+      params: settleBetParams,
+      query: settleBetQuery,
       response: 'settleBet',
       errors: [404],
       handler: settleBet,
@@ -175,8 +175,8 @@ export function betsRoutes(): RouteSpec[] {
         '404 when that provider has no history for the item; the error then carries dataSources, the providers that do.',
       tag: 'Settlement',
       auth: 'key',
-      params: oddsMovementParams as unknown as RouteSpec['params'],
-      query: oddsMovementQuery as unknown as RouteSpec['query'],
+      params: oddsMovementParams,
+      query: oddsMovementQuery,
       response: 'oddsMovement',
       errors: [404],
       handler: oddsMovement,

@@ -105,7 +105,7 @@ export function healthRouter(): Router {
         lastSuccessAt: p.lastSuccessAt,
         lastSuccessAgeMs: p.lastSuccessAt ? now - p.lastSuccessAt.getTime() : null,
         lastError: p.lastError,
-        quota: p.quota ?? null,
+        quota: (p.quota as Record<string, unknown> | null | undefined) ?? null,
       })),
     };
     if (ok) res.json(body);

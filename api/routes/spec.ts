@@ -22,7 +22,7 @@ export interface RouteSpec {
   /** Query parameters that take comma-separated or repeated values. */
   lists?: readonly string[];
   /** Rules across parameters (returns the message of the 400). */
-  check?: (q: any) => string | undefined;
+  check?(this: void, q: Record<string, unknown>): string | undefined;
   params?: { type: 'object'; required: readonly string[]; properties: Record<string, object> };
   /** Name of the 200 body schema in api/schemas/responses.ts. */
   response: string;

@@ -29,7 +29,7 @@ const INTEGER_ARGS = {
 export function parsePipelineArgs(argv: string[]): PipelineArgs {
   const raw = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
-    const name = argv[i]!;
+    const name = argv[i];
     if (!name.startsWith('--')) throw new ArgError(`unexpected argument "${name}"`);
     const key = name.slice(2);
     if (!(key in INTEGER_ARGS) && key !== 'store') throw new ArgError(`unknown argument ${name} (expected --${[...Object.keys(INTEGER_ARGS), 'store'].join(' --')})`);

@@ -24,8 +24,8 @@ export interface Worker {
 export function startWorker(name: ProcessName, env: Record<string, string | undefined>, logDir: string, onRecord: (rec: Record<string, unknown>) => void): Worker {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'workers', `${name}.ts`)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(join(logDir, `${name}.log`));
-  child.stderr!.pipe(log, { end: false });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  child.stderr.pipe(log, { end: false });
+  createInterface({ input: child.stdout }).on('line', (line) => {
     log.write(`${line}\n`);
     if (!line.startsWith('{')) return;
     try {

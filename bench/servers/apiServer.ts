@@ -26,6 +26,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`api server failed: ${err.message}\n`);
+  process.stderr.write(`api server failed: ${(err as Error).message}\n`);
   process.exit(1);
 });

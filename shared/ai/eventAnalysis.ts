@@ -4,7 +4,7 @@ import { marketEfficiency, type EfficiencyBreakdown } from './efficiency';
 import { bestPrice, marketFair, overround, rankBooks, type BookQuote, type MarketFair } from './fairPrice';
 import { mixGrids, priceFromSummary, summarizeGrid, type GridSummary } from './gridPricing';
 import { buildNarrative, type Sentence } from './narrative';
-import { countGrid, effectiveProbability, firstHalfGrid, priceOutcome, type OutcomeDistribution } from './pricing';
+import { effectiveProbability, firstHalfGrid, priceOutcome, type OutcomeDistribution } from './pricing';
 import { expectedScore, type ScoreGrid } from './scoreGrid';
 import { selectionText } from './selection';
 import { simulateMatch, type MatchSimulation } from './simulate';

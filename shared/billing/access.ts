@@ -84,7 +84,7 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
       await redis().set(cacheKey(hash), UNKNOWN, 'EX', UNKNOWN_TTL_S, 'NX');
       return { outcome: 'invalid' };
     }
-    const value = doc.revokedAt ? REVOKED : encode({ keyId: doc._id, accountId: doc.accountId, mode: doc.mode as KeyMode });
+    const value = doc.revokedAt ? REVOKED : encode({ keyId: doc._id, accountId: doc.accountId, mode: doc.mode });
     await redis().set(cacheKey(hash), value, 'EX', doc.revokedAt ? TOMBSTONE_TTL_S : CACHE_TTL_S, 'NX');
     r = await runScript(hash);
     if (r[0] === 0) return { outcome: 'invalid' }; // evicted in between: refuse rather than loop

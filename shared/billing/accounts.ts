@@ -206,7 +206,7 @@ export async function demoKey(mode: KeyMode = 'live') {
 
 function readSaved(): Record<string, string> {
   try {
-    return existsSync(DEMO_KEY_FILE) ? JSON.parse(readFileSync(DEMO_KEY_FILE, 'utf8')) : {};
+    return existsSync(DEMO_KEY_FILE) ? (JSON.parse(readFileSync(DEMO_KEY_FILE, 'utf8')) as Record<string, string>) : {};
   } catch {
     return {};
   }

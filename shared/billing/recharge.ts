@@ -71,7 +71,7 @@ export async function afterDebit(accountId: string, head: Head): Promise<void> {
   const intents = afterDebitIntents(accountId, await settingsOf(accountId), head, triggered.get(accountId));
   if (intents.length === 0) return;
   await dispatch(intents);
-  triggered.set(accountId, intents[0]!.data.window);
+  triggered.set(accountId, intents[0].data.window);
 }
 
 /** The retry after a declined attempt 1 (pure): attempt 2, due an hour after the decline. */
@@ -99,7 +99,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
     }
     if (why) return { outcome: 'skipped', reason: why.reason };
     const account = (await Account.findById(accountId).lean())!;
-    const credits = account.autoRecharge!.packageCredits!;
+    const credits = account.autoRecharge.packageCredits!;
     try {
       await RechargeAttempt.create({
         _id: id,
@@ -108,8 +108,8 @@ export async function runCharge(payload: { accountId: string; window: string; at
         attempt,
         packageCredits: credits,
         amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
-        paymentMethod: account.autoRecharge!.paymentMethod!,
-        customer: account.autoRecharge!.customer ?? null,
+        paymentMethod: account.autoRecharge.paymentMethod!,
+        customer: account.autoRecharge.customer ?? null,
         gateway: paymentGateway().name,
         idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
         status: 'pending',

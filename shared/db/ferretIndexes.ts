@@ -56,7 +56,7 @@ export interface FerretIndexPlan {
 type AnyModel = Model<any>;
 
 async function tablesOf(client: Client, database: string): Promise<Map<string, string>> {
-  const exists = await client.query('SELECT to_regclass($1) AS t', [`${sqlIdent(database)}.${METADATA_TABLE}`]);
+  const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${sqlIdent(database)}.${METADATA_TABLE}`]);
   if (!exists.rows[0].t) return new Map();
   const rows = await client.query<{ name: string; tbl: string }>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${sqlIdent(database)}.${METADATA_TABLE}`);
   return new Map(rows.rows.map((r) => [r.name, r.tbl]));
@@ -112,6 +112,7 @@ export async function ensureFerretPostgresIndexes(postgresUrl: string, database:
   }
 }
 
-function ignoreExisting(err: { code?: number; codeName?: string }): void {
-  if (err.code !== 48 && err.codeName !== 'NamespaceExists') throw err;
+function ignoreExisting(err: unknown): void {
+  const { code, codeName } = err as { code?: number; codeName?: string };
+  if (code !== 48 && codeName !== 'NamespaceExists') throw err;
 }

@@ -43,7 +43,7 @@ export async function disconnectMongo(): Promise<void> {
 export async function pingMongo(): Promise<number> {
   const started = Date.now();
   const db = mongoose.connection.db;
-  if (!db || mongoose.connection.readyState !== 1) throw new Error('mongodb not connected');
+  if (!db || mongoose.connection.readyState !== mongoose.ConnectionStates.connected) throw new Error('mongodb not connected');
   await db.admin().command({ ping: 1 });
   return Date.now() - started;
 }

@@ -121,7 +121,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 export function consensusPrice(prices: readonly (number | null)[]): number | null {
   const q = prices.filter((p): p is number => typeof p === 'number' && p >= 1).sort((a, b) => a - b);
   if (q.length === 0) return null;
-  return q[Math.floor((q.length - 1) / 2)]!;
+  return q[Math.floor((q.length - 1) / 2)];
 }
 
 export function settleable(status: string | undefined, startedAt: Date | null | undefined): boolean {
@@ -140,8 +140,8 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   return true;
@@ -156,12 +156,12 @@ function sameBookPrices(a: Record<string, number> | undefined, b: Record<string,
 function sameMarkets(a: StoredMarket[], b: StoredMarket[] | undefined): boolean {
   if (!b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
+    const x = a[i];
+    const y = b[i];
     if (x.id !== y.id || x.betItems.length !== y.betItems.length) return false;
     for (let j = 0; j < x.betItems.length; j++) {
-      const p = x.betItems[j]!;
-      const q = y.betItems[j]!;
+      const p = x.betItems[j];
+      const q = y.betItems[j];
       if (p.id !== q.id || p.price !== q.price || p.isAvailable !== q.isAvailable || !sameBookPrices(p.bookPrices, q.bookPrices)) return false;
     }
   }
@@ -210,7 +210,7 @@ export function buildMarkets(sportId: number, odds: FeedOdds, prev: StoredMarket
       const id = betItemId(mid, it.code);
       const bookPrices: Record<string, number> = {};
       it.prices.forEach((p, i) => {
-        if (typeof p === 'number' && p >= 1) bookPrices[odds.bookmakers[i]!] = p;
+        if (typeof p === 'number' && p >= 1) bookPrices[odds.bookmakers[i]] = p;
       });
       let price = it.price ?? consensusPrice(it.prices);
       let isAvailable = !it.suspended && price !== null;

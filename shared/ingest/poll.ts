@@ -79,7 +79,7 @@ function lastSlot(provider: string, raw: string | null, current: SlotState): num
   }
   if (typeof state !== 'object' || state === null || !Number.isFinite(state.slot) || !Number.isFinite(state.intervalMs)) return discard('older format');
   if (state.intervalMs !== current.intervalMs) return discard(`POLL_INTERVAL_MS was ${state.intervalMs}`);
-  if (state.slot! * state.intervalMs! > Date.now() + current.intervalMs) return discard('its slot is ahead of the clock');
+  if (state.slot! * state.intervalMs > Date.now() + current.intervalMs) return discard('its slot is ahead of the clock');
   return state.slot!;
 }
 

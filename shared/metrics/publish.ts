@@ -31,7 +31,7 @@ export function ownSnapshotKey(): string | undefined {
 }
 
 export async function publishSnapshot(instanceKey: string, processName: string, ttlMs: number): Promise<void> {
-  const body: Omit<Snapshot, 'key'> = { process: processName, at: Date.now(), metrics: (await processRegistry.getMetricsAsJSON()) as MetricsJson };
+  const body: Omit<Snapshot, 'key'> = { process: processName, at: Date.now(), metrics: (await processRegistry.getMetricsAsJSON()) };
   await redis().multi().set(instanceKey, JSON.stringify(body), 'PX', ttlMs).sadd(indexKey(), instanceKey).exec();
 }
 
@@ -44,7 +44,7 @@ export async function startMetricsPublisher(processName: string): Promise<{ name
   setMetricsProcess(processName);
   const publish = () => publishSnapshot(instanceKey, processName, periodMs * 3).catch((err) => log.warn({ err: (err as Error).message }, 'metrics publish failed'));
   await publish();
-  const timer = setInterval(publish, periodMs);
+  const timer = setInterval(() => void publish(), periodMs);
   timer.unref();
   const stop = async () => {
     clearInterval(timer);

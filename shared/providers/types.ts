@@ -1,4 +1,4 @@
-import type { LocalizedText, SportId } from '../sports';
+import type { SportId } from '../sports';
 import type { EventStats } from '../stats';
 
 /**

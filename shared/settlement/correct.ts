@@ -174,5 +174,5 @@ async function correctLocked(req: CorrectionRequest): Promise<{ outcome: Correct
     throw new CorrectionConflictError(`event ${req.eventId}: its resultVersion moved on from ${version} while correcting; re-run the command to apply the correction on top`);
   }
   const intents = correctionIntents(req.eventId, event, true);
-  return { outcome: { eventId: req.eventId, changed: true, previousVersion: version, resultVersion: next, changes, jobId: jobIdOf(intents[0]!) }, intents };
+  return { outcome: { eventId: req.eventId, changed: true, previousVersion: version, resultVersion: next, changes, jobId: jobIdOf(intents[0]) }, intents };
 }

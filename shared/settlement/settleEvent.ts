@@ -98,7 +98,10 @@ async function writeUntilStable<T, Tag>(
     const tags: Tag[] = [];
     for (const doc of docs) {
       const { op, tag } = plan(doc);
-      if (op) (ops.push(op), tags.push(tag));
+      if (op) {
+        ops.push(op);
+        tags.push(tag);
+      }
     }
     if (ops.length === 0) return docs;
     const res = await write(ops);
@@ -148,7 +151,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
     const ledByEvent = new Map(leds.map((l) => [l.eventId, l]));
     for (const e of events) {
       if (!endedIds.includes(e._id)) continue;
-      const { stats, source } = settlementStats(ledByEvent.get(e._id) as never, e.stats as never);
+      const { stats, source } = settlementStats(ledByEvent.get(e._id), e.stats);
       contexts.set(e._id, { state: states.get(e._id)!, stats, version: e.resultVersion ?? 0, now, source });
       out.get(e._id)!.statsSource = source;
     }

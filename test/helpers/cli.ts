@@ -8,7 +8,6 @@ export interface CliResult {
   code: number | null;
   out: string;
   err: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

@@ -36,7 +36,7 @@ export class OddsApiServer {
   async start(): Promise<this> {
     this.server = createServer((req, res) => this.handle(req, res));
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 

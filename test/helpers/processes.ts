@@ -18,8 +18,8 @@ export interface Spawned {
 export function spawnEntry(entry: string, env: Record<string, string> = {}): Spawned {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
   return { child, output: () => out, exited };
 }

@@ -1,5 +1,5 @@
 import { marketId as makeMarketId, betItemId as makeBetItemId, marketType, type MarketType } from '../../shared/markets/catalog';
-import { countGrid, firstHalfGrid, priceOutcome, type PricingInputs } from '../../shared/ai/pricing';
+import { firstHalfGrid, priceOutcome, type PricingInputs } from '../../shared/ai/pricing';
 import { mulberry32, sampleNormal, type Rng } from '../../shared/ai/random';
 import { sportParamModel } from '../../shared/ai/sportParams';
 

@@ -61,7 +61,7 @@ describe('GET /v2/health', () => {
     expect((await queueFor(aiQueue).getJobCounts('waiting')).waiting).to.equal(1);
     expect((await api.get('/v2/health')).body.status).to.equal('ok');
     await queueFor(aiQueue).obliterate({ force: true });
-    await queueFor(aiQueue).add(job!.name, job!.data, { jobId: job!.id, timestamp: Date.now() - 100_000 });
+    await queueFor(aiQueue).add(job.name, job.data, { jobId: job.id, timestamp: Date.now() - 100_000 });
     await requestAnalyses(['h-ev2']); // a newer one behind it: the oldest is what counts
     const res = await api.get('/v2/health');
     expect(res.body.queues.ai.oldestWaitingAgeMs).to.be.within(100_000, 110_000);

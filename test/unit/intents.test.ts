@@ -29,7 +29,7 @@ describe('intentions: job ids are the jobs/ builders (unchanged)', () => {
     it(`happy: ${what} -> ${id}`, () => {
       expect(jobIdOf(intent)).to.equal(id);
       const def = { settlement: settlementQueue, recharge: rechargeQueue, ingest: ingestQueue, ai: aiQueue }[intent.queue];
-      expect(jobIdOf(intent)).to.equal((def.jobs as Record<string, { jobId: (p: object) => string }>)[intent.name]!.jobId(intent.data));
+      expect(jobIdOf(intent)).to.equal((def.jobs as Record<string, { jobId: (p: object) => string }>)[intent.name].jobId(intent.data));
     });
   }
   it('error: an unknown job name is refused, naming the queue', () => {
@@ -60,8 +60,8 @@ describe('intentions: settlement sweep (sweepIntents)', () => {
 
   it('happy: the world-time end maps to real time before the delay', () => {
     const [intent] = sweepIntents([ev('d', { endedAt: at('2024-05-01T11:00:00Z') })], now, 120_000, (ms) => ms + 3_600_000);
-    expect(intent!.delay).to.equal(120_000);
-    expect(jobIdOf(intent!)).to.equal('settle-d-v0');
+    expect(intent.delay).to.equal(120_000);
+    expect(jobIdOf(intent)).to.equal('settle-d-v0');
   });
 });
 

@@ -34,10 +34,10 @@ export function toAnalysisEvent(e: EventLean): AnalysisEvent {
     regionId: e.regionId,
     startDateTime: e.startDateTime,
     markets: (e.markets ?? []).map((m) => ({
-      id: m.id,
+      id: m.id as string,
       betTypeSysname: m.betTypeSysname,
       line: m.line ?? null,
-      betItems: (m.betItems ?? []).map((i) => ({ id: i.id, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
+      betItems: (m.betItems ?? []).map((i) => ({ id: i.id as string, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
     })),
   };
 }
@@ -145,7 +145,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
         updateOne: {
           filter: { _id: r._id },
           // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
-          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } as Record<string, unknown> },
+          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } },
           upsert: true,
         },
       })),

@@ -76,7 +76,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
     for (const m of e.markets ?? []) {
       const type = marketType(m.betTypeSysname);
       if (!type || type.kind === 'doubleChance') continue;
-      const market = { id: m.id, betTypeSysname: m.betTypeSysname, line: m.line ?? null, betItems: (m.betItems ?? []).map((i) => ({ id: i.id, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })) };
+      const market = { id: m.id as string, betTypeSysname: m.betTypeSysname, line: m.line ?? null, betItems: (m.betItems ?? []).map((i) => ({ id: i.id as string, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })) };
       for (const q of fullQuotes(type, market, e.dataSource)) margins.set(q.book, [...(margins.get(q.book) ?? []), overround(q.odds)]);
     }
   }

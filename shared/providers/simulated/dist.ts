@@ -37,7 +37,7 @@ export function poissonPmf(lambda: number, max: number): Float64Array {
     p = (p * lambda) / (k + 1);
   }
   // The tail beyond max lands on max so the grid sums to 1.
-  out[max] = out[max]! + Math.max(0, 1 - sum);
+  out[max] = out[max] + Math.max(0, 1 - sum);
   return out;
 }
 
@@ -50,7 +50,7 @@ export function poissonGrid(homeNow: number, awayNow: number, lambdaHome: number
   const n = Math.max(homeNow + maxH, awayNow + maxA) + 2;
   const p = new Float64Array(n * n);
   for (let i = 0; i <= maxH; i++) {
-    for (let j = 0; j <= maxA; j++) p[(homeNow + i) * n + (awayNow + j)] = ph[i]! * pa[j]!;
+    for (let j = 0; j <= maxA; j++) p[(homeNow + i) * n + (awayNow + j)] = ph[i] * pa[j];
   }
   return { kind: 'grid', n, p };
 }
@@ -60,11 +60,11 @@ export function resolveTies(d: GridDist, homeShare: number): GridDist {
   const { n } = d;
   const p = d.p.slice();
   for (let k = 0; k < n - 1; k++) {
-    const tie = p[k * n + k]!;
+    const tie = p[k * n + k];
     if (!tie) continue;
     p[k * n + k] = 0;
-    p[(k + 1) * n + k] = p[(k + 1) * n + k]! + tie * homeShare;
-    p[k * n + (k + 1)] = p[k * n + (k + 1)]! + tie * (1 - homeShare);
+    p[(k + 1) * n + k] = p[(k + 1) * n + k] + tie * homeShare;
+    p[k * n + (k + 1)] = p[k * n + (k + 1)] + tie * (1 - homeShare);
   }
   return { kind: 'grid', n, p };
 }
@@ -100,7 +100,7 @@ function gridSign(d: GridDist, f: (h: number, a: number) => number): { pos: numb
   const { n, p } = d;
   for (let h = 0; h < n; h++) {
     for (let a = 0; a < n; a++) {
-      const v = p[h * n + a]!;
+      const v = p[h * n + a];
       if (!v) continue;
       const s = f(h, a);
       if (s > 1e-9) pos += v;
@@ -170,8 +170,8 @@ export function countTotal(now: number, lambda: number, line: number): OutcomePr
   let push = 0;
   for (let k = 0; k <= max; k++) {
     const t = now + k;
-    if (t > line) over += pmf[k]!;
-    else if (t === line) push += pmf[k]!;
+    if (t > line) over += pmf[k];
+    else if (t === line) push += pmf[k];
   }
   return { win: [over, 1 - over - push], push: [push, push] };
 }
@@ -182,7 +182,7 @@ export function countTotal(now: number, lambda: number, line: number): OutcomePr
  */
 export function effective(o: OutcomeProbs): number[] {
   return o.win.map((w, i) => {
-    const np = 1 - o.push[i]!;
+    const np = 1 - o.push[i];
     return np > 1e-12 ? Math.min(1, Math.max(0, w / np)) : 0.5;
   });
 }
@@ -197,5 +197,5 @@ export function lineEffective(fn: (line: number) => OutcomeProbs, line: number):
   if (!isQuarter(line)) return effective(fn(line));
   const lo = effective(fn(line - 0.25));
   const hi = effective(fn(line + 0.25));
-  return lo.map((v, i) => (v + hi[i]!) / 2);
+  return lo.map((v, i) => (v + hi[i]) / 2);
 }

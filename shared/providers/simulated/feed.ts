@@ -159,7 +159,7 @@ export function odds(seed: number, f: SimFixture, t: number): FeedOdds | null {
   const markets: FeedMarket[] = f.markets.map((m, mi) => {
     const type = catalogType(m.sysname);
     const fair = fairProbabilities(type, m.line, model);
-    const keys = hashes[mi]!.map((itemHash) => ({ seed, itemHash, bucket }));
+    const keys = hashes[mi].map((itemHash) => ({ seed, itemHash, bucket }));
     const perBook = BOOKMAKERS.map((b, bi) => bookPrices(b, bi, type, fair, keys));
     return {
       betTypeSysname: m.sysname,
@@ -167,7 +167,7 @@ export function odds(seed: number, f: SimFixture, t: number): FeedOdds | null {
       items: type.outcomes.map((o, i) => ({
         code: o.code,
         prices: perBook.map((p) => p[i]!),
-        suspended: suspendedForGoal || fair[i]! < DECIDED_LOW || fair[i]! > DECIDED_HIGH,
+        suspended: suspendedForGoal || fair[i] < DECIDED_LOW || fair[i] > DECIDED_HIGH,
       })),
     };
   });
@@ -185,7 +185,7 @@ export function trueProbabilities(f: SimFixture, t: number): Map<string, number>
     const type = catalogType(m.sysname);
     const fair = fairProbabilities(type, m.line, model);
     const mid = marketId(f.eventId, m.sysname, m.line);
-    type.outcomes.forEach((o, i) => out.set(betItemId(mid, o.code), fair[i]!));
+    type.outcomes.forEach((o, i) => out.set(betItemId(mid, o.code), fair[i]));
   }
   return out;
 }

@@ -58,9 +58,9 @@ export class SimulatedProvider implements OddsProvider {
       });
       const anchor = opts.syntheticAnchorMs ?? 0;
       for (let i = 0; i < (opts.syntheticLive ?? 0); i++) {
-        const c = COMPETITIONS[i % COMPETITIONS.length]!;
-        const a = c.teams[(2 * Math.floor(i / COMPETITIONS.length)) % c.teams.length]!;
-        const b = c.teams[(2 * Math.floor(i / COMPETITIONS.length) + 1) % c.teams.length]!;
+        const c = COMPETITIONS[i % COMPETITIONS.length];
+        const a = c.teams[(2 * Math.floor(i / COMPETITIONS.length)) % c.teams.length];
+        const b = c.teams[(2 * Math.floor(i / COMPETITIONS.length) + 1) % c.teams.length];
         const f = buildFixture(opts.seed, c, Math.floor(anchor / 86_400_000), i, a, b, anchor - (5 + (i % 40)) * 60_000);
         this.synthetic.push({ ...f, eventId: `8${String(opts.seed % 1000).padStart(3, '0')}${String(i).padStart(9, '0')}`, end: 'completed' });
       }
@@ -94,10 +94,10 @@ export class SimulatedProvider implements OddsProvider {
     const eventId = `7${String(seed % 1000).padStart(3, '0')}${String(slot).padStart(5, '0')}${String(((cycle % 1e6) + 1e6) % 1e6).padStart(6, '0')}`;
     let f = this.rollingBuilt.get(eventId);
     if (!f) {
-      const c = COMPETITIONS[slot % COMPETITIONS.length]!;
+      const c = COMPETITIONS[slot % COMPETITIONS.length];
       const pair = (2 * (Math.floor(slot / COMPETITIONS.length) + cycle)) % c.teams.length;
-      const a = c.teams[(pair + c.teams.length) % c.teams.length]!;
-      const b = c.teams[(pair + 1 + c.teams.length) % c.teams.length]!;
+      const a = c.teams[(pair + c.teams.length) % c.teams.length];
+      const b = c.teams[(pair + 1 + c.teams.length) % c.teams.length];
       f = { ...buildFixture(seed, c, Math.floor(start / 86_400_000), slot, a, b, start), eventId };
       this.rollingBuilt.set(eventId, f);
     }

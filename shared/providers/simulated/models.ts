@@ -125,7 +125,7 @@ function hockeyScript(p: MatchParams, rng: Rng): MatchScript {
   const incidents: Incident[] = [];
   let t = 0;
   for (let i = 0; i < 3; i++) {
-    const seg = playSegment(names[i]!, t, 35, i * 20, 20, i);
+    const seg = playSegment(names[i], t, 35, i * 20, 20, i);
     segments.push(seg);
     scatter(rng, seg, rng.poisson(p.lambdaHome / 3), 'goal', 0, incidents);
     scatter(rng, seg, rng.poisson(p.lambdaAway / 3), 'goal', 1, incidents);
@@ -184,15 +184,15 @@ function periodsScript(
     return [h, a];
   };
   for (let i = 0; i < n; i++) {
-    const seg = playSegment(opts.names[i]!, t, opts.wallMinutes, i * opts.clockMinutes, opts.clockMinutes, i);
+    const seg = playSegment(opts.names[i], t, opts.wallMinutes, i * opts.clockMinutes, opts.clockMinutes, i);
     seg.score = draw(1 / n, p.diffMean);
     home += seg.score[0];
     away += seg.score[1];
     segments.push(seg);
     t = seg.end;
     if (i < n - 1) {
-      segments.push(breakSegment(opts.breaks[i] === 15 || opts.breaks[i] === 20 ? 'HALF_TIME' : 'BREAK', t, opts.breaks[i]!, (i + 1) * opts.clockMinutes * MIN));
-      t += opts.breaks[i]! * MIN;
+      segments.push(breakSegment(opts.breaks[i] === 15 || opts.breaks[i] === 20 ? 'HALF_TIME' : 'BREAK', t, opts.breaks[i], (i + 1) * opts.clockMinutes * MIN));
+      t += opts.breaks[i] * MIN;
     }
   }
   let finalPhase = 'FULL_TIME';
@@ -418,7 +418,7 @@ export function stateAt(sportId: SportId, script: MatchScript, wall: number): Ma
 
 /** Game clock (seconds) at a wall instant; sports without a running clock report wall time. */
 export function clockAt(script: MatchScript, wall: number): number {
-  const seg = currentSegment(script, wall) ?? script.segments[script.segments.length - 1]!;
+  const seg = currentSegment(script, wall) ?? script.segments[script.segments.length - 1];
   if (seg.clockEnd === 0 && seg.clockStart === 0) return Math.max(0, Math.floor(Math.min(wall, script.end)));
   if (wall >= script.end) return seg.clockEnd;
   return Math.floor(seg.clockStart + (seg.clockEnd - seg.clockStart) * progress(seg, wall));
@@ -450,8 +450,8 @@ export function liveModel(p: MatchParams, script: MatchScript, state: MatchState
   const none = () => ({ win: [0.5, 0.5], push: [0, 0] });
   switch (p.sportId) {
     case 1: {
-      const h1 = script.segments[0]!;
-      const h2 = script.segments[2]!;
+      const h1 = script.segments[0];
+      const h2 = script.segments[2];
       const u1 = progress(h1, w);
       const u2 = progress(h2, w);
       const goalRem = 0.45 * (1 - u1) + 0.55 * (1 - u2);
@@ -540,7 +540,7 @@ function setsGrid(p: MatchParams, script: MatchScript, state: MatchState, wall: 
   }
   const rec = (h: number, a: number, prob: number, first: boolean) => {
     if (h === need || a === need) {
-      grid[h * n + a] = grid[h * n + a]! + prob;
+      grid[h * n + a] = grid[h * n + a] + prob;
       return;
     }
     const ps = first ? pCurrent : p.pSet;

@@ -139,10 +139,10 @@ export interface QuoteKey {
  */
 export function bookPrices(book: Bookmaker, bookIndex: number, type: MarketType, fair: number[], keys: QuoteKey[]): (number | null)[] {
   if (book.skips.includes(type.sysname)) return fair.map(() => null);
-  const k0 = keys[0]!;
+  const k0 = keys[0];
   if ((mix(k0.seed, 77, bookIndex, k0.itemHash, k0.bucket) % 10000) / 10000 < MISSING_QUOTE_RATE) return fair.map(() => null);
   const noisy = fair.map((q, i) => {
-    const k = keys[i]!;
+    const k = keys[i];
     const z = gauss(mix(k.seed, bookIndex, k.itemHash, k.bucket), mix(k.seed, bookIndex + 101, k.itemHash, k.bucket));
     const c = clamp(q, 0.002, 0.998);
     return 1 / (1 + Math.exp(-(Math.log(c / (1 - c)) + book.noise * z)));

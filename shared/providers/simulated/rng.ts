@@ -45,7 +45,7 @@ export class Rng {
     return min + Math.floor(this.next() * (maxExclusive - min));
   }
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
+    return items[Math.floor(this.next() * items.length)];
   }
   chance(p: number): boolean {
     return this.next() < p;
@@ -71,7 +71,7 @@ export class Rng {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
+      [out[i], out[j]] = [out[j], out[i]];
     }
     return out;
   }
@@ -83,6 +83,6 @@ export class Rng {
       r -= w;
       if (r < 0) return v;
     }
-    return pairs[pairs.length - 1]![0];
+    return pairs[pairs.length - 1][0];
   }
 }

@@ -14,7 +14,7 @@ import { breakSegment, clockAt, currentSegment, playSegment, type MatchScript, t
  * price, incident, final stat and end state is what the file says, at the minute it says.
  */
 
-export interface ScenarioStats extends Partial<EventStats> {}
+export type ScenarioStats = Partial<EventStats>;
 
 export interface ScenarioMarket {
   betTypeSysname: string;
@@ -96,7 +96,7 @@ function describe(err: ErrorObject): [string, string] {
 export function parseScenario(raw: unknown, file = '<scenario>'): Scenario {
   const check = validate();
   if (!check(raw)) {
-    const [pointer, detail] = describe(check.errors![0]!);
+    const [pointer, detail] = describe(check.errors![0]);
     throw new ScenarioError(file, pointer, detail);
   }
   const s = raw as Scenario;
@@ -341,7 +341,7 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
         line: m.line ?? null,
         items: type.outcomes.map((o) => ({
           code: o.code,
-          price: prices[o.code]!,
+          price: prices[o.code],
           prices: bookmakers.map((b) => bookPrices[b]?.[o.code] ?? null),
           suspended,
         })),
@@ -353,7 +353,7 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
   let live: FeedLiveStats | null = null;
   if (status === 'live') {
     const wall = minute * MIN;
-    const seg = currentSegment(template, wall) ?? template.segments[template.segments.length - 1]!;
+    const seg = currentSegment(template, wall) ?? template.segments[template.segments.length - 1];
     live = {
       eventId: e.id,
       stats: countsAt(e, sportId, minute),

@@ -168,9 +168,9 @@ export function fixturesOfDay(seed: number, c: SimCompetition, day: number, dens
   const teams = rng.shuffle(c.teams);
   const out: SimFixture[] = [];
   for (let k = 0; k < count; k++) {
-    const hour = c.kickoffs[k % c.kickoffs.length]!;
+    const hour = c.kickoffs[k % c.kickoffs.length];
     const start = day * DAY_MS + Math.round(hour * 60) * MIN_MS;
-    out.push(buildFixture(seed, c, day, k, teams[2 * k]!, teams[2 * k + 1]!, start));
+    out.push(buildFixture(seed, c, day, k, teams[2 * k], teams[2 * k + 1], start));
   }
   return out;
 }

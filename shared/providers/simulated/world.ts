@@ -93,16 +93,16 @@ const MEN = ['Adrián', 'Bruno', 'Casper', 'Diego', 'Emil', 'Felix', 'Gael', 'Hu
 const WOMEN = ['Alba', 'Bianca', 'Clara', 'Daria', 'Elena', 'Greta', 'Iris', 'Julia', 'Lena', 'Marta', 'Nina', 'Olga', 'Paula', 'Sofia', 'Vera', 'Zoe'];
 
 function clubs(region: string, pattern: readonly string[], count: number, offset = 0): { name: string; regionCode: string }[] {
-  const cities = CITIES[region]!;
+  const cities = CITIES[region];
   return Array.from({ length: Math.min(count, cities.length) }, (_, i) => {
-    const city = cities[(i + offset) % cities.length]!;
-    const p = pattern[i % pattern.length]!;
+    const city = cities[(i + offset) % cities.length];
+    const p = pattern[i % pattern.length];
     return { name: p.includes('{c}') ? p.replace('{c}', city) : `${city} ${p}`, regionCode: region };
   });
 }
 
 function franchises(region: string, count: number, offset: number): { name: string; regionCode: string }[] {
-  const cities = CITIES[region]!;
+  const cities = CITIES[region];
   return Array.from({ length: Math.min(count, cities.length) }, (_, i) => ({
     name: `${cities[(i + offset) % cities.length]} ${NICKNAMES[(i * 7 + offset) % NICKNAMES.length]}`,
     regionCode: region,
@@ -113,15 +113,14 @@ function players(women: boolean, count: number, offset: number): { name: string;
   const nations = Object.keys(SURNAMES);
   const firsts = women ? WOMEN : MEN;
   return Array.from({ length: count }, (_, i) => {
-    const nation = nations[(i + offset) % nations.length]!;
-    const surnames = SURNAMES[nation]!;
-    const surname = surnames[(i * 3 + offset) % surnames.length]!;
-    const first = firsts[(i * 5 + offset) % firsts.length]!;
+    const nation = nations[(i + offset) % nations.length];
+    const surnames = SURNAMES[nation];
+    const surname = surnames[(i * 3 + offset) % surnames.length];
+    const first = firsts[(i * 5 + offset) % firsts.length];
     return { name: `${first} ${surname}`, regionCode: nation };
   });
 }
 
-const SAT_SUN = [5, 0, 0, 0, 0, 0, 5];
 const WEEKEND_LEAGUE = [4, 0, 0, 0, 0, 1, 5];
 const MIDWEEK = [0, 0, 4, 4, 0, 0, 0];
 const DAILY = (n: number) => [n, n, n, n, n, n, n];

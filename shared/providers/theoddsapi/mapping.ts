@@ -83,7 +83,7 @@ const PREFIX_SPORT: Record<string, SportId> = {
 };
 
 export function sportIdOf(key: string, group?: string): SportId | undefined {
-  return (group && GROUP_SPORT[group]) || PREFIX_SPORT[key.split('_')[0]!];
+  return (group && GROUP_SPORT[group]) || PREFIX_SPORT[key.split('_')[0]];
 }
 
 /** Competitions we know by name and region; others are named by the API's title. */

@@ -95,11 +95,11 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     for (const r of recs) {
       const event = events.find((e) => e._id === r.eventId)!;
       const item = event.markets.flatMap((m) => m.betItems).find((i) => i.id === r.betItemId)!;
-      expect(item.bookPrices![r.bookmaker]).to.equal(r.odds);
-      expect(r.odds).to.equal(Math.max(...Object.values(item.bookPrices!)));
+      expect(item.bookPrices[r.bookmaker]).to.equal(r.odds);
+      expect(r.odds).to.equal(Math.max(...Object.values(item.bookPrices)));
       expect(r.edgePercentage).to.be.at.least(2);
       expect(r.kellyFraction).to.be.greaterThan(0);
-      expect(r.createdAt!.getTime()).to.be.below(r.eventStartAt.getTime());
+      expect(r.createdAt.getTime()).to.be.below(r.eventStartAt.getTime());
       expect(r.settled).to.equal(false);
     }
     // Sports other than soccer are analysed too (set and normal score models).
@@ -255,8 +255,8 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     // A bookmaker now beats every price on the away side of the 1X2: a new recommendation.
     const event = events[1];
     const away = event.markets[0].betItems[2];
-    const fair = (await Insight.findById('aiw2').lean())!.analysisInsight as any;
-    const generous = Math.round(Math.max(1.06 / fair.mainMarket.fairProbabilities['2'], ...Object.values(away.bookPrices!) as number[]) * 100 + 20) / 100;
+    const fair = (await Insight.findById('aiw2').lean())!.analysisInsight;
+    const generous = Math.round(Math.max(1.06 / fair.mainMarket.fairProbabilities['2'], ...Object.values<number>(away.bookPrices)) * 100 + 20) / 100;
     // (FerretDB 1.x has no positional $: the 1X2 market is the first one.)
     await Event.updateOne({ _id: 'aiw2' }, { $set: { 'markets.0.betItems.2.bookPrices.bigbook': generous } });
     const out = await runJob('aiw2', 3);
@@ -274,12 +274,12 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const e = soccer('aiwk', kickoff, 17, { id: 831, name: 'Early' }, { id: 832, name: 'Birds' });
     // Make sure there is something to recommend: one book is generous on the home side.
     const item = e.markets[0].betItems[0];
-    item.bookPrices!.localodds = Math.round(item.bookPrices!.sharpbook * 1.12 * 100) / 100;
+    item.bookPrices.localodds = Math.round(item.bookPrices.sharpbook * 1.12 * 100) / 100;
     await Event.create(e);
     expect((await runJob('aiwk', 1)).status).to.equal('analyzed');
     const before = await Recommendation.find({ eventId: 'aiwk' }).sort({ _id: 1 }).lean();
     expect(before.length).to.be.greaterThan(0);
-    for (const r of before) expect(r.createdAt!.getTime()).to.be.below(kickoff.getTime());
+    for (const r of before) expect(r.createdAt.getTime()).to.be.below(kickoff.getTime());
     await new Promise((r) => setTimeout(r, Math.max(0, kickoff.getTime() - Date.now() + 200)));
     // After kickoff a far better price appears (the feed is still "upcoming"): nothing is written.
     await Event.updateOne({ _id: 'aiwk' }, { $set: { 'markets.0.betItems.2.bookPrices.bigbook': 50 } });
@@ -339,7 +339,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const next = soccer('aiwn', new Date(Date.now() + 3 * DAY), 77, { id: 841, name: 'Team 841' }, { id: 842, name: 'Team 842' }, { id: 520, name: 'Sim Two' });
     await Event.create(next);
     expect((await runJob('aiwn', 1)).status).to.equal('analyzed');
-    const insight = (await Insight.findById('aiwn').lean())!.analysisInsight as any;
+    const insight = (await Insight.findById('aiwn').lean())!.analysisInsight;
     expect(insight.model.knownTeams).to.equal(true);
     expect(insight.model.gamesUsed).to.equal(fit.gamesUsed);
     expect(insight.blendWeight).to.equal(0);

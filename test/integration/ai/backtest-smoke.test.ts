@@ -25,7 +25,7 @@ describe('backtest on a real season (smoke)', function () {
       console.log(`    skipped: no football-data folder at ${DATA_DIRS.join(' or ')}`);
       this.skip();
     }
-    matches = loadSeasonFiles(listSeasonFiles(DATA!, 'E0_').filter((f) => seasonKey(f) >= 2014 && seasonKey(f) <= 2018)).map((m) => ({ ...m, season: seasonKey(m.file) }));
+    matches = loadSeasonFiles(listSeasonFiles(DATA, 'E0_').filter((f) => seasonKey(f) >= 2014 && seasonKey(f) <= 2018)).map((m) => ({ ...m, season: seasonKey(m.file) }));
   });
 
   it('scores EPL 2018/19 close to the Pinnacle closing line, with sane calibration, and shops prices across books', function () {

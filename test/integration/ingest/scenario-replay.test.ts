@@ -45,7 +45,7 @@ describe('ingest: a scenario file replayed exactly', function () {
     expect(e1.markets.map((m) => m.id)).to.include.members(['7100001-SOCCER_MATCH_RESULT', '7100001-SOCCER_UNDER_OVER@3', '7100001-SOCCER_ASIAN_HANDICAP@-1', '7100001-SOCCER_CORNERS_UNDER_OVER@10']);
     const mr = () => e1.markets.find((m) => m.betTypeSysname === 'SOCCER_MATCH_RESULT')!.betItems;
     expect(mr().map((i) => i.price)).to.deep.equal([2.1, 3.4, 3.6]);
-    expect(mr()[0]!.bookPrices).to.deep.equal({ 'simbook-a': 2.15, 'simbook-b': 2.05 });
+    expect(mr()[0].bookPrices).to.deep.equal({ 'simbook-a': 2.15, 'simbook-b': 2.05 });
     expect(await Event.countDocuments()).to.equal(8);
 
     // 12:35 - the pre-match move at minute -30; the never-started event is announced at -20.

@@ -71,8 +71,8 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
           doc = (await Event.findById(f.eventId).lean())!;
           expect(doc.status, `at ${frac}`).to.equal('live');
           expect(doc.startedAt!.getTime()).to.equal(f.start);
-          const expected = (await provider.fetchLiveStats({ at: new Date(t), signal: new AbortController().signal }, await provider.listEvents({ at: new Date(t), signal: new AbortController().signal })))[0]!;
-          const ls = doc.liveStats as any;
+          const expected = (await provider.fetchLiveStats({ at: new Date(t), signal: new AbortController().signal }, await provider.listEvents({ at: new Date(t), signal: new AbortController().signal })))[0];
+          const ls = doc.liveStats;
           expect(ls).to.include({ id: f.eventId, homeGoals: expected.stats.homeGoals, awayGoals: expected.stats.awayGoals, phaseSysname: expected.phaseSysname, elapsedSeconds: expected.elapsedSeconds, isLive: true });
           expect(ls.referenceTime).to.equal(new Date(t).toISOString());
           expect(ls.liveBetItems).to.have.length(doc.markets.flatMap((m) => m.betItems).length);
@@ -110,7 +110,7 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         // History only grew when prices changed: never two consecutive equal prices per item.
         const rows = await OddsHistory.find({ eventId: f.eventId }).sort({ betItemId: 1, at: 1 }).lean();
         for (let i = 1; i < rows.length; i++) {
-          if (rows[i]!.betItemId === rows[i - 1]!.betItemId) expect(rows[i]!.price).to.not.equal(rows[i - 1]!.price);
+          if (rows[i].betItemId === rows[i - 1].betItemId) expect(rows[i].price).to.not.equal(rows[i - 1].price);
         }
       } finally {
         handle.breaker.shutdown();

@@ -56,7 +56,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
       ['2', 4.5],
       ['X', 3.45],
     ]);
-    expect(mr.betItems[0]!.bookPrices).to.deep.equal({ pinnacle: 1.95, williamhill: 1.91, unibet_eu: 1.93 });
+    expect(mr.betItems[0].bookPrices).to.deep.equal({ pinnacle: 1.95, williamhill: 1.91, unibet_eu: 1.93 });
     // One market per line the books quote: 2.5 (two books) and 2.75 (one).
     expect(byId.get(`${ARSENAL}-SOCCER_UNDER_OVER@2.5`)!.betItems.map((i) => [i.code, i.price])).to.deep.equal([
       ['O', 1.87],
@@ -86,7 +86,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
 
     const odds = server.requests.filter((q) => q.path.endsWith('/odds'));
     expect(odds.map((q) => q.path)).to.deep.equal(['/v4/sports/soccer_epl/odds', '/v4/sports/basketball_nba/odds']);
-    expect(odds[0]!.query).to.include({ regions: 'eu', markets: 'h2h,spreads,totals', oddsFormat: 'decimal', dateFormat: 'iso' });
+    expect(odds[0].query).to.include({ regions: 'eu', markets: 'h2h,spreads,totals', oddsFormat: 'decimal', dateFormat: 'iso' });
     const state = (await ProviderState.findById('theoddsapi').lean())!;
     expect(state.quota).to.include({ remaining: 490, used: 10, last: 2 });
     expect([state.breaker, state.stale, state.lastError]).to.deep.equal(['closed', false, null]);

@@ -69,8 +69,8 @@ describe('ingest: two worker processes share the polls without writing anything 
     // bookkeeping, so they may touch; the intervals measured inside the lock may not.)
     ok.sort((a, b) => a.returnvalue.heldFrom - b.returnvalue.heldFrom);
     for (let i = 1; i < ok.length; i++) {
-      expect(ok[i]!.returnvalue.heldFrom, `poll ${ok[i]!.id} took the lock before ${ok[i - 1]!.id} released it`).to.be.at.least(ok[i - 1]!.returnvalue.heldUntil);
-      expect(ok[i]!.data.slot).to.be.greaterThan(ok[i - 1]!.data.slot);
+      expect(ok[i].returnvalue.heldFrom, `poll ${ok[i].id} took the lock before ${ok[i - 1].id} released it`).to.be.at.least(ok[i - 1].returnvalue.heldUntil);
+      expect(ok[i].data.slot).to.be.greaterThan(ok[i - 1].data.slot);
     }
 
     // No duplicate documents.
@@ -82,8 +82,8 @@ describe('ingest: two worker processes share the polls without writing anything 
     expect(new Set(snaps.map((s) => `${s.eventId}|${s.dataSource}`)).size).to.equal(snaps.length);
     const rows = await OddsHistory.find({}).sort({ betItemId: 1, at: 1 }).lean();
     for (let i = 1; i < rows.length; i++) {
-      const a = rows[i - 1]!;
-      const b = rows[i]!;
+      const a = rows[i - 1];
+      const b = rows[i];
       if (a.betItemId !== b.betItemId) continue;
       expect(b.at.getTime(), `${b.betItemId} appended twice at one instant`).to.not.equal(a.at.getTime());
       expect(b.price, `${b.betItemId} appended an unchanged price`).to.not.equal(a.price);

@@ -83,8 +83,8 @@ describe('auto-recharge', function () {
       await retry.promote();
       await waitUntil('auto-recharge to be disabled', async () => (await Account.findById(accountId).lean())?.autoRecharge?.enabled === false, 30000);
       const account = (await Account.findById(accountId).lean())!;
-      expect(account.autoRecharge!.disabledReason).to.match(/declined twice.*generic_decline/);
-      expect(account.autoRecharge!.disabledAt).to.be.instanceOf(Date);
+      expect(account.autoRecharge.disabledReason).to.match(/declined twice.*generic_decline/);
+      expect(account.autoRecharge.disabledAt).to.be.instanceOf(Date);
       const charges = await gatewayCharges(accountId);
       expect(charges).to.have.length(2);
       expect(new Set(charges.map((c) => c.idempotencyKey)).size).to.equal(2); // a new idempotency key for the retry
@@ -182,8 +182,8 @@ describe('auto-recharge', function () {
       await spend(api, key, 1);
       await waitUntil('auto-recharge to be disabled', async () => (await Account.findById(accountId).lean())?.autoRecharge?.enabled === false, 60000, 250);
       const account = (await Account.findById(accountId).lean())!;
-      expect(account.autoRecharge!.disabledReason).to.match(/settings incomplete: the stripe gateway needs the customer/);
-      expect(account.autoRecharge!.disabledAt).to.be.instanceOf(Date);
+      expect(account.autoRecharge.disabledReason).to.match(/settings incomplete: the stripe gateway needs the customer/);
+      expect(account.autoRecharge.disabledAt).to.be.instanceOf(Date);
       expect(stripe.requests.filter((r) => r.body['metadata[accountId]'] === accountId)).to.have.length(0);
       expect(await RechargeAttempt.countDocuments({ accountId })).to.equal(0);
       expect(await balanceOf(accountId)).to.equal(999);

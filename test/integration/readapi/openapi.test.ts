@@ -8,7 +8,7 @@ import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { betItemId, marketId } from '../../../shared/markets/catalog';
 import { OddsHistory, Recommendation } from '../../../shared/db/models';
-import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
+import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 /** The bet item whose price history odds-movement serves (OddsHistory is not part of clearReadData). */

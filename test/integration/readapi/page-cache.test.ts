@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
@@ -170,13 +171,11 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     expect(res.headers.get('vary')).to.equal('Accept-Encoding');
     // fetch decompresses transparently; read the raw bytes with a plain request to see the encoding.
     const raw = await new Promise<{ enc: string | undefined; body: Buffer }>((resolve, reject) => {
-      require('node:http')
-        .get(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip, deflate', Authorization: `Bearer ${api.key}` } }, (r: any) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => resolve({ enc: r.headers['content-encoding'], body: Buffer.concat(chunks) }));
-        })
-        .on('error', reject);
+      httpGet(`${api.url}/v2/matches?limit=50`, { headers: { 'Accept-Encoding': 'gzip, deflate', Authorization: `Bearer ${api.key}` } }, (r: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ enc: r.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      }).on('error', reject);
     });
     expect(raw.enc).to.equal('gzip');
     expect(JSON.parse(gunzipSync(raw.body).toString())).to.deep.equal(plain.body);

@@ -73,13 +73,13 @@ describe('event analysis', () => {
     const event = simEvent({ id: 'u1', sportId: 1, x: [Math.log(1.5), Math.log(1.2)], home: { id: 1, name: 'Alpha' }, away: { id: 2, name: 'Beta' }, startDateTime: start, markets: SOCCER_MARKETS, seed: 9 });
     const a = analyzeEvent(asInput(event), null, { minEdge: 2, now })!;
     const oneXtwo = event.markets.find((m) => m.betTypeSysname === 'SOCCER_MATCH_RESULT')!;
-    const sharp = devigShin(oneXtwo.betItems.map((i) => i.bookPrices!.sharpbook)).probabilities;
+    const sharp = devigShin(oneXtwo.betItems.map((i) => i.bookPrices.sharpbook)).probabilities;
     for (const [k, item] of oneXtwo.betItems.entries()) {
       const it = a.items.find((x) => x.betItemId === item.id)!;
       expect(it.probability).to.be.closeTo(sharp[k], 1e-12);
-      const best = Math.max(...Object.values(item.bookPrices!));
+      const best = Math.max(...Object.values(item.bookPrices));
       expect(it.bestOdds).to.equal(best);
-      expect(item.bookPrices![it.bestBook!]).to.equal(best);
+      expect(item.bookPrices[it.bestBook!]).to.equal(best);
     }
     // Double chance is priced from the grid fitted to the exclusive markets: 1X = 1 + X.
     const dc = a.items.find((x) => x.sysname === 'SOCCER_DOUBLE_CHANCE' && x.code === '1X')!;
@@ -116,7 +116,7 @@ describe('event analysis', () => {
 
   it('an edge beyond the credible maximum (a stale or mistyped price) is never recommended', () => {
     const event = simEvent({ id: 'u2', sportId: 1, x: [Math.log(1.5), Math.log(1.2)], home: { id: 1, name: 'Alpha' }, away: { id: 2, name: 'Beta' }, startDateTime: start, markets: SOCCER_MARKETS.slice(0, 1), seed: 3 });
-    event.markets[0].betItems[0].bookPrices!.localodds = 9.5; // home at 9.5 with a fair ~45 %
+    event.markets[0].betItems[0].bookPrices.localodds = 9.5; // home at 9.5 with a fair ~45 %
     const a = analyzeEvent(asInput(event), null, { minEdge: 2, now })!;
     expect(a.items.find((i) => i.code === '1')!.edgePercentage).to.be.greaterThan(MAX_CREDIBLE_EDGE);
     expect(a.recommendations.find((r) => r.code === '1')).to.equal(undefined);
@@ -165,7 +165,7 @@ describe('event analysis', () => {
 
   it('fullQuotes keeps only books quoting every outcome', () => {
     const event = simEvent({ id: 'u4', sportId: 1, x: [0.3, 0.1], home: { id: 1, name: 'A' }, away: { id: 2, name: 'B' }, startDateTime: start, markets: SOCCER_MARKETS.slice(0, 1), seed: 1 });
-    delete event.markets[0].betItems[1].bookPrices!.softbet;
+    delete event.markets[0].betItems[1].bookPrices.softbet;
     const quotes = fullQuotes(marketType('SOCCER_MATCH_RESULT')!, event.markets[0], event.dataSource);
     expect(quotes.map((q) => q.book).sort()).to.deep.equal(BOOKS.map((b) => b.name).filter((b) => b !== 'softbet').sort());
   });

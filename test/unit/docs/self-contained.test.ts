@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
-import type { QueueDefinition } from '../../../jobs/define';
+import type { AnyQueueDefinition } from '../../../jobs/define';
 
 const ROOT = resolve(__dirname, '../../..');
 const SELF = 'test/unit/docs/self-contained.test.ts';
@@ -10,13 +10,14 @@ const SELF = 'test/unit/docs/self-contained.test.ts';
 /** Built, so that this file does not contain them itself. */
 const OUTSIDE_DOCUMENTS = ['SPEC' + '.md', 'DESIGN' + '.md'];
 
-const isQueueDefinition = (v: unknown): v is QueueDefinition<any> =>
+const isQueueDefinition = (v: unknown): v is AnyQueueDefinition =>
   typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { jobs?: unknown }).jobs === 'object' && 'defaultJobOptions' in v;
 
 /** Every queue exported by a file of jobs/, by name. */
-function exportedQueues(): Map<string, QueueDefinition<any>> {
-  const out = new Map<string, QueueDefinition<any>>();
+function exportedQueues(): Map<string, AnyQueueDefinition> {
+  const out = new Map<string, AnyQueueDefinition>();
   for (const file of readdirSync(join(ROOT, 'jobs')).filter((f) => f.endsWith('.ts'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- every file of jobs/, found at run time
     const mod = require(join(ROOT, 'jobs', file)) as Record<string, unknown>;
     for (const value of Object.values(mod)) if (isQueueDefinition(value)) out.set(value.name, value);
   }
@@ -31,7 +32,7 @@ function procfileProcesses(): { name: string; entry: string }[] {
     .map((l) => {
       const m = /^([\w-]+):.*\b(workers\/[\w-]+\.ts)\b/.exec(l);
       if (!m) throw new Error(`Procfile line without a workers/ entry: ${l}`);
-      return { name: m[1]!, entry: m[2]! };
+      return { name: m[1], entry: m[2] };
     });
 }
 

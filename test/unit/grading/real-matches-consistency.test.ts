@@ -80,12 +80,12 @@ const label = (m: FootballDataMatch) => `${path.basename(m.file)} ${m.kickoff.to
         ] as const) {
           const details = ['1', 'X', '2'].map((c) => grade(stats, market, c).resultDetail);
           if (h === null || a === null) {
-            if (details.some((d) => d !== 'push')) fail(m, `${market} with missing score should push all: ${details}`);
+            if (details.some((d) => d !== 'push')) fail(m, `${market} with missing score should push all: ${details.join(',')}`);
             continue;
           }
           const expected = h > a ? 0 : h === a ? 1 : 2;
           if (details.filter((d) => d === 'won').length !== 1 || details[expected] !== 'won' || details.some((d, i) => i !== expected && d !== 'lost')) {
-            fail(m, `${market} ${h}-${a} graded ${details}`);
+            fail(m, `${market} ${h}-${a} graded ${details.join(',')}`);
           }
         }
       }

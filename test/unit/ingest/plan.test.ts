@@ -29,7 +29,7 @@ function odds(prices: (number | null)[][], over: Partial<FeedOdds> = {}): FeedOd
     eventId: '555',
     at: T0,
     bookmakers: ['book-a', 'book-b', 'book-c'],
-    markets: [{ betTypeSysname: 'SOCCER_MATCH_RESULT', line: null, items: ['1', 'X', '2'].map((code, i) => ({ code, prices: prices[i]! })) }],
+    markets: [{ betTypeSysname: 'SOCCER_MATCH_RESULT', line: null, items: ['1', 'X', '2'].map((code, i) => ({ code, prices: prices[i] })) }],
     ...over,
   };
 }
@@ -72,13 +72,13 @@ describe('ingest planner', () => {
       // A national team is translated by ICU; a club keeps its name.
       expect((set.homeTeam as any).name).to.deep.equal({ en: 'Spain', es: 'España', pt: 'Espanha' });
       expect((set.awayTeam as any).name).to.deep.equal({ en: 'Ashford United', es: 'Ashford United', pt: 'Ashford United' });
-      const items = (set.markets as StoredMarket[])[0]!.betItems;
+      const items = (set.markets as StoredMarket[])[0].betItems;
       expect(items.map((i) => [i.id, i.price, i.isAvailable])).to.deep.equal([
         ['555-SOCCER_MATCH_RESULT-1', 2.1, true],
         ['555-SOCCER_MATCH_RESULT-X', 3.3, true],
         ['555-SOCCER_MATCH_RESULT-2', 3.6, true],
       ]);
-      expect(items[1]!.bookPrices).to.deep.equal({ 'book-a': 3.3, 'book-b': 3.4 });
+      expect(items[1].bookPrices).to.deep.equal({ 'book-a': 3.3, 'book-b': 3.4 });
       expect(plan.teams.get((set.homeTeam as any).id)!.searchNames).to.deep.equal(['spain', 'espana', 'espanha']);
       expect(plan.history).to.have.length(3);
       expect(plan.analyze).to.deep.equal([{ eventId: '555', version: 1 }]);
@@ -107,7 +107,7 @@ describe('ingest planner', () => {
     it('an item no book quotes keeps its last price, unavailable', () => {
       const first = planIngest(batch([event('upcoming')], { odds: [odds([[2.1], [3.3], [3.6]])] }), new Map(), NOW);
       const next = planIngest(batch([event('upcoming')], { odds: [odds([[2.1], [null], [3.6]])] }), new Map([['555', prevOf(first)]]), NOW);
-      const items = (setOf(next).markets as StoredMarket[])[0]!.betItems;
+      const items = (setOf(next).markets as StoredMarket[])[0].betItems;
       expect(items[1]).to.deep.include({ price: 3.3, isAvailable: false });
     });
   });
@@ -145,16 +145,16 @@ describe('ingest planner', () => {
       const set = setOf(plan);
       expect(set).to.include({ status: 'completed', liveStats: null });
       expect(set.stats).to.deep.include({ homeGoals: 2, awayGoals: 1, phase: 'FULL_TIME' });
-      expect((set.markets as StoredMarket[])[0]!.betItems.every((i) => !i.isAvailable)).to.equal(true);
+      expect((set.markets as StoredMarket[])[0].betItems.every((i) => !i.isAvailable)).to.equal(true);
       // The same result again settles nothing more.
-      const again = end({ ...prev, ...set } as PrevEvent, 'completed', stats(2, 1));
+      const again = end({ ...prev, ...set }, 'completed', stats(2, 1));
       expect(again.settle).to.deep.equal([]);
       expect(again.eventOps).to.have.length(0);
     });
 
     it('a changed final after completion bumps resultVersion and settles again', () => {
       const prev = prevOf(live(), { status: 'live' });
-      const done = { ...prev, ...setOf(end(prev, 'completed', stats(2, 1))) } as PrevEvent;
+      const done = { ...prev, ...setOf(end(prev, 'completed', stats(2, 1))) };
       const corrected = end(done, 'completed', stats(2, 1, { homeCorners: 7 }));
       expect(corrected.settle).to.deep.equal([{ eventId: '555', resultVersion: 1 }]);
       expect(setOf(corrected).resultVersion).to.equal(1);

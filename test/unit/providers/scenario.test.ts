@@ -50,18 +50,18 @@ describe('scenario files', () => {
 
     it('is replayed exactly: prices, incidents and final stats at the scripted minutes', () => {
       const s = loadScenario(join(DOCS, 'soccer-settlement-rules.json'));
-      const e = s.events[0]!;
+      const e = s.events[0];
       const kickoff = Date.parse(s.start) + e.startOffsetMinutes * 60_000;
       const pre = evaluateScenarioEvent(s, e, kickoff - 40 * 60_000);
       expect(pre.event.status).to.equal('upcoming');
-      expect(pre.odds!.markets[0]!.items.map((i) => i.price)).to.deep.equal([2.1, 3.4, 3.6]);
+      expect(pre.odds!.markets[0].items.map((i) => i.price)).to.deep.equal([2.1, 3.4, 3.6]);
       const moved = evaluateScenarioEvent(s, e, kickoff - 10 * 60_000);
-      expect(moved.odds!.markets[0]!.items.map((i) => i.price)).to.deep.equal([2.05, 3.45, 3.7]);
+      expect(moved.odds!.markets[0].items.map((i) => i.price)).to.deep.equal([2.05, 3.45, 3.7]);
       const live = evaluateScenarioEvent(s, e, kickoff + 15 * 60_000);
       expect(live.event.status).to.equal('live');
       expect(live.live!.stats.homeGoals).to.equal(1);
       expect(live.live!.phaseSysname).to.equal('FIRST_HALF');
-      expect(live.odds!.markets[0]!.items.map((i) => i.prices)).to.deep.equal([[1.57, 1.5], [4.1, 3.9], [6.2, null]]);
+      expect(live.odds!.markets[0].items.map((i) => i.prices)).to.deep.equal([[1.57, 1.5], [4.1, 3.9], [6.2, null]]);
       const ht = evaluateScenarioEvent(s, e, kickoff + 50 * 60_000);
       expect([ht.live!.phaseSysname, ht.live!.isInPlay, ht.live!.elapsedSeconds]).to.deep.equal(['HALF_TIME', false, 45 * 60]);
       const done = evaluateScenarioEvent(s, e, kickoff + 106 * 60_000);

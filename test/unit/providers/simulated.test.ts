@@ -89,9 +89,9 @@ describe('simulated provider', () => {
             if (prices.some((p) => p === null) || m.items.some((it) => it.suspended)) return;
             const overround = prices.reduce((sum: number, p) => sum + 1 / p!, 0) / (type.kind === 'doubleChance' ? 2 : 1);
             // Each book's margin sits above a fair book and not wildly above its stated overround.
-            expect(overround, `${m.betTypeSysname} ${o.bookmakers[bi]}`).to.be.within(1.0, 1 + BOOKMAKERS[bi]!.margin + 0.12);
+            expect(overround, `${m.betTypeSysname} ${o.bookmakers[bi]}`).to.be.within(1.0, 1 + BOOKMAKERS[bi].margin + 0.12);
           });
-          if (new Set(m.items[0]!.prices.filter((p) => p !== null)).size > 1) dispersed++;
+          if (new Set(m.items[0].prices.filter((p) => p !== null)).size > 1) dispersed++;
         }
       }
       expect(dispersed).to.be.greaterThan(100);
@@ -116,7 +116,7 @@ describe('simulated provider', () => {
         let won = 0;
         for (const f of fixtures) {
           const probs = trueProbabilities(f, f.start - 60_000);
-          const m = f.markets[0]!;
+          const m = f.markets[0];
           expected += probs.get(`${f.eventId}-${m.sysname}-1`)!;
           const r = result(f, fixtureEnd(f) + 1)!;
           if (r.stats.homeGoals! > r.stats.awayGoals!) won++;
@@ -135,8 +135,8 @@ describe('simulated provider', () => {
       const goal = f.script.incidents.find((i) => i.kind === 'goal' && i.side === 0 && i.wall > 600)!;
       const before = stateAt(1, f.script, goal.wall - 1);
       const after = stateAt(1, f.script, goal.wall);
-      const pBefore = result3(liveModel(f.params, f.script, before, goal.wall - 1).fullTime).win[0]!;
-      const pAfter = result3(liveModel(f.params, f.script, after, goal.wall).fullTime).win[0]!;
+      const pBefore = result3(liveModel(f.params, f.script, before, goal.wall - 1).fullTime).win[0];
+      const pAfter = result3(liveModel(f.params, f.script, after, goal.wall).fullTime).win[0];
       expect(after.home).to.equal(before.home + 1);
       expect(pAfter).to.be.greaterThan(pBefore);
       const end = f.script.end - 1;
@@ -147,12 +147,12 @@ describe('simulated provider', () => {
     });
 
     it('tennis: winning a set moves the match price towards that player', () => {
-      const f = fixturesOfSport(42, 3, 5).find((x) => x.end === 'completed' && x.script.sets![0]!.winner === 0)!;
+      const f = fixturesOfSport(42, 3, 5).find((x) => x.end === 'completed' && x.script.sets![0].winner === 0)!;
       const firstSet = f.script.segments.find((s) => s.phase === 'SET_1')!;
       const at0 = 1;
       const at1 = firstSet.end + 1;
-      const p0 = winner2(liveModel(f.params, f.script, stateAt(3, f.script, at0), at0).fullTime).win[0]!;
-      const p1 = winner2(liveModel(f.params, f.script, stateAt(3, f.script, at1), at1).fullTime).win[0]!;
+      const p0 = winner2(liveModel(f.params, f.script, stateAt(3, f.script, at0), at0).fullTime).win[0];
+      const p1 = winner2(liveModel(f.params, f.script, stateAt(3, f.script, at1), at1).fullTime).win[0];
       expect(p1).to.be.greaterThan(p0);
     });
 
@@ -161,8 +161,8 @@ describe('simulated provider', () => {
       const goal = f.script.incidents.find((i) => i.kind === 'goal' && i.wall > 600)!;
       const during = odds(42, f, f.start + (goal.wall + 10) * 1000)!;
       const later = odds(42, f, f.start + (goal.wall + 120) * 1000)!;
-      expect(during.markets[0]!.items.every((it) => it.suspended)).to.equal(true);
-      expect(later.markets[0]!.items.some((it) => !it.suspended)).to.equal(true);
+      expect(during.markets[0].items.every((it) => it.suspended)).to.equal(true);
+      expect(later.markets[0].items.some((it) => !it.suspended)).to.equal(true);
     });
   });
 
