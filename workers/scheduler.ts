@@ -7,7 +7,7 @@ import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
 import { getConfig } from '../shared/config';
 import { key, redis } from '../shared/db/redis';
-import { LeaderLock } from '../shared/leaderLock';
+import { LeaderLock } from '../shared/locks';
 import { childLogger } from '../shared/logger';
 import { SPORTS } from '../shared/sports';
 import { main, type Service } from './runtime';

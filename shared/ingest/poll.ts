@@ -9,7 +9,7 @@ import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/b
 import type { ProviderHandle } from '../providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../providers/types';
 import { applyPlan, loadPrevious, syncInsightStatuses, type ApplyCounts } from './apply';
-import { withLock } from './lock';
+import { tryWithLock } from '../locks';
 import { planIngest, type IngestPlan } from './plan';
 
 export interface PollOptions {
@@ -220,7 +220,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
  */
 export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const name = handle.provider.name;
-  const res = await withLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
+  const res = await tryWithLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
     const heldFrom = Date.now();
     const last = lastSlot(name, await redis().get(key('ingest', 'slot', name)), slotState(opts));
     if (last !== null && last >= opts.slot) {

@@ -1,5 +1,5 @@
 import { key, redis } from '../db/redis';
-import { withLock } from '../ingest/lock';
+import { tryWithLock } from '../locks';
 import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
 import { Event, LiveEventData } from '../db/models';
 import { EMPTY_STATS, type EventStats } from '../stats';
@@ -122,7 +122,7 @@ export function correctionIntents(
  */
 export async function correctResult(req: CorrectionRequest): Promise<CorrectionOutcome> {
   // The settle job is enqueued under the lock, right after the writes, as before intentions.
-  const held = await withLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, async () => {
+  const held = await tryWithLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, async () => {
     const { outcome, intents } = await correctLocked(req);
     await dispatch(intents);
     return outcome;

@@ -1,7 +1,8 @@
 import { worldNow } from '../../clock/worldClock';
 import { Event, Insight, Pick, Recommendation } from '../../db/models';
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
-import { withLock } from './mutex';
+import { redis, key } from '../../db/redis';
+import { waitForLock } from '../../locks';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +13,7 @@ const DAY_MS = 86_400_000;
  * the same documents. Serialised per day across processes by a Redis lock.
  */
 export async function rebuildPicksForDay(day: string, now: () => Date = worldNow): Promise<{ picks: number; removed: number }> {
-  return withLock(`picks-${day}`, async () => {
+  return waitForLock(redis(), key('lock', `picks-${day}`), async () => {
     const at = now();
     const dayStart = new Date(`${day}T00:00:00.000Z`);
     const dayEnd = new Date(dayStart.getTime() + DAY_MS);
