@@ -43,10 +43,6 @@ const NOT_YET_THROUGH_A_REPOSITORY = new Set<string>([
   'shared/ingest/poll.ts',
   'shared/metrics/scrape.ts',
   'shared/providers/registry.ts',
-  'shared/settlement/correct.ts',
-  'shared/settlement/rollups.ts',
-  'shared/settlement/settleEvent.ts',
-  'shared/settlement/sweep.ts',
 ]);
 
 describe('layers: who may import what', () => {
