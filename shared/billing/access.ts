@@ -1,6 +1,6 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
-import { ApiKey } from '../db/models';
+import { findApiKeyForAccess } from '../db/repositories/accounts';
 import { hashKey, type KeyMode } from './keys';
 
 /**
@@ -79,7 +79,7 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
   const hash = hashKey(plaintext);
   let r = await runScript(hash);
   if (r[0] === 0) {
-    const doc = await ApiKey.findOne({ hash }, { accountId: 1, mode: 1, revokedAt: 1 }).lean();
+    const doc = await findApiKeyForAccess(hash);
     if (!doc) {
       await redis().set(cacheKey(hash), UNKNOWN, 'EX', UNKNOWN_TTL_S, 'NX');
       return { outcome: 'invalid' };

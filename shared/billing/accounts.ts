@@ -1,13 +1,25 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getConfig } from '../config';
-import { Account, ApiKey, CreditLedger, RechargeAttempt } from '../db/models';
-import { FREE_CREDITS } from '../db/models/account';
+import {
+  accountExists,
+  createAccountDocument,
+  createApiKeyDocument,
+  enableAutoRecharge,
+  findAccountById,
+  findApiKeyByHash,
+  findApiKeyById,
+  findApiKeysOfAccount,
+  findRechargeAttemptsOfAccount,
+  setApiKeyRevokedAt,
+  turnOffAutoRecharge,
+} from '../db/repositories/accounts';
+import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';
 import { lastUsed, tombstone } from './access';
 import { paymentGateway } from './gateway';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
 import { apply, balanceOf, resetHint } from './ledger';
-import { isPackage, PACKAGE_PRICES_CENTS } from './packages';
+import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 
 /** Operator actions on accounts, keys, credits and auto-recharge (the CLI prints what these return). */
 
@@ -33,7 +45,7 @@ function checkId(argument: string, value: unknown): string {
 
 async function mustFindAccount(accountId: unknown) {
   const id = checkId('account', accountId);
-  const account = await Account.findById(id).lean();
+  const account = await findAccountById(id);
   if (!account) throw new BillingInputError('account', `no account "${id}"`);
   return account;
 }
@@ -42,12 +54,12 @@ export async function createAccount(input: { name: string; email?: string | null
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || name.length > 200) throw new BillingInputError('name', 'is required (1 to 200 characters)');
   const id = input.id ?? newId('acct');
-  if (await Account.exists({ _id: id })) throw new BillingInputError('id', `account "${id}" exists`);
+  if (await accountExists(id)) throw new BillingInputError('id', `account "${id}" exists`);
   await resetHint(id);
   // The grant first: a crash before the account exists leaves a harmless orphan entry, never an
   // account without its free credits. Its ref makes a retry a no-op.
   await apply(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
-  const account = await Account.create({ _id: id, name, email: input.email ?? null, balance: FREE_CREDITS });
+  const account = await createAccountDocument({ _id: id, name, email: input.email ?? null, balance: FREE_CREDITS });
   return { id: account._id, name: account.name, balance: await balanceOf(id) };
 }
 
@@ -58,14 +70,14 @@ export async function createKey(input: { accountId: string; name: string; mode?:
   const mode = (input.mode ?? 'live') as KeyMode;
   if (!KEY_MODES.includes(mode)) throw new BillingInputError('mode', 'must be live or test');
   const key = generateKey(mode);
-  const doc = await ApiKey.create({ _id: newId('key'), accountId: account._id, name, mode, hash: key.hash, prefix: key.prefix });
+  const doc = await createApiKeyDocument({ _id: newId('key'), accountId: account._id, name, mode, hash: key.hash, prefix: key.prefix });
   // The plaintext leaves here once and is stored nowhere.
   return { id: doc._id, accountId: account._id, name, mode, prefix: key.prefix, key: key.plaintext };
 }
 
 export async function listKeys(accountId: string) {
   const account = await mustFindAccount(accountId);
-  const keys = await ApiKey.find({ accountId: account._id }).lean();
+  const keys = await findApiKeysOfAccount(account._id);
   keys.sort((a, b) => +a.createdAt - +b.createdAt);
   const used = await lastUsed(keys.map((k) => k.hash));
   return keys.map((k, i) => ({
@@ -81,10 +93,10 @@ export async function listKeys(accountId: string) {
 
 export async function revokeKey(keyId: string) {
   const id = checkId('key', keyId);
-  const doc = await ApiKey.findById(id).lean();
+  const doc = await findApiKeyById(id);
   if (!doc) throw new BillingInputError('key', `no key "${id}"`);
   const revokedAt = doc.revokedAt ?? new Date();
-  if (!doc.revokedAt) await ApiKey.updateOne({ _id: id }, { $set: { revokedAt } });
+  if (!doc.revokedAt) await setApiKeyRevokedAt(id, revokedAt);
   await tombstone(doc.hash);
   return { id, revokedAt, alreadyRevoked: Boolean(doc.revokedAt) };
 }
@@ -102,12 +114,10 @@ export async function accountSummary(accountId: string, days = 30) {
   const account = await mustFindAccount(accountId);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new BillingInputError('days', 'must be an integer from 1 to 3650');
   const since = new Date(Date.now() - days * 86400000);
-  const [balance, attempts] = await Promise.all([balanceOf(account._id), RechargeAttempt.find({ accountId: account._id }).lean()]);
+  const [balance, attempts] = await Promise.all([balanceOf(account._id), findRechargeAttemptsOfAccount(account._id)]);
   // Summed here rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably.
   const usage = new Map<string, { endpoint: string; requests: number; credits: number }>();
-  const cursor = CreditLedger.find({ accountId: account._id, at: { $gte: since }, kind: { $in: ['debit', 'refund'] } }, { endpoint: 1, kind: 1, delta: 1 })
-    .lean()
-    .cursor({ batchSize: 5000 });
+  const cursor = streamUsageEntriesOfAccount(account._id, since);
   for await (const e of cursor) {
     if (!e.endpoint) continue;
     const u = usage.get(e.endpoint) ?? { endpoint: e.endpoint, requests: 0, credits: 0 };
@@ -150,27 +160,19 @@ export async function setAutoRecharge(input: { accountId: string; threshold: num
   if (customer === null && gateway.needsCustomer) {
     throw new BillingInputError('customer', `is required with PAYMENT_GATEWAY=${gateway.name}: the customer the payment method is attached to (cus_...)`);
   }
-  await Account.updateOne(
-    { _id: account._id },
-    {
-      $set: {
-        'autoRecharge.enabled': true,
-        'autoRecharge.threshold': input.threshold,
-        'autoRecharge.packageCredits': input.packageCredits,
-        'autoRecharge.paymentMethod': input.paymentMethod,
-        'autoRecharge.customer': customer,
-        'autoRecharge.disabledReason': null,
-        'autoRecharge.disabledAt': null,
-        'autoRecharge.version': (account.autoRecharge?.version ?? 0) + 1,
-      },
-    },
-  );
+  await enableAutoRecharge(account._id, {
+    threshold: input.threshold,
+    packageCredits: input.packageCredits,
+    paymentMethod: input.paymentMethod,
+    customer,
+    version: (account.autoRecharge?.version ?? 0) + 1,
+  });
   return { accountId: account._id, enabled: true, threshold: input.threshold, packageCredits: input.packageCredits, paymentMethod: input.paymentMethod, customer };
 }
 
 export async function clearAutoRecharge(accountId: string) {
   const account = await mustFindAccount(accountId);
-  await Account.updateOne({ _id: account._id }, { $set: { 'autoRecharge.enabled': false, 'autoRecharge.version': (account.autoRecharge?.version ?? 0) + 1 } });
+  await turnOffAutoRecharge(account._id, (account.autoRecharge?.version ?? 0) + 1);
   return { accountId: account._id, enabled: false };
 }
 
@@ -184,7 +186,7 @@ const DEMO_KEY_FILE = join(resolve(__dirname, '..', '..'), '.local', 'demo-key.j
  */
 export async function demoKey(mode: KeyMode = 'live') {
   if (!KEY_MODES.includes(mode)) throw new BillingInputError('mode', 'must be live or test');
-  if (!(await Account.exists({ _id: DEMO_ACCOUNT_ID }))) {
+  if (!(await accountExists(DEMO_ACCOUNT_ID))) {
     await createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo account' }).catch(async (err) => {
       // Created concurrently by another demo-key.
       if ((err as { code?: number }).code !== 11000 && !(err instanceof BillingInputError && err.argument === 'id')) throw err;
@@ -194,7 +196,7 @@ export async function demoKey(mode: KeyMode = 'live') {
   const saved = readSaved();
   const existing = saved[`${scope}|${mode}`];
   if (existing) {
-    const doc = await ApiKey.findOne({ hash: hashKey(existing) }).lean();
+    const doc = await findApiKeyByHash(hashKey(existing));
     if (doc && !doc.revokedAt && doc.accountId === DEMO_ACCOUNT_ID) return { accountId: DEMO_ACCOUNT_ID, id: doc._id, mode, key: existing, created: false };
   }
   const created = await createKey({ accountId: DEMO_ACCOUNT_ID, name: `demo (${mode})`, mode });

@@ -1,4 +1,4 @@
-import { MeterHold } from '../db/models';
+import { deleteMeterHolds, insertMeterHold } from '../db/repositories/ledger';
 import { childLogger } from '../logger';
 import { randomBase62 } from './keys';
 
@@ -13,7 +13,7 @@ let deleting: Promise<void> | null = null;
 
 export async function writeHold(accountId: string, items: { ref: string; cost: number; keyId: string; endpoint: string }[], at: Date): Promise<string> {
   const id = `hold_${randomBase62(16)}`;
-  await MeterHold.collection.insertOne({ _id: id as never, accountId, items, at });
+  await insertMeterHold(id, accountId, items, at);
   unsettled.set(id, items.length);
   return id;
 }
@@ -35,7 +35,7 @@ async function flush(): Promise<void> {
   while (toDelete.size) {
     const ids = [...toDelete];
     toDelete.clear();
-    await MeterHold.deleteMany({ _id: { $in: ids } }).catch((err) =>
+    await deleteMeterHolds(ids).catch((err) =>
       childLogger({ component: 'metering' }).warn({ err: (err as Error).message, holds: ids.length }, 'releasing holds failed; the sweep will settle them'),
     );
   }

@@ -1,7 +1,7 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
-import { CreditLedger } from '../db/models';
-import type { LEDGER_KINDS } from '../db/models/creditLedger';
+import { findLedgerEntryAtSlot, insertLedgerEntriesInOrder, ledgerEntryExistsByRef } from '../db/repositories/ledger';
+import type { LEDGER_KINDS } from './ledgerKinds';
 import { settleHeld, writeHold } from './holds';
 
 /**
@@ -51,19 +51,12 @@ export type OpResult = { status: 'applied'; head: Head; holdId?: string } | { st
 
 const EMPTY: Head = { seq: 0, balance: 0, topUpSeq: 0 };
 const MAX_BATCH = 500;
-/**
- * Entries per insertMany call. FerretDB 1.24 splits an insert into chunks of 100 and, after a
- * duplicate key in one chunk, still inserts the following chunks despite `ordered: true`
- * (measured: 300 entries with a conflict at index 150 left entries 200-299 written). Within one
- * chunk it stops at the error like MongoDB, so each call stays well under that size.
- */
-const MAX_INSERT = 50;
 const MAX_PASSES = 200;
 
 export const slotOf = (accountId: string, seq: number) => `${accountId}#${seq}`;
 
 async function entryAt(accountId: string, seq: number): Promise<Head | null> {
-  const e = await CreditLedger.findOne({ slot: slotOf(accountId, seq) }, { seq: 1, balance: 1, topUpSeq: 1 }).lean();
+  const e = await findLedgerEntryAtSlot(slotOf(accountId, seq));
   return e ? { seq: e.seq, balance: e.balance, topUpSeq: e.topUpSeq } : null;
 }
 
@@ -214,13 +207,6 @@ async function drain(accountId: string, q: { items: Pending[]; running: Promise<
   if (q.items.length === 0) queues.delete(accountId);
 }
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { writeErrors?: { code?: number }[] })?.writeErrors?.[0]?.code === 11000;
-
-function firstFailedIndex(err: unknown): number {
-  const e = err as { writeErrors?: { index: number }[]; index?: number };
-  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
-}
-
 async function commit(accountId: string, batch: Pending[]): Promise<void> {
   let todo = batch;
   let stale: Head | undefined;
@@ -270,24 +256,14 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       for (const x of unheld) x.p.holdId = holdId;
     }
 
-    let inserted = 0;
-    while (inserted < entries.length) {
-      const chunk = entries.slice(inserted, inserted + MAX_INSERT);
-      try {
-        await CreditLedger.collection.insertMany(chunk.map((x) => x.entry!), { ordered: true });
-        inserted += chunk.length;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        inserted += firstFailedIndex(err);
-        break;
-      }
-    }
+    // In order, stopping at the first duplicate key (a position or a ref taken); see the repository.
+    const inserted = await insertLedgerEntriesInOrder(entries.map((x) => x.entry!));
     const failed = inserted < entries.length ? entries[inserted] : undefined;
     const committed = inserted > 0 ? entries[inserted - 1].head! : head;
     knownHeads.set(accountId, committed);
     if (inserted > 0) await raiseHint(accountId, committed);
     // A debit's ref is fresh and random, so its conflict is the position; other refs may be a replay.
-    const duplicate = failed !== undefined && failed.p.op.kind !== 'debit' && (await CreditLedger.exists({ ref: failed.p.op.ref })) !== null;
+    const duplicate = failed !== undefined && failed.p.op.kind !== 'debit' && (await ledgerEntryExistsByRef(failed.p.op.ref));
     stale = failed && !duplicate ? committed : undefined;
     // Everything planned before the failed entry stands: its position and balance were committed.
     const next: Pending[] = [];

@@ -1,4 +1,5 @@
-import { Account, CreditLedger } from '../db/models';
+import { findAllAccountIds } from '../db/repositories/accounts';
+import { findLedgerBalanceAtSlot, streamLedgerBalanceEntries } from '../db/repositories/ledger';
 import { slotOf } from './ledger';
 
 export interface LedgerProblem {
@@ -18,9 +19,9 @@ interface Totals {
  * Per-account totals in one streaming pass (FerretDB 1.x implements neither $max nor $min in
  * $group, and counts with $sum: 1 unreliably, so the sums are made here).
  */
-async function totals(match: object): Promise<Totals[]> {
+async function totals(match: { accountId?: string }): Promise<Totals[]> {
   const byAccount = new Map<string, Totals>();
-  const cursor = CreditLedger.find(match, { accountId: 1, delta: 1, seq: 1, balance: 1 }).lean().cursor({ batchSize: 5000 });
+  const cursor = streamLedgerBalanceEntries(match);
   for await (const e of cursor) {
     let t = byAccount.get(e.accountId);
     if (!t) byAccount.set(e.accountId, (t = { _id: e.accountId, sum: 0, entries: 0, maxSeq: 0, minBalance: Infinity }));
@@ -33,7 +34,7 @@ async function totals(match: object): Promise<Totals[]> {
 }
 
 async function problemsOf(t: Totals): Promise<string[]> {
-  const head = await CreditLedger.findOne({ slot: slotOf(t._id, t.maxSeq) }, { balance: 1 }).lean();
+  const head = await findLedgerBalanceAtSlot(slotOf(t._id, t.maxSeq));
   const out: string[] = [];
   if (t.entries !== t.maxSeq) out.push(`${t.entries} entries but the chain ends at position ${t.maxSeq}`);
   if (!head || head.balance !== t.sum) out.push(`entries sum to ${t.sum} but the balance is ${head?.balance}`);
@@ -61,7 +62,7 @@ export async function checkLedger(): Promise<{ accounts: number; entries: number
     for (const problem of found) problems.push({ accountId: t._id, problem });
     balances[t._id] = t.sum;
   }
-  const accounts = await Account.find({}, { _id: 1 }).lean();
+  const accounts = await findAllAccountIds();
   for (const a of accounts) if (!(a._id in balances)) problems.push({ accountId: a._id, problem: 'no ledger entries (every account starts with its grant)' });
   return { accounts: accounts.length, entries, problems, balances };
 }

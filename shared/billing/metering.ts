@@ -1,4 +1,4 @@
-import { CreditLedger, MeterHold } from '../db/models';
+import { deleteMeterHold, findMeterHoldsOlderThan, ledgerEntryExistsByRef } from '../db/repositories/ledger';
 import { childLogger } from '../logger';
 import { creditsDebited } from '../metrics/registry';
 import { drainHolds, settleHeld } from './holds';
@@ -64,17 +64,17 @@ export async function drainMetering(): Promise<void> {
  * refund, once, by its ref); a hold whose debit never reached the ledger is just removed.
  */
 export async function sweepStaleHolds(olderThanMs = HOLD_STALE_MS): Promise<{ refunded: number; dropped: number }> {
-  const stale = await MeterHold.find({ at: { $lt: new Date(Date.now() - olderThanMs) } }).lean();
+  const stale = await findMeterHoldsOlderThan(new Date(Date.now() - olderThanMs));
   let refunded = 0;
   let dropped = 0;
   for (const h of stale) {
     for (const item of h.items) {
-      if (await CreditLedger.exists({ ref: item.ref })) {
+      if (await ledgerEntryExistsByRef(item.ref)) {
         const r = await apply(h.accountId, { ref: item.ref.replace(/^debit:/, 'refund:'), kind: 'refund', delta: item.cost, endpoint: item.endpoint, keyId: item.keyId });
         if (r.status === 'applied') refunded++;
       } else dropped++;
     }
-    await MeterHold.deleteOne({ _id: h._id });
+    await deleteMeterHold(h._id);
   }
   if (stale.length) log().warn({ refunded, dropped }, 'settled holds of a dead web process');
   return { refunded, dropped };

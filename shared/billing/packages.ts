@@ -1,4 +1,7 @@
-import { CREDIT_PACKAGES } from '../db/models/account';
+/** The credit packages of the API contract (sizes in credits). */
+export const CREDIT_PACKAGES = [20000, 100000, 500000, 2000000] as const;
+/** The credits every new account is granted. */
+export const FREE_CREDITS = 500;
 
 /**
  * Prices of the credit packages of the API contract (which gives sizes, not prices): our choice, in US

@@ -1,5 +1,13 @@
 import { dispatch, RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
-import { Account, RechargeAttempt } from '../db/models';
+import {
+  createRechargeAttempt,
+  disableAutoRechargeIfVersion,
+  findAccountAutoRecharge,
+  findAccountById,
+  findAccountsWithAutoRechargeEnabled,
+  findRechargeAttemptById,
+  setRechargeAttemptFields,
+} from '../db/repositories/accounts';
 import { childLogger } from '../logger';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
 import { apply, findHead, type Head } from './ledger';
@@ -34,7 +42,7 @@ const triggered = new Map<string, string>();
 async function settingsOf(accountId: string): Promise<Settings> {
   const cached = settingsCache.get(accountId);
   if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached;
-  const a = await Account.findById(accountId, { autoRecharge: 1 }).lean();
+  const a = await findAccountAutoRecharge(accountId);
   const s = { enabled: Boolean(a?.autoRecharge?.enabled), threshold: a?.autoRecharge?.threshold ?? 0, version: a?.autoRecharge?.version ?? 0, at: Date.now() };
   settingsCache.set(accountId, s);
   return s;
@@ -89,7 +97,7 @@ export type ChargeOutcome =
 export async function runCharge(payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
   const { accountId, window, attempt } = payload;
   const id = attemptIdOf(accountId, window, attempt);
-  let doc = await RechargeAttempt.findById(id).lean();
+  let doc = await findRechargeAttemptById(id);
   if (!doc) {
     const why = await whyNotCharge(accountId, window, attempt);
     if (why?.disable) {
@@ -98,10 +106,10 @@ export async function runCharge(payload: { accountId: string; window: string; at
       return { outcome: 'disabled', reason: why.reason };
     }
     if (why) return { outcome: 'skipped', reason: why.reason };
-    const account = (await Account.findById(accountId).lean())!;
+    const account = (await findAccountById(accountId))!;
     const credits = account.autoRecharge.packageCredits!;
     try {
-      await RechargeAttempt.create({
+      await createRechargeAttempt({
         _id: id,
         accountId,
         window,
@@ -117,13 +125,13 @@ export async function runCharge(payload: { accountId: string; window: string; at
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
     }
-    doc = (await RechargeAttempt.findById(id).lean())!;
+    doc = (await findRechargeAttemptById(id))!;
   }
 
   if (doc.status === 'pending' || doc.status === 'charging') {
     // First call, or a replay after a crash or an unknown outcome: the same idempotency key makes
     // the gateway answer the first call's outcome instead of charging again.
-    await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'charging' } });
+    await setRechargeAttemptFields(id, { status: 'charging' });
     const result = await chargeThroughBreaker({
       amountCents: doc.amountCents,
       currency: CURRENCY,
@@ -135,11 +143,11 @@ export async function runCharge(payload: { accountId: string; window: string; at
     });
     const decidedAt = new Date();
     if (result.status === 'succeeded') {
-      await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null } });
+      await setRechargeAttemptFields(id, { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null });
       doc = { ...doc, status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt };
     } else {
       const error = `${result.code}: ${result.message}`;
-      await RechargeAttempt.updateOne({ _id: id }, { $set: { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error } });
+      await setRechargeAttemptFields(id, { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error });
       doc = { ...doc, status: 'declined', error, decidedAt };
     }
   }
@@ -147,7 +155,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
   if (doc.status === 'succeeded') {
     // The ledger ref is the attempt: however often this runs, the package is credited once.
     await apply(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
-    if (!doc.credited) await RechargeAttempt.updateOne({ _id: id }, { $set: { credited: true } });
+    if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
     log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
   }
@@ -166,10 +174,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
 
 /** Turns auto-recharge off with its reason, only while the settings are still those of `version`. */
 async function disable(accountId: string, version: number, reason: string): Promise<void> {
-  await Account.updateOne(
-    { _id: accountId, 'autoRecharge.version': version },
-    { $set: { 'autoRecharge.enabled': false, 'autoRecharge.disabledReason': reason, 'autoRecharge.disabledAt': new Date() } },
-  );
+  await disableAutoRechargeIfVersion(accountId, version, reason);
 }
 
 /** What the configured gateway cannot charge with: a skipped job alone would be re-queued by every sweep, unseen. */
@@ -189,7 +194,7 @@ function incompleteSettings(ar: { paymentMethod?: string | null; packageCredits?
  */
 async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | undefined> {
   if (attempt !== 1 && attempt !== 2) return { reason: `no attempt ${attempt}: a recharge is retried once` };
-  const account = await Account.findById(accountId).lean();
+  const account = await findAccountById(accountId);
   const ar = account?.autoRecharge;
   if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
   const incomplete = incompleteSettings(ar);
@@ -198,7 +203,7 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
   if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
   if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
   if (attempt === 2) {
-    const first = await RechargeAttempt.findById(attemptIdOf(accountId, window, 1)).lean();
+    const first = await findRechargeAttemptById(attemptIdOf(accountId, window, 1));
     if (first?.status !== 'declined') return { reason: 'attempt 1 was not declined' };
   }
   return undefined;
@@ -221,13 +226,13 @@ export function sweepChargeIntent(accountId: string, window: string, first: { st
  * unreachable past their retries) put back to work. The recharge worker carries them out.
  */
 export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
-  const accounts = await Account.find({ 'autoRecharge.enabled': true }, { autoRecharge: 1 }).lean();
+  const accounts = await findAccountsWithAutoRechargeEnabled();
   const intents: ChargeIntent[] = [];
   for (const a of accounts) {
     const head = await findHead(a._id);
     if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
     const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
-    const first = await RechargeAttempt.findById(attemptIdOf(a._id, window, 1)).lean();
+    const first = await findRechargeAttemptById(attemptIdOf(a._id, window, 1));
     intents.push(sweepChargeIntent(a._id, window, first, Date.now()));
   }
   return intents;

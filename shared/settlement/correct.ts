@@ -1,7 +1,7 @@
 import { key, redis } from '../db/redis';
 import { tryWithLock } from '../locks';
 import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
-import { Event, LiveEventData } from '../db/models';
+import { findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
 
@@ -133,14 +133,14 @@ export async function correctResult(req: CorrectionRequest): Promise<CorrectionO
 
 /** The correction's writes; returns its outcome and the settle job it asks for. */
 async function correctLocked(req: CorrectionRequest): Promise<{ outcome: CorrectionOutcome; intents: EnqueueIntent[] }> {
-  const event = await Event.findById(req.eventId, { status: 1, voided: 1, startedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow>();
+  const event: EventRow | null = await findEventForCorrection(req.eventId);
   if (!event) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   const state = settlementState(event);
   if (state.kind !== 'ended') {
     const why = state.kind === 'pending' ? 'has not ended' : 'never started';
     throw new CorrectionInputError('event', `event ${req.eventId} ${why} (status ${event.status}): only an ended event's result can be corrected`);
   }
-  const led = await LiveEventData.findOne({ eventId: req.eventId }).lean<Counts & { _id: string }>();
+  const led: (Counts & { _id: string }) | null = await findLiveEventDataOfEvent(req.eventId);
   const version = event.resultVersion ?? 0;
 
   // A field counts as changed when either copy differs: a re-run after a crash between the two
@@ -162,14 +162,14 @@ async function correctLocked(req: CorrectionRequest): Promise<{ outcome: Correct
   const set = Object.fromEntries(fields.map((f) => [f, req.stats[f] ?? null]));
   // LiveEventData first (settlement grades it): a run that dies after it leaves the version where
   // it was and Event.stats behind, which a re-run detects and completes.
-  if (led && fields.length) await LiveEventData.updateOne({ _id: led._id }, { $set: set });
+  if (led && fields.length) await setLiveEventDataFields(led._id, set);
   const next = version + 1;
   const eventSet: Record<string, unknown> = { resultVersion: next, resultOverride: { at: new Date(), resultVersion: next, fields: changes.map((c) => c.field) } };
   if (fields.length && event.stats) for (const f of fields) eventSet[`stats.${f}`] = set[f];
   else if (fields.length) eventSet.stats = { ...EMPTY_STATS, phase: 'FT', ...set };
   if (voidChanged) eventSet.voided = req.voided;
   // Conditional on the version read: of two concurrent corrections only one takes `next`.
-  const res = await Event.updateOne({ _id: req.eventId, resultVersion: event.resultVersion ?? { $in: [0, null] } }, { $set: eventSet });
+  const res = await updateEventIfResultVersion(req.eventId, event.resultVersion, eventSet);
   if (res.matchedCount !== 1) {
     throw new CorrectionConflictError(`event ${req.eventId}: its resultVersion moved on from ${version} while correcting; re-run the command to apply the correction on top`);
   }

@@ -1,7 +1,7 @@
 import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
-import { bulkWriteInBatches } from '../db/bulk';
 import { childLogger } from '../logger';
-import { PerformanceRollup, Recommendation } from '../db/models';
+import { findAllSettledBets, findSettledBetsInRanges } from '../db/repositories/ai';
+import { bulkWriteRollups, findRollups } from '../db/repositories/performance';
 import { betDay, dayRange } from './state';
 
 /**
@@ -17,8 +17,6 @@ import { betDay, dayRange } from './state';
  * last successful write always read the bets after every bet whose settler's refresh finished,
  * so the stored figures equal a recomputation (the check command proves it on demand).
  */
-
-const BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPerUnit: 1, edgePercentage: 1, eventStartAt: 1 } as const;
 
 interface BetRow {
   confidence: string;
@@ -65,8 +63,7 @@ function countable(rows: (BetRow & { _id: string })[]): { bets: SettledBet[]; in
 /** Rollups of the given days recomputed from the settled recommendations (one query). */
 export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> {
   if (days.length === 0) return [];
-  const ranges = days.map((d) => ({ eventStartAt: dayRange(d) }));
-  const rows = await Recommendation.find({ settled: true, $or: ranges }, BET_FIELDS).lean<(BetRow & { _id: string })[]>();
+  const rows = await findSettledBetsInRanges(days.map((d) => dayRange(d)));
   const { bets, invalid } = countable(rows);
   // The logger is made on use: the web process imports this module before its config is checked.
   if (invalid.length) childLogger({ component: 'performance-rollups' }).warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
@@ -75,7 +72,7 @@ export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> 
 
 /** Every rollup recomputed from every settled recommendation, and the bets that could not be counted (the check command). */
 export async function recomputeAll(): Promise<{ rollups: Rollup[]; invalid: InvalidBet[] }> {
-  const rows = await Recommendation.find({ settled: true }, BET_FIELDS).lean<(BetRow & { _id: string })[]>();
+  const rows = await findAllSettledBets();
   const { bets, invalid } = countable(rows);
   return { rollups: recomputeFromBets(bets), invalid };
 }
@@ -87,8 +84,7 @@ interface StoredRollup extends Rollup {
 }
 
 export async function loadRollups(filter: { days?: readonly string[] } = {}): Promise<StoredRollup[]> {
-  const query = filter.days ? { day: { $in: [...filter.days] } } : {};
-  return PerformanceRollup.find(query).lean<StoredRollup[]>();
+  return findRollups<StoredRollup>(filter);
 }
 
 export class RollupContentionError extends Error {
@@ -127,7 +123,7 @@ async function refreshOnce(days: readonly string[]): Promise<boolean> {
   }
   if (ops.length === 0) return true;
   try {
-    const res = await bulkWriteInBatches(PerformanceRollup, ops);
+    const res = await bulkWriteRollups(ops);
     return res.matchedCount + res.upsertedCount === ops.length;
   } catch (err) {
     // The document appeared (or moved on) since it was read: an upsert hit its _id.

@@ -1,5 +1,5 @@
-import { bulkWriteInBatches } from '../db/bulk';
-import { Event, LiveEventData, Pick, Recommendation } from '../db/models';
+import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../db/repositories/ai';
+import { findCancelledUnstartedEventIds, findEventsForSettlement, findLiveEventDataOfEvents, markEventsSettledAtVersions } from '../db/repositories/events';
 import { childLogger } from '../logger';
 import { recordFirstSettlements } from '../metrics/record';
 import {
@@ -50,23 +50,6 @@ export class SettlementConflictError extends Error {
 }
 
 const MAX_PASSES = 4;
-const REC_FIELDS = {
-  eventId: 1,
-  betTypeSysname: 1,
-  code: 1,
-  line: 1,
-  odds: 1,
-  settled: 1,
-  result: 1,
-  resultDetail: 1,
-  returnPerUnit: 1,
-  settledVersion: 1,
-  settlementError: 1,
-  eventStartAt: 1,
-} as const;
-
-const PICK_FIELDS = { pickType: 1, legs: 1, eventIds: 1, settled: 1, result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, legsState: 1, settlementError: 1 } as const;
-
 type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
 
 interface EventRow {
@@ -135,7 +118,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   });
   for (const id of ids) out.set(id, blank(id, 'missing'));
 
-  const events = await Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<EventRow[]>();
+  const events: EventRow[] = await findEventsForSettlement(ids);
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
   const states = new Map<string, SettlementState>();
   for (const e of events) {
@@ -147,7 +130,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   const cancelledIds = new Set(events.filter((e) => { const s = states.get(e._id)!; return s.kind === 'unplayed' && s.final; }).map((e) => e._id));
 
   if (endedIds.length) {
-    const leds = await LiveEventData.find({ eventId: { $in: endedIds } }).lean();
+    const leds = await findLiveEventDataOfEvents(endedIds);
     const ledByEvent = new Map(leds.map((l) => [l.eventId, l]));
     for (const e of events) {
       if (!endedIds.includes(e._id)) continue;
@@ -163,14 +146,14 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   if (endedIds.length) {
     recs = await writeUntilStable(
       'recommendations',
-      () => Recommendation.find({ eventId: { $in: endedIds } }, REC_FIELDS).lean<RecRow[]>(),
+      (): Promise<RecRow[]> => findRecommendationsOfEventsForSettlement(endedIds),
       (rec) => {
         const ctx = contexts.get(rec.eventId)!;
         const decision = decideRecommendation(rec, ctx);
         const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
         return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
       },
-      (ops) => bulkWriteInBatches(Recommendation, ops),
+      (ops) => bulkWriteRecommendations(ops),
       (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
     );
   }
@@ -183,17 +166,16 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
     await writeUntilStable(
       'picks',
       async (): Promise<PickRow[]> => {
-        const picks = await Pick.find({ eventIds: { $in: pickEventIds } }, PICK_FIELDS).lean<PickRow[]>();
+        const picks = await findPicksOfEventsForSettlement<PickRow>(pickEventIds);
         if (picks.length === 0) return picks;
         const legRecIds = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.recommendationId)))];
-        const legRecs = await Recommendation.find({ _id: { $in: legRecIds } }, { settled: 1, result: 1, resultDetail: 1, returnPerUnit: 1 }).lean<(LegRecommendation & { _id: string })[]>();
+        const legRecs: (LegRecommendation & { _id: string })[] = await findLegRecommendations(legRecIds);
         const recById = new Map(legRecs.map((r) => [r._id, r]));
         // Legs on events outside this batch: was any of them cancelled before it started?
         const cancelled = new Set(cancelledIds);
         const otherEvents = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.eventId)))].filter((id) => !states.has(id));
         if (otherEvents.length) {
-          const others = await Event.find({ _id: { $in: otherEvents }, status: 'cancelled', startedAt: null }, { _id: 1 }).lean();
-          for (const o of others) cancelled.add(String(o._id));
+          for (const id of await findCancelledUnstartedEventIds(otherEvents)) cancelled.add(id);
         }
         for (const p of picks) p.legViews = p.legs.map((l) => legView(recById.get(l.recommendationId), cancelled.has(l.eventId)));
         return picks;
@@ -204,7 +186,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = d.kind === 'none' ? null : PICK_KIND[d.kind];
         return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
       },
-      (ops) => bulkWriteInBatches(Pick, ops),
+      (ops) => bulkWritePicks(ops),
       (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
     );
   }
@@ -214,16 +196,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   await refresher.request(days);
 
   // 5. The settled-at-version marker the sweeper looks for.
-  const markers = [...endedIds, ...cancelledIds].map((id) => {
-    const v = out.get(id)!.resultVersion;
-    return {
-      updateOne: {
-        filter: { _id: id, $or: [{ settledVersion: null }, { settledVersion: { $lt: v } }] },
-        update: { $set: { settledVersion: v, settledAt: now } },
-      },
-    };
-  });
-  await bulkWriteInBatches(Event, markers);
+  await markEventsSettledAtVersions([...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })), now);
   const marked = new Set([...endedIds, ...cancelledIds]);
   recordFirstSettlements(events.filter((e) => marked.has(e._id)), now);
   return out;

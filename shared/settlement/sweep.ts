@@ -1,8 +1,9 @@
 import { toRealTime } from '../clock/worldClock';
 import { getConfig } from '../config';
 import type { EnqueueIntent } from '../intents';
-import { Event, Recommendation } from '../db/models';
-import { SETTLEMENT_EVENT_FILTER, settlementState } from './state';
+import { distinctEventIdsWithOpenBets } from '../db/repositories/ai';
+import { findSettlementEventsByIds, findSettlementEventsUpdatedSince } from '../db/repositories/events';
+import { settlementState } from './state';
 
 /** Statuses after which bets are graded (postponed counts only once the event had started). */
 export const SETTLING_STATUSES = ['completed', 'postponed'] as const;
@@ -29,8 +30,6 @@ export interface SweepCandidate {
   settledVersion?: number | null;
 }
 
-const FIELDS = { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1 } as const;
-
 /**
  * The events whose settlement a lost job (flushed Redis, crashed worker, failed retries) left
  * behind, so losing Redis loses no settlement:
@@ -42,10 +41,10 @@ const FIELDS = { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 
  */
 export async function findUnsettled(now = new Date()): Promise<SweepCandidate[]> {
   const [withOpenBets, recent] = await Promise.all([
-    Recommendation.distinct('eventId', { settled: false, settlementError: null }),
-    Event.find({ ...SETTLEMENT_EVENT_FILTER, updatedAt: { $gte: new Date(now.getTime() - SWEEP_LOOKBACK_MS) } }, FIELDS).lean<SweepCandidate[]>(),
+    distinctEventIdsWithOpenBets(),
+    findSettlementEventsUpdatedSince(new Date(now.getTime() - SWEEP_LOOKBACK_MS)),
   ]);
-  const open = withOpenBets.length ? await Event.find({ _id: { $in: withOpenBets.map(String) }, ...SETTLEMENT_EVENT_FILTER }, FIELDS).lean<SweepCandidate[]>() : [];
+  const open: SweepCandidate[] = withOpenBets.length ? await findSettlementEventsByIds(withOpenBets.map(String)) : [];
   const candidates = new Map<string, SweepCandidate>();
   for (const e of open) if (settlementState(e).kind === 'ended') candidates.set(e._id, e);
   for (const e of recent) if ((e.settledVersion ?? -1) < (e.resultVersion ?? 0)) candidates.set(e._id, e);

@@ -1,7 +1,8 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
-export const CREDIT_PACKAGES = [20000, 100000, 500000, 2000000] as const;
-export const FREE_CREDITS = 500;
+import { CREDIT_PACKAGES, FREE_CREDITS } from '../../billing/packages';
+
+export { CREDIT_PACKAGES, FREE_CREDITS };
 
 const AutoRechargeSchema = new Schema(
   {

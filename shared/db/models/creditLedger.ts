@@ -1,6 +1,8 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
 
-export const LEDGER_KINDS = ['grant', 'debit', 'refund', 'purchase', 'recharge', 'adjustment'] as const;
+import { LEDGER_KINDS } from '../../billing/ledgerKinds';
+
+export { LEDGER_KINDS };
 
 /**
  * Append-only, and the balance itself: each account's entries form a chain seq 1, 2, 3... where

@@ -31,22 +31,10 @@ const NOT_YET_THROUGH_A_REPOSITORY = new Set<string>([
   'shared/ai/worker/analyze.ts',
   'shared/ai/worker/picks.ts',
   'shared/ai/worker/refit.ts',
-  'shared/billing/access.ts',
-  'shared/billing/accounts.ts',
-  'shared/billing/holds.ts',
-  'shared/billing/ledger.ts',
-  'shared/billing/ledgerCheck.ts',
-  'shared/billing/metering.ts',
-  'shared/billing/packages.ts',
-  'shared/billing/recharge.ts',
   'shared/ingest/apply.ts',
   'shared/ingest/poll.ts',
   'shared/metrics/scrape.ts',
   'shared/providers/registry.ts',
-  'shared/settlement/correct.ts',
-  'shared/settlement/rollups.ts',
-  'shared/settlement/settleEvent.ts',
-  'shared/settlement/sweep.ts',
 ]);
 
 describe('layers: who may import what', () => {

@@ -1,0 +1,117 @@
+import type { FilterQuery } from 'mongoose';
+import { CreditLedger, MeterHold } from '../models';
+import type { CreditLedgerDoc } from '../models/creditLedger';
+
+/*
+ * The credit ledger (CreditLedger, one chain of positions per account) and the in-flight debits
+ * (MeterHold). The exactly-once guarantees of shared/billing/ledger.ts rest on the unique indexes
+ * on `ref` and `slot`: these functions are its queries, moved here verbatim.
+ */
+
+/** A position of an account's chain: what the head search reads. */
+export interface LedgerPositionRow {
+  seq: number;
+  balance: number;
+  topUpSeq: number;
+}
+
+/**
+ * The entry at one position (`slot` = accountId#seq), or null. A single-key lookup: FerretDB 1.x
+ * (SQLite) does not push sorts down, so the head is searched slot by slot rather than sorted.
+ */
+export async function findLedgerEntryAtSlot(slot: string): Promise<LedgerPositionRow | null> {
+  return CreditLedger.findOne({ slot }, { seq: 1, balance: 1, topUpSeq: 1 }).lean();
+}
+
+/** The running balance stored at one position, or null when the position is free. */
+export async function findLedgerBalanceAtSlot(slot: string): Promise<{ balance: number } | null> {
+  return CreditLedger.findOne({ slot }, { balance: 1 }).lean();
+}
+
+/** Whether an entry with this ref exists (the ref's unique index: applied once). */
+export async function ledgerEntryExistsByRef(ref: string): Promise<boolean> {
+  return (await CreditLedger.exists({ ref })) !== null;
+}
+
+/**
+ * Entries per insertMany call. FerretDB 1.24 splits an insert into chunks of 100 and, after a
+ * duplicate key in one chunk, still inserts the following chunks despite `ordered: true`
+ * (measured: 300 entries with a conflict at index 150 left entries 200-299 written). Within one
+ * chunk it stops at the error like MongoDB, so each call stays well under that size.
+ */
+const MAX_INSERT = 50;
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { writeErrors?: { code?: number }[] })?.writeErrors?.[0]?.code === 11000;
+
+function firstFailedIndex(err: unknown): number {
+  const e = err as { writeErrors?: { index: number }[]; index?: number };
+  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
+}
+
+/**
+ * Inserts `entries` in order, in calls of MAX_INSERT, stopping at the first duplicate key (a
+ * position or a ref taken): returns how many were inserted, the entries before the failed one.
+ * Any other error is thrown.
+ */
+export async function insertLedgerEntriesInOrder(entries: readonly Record<string, unknown>[]): Promise<number> {
+  let inserted = 0;
+  while (inserted < entries.length) {
+    const chunk = entries.slice(inserted, inserted + MAX_INSERT);
+    try {
+      await CreditLedger.collection.insertMany(chunk, { ordered: true });
+      inserted += chunk.length;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      inserted += firstFailedIndex(err);
+      break;
+    }
+  }
+  return inserted;
+}
+
+/**
+ * The entries matching `match` with the fields the ledger check sums, streamed (the sums are made
+ * by the caller: FerretDB 1.x implements neither $max nor $min in $group, and counts with $sum: 1
+ * unreliably).
+ */
+export function streamLedgerBalanceEntries(match: FilterQuery<CreditLedgerDoc>): AsyncIterable<{ accountId: string; delta: number; seq: number; balance: number }> {
+  return CreditLedger.find(match, { accountId: 1, delta: 1, seq: 1, balance: 1 }).lean().cursor({ batchSize: 5000 });
+}
+
+/**
+ * An account's debits and refunds since `since`, streamed, for its usage per endpoint (summed by
+ * the caller rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably).
+ */
+export function streamUsageEntriesOfAccount(accountId: string, since: Date): AsyncIterable<{ endpoint?: string | null; kind: string; delta: number }> {
+  return CreditLedger.find({ accountId, at: { $gte: since }, kind: { $in: ['debit', 'refund'] } }, { endpoint: 1, kind: 1, delta: 1 })
+    .lean()
+    .cursor({ batchSize: 5000 });
+}
+
+/** One debit of a hold: its ledger ref and what refunding it takes. */
+export interface HeldDebitRow {
+  ref: string;
+  cost: number;
+  keyId: string;
+  endpoint: string;
+}
+
+/** Writes one hold document (the driver's insertOne, no mongoose casting). */
+export async function insertMeterHold(id: string, accountId: string, items: HeldDebitRow[], at: Date): Promise<void> {
+  await MeterHold.collection.insertOne({ _id: id as never, accountId, items, at });
+}
+
+/** Removes the holds of `ids` (one deleteMany). */
+export async function deleteMeterHolds(ids: readonly string[]): Promise<void> {
+  await MeterHold.deleteMany({ _id: { $in: ids } });
+}
+
+/** Removes one hold. */
+export async function deleteMeterHold(id: string): Promise<void> {
+  await MeterHold.deleteOne({ _id: id });
+}
+
+/** The holds written before `before` (left by a process that died). */
+export async function findMeterHoldsOlderThan(before: Date): Promise<{ _id: string; accountId: string; items: HeldDebitRow[] }[]> {
+  return MeterHold.find({ at: { $lt: before } }).lean<{ _id: string; accountId: string; items: HeldDebitRow[] }[]>();
+}
