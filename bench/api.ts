@@ -23,8 +23,7 @@ import { setEnvForChildren } from '../shared/config';
 import { bumpCacheVersion } from '../shared/cache/versions';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/db/redis';
-import { Event } from '../shared/db/models';
-import { clearReadData, COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
+import { clearReadData, COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { integer } from './args';
 
 const EVENTS = integer('bench:api', 'events', 3000);
@@ -100,18 +99,18 @@ async function seed(): Promise<void> {
   const comps = Object.values(COMPETITIONS);
   const now = Date.now();
   for (let i = 0; i < EVENTS; i += 250) {
-    const batch = Array.from({ length: Math.min(250, EVENTS - i) }, (_, j) => {
+    const batch = Array.from({ length: Math.min(250, EVENTS - i) }, (_, j): EventFixture => {
       const n = i + j;
       const live = n % 10 === 0;
-      return eventDoc({
+      return {
         id: String(1_000_000 + n),
         competition: comps[n % comps.length],
         start: new Date(now + (live ? -3600_000 : n * 5 * 60_000)),
         status: live ? 'live' : 'upcoming',
         views: (n * 7919) % 500,
-      });
+      };
     });
-    await Event.insertMany(batch);
+    await insertEvents(...batch);
   }
   await bumpCacheVersion('events', 'competitions');
 }

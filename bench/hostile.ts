@@ -15,8 +15,7 @@ import { COST_TABLE } from '../shared/billing/costs';
 import { setEnvForChildren } from '../shared/config';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/db/redis';
-import { Event } from '../shared/db/models';
-import { COMPETITIONS, eventDoc, seedReference } from '../test/helpers/fixtures';
+import { COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
 import { rawRequest } from '../test/helpers/rawHttp';
 import { integer } from './args';
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
     await seedReference();
     const start = Date.now();
     const eventIds = Array.from({ length: 300 }, (_, i) => String(6_100_000 + i));
-    await Event.insertMany(eventIds.map((id, i) => eventDoc({ id, competition: COMPETITIONS.premierLeague, start: new Date(start + (i - 100) * 600_000), status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming' })));
+    await insertEvents(...eventIds.map((id, i): EventFixture => ({ id, competition: COMPETITIONS.premierLeague, start: new Date(start + (i - 100) * 600_000), status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming' })));
     const account = await createAccount({ name: 'bench hostile' });
     await addCredits({ accountId: String(account.id), packageCredits: 2_000_000 });
     const live = (await createKey({ accountId: String(account.id), name: 'bench' })).key;

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const { forgetWrittenReferences } = await import('../shared/ingest/apply');
   const { createHandle } = await import('../shared/providers/registry');
   const { SimulatedProvider } = await import('../shared/providers/simulated');
-  const { Event, LiveOddsSnapshot, OddsHistory } = await import('../shared/db/models');
+  const { countAllEvents, countAllLiveOddsSnapshots, countAllOddsHistory } = await import('../shared/db/repositories/events');
 
   process.stdout.write(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`);
   const rows: string[] = [];
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     peakHeap = Math.max(peakHeap, m.heapUsed);
     const steady = times.slice(1);
     const avg = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : NaN);
-    const counts = capped ? null : { events: await Event.countDocuments(), snapshots: await LiveOddsSnapshot.countDocuments(), history: await OddsHistory.countDocuments() };
+    const counts = capped ? null : { events: await countAllEvents(), snapshots: await countAllLiveOddsSnapshots(), history: await countAllOddsHistory() };
     rows.push(
       `| ${n} | ${times[0] ? `${Math.round(times[0].total)} ms` : `> ${CAP_S} s`} | ${steady.length ? `${avg(steady.map((t) => t.total))} ms` : capped ? `> ${CAP_S} s` : '-'} | ${steady.length ? `${avg(steady.map((t) => t.fetch + t.plan))} / ${avg(steady.map((t) => t.read))} / ${avg(steady.map((t) => t.write))} ms` : '-'} | ${mb(peakRss)} | ${mb(peakHeap)} | ${counts ? `${counts.events} / ${counts.snapshots} / ${counts.history}` : '-'} |`,
     );

@@ -51,7 +51,8 @@ async function main(): Promise<void> {
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');
   const { closeQueues, enqueueMany, queueFor } = await import('../jobs/client');
   const { settlementQueue } = await import('../jobs/settlement');
-  const { Event, LiveEventData, Pick, Recommendation } = await import('../shared/db/models');
+  const { insertEventsUnordered, insertLiveEventDataUnordered } = await import('../shared/db/repositories/events');
+  const { countSettledPicks, countSettledRecommendations, insertPicksUnordered, insertRecommendationsUnordered } = await import('../shared/db/repositories/ai');
   const { marketTypesForSport } = await import('../shared/markets/catalog');
   const { mulberry32 } = await import('../shared/ai/random');
 
@@ -73,8 +74,8 @@ async function main(): Promise<void> {
   const int = (max: number) => Math.floor(rnd() * (max + 1));
   const soccer = marketTypesForSport(1);
   const now = Date.now();
-  const insert = async (model: { insertMany(docs: object[], opts: object): Promise<unknown> }, docs: object[]) => {
-    for (let i = 0; i < docs.length; i += CHUNK) await model.insertMany(docs.slice(i, i + CHUNK), { ordered: false });
+  const insert = async <T>(insertUnordered: (docs: T[]) => Promise<void>, docs: T[]) => {
+    for (let i = 0; i < docs.length; i += CHUNK) await insertUnordered(docs.slice(i, i + CHUNK));
   };
   const eventId = (i: number) => String(9_000_000 + i);
   const seedT0 = performance.now();
@@ -118,8 +119,8 @@ async function main(): Promise<void> {
     });
     leds.push({ _id: id, eventId: id, ...stats, phaseSysname: 'FT', isLive: false, dataSource: 'simulated' });
   }
-  await insert(Event, events);
-  await insert(LiveEventData, leds);
+  await insert(insertEventsUnordered, events);
+  await insert(insertLiveEventDataUnordered, leds);
   const seedEvents = performance.now() - seedT0;
 
   const recT0 = performance.now();
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
       });
     }
   }
-  await insert(Recommendation, recs);
+  await insert(insertRecommendationsUnordered, recs);
   const seedRecs = performance.now() - recT0;
 
   const pickT0 = performance.now();
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
       startsAt: a.eventStartAt,
     });
   }
-  await insert(Pick, picks);
+  await insert(insertPicksUnordered, picks);
   const seedPicks = performance.now() - pickT0;
   const total = recs.length;
   say(`seeding (insertMany in chunks of ${CHUNK}, not part of the settlement figure):`);
@@ -256,8 +257,8 @@ async function main(): Promise<void> {
     const peakKb = vmHwmKb(proc.pid!);
     // At the cap the worker is frozen first, so the count is of what it settled within the cap.
     proc.kill(capped ? 'SIGSTOP' : 'SIGTERM');
-    const settled = await Recommendation.countDocuments({ settled: true });
-    const picksSettled = await Pick.countDocuments({ settled: true });
+    const settled = await countSettledRecommendations();
+    const picksSettled = await countSettledPicks();
     if (capped) proc.kill('SIGKILL');
     const killTimer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
     await exited;

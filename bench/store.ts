@@ -14,8 +14,13 @@ import { Client } from 'pg';
 import { dropDatabase, ensurePostgres, withDatabase } from '../scripts/postgres';
 import { ensureFerretBinary, startFerret } from '../scripts/services';
 import { bootstrapEnv } from '../shared/config';
-import { ensureFerretPostgresIndexes } from '../shared/db/ferretIndexes';
-import { Recommendation } from '../shared/db/models';
+import {
+  createRecommendationIndexesOn,
+  ensureRecommendationGinIndexesOn,
+  findRecommendationsOfEventRaw,
+  insertRecommendationsRaw,
+  setRecommendationEdgeRaw,
+} from '../shared/db/repositories/ai';
 import { integer } from './args';
 
 const DOCS = integer('bench:store', 'docs', 5000, 100_000);
@@ -38,13 +43,12 @@ const doc = (i: number) => ({
 });
 
 async function measure(label: string, conn: Connection): Promise<{ label: string; update: number; find: number }> {
-  const coll = conn.collection('recommendations');
   let t = performance.now();
-  for (let k = 0; k < OPS; k++) await coll.updateOne({ _id: `rec-${(k * 97) % DOCS}` } as never, { $set: { edgePercentage: k } });
+  for (let k = 0; k < OPS; k++) await setRecommendationEdgeRaw(conn, `rec-${(k * 97) % DOCS}`, k);
   const update = (performance.now() - t) / OPS;
   t = performance.now();
   for (let k = 0; k < OPS; k++) {
-    const found = await coll.find({ eventId: `ev-${(k * 13) % (DOCS / 10)}` }).toArray();
+    const found = await findRecommendationsOfEventRaw(conn, `ev-${(k * 13) % (DOCS / 10)}`);
     if (found.length !== 10) throw new Error(`${label}: find by eventId returned ${found.length}, expected 10`);
   }
   return { label, update, find: (performance.now() - t) / OPS };
@@ -53,9 +57,8 @@ async function measure(label: string, conn: Connection): Promise<{ label: string
 async function load(uri: string): Promise<Connection> {
   const conn = await mongoose.createConnection(uri, { dbName: DB, autoIndex: false }).asPromise();
   await conn.dropDatabase();
-  const coll = conn.collection('recommendations');
-  for (let i = 0; i < DOCS; i += 1000) await coll.insertMany(Array.from({ length: Math.min(1000, DOCS - i) }, (_, j) => doc(i + j)) as never[]);
-  await conn.model(Recommendation.modelName, Recommendation.schema).createIndexes();
+  for (let i = 0; i < DOCS; i += 1000) await insertRecommendationsRaw(conn, Array.from({ length: Math.min(1000, DOCS - i) }, (_, j) => doc(i + j)));
+  await createRecommendationIndexesOn(conn);
   return conn;
 }
 
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
         // Fresh statistics, as autovacuum would gather them, for both PostgreSQL rows.
         await client.query(`ANALYZE`);
         rows.push(await measure('FerretDB 1.24, PostgreSQL (its own btree indexes)', conn));
-        const created = await ensureFerretPostgresIndexes(pg.url, DB, [conn.model(Recommendation.modelName, Recommendation.schema)]);
+        const created = await ensureRecommendationGinIndexesOn(pg.url, DB, conn);
         await client.query(`ANALYZE`);
         say(`GIN indexes added: ${created.join(', ')}`);
         rows.push(await measure('FerretDB 1.24, PostgreSQL + GIN indexes', conn));

@@ -1,5 +1,16 @@
-import { Competition, Event, Region, Team } from '../../shared/db/models';
-import { EVENT_STATUSES } from '../../shared/db/models/event';
+import { countEventsPerField, countEventsPerSportAndStatus, countEventsPerStatus, countMarketsOfOpenEvents, findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
+import {
+  countAllCompetitions,
+  countAllRegions,
+  countAllTeams,
+  countTeamsMatching,
+  findAllRegionNamesAndCodes,
+  findCompetitionRegionsAndSports,
+  findCompetitionsByIds,
+  findRegionNamesByIds,
+  findTeamsPageByName,
+} from '../../shared/db/repositories/reference';
+import { EVENT_STATUSES } from '../../shared/events/status';
 import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import { sportRef } from '../render/events';
 import { eventFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
@@ -9,11 +20,6 @@ import { eventFilter, searchPattern, uniqueSorted, type EventFilterInput } from 
 const byCaption = (locale: Locale) => (a: { caption: string; id: number }, b: { caption: string; id: number }) =>
   a.caption.localeCompare(b.caption, locale) || a.id - b.id;
 
-async function countBy(field: 'competitionId' | 'regionId' | 'sportId', match: Record<string, unknown>): Promise<Map<number, number>> {
-  const rows = await Event.aggregate<{ _id: number; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]);
-  return new Map(rows.map((r) => [r._id, r.n]));
-}
-
 export interface CompetitionsQuery extends EventFilterInput {
   locale: Locale;
   status: string[];
@@ -21,19 +27,19 @@ export interface CompetitionsQuery extends EventFilterInput {
 
 /** Competitions that have events matching the filters, with their count, most popular first. */
 export async function listCompetitions(q: CompetitionsQuery) {
-  const counts = await countBy('competitionId', eventFilter(q));
+  const counts = await countEventsPerField('competitionId', eventFilter(q));
   const ids = [...counts.keys()];
-  const competitions = await Competition.find({ _id: { $in: ids } }).lean();
+  const competitions = await findCompetitionsByIds(ids);
   const known = new Set(competitions.map((c) => c._id));
   // A competition the feed has not described yet is still served, from its events' copy.
   const missing = ids.filter((id) => !known.has(id));
-  const fromEvents = await Promise.all(missing.map((id) => Event.findOne({ competitionId: id }, { competition: 1, regionId: 1, sportId: 1 }).lean()));
+  const fromEvents = await Promise.all(missing.map((id) => findCompetitionCopyInAnEvent(id)));
   const rows = [
     ...competitions.map((c) => ({ id: c._id, name: c.name as LocalizedText, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
     ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name as LocalizedText, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
   ];
   const regions = new Map(
-    (await Region.find({ _id: { $in: [...new Set(rows.map((r) => r.regionId))] } }, { name: 1 }).lean()).map((r) => [r._id, r.name as LocalizedText]),
+    (await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name as LocalizedText]),
   );
   const data = rows
     .map((r) => ({
@@ -60,9 +66,9 @@ export interface RegionsQuery {
 export async function listRegions(q: RegionsQuery) {
   const sportFilter = q.sportName ? { sportId: sportByName(q.sportName)!.id } : {};
   const [regions, competitions, events] = await Promise.all([
-    Region.find({}, { name: 1, code: 1 }).lean(),
-    Competition.find(sportFilter, { regionId: 1, sportId: 1 }).lean(),
-    countBy('regionId', { status: { $in: uniqueSorted(q.status) }, ...sportFilter }),
+    findAllRegionNamesAndCodes(),
+    findCompetitionRegionsAndSports(sportFilter),
+    countEventsPerField('regionId', { status: { $in: uniqueSorted(q.status) }, ...sportFilter }),
   ]);
   const perRegion = new Map<number, { competitions: number; sports: Set<number> }>();
   for (const c of competitions) {
@@ -104,8 +110,8 @@ export async function listTeams(q: TeamsQuery) {
   if (q.sportName) filter.sportId = sportByName(q.sportName)!.id;
   if (q.regionId !== undefined) filter.regionId = Number(q.regionId);
   const [teams, count] = await Promise.all([
-    Team.find(filter, { name: 1, sportId: 1, regionId: 1 }).sort({ 'name.en': 1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
-    Team.countDocuments(filter),
+    findTeamsPageByName(filter, q.page, q.limit),
+    countTeamsMatching(filter),
   ]);
   const data = teams.map((t) => ({
     id: t._id,
@@ -119,17 +125,14 @@ export async function listTeams(q: TeamsQuery) {
 
 /** System-wide counts. */
 export async function systemStats(locale: Locale) {
-  const open = { status: { $in: ['upcoming', 'live'] } };
   const [byStatus, bySportStatus, competitions, regions, teams, markets, last] = await Promise.all([
-    Event.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]),
-    Event.aggregate<{ _id: { sportId: number; status: string }; n: number }>([
-      { $group: { _id: { sportId: '$sportId', status: '$status' }, n: { $sum: 1 } } },
-    ]),
-    Competition.countDocuments(),
-    Region.countDocuments(),
-    Team.countDocuments(),
-    Event.aggregate<{ n: number }>([{ $match: open }, { $unwind: '$markets' }, { $count: 'n' }]),
-    Event.findOne({}, { updatedAt: 1 }).sort({ updatedAt: -1 }).lean<{ updatedAt?: Date }>(),
+    countEventsPerStatus(),
+    countEventsPerSportAndStatus(),
+    countAllCompetitions(),
+    countAllRegions(),
+    countAllTeams(),
+    countMarketsOfOpenEvents(),
+    findLatestEventUpdate(),
   ]);
   const statusCounts = Object.fromEntries(EVENT_STATUSES.map((s) => [s, byStatus.find((r) => r._id === s)?.n ?? 0])) as Record<(typeof EVENT_STATUSES)[number], number>;
   const sports = SPORTS.map((s) => {
@@ -144,7 +147,7 @@ export async function systemStats(locale: Locale) {
       competitions,
       regions,
       teams,
-      markets: markets[0]?.n ?? 0,
+      markets,
       lastEventUpdateAt: last?.updatedAt ? last.updatedAt.toISOString() : null,
       generatedAt: new Date().toISOString(),
     },

@@ -1,11 +1,22 @@
 import { getConfig } from '../../shared/config';
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../shared/db/models';
+import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/db/repositories/ai';
+import {
+  countEventsMatching,
+  countOpenEventsInRegion,
+  eventExists,
+  findEventById,
+  findEventsListPageByStart,
+  findEventsLivePage,
+  findLiveEventDataOfEvent,
+  findLiveOddsDataSourcesOfEvent,
+  findLiveOddsSnapshot,
+  findMostViewedEvents,
+} from '../../shared/db/repositories/events';
+import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/reference';
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
 import { renderDetailEvent } from '../render/detail';
 import {
-  LIST_PROJECTION,
-  LIVE_PROJECTION,
   renderListEvent,
   renderLiveEvent,
   renderLiveMarkets,
@@ -27,15 +38,13 @@ export interface MatchesQuery extends EventFilterInput {
   page: number;
 }
 
-const BY_START = { startDateTime: 1, _id: 1 } as const;
-
 export async function listMatches(q: MatchesQuery) {
   const filter = eventFilter(q);
   const [docs, count] = await Promise.all([
-    Event.find(filter, LIST_PROJECTION).sort(BY_START).skip((q.page - 1) * q.limit).limit(q.limit).lean<StoredEvent[]>(),
-    Event.countDocuments(filter),
+    findEventsListPageByStart(filter, q.page, q.limit),
+    countEventsMatching(filter),
   ]);
-  return { data: docs.map((e) => renderListEvent(e, q.locale)), count };
+  return { data: (docs as StoredEvent[]).map((e) => renderListEvent(e, q.locale)), count };
 }
 
 export const TRENDING_SIZE = 5;
@@ -50,7 +59,7 @@ export interface TrendingQuery {
 export async function trendingMatches(q: TrendingQuery, today = todayFilter(q.timezone)) {
   const filter: Record<string, unknown> = { status: { $in: uniqueSorted(q.status) }, startDateTime: today.range };
   if (q.sport) filter.sportId = sportByName(q.sport)!.id;
-  const docs = await Event.find(filter, LIST_PROJECTION).sort({ views: -1, startDateTime: 1, _id: 1 }).limit(TRENDING_SIZE).lean<StoredEvent[]>();
+  const docs = (await findMostViewedEvents(filter, TRENDING_SIZE)) as StoredEvent[];
   return { data: docs.map((e) => renderTrendingEvent(e, q.locale)), count: docs.length };
 }
 
@@ -65,12 +74,11 @@ export interface LiveQuery {
 export async function liveMatches(q: LiveQuery) {
   const filter: Record<string, unknown> = { status: 'live' };
   if (q.sport) filter.sportId = sportByName(q.sport)!.id;
-  const sort = q.prioritize ? { priority: -1, startDateTime: 1, _id: 1 } as const : BY_START;
   const [docs, count] = await Promise.all([
-    Event.find(filter, LIVE_PROJECTION).sort(sort).skip((q.page - 1) * q.limit).limit(q.limit).lean<StoredEvent[]>(),
-    Event.countDocuments(filter),
+    findEventsLivePage(filter, { prioritize: q.prioritize, page: q.page, limit: q.limit }),
+    countEventsMatching(filter),
   ]);
-  return { data: docs.map((e) => renderLiveEvent(e, q.locale)), count };
+  return { data: (docs as StoredEvent[]).map((e) => renderLiveEvent(e, q.locale)), count };
 }
 
 /** The provider whose snapshot is served when none is asked for. */
@@ -83,8 +91,8 @@ export const defaultDataSource = () => getConfig().PROVIDERS[0] ?? 'simulated';
  */
 const regionFacts = recent(10_000, async (regionId: number) => {
   const [competitions, events] = await Promise.all([
-    Competition.find({ regionId }, { name: 1, sportId: 1, priority: 1 }).sort({ priority: -1, _id: 1 }).lean(),
-    Event.countDocuments({ regionId, status: { $in: ['upcoming', 'live'] } }),
+    findRegionCompetitionsByPriority(regionId),
+    countOpenEventsInRegion(regionId),
   ]);
   const sportIds = [...new Set(competitions.map((c) => c.sportId))].sort((a, b) => a - b);
   return {
@@ -96,16 +104,16 @@ const regionFacts = recent(10_000, async (regionId: number) => {
 
 /** The detail view; it counts one view (countView) and shows the count including it. */
 export async function matchDetail(eventId: string, locale: Locale, zone: string) {
-  const event = await Event.findById(eventId).lean<StoredEvent>();
+  const event = (await findEventById(eventId)) as StoredEvent | null;
   if (!event) throw notFound(`Event ${eventId} not found`);
   event.views = await countView(eventId, event.views ?? 0);
   const [region, liveSnapshot, liveEventData, insight, recommendations, pick] = await Promise.all([
     regionFacts(event.regionId),
-    event.status === 'live' ? LiveOddsSnapshot.findById(`${eventId}|${defaultDataSource()}`).lean() : null,
-    LiveEventData.findOne({ eventId }).lean(),
-    Insight.findById(eventId, { analysisInsight: 1 }).lean(),
-    Recommendation.find({ eventId }).sort({ edgePercentage: -1, _id: 1 }).limit(100).lean<StoredRecommendation[]>(),
-    Pick.findOne({ eventIds: eventId }).sort({ featuredDate: -1, featuredOrder: 1 }).lean<StoredPick>(),
+    event.status === 'live' ? findLiveOddsSnapshot(eventId, defaultDataSource()) : null,
+    findLiveEventDataOfEvent(eventId),
+    findInsightAnalysisOfEvent(eventId),
+    findTopRecommendationsOfEvent(eventId) as Promise<StoredRecommendation[]>,
+    findLatestFeaturedPickOfEvent(eventId) as Promise<StoredPick | null>,
   ]);
   return renderDetailEvent(
     event,
@@ -120,12 +128,12 @@ export const eventIdOf = (idOrSlug: string) => /^[0-9]+/.exec(idOrSlug)![0];
 
 export async function liveOdds(eventId: string, dataSource: string, locale: Locale) {
   const [exists, snapshot] = await Promise.all([
-    Event.exists({ _id: eventId }),
-    LiveOddsSnapshot.findById(`${eventId}|${dataSource}`).lean(),
+    eventExists(eventId),
+    findLiveOddsSnapshot(eventId, dataSource),
   ]);
   if (!exists) throw notFound(`Event ${eventId} not found`);
   if (!snapshot) {
-    const sources = await LiveOddsSnapshot.find({ eventId }, { dataSource: 1 }).lean();
+    const sources = await findLiveOddsDataSourcesOfEvent(eventId);
     const available = sources.map((s) => s.dataSource).sort();
     throw notFound(
       `No live odds from dataSource "${dataSource}" for event ${eventId}` +

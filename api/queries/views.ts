@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { key, redis } from '../../shared/db/redis';
-import { Event } from '../../shared/db/models';
+import { incrementEventViews, raiseEventViewsTo } from '../../shared/db/repositories/events';
 import { childLogger } from '../../shared/logger';
 
 /** How long a view counter lives in Redis before it is seeded again from MongoDB. */
@@ -29,7 +29,7 @@ async function flushViews(eventId: string): Promise<void> {
       for (;;) {
         const current = Number(await r.get(viewCounterKey(eventId)));
         if (!(current > written)) break;
-        await Event.updateOne({ _id: eventId }, { $max: { views: current } });
+        await raiseEventViewsTo(eventId, current);
         written = current;
       }
     } finally {
@@ -65,7 +65,7 @@ export async function countView(eventId: string, storedViews: number): Promise<n
     n = value;
   } catch (err) {
     childLogger({ component: 'views' }).warn({ err: (err as Error).message }, 'view counter unavailable: counting in MongoDB only');
-    const updated = await Event.findOneAndUpdate({ _id: eventId }, { $inc: { views: 1 } }, { new: true }).lean();
+    const updated = await incrementEventViews(eventId);
     return updated?.views ?? storedViews + 1;
   }
   const flush: Promise<void> = flushViews(eventId)

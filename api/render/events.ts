@@ -22,14 +22,6 @@ export interface StoredEvent {
   liveStats?: Record<string, unknown> | null;
 }
 
-/** Fields a list page needs from MongoDB (nothing else is read). */
-export const LIST_PROJECTION = {
-  sportId: 1, competitionId: 1, regionId: 1, homeTeam: 1, awayTeam: 1, competition: 1, region: 1,
-  startDateTime: 1, status: 1, views: 1, markets: 1, stats: 1,
-} as const;
-
-export const LIVE_PROJECTION = { ...LIST_PROJECTION, liveStats: 1 } as const;
-
 const COUNT_FIELDS = ['homeGoals', 'awayGoals', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards'] as const;
 const CARD_FIELDS = ['homeRedCards', 'awayRedCards'] as const;
 

@@ -3,7 +3,15 @@ import type { RequestHandler } from 'express';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/ai/selection';
 import { getConfig } from '../../shared/config';
-import { Event, Insight, Pick, Recommendation } from '../../shared/db/models';
+import {
+  countRecommendationsMatching,
+  findFeaturedPicks,
+  findInsightsBatchByStart,
+  findRecommendationsByEdge,
+  findRecommendationsPageNewestFirst,
+  findUpcomingInsightsRecommendationIds,
+} from '../../shared/db/repositories/ai';
+import { findEventStatusesByIds } from '../../shared/db/repositories/events';
 import type { Locale } from '../../shared/sports';
 import { validQuery } from '../middleware/validate';
 import { bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
@@ -29,7 +37,7 @@ const featuredPicks: RequestHandler = async (req, res) => {
     const filter: Record<string, unknown> = { startsAt: range };
     if (q.regionId) filter.regionIds = Number(q.regionId);
     if (q.competitionId) filter.competitionIds = Number(q.competitionId);
-    const picks = await Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(q.limit).lean<StoredPick[]>();
+    const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
     res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
 };
 
@@ -51,9 +59,9 @@ const processedInsights: RequestHandler = async (req, res) => {
     const out: ReturnType<typeof renderInsight>[] = [];
     const batch = Math.max(10, 2 * q.limit);
     for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
-      const insights = await Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(batch).lean<(StoredInsight & { _id: string; status: string })[]>();
+      const insights = (await findInsightsBatchByStart(filter, direction, skip, batch)) as (StoredInsight & { _id: string; status: string })[];
       if (insights.length === 0) break;
-      const events = await Event.find({ _id: { $in: insights.map((i) => i._id) } }, { status: 1 }).lean();
+      const events = await findEventStatusesByIds(insights.map((i) => i._id));
       const current = new Map(events.map((e) => [String(e._id), e.status]));
       for (const i of insights) {
         const status = current.get(String(i._id)) ?? i.status;
@@ -68,11 +76,11 @@ const valueOpportunities: RequestHandler = async (req, res) => {
     const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
     const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
     // Current opportunities: the latest pre-kickoff analysis of every event still to start.
-    const current = await Insight.find({ status: 'upcoming', startDateTime: { $gt: worldNow() } }, { recommendationIds: 1 }).lean();
+    const current = await findUpcomingInsightsRecommendationIds(worldNow());
     const ids = current.flatMap((i) => i.recommendationIds ?? []);
     const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
     if (q.confidence) filter.confidence = q.confidence;
-    const all = ids.length ? await Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean<StoredRecommendation[]>() : [];
+    const all = ids.length ? ((await findRecommendationsByEdge(filter)) as StoredRecommendation[]) : [];
     const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
     res.json({
       opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
@@ -93,8 +101,8 @@ const bettingRecommendations: RequestHandler = async (req, res) => {
     if (q.eventId) filter.eventId = q.eventId;
     if (q.confidence) filter.confidence = q.confidence;
     const [count, recs] = await Promise.all([
-      Recommendation.countDocuments(filter),
-      Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean<StoredRecommendation[]>(),
+      countRecommendationsMatching(filter),
+      findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>,
     ]);
     res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
 };

@@ -1,6 +1,14 @@
 import type { RequestHandler } from 'express';
 import { getConfig } from '../../shared/config';
-import { Event, LiveEventData, OddsHistory, Pick, Recommendation } from '../../shared/db/models';
+import { findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
+import {
+  countOddsHistoryOf,
+  findEventWithoutMarketsById,
+  findLiveEventDataOfEvent,
+  findNewestOddsHistory,
+  findOddsHistoryDataSources,
+  findOpeningOddsHistory,
+} from '../../shared/db/repositories/events';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
 import { validQuery } from '../middleware/validate';
@@ -30,12 +38,12 @@ const HISTORY_LIMIT = 5000;
 const settleBet: RequestHandler = async (req, res) => {
   const eventId = String(req.params.eventId);
   const { locale } = validQuery<{ locale: Locale }>(req);
-  const event = await Event.findById(eventId, { markets: 0, liveStats: 0 }).lean();
+  const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   const [led, recs, picks] = await Promise.all([
-    LiveEventData.findOne({ eventId }).lean(),
-    Recommendation.find({ eventId }).sort({ _id: 1 }).lean(),
-    Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean(),
+    findLiveEventDataOfEvent(eventId),
+    findRecommendationsOfEvent(eventId),
+    findPicksOfEvent(eventId),
   ]);
   const state = settlementState(event);
   const { stats, source } = settlementStats(led, event.stats);
@@ -115,16 +123,16 @@ const oddsMovement: RequestHandler = async (req, res) => {
   const betItemId = String(req.params.betItemId);
   const q = validQuery<{ dataSource?: string }>(req);
   const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
-  const newest = await OddsHistory.find({ betItemId, dataSource }, { price: 1, at: 1, eventId: 1 }).sort({ at: -1 }).limit(HISTORY_LIMIT + 1).lean();
+  const newest = await findNewestOddsHistory(betItemId, dataSource, HISTORY_LIMIT + 1);
   if (newest.length === 0) {
-    const sources = (await OddsHistory.distinct('dataSource', { betItemId })).map(String).sort();
+    const sources = (await findOddsHistoryDataSources(betItemId)).map(String).sort();
     const extra = sources.length ? { dataSources: sources } : {};
     const hint = sources.length ? `; history exists for dataSource ${sources.join(', ')}` : '';
     throw new ApiError('NOT_FOUND', `No odds history for bet item ${betItemId} from dataSource ${dataSource}${hint}`, extra);
   }
   const truncated = newest.length > HISTORY_LIMIT;
   const rows = newest.slice(0, HISTORY_LIMIT).reverse();
-  const first = truncated ? (await OddsHistory.findOne({ betItemId, dataSource }, { price: 1, at: 1 }).sort({ at: 1 }).lean())! : rows[0];
+  const first = truncated ? (await findOpeningOddsHistory(betItemId, dataSource))! : rows[0];
   const last = rows[rows.length - 1];
   const prices = rows.map((r) => r.price).concat(first.price);
   const change = Math.round((last.price - first.price) * 10000) / 10000;
@@ -139,7 +147,7 @@ const oddsMovement: RequestHandler = async (req, res) => {
       max: Math.max(...prices),
       change,
       changePercent: Math.round(((last.price - first.price) / first.price) * 10000) / 100,
-      points: truncated ? await OddsHistory.countDocuments({ betItemId, dataSource }) : rows.length,
+      points: truncated ? await countOddsHistoryOf(betItemId, dataSource) : rows.length,
       history: rows.map((r) => ({ price: r.price, at: r.at })),
       truncated,
     },

@@ -6,7 +6,8 @@ import { redis } from '../../shared/db/redis';
 import { toWorldTime } from '../../shared/clock/worldClock';
 import { getConfig } from '../../shared/config';
 import { pipelineStatus } from '../../shared/health/status';
-import { Event, ProviderState } from '../../shared/db/models';
+import { countEventsMatching } from '../../shared/db/repositories/events';
+import { findAllProviderStates } from '../../shared/db/repositories/providers';
 import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
 import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
 import { ERRORS } from '../errors';
@@ -40,7 +41,7 @@ const settlementOverdue = recent(15_000, (_: 'all') => countOverdue(Date.now()))
 /** Kept 15 s when slow to count: on FerretDB the count reads every ended event whole (0.7 s at 300 events). */
 async function countOverdue(now: number): Promise<number> {
   const dueBefore = now - maxSettlementDelayMs() - 60_000;
-  return Event.countDocuments({
+  return countEventsMatching({
     ...SETTLEMENT_EVENT_FILTER,
     settledVersion: null,
     createdAt: { $lt: new Date(dueBefore) },
@@ -75,7 +76,7 @@ export function healthRouter(): Router {
           ),
         )
       : {};
-    const providers = mongo.status === 'up' ? await ProviderState.find().lean().catch(() => []) : [];
+    const providers = mongo.status === 'up' ? await findAllProviderStates().catch(() => []) : [];
     const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
     const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue('all')).catch(() => null) : null;
     const cfg = getConfig();

@@ -1,4 +1,4 @@
-import { EVENT_STATUSES } from '../../shared/db/models/event';
+import { EVENT_STATUSES } from '../../shared/events/status';
 import { SPORT_NAMES } from '../../shared/sports';
 
 /**

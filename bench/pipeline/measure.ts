@@ -1,4 +1,11 @@
-import { Event, Insight, Pick, Recommendation } from '../../shared/db/models';
+import {
+  findAllInsightsAnalysisTimestamp,
+  findFirstSettledRecommendation,
+  findInsightsCreatedAtOfEvents,
+  findPicksSettlementOfEvents,
+  findRecommendationsSettlementOfEvents,
+} from '../../shared/db/repositories/ai';
+import { findEventsEndedSince, findEventsStartingBetween, findUpcomingEventsOddsUpdatedAt } from '../../shared/db/repositories/events';
 import { spread, type Spread } from './stats';
 
 /**
@@ -33,8 +40,8 @@ export class AnalysisLag {
 
   async sample(): Promise<void> {
     const [events, insights] = await Promise.all([
-      Event.find({ status: 'upcoming', oddsUpdatedAt: { $ne: null } }, { oddsUpdatedAt: 1 }).lean(),
-      Insight.find({}, { analysisTimestamp: 1 }).lean(),
+      findUpcomingEventsOddsUpdatedAt(),
+      findAllInsightsAnalysisTimestamp(),
     ]);
     // analysisTimestamp is the world's (simulated) time, like the odds' capture time.
     const analysedAt = new Map(insights.map((i) => [String(i._id), this.clock.realOf(i.analysisTimestamp.getTime())]));
@@ -61,13 +68,10 @@ export class AnalysisLag {
  * before they started never kick off and are left out.
  */
 export async function analysedBeforeKickoff(clock: Clock, fromReal: number, toReal: number): Promise<{ kickoffs: number; analysed: number; share: number }> {
-  const events = await Event.find(
-    { startDateTime: { $gte: new Date(clock.simOf(fromReal)), $lte: new Date(clock.simOf(toReal)) } },
-    { startDateTime: 1, startedAt: 1, status: 1 },
-  ).lean();
+  const events = await findEventsStartingBetween(new Date(clock.simOf(fromReal)), new Date(clock.simOf(toReal)));
   // By the feed's clock these have kicked off, whatever status a lagging ingest has stored yet.
   const played = events.filter((e) => e.status !== 'cancelled' && (e.status !== 'postponed' || e.startedAt));
-  const insights = await Insight.find({ _id: { $in: played.map((e) => e._id) } }, { createdAt: 1 }).lean();
+  const insights = await findInsightsCreatedAtOfEvents(played.map((e) => e._id));
   const firstAnalysis = new Map(insights.map((i) => [String(i._id), (i as { createdAt?: Date }).createdAt?.getTime() ?? Infinity]));
   const analysed = played.filter((e) => (firstAnalysis.get(String(e._id)) ?? Infinity) < clock.realOf(e.startDateTime.getTime())).length;
   return { kickoffs: played.length, analysed, share: played.length ? analysed / played.length : NaN };
@@ -85,13 +89,13 @@ export async function settlementLag(
   delayMs: number,
   graceMs: number,
 ): Promise<{ lag: Spread; bets: number; settled: number; overdue: number; firstSettledReal: number | null }> {
-  const ended = await Event.find({ endedAt: { $gte: new Date(clock.simOf(fromReal)) } }, { endedAt: 1 }).lean();
+  const ended = await findEventsEndedSince(new Date(clock.simOf(fromReal)));
   const dueReal = new Map(ended.map((e) => [String(e._id), clock.realOf(e.endedAt!.getTime()) + delayMs]));
   const ids = [...dueReal.keys()];
   const [recs, picks, first] = await Promise.all([
-    Recommendation.find({ eventId: { $in: ids } }, { eventId: 1, settled: 1, settlementDate: 1 }).lean(),
-    Pick.find({ eventIds: { $in: ids } }, { eventIds: 1, settled: 1, settlementDate: 1 }).lean(),
-    Recommendation.findOne({ settled: true }, { settlementDate: 1 }).sort({ settlementDate: 1 }).lean(),
+    findRecommendationsSettlementOfEvents(ids),
+    findPicksSettlementOfEvents(ids),
+    findFirstSettledRecommendation(),
   ]);
   const bets = [
     ...recs.map((r) => ({ due: dueReal.get(r.eventId)!, settled: r.settled, at: r.settlementDate })),

@@ -1,11 +1,6 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { EVENT_STATUSES } from '../../events/status';
 import { LocalizedTextSchema, StatsFields } from './common';
-
-/**
- * An event, stored denormalized the way the API serves it (no joins: the query subset MongoDB and FerretDB share).
- * Team, competition and region names are copied in every locale at ingest.
- */
-export const EVENT_STATUSES = ['upcoming', 'live', 'completed', 'postponed', 'cancelled'] as const;
 
 const BetItemSchema = new Schema(
   {
@@ -32,6 +27,10 @@ const MarketSchema = new Schema(
 const TeamRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true }, regionId: Number }, { _id: false });
 const NamedRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true } }, { _id: false });
 
+/**
+ * An event, stored denormalized the way the API serves it (no joins: the query subset MongoDB and FerretDB share).
+ * Team, competition and region names are copied in every locale at ingest.
+ */
 const EventSchema = new Schema(
   {
     _id: { type: String, required: true },

@@ -1,9 +1,11 @@
-import type { FilterQuery } from 'mongoose';
-import { bulkWriteInBatches, type BulkCounts } from '../bulk';
-import { Pick, Recommendation } from '../models';
+import type { Connection, FilterQuery } from 'mongoose';
+import { type BulkCounts, bulkWriteInBatches } from '../bulk';
+import { Insight, Pick, Recommendation } from '../models';
 import type { PickDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
 import type { LegRecommendation, PickRead, RecommendationRead } from '../../settlement/plan';
+import { ensureFerretPostgresIndexes } from '../ferretIndexes';
+import type { InsightDoc } from '../models/insight';
 
 /** A settled bet as the performance rollups count it. */
 export interface SettledBetRow {
@@ -80,4 +82,131 @@ export async function findPicksOfEventsForSettlement<T extends SettlementPickRow
 /** Pick updates (settlement's conditional updateOne ops), bulk in server-sized batches. */
 export async function bulkWritePicks(ops: readonly unknown[]): Promise<BulkCounts> {
   return bulkWriteInBatches(Pick, ops);
+}
+
+/** What the AI worker stores: recommendations, picks, insights. */
+
+/** The analysis insight of an event's processed insight; null when it has none. */
+export async function findInsightAnalysisOfEvent(eventId: string) {
+  return Insight.findById(eventId, { analysisInsight: 1 }).lean();
+}
+
+/** An event's recommendations, best edge first (at most 100). */
+export async function findTopRecommendationsOfEvent(eventId: string) {
+  return Recommendation.find({ eventId }).sort({ edgePercentage: -1, _id: 1 }).limit(100).lean<RecommendationDoc[]>();
+}
+
+/** The latest featured pick with a leg on the event; null when there is none. */
+export async function findLatestFeaturedPickOfEvent(eventId: string) {
+  return Pick.findOne({ eventIds: eventId }).sort({ featuredDate: -1, featuredOrder: 1 }).lean<PickDoc>();
+}
+
+/** An event's recommendations, by id. */
+export async function findRecommendationsOfEvent(eventId: string) {
+  return Recommendation.find({ eventId }).sort({ _id: 1 }).lean();
+}
+
+/** The picks with a leg on the event, by id. */
+export async function findPicksOfEvent(eventId: string) {
+  return Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean();
+}
+
+/** The first `limit` picks matching the filter, in featured order. */
+export async function findFeaturedPicks(filter: FilterQuery<PickDoc>, limit: number) {
+  return Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(limit).lean<PickDoc[]>();
+}
+
+/** A batch of the insights matching the filter by start time (1: soonest first, -1: latest first). */
+export async function findInsightsBatchByStart(filter: FilterQuery<InsightDoc>, direction: 1 | -1, skip: number, limit: number) {
+  return Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(limit).lean<InsightDoc[]>();
+}
+
+/** The current recommendations of the upcoming events' insights whose event starts after `after`. */
+export async function findUpcomingInsightsRecommendationIds(after: Date) {
+  return Insight.find({ status: 'upcoming', startDateTime: { $gt: after } }, { recommendationIds: 1 }).lean();
+}
+
+/** Every recommendation matching the filter, best edge first. */
+export async function findRecommendationsByEdge(filter: FilterQuery<RecommendationDoc>) {
+  return Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean<RecommendationDoc[]>();
+}
+
+export async function countRecommendationsMatching(filter: FilterQuery<RecommendationDoc>): Promise<number> {
+  return Recommendation.countDocuments(filter);
+}
+
+/** One page of the recommendations matching the filter, newest first. */
+export async function findRecommendationsPageNewestFirst(filter: FilterQuery<RecommendationDoc>, page: number, limit: number) {
+  return Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((page - 1) * limit).limit(limit).lean<RecommendationDoc[]>();
+}
+
+/** Every processed insight: when it was last analysed. */
+export async function findAllInsightsAnalysisTimestamp() {
+  return Insight.find({}, { analysisTimestamp: 1 }).lean();
+}
+
+/** The processed insights of these events: when each was first stored. */
+export async function findInsightsCreatedAtOfEvents(eventIds: string[]) {
+  return Insight.find({ _id: { $in: eventIds } }, { createdAt: 1 }).lean();
+}
+
+/** The recommendations on these events: whether and when each was settled. */
+export async function findRecommendationsSettlementOfEvents(eventIds: string[]) {
+  return Recommendation.find({ eventId: { $in: eventIds } }, { eventId: 1, settled: 1, settlementDate: 1 }).lean();
+}
+
+/** The picks with a leg on any of these events: their events, whether and when each was settled. */
+export async function findPicksSettlementOfEvents(eventIds: string[]) {
+  return Pick.find({ eventIds: { $in: eventIds } }, { eventIds: 1, settled: 1, settlementDate: 1 }).lean();
+}
+
+/** The first settled recommendation's settlement date; null when none is settled. */
+export async function findFirstSettledRecommendation() {
+  return Recommendation.findOne({ settled: true }, { settlementDate: 1 }).sort({ settlementDate: 1 }).lean();
+}
+
+export async function countSettledRecommendations(): Promise<number> {
+  return Recommendation.countDocuments({ settled: true });
+}
+
+export async function countSettledPicks(): Promise<number> {
+  return Pick.countDocuments({ settled: true });
+}
+
+/** Inserts recommendations (ordered: false, every valid one is written). */
+export async function insertRecommendationsUnordered(docs: Partial<RecommendationDoc>[]): Promise<void> {
+  await Recommendation.insertMany(docs, { ordered: false });
+}
+
+/** Inserts picks (ordered: false, every valid one is written). */
+export async function insertPicksUnordered(docs: Partial<PickDoc>[]): Promise<void> {
+  await Pick.insertMany(docs, { ordered: false });
+}
+
+/**
+ * The raw store operations bench:store measures, on a connection of their own, through the
+ * driver's collection (no mongoose document layer): updateOne by _id ($set of edgePercentage)
+ * and find by eventId.
+ */
+export async function setRecommendationEdgeRaw(conn: Connection, id: string, edgePercentage: number): Promise<void> {
+  await conn.collection('recommendations').updateOne({ _id: id } as never, { $set: { edgePercentage } });
+}
+
+export async function findRecommendationsOfEventRaw(conn: Connection, eventId: string) {
+  return conn.collection('recommendations').find({ eventId }).toArray();
+}
+
+/** Inserts documents as they are into the recommendations collection of a connection (bench:store's load). */
+export async function insertRecommendationsRaw(conn: Connection, docs: object[]): Promise<void> {
+  await conn.collection('recommendations').insertMany(docs);
+}
+
+/** Creates the recommendation indexes of the schema on a connection. */
+export async function createRecommendationIndexesOn(conn: Connection): Promise<void> {
+  await conn.model(Recommendation.modelName, Recommendation.schema).createIndexes();
+}
+
+/** Adds the GIN indexes of shared/db/ferretIndexes.ts for the recommendations of a connection's database; returns their names. */
+export async function ensureRecommendationGinIndexesOn(postgresUrl: string, db: string, conn: Connection): Promise<string[]> {
+  return ensureFerretPostgresIndexes(postgresUrl, db, [conn.model(Recommendation.modelName, Recommendation.schema)]);
 }

@@ -1,7 +1,9 @@
-import { bulkWriteInBatches, type BulkCounts } from '../bulk';
-import { Event, LiveEventData } from '../models';
+import { type BulkCounts, bulkWriteInBatches } from '../bulk';
+import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
 import type { LiveEventDataDoc } from '../models/liveEventData';
 import { SETTLEMENT_EVENT_FILTER } from '../../settlement/state';
+import type { FilterQuery } from 'mongoose';
+import type { EventDoc } from '../models/event';
 
 /** An event as the result correction reads it. */
 export interface CorrectionEventRow {
@@ -102,4 +104,179 @@ export async function findLiveEventDataOfEvents(eventIds: readonly string[]): Pr
 /** Sets fields of one LiveEventData document. */
 export async function setLiveEventDataFields(id: string, set: Record<string, unknown>): Promise<void> {
   await LiveEventData.updateOne({ _id: id }, { $set: set });
+}
+
+/** Events and what hangs off them: live event data, live odds snapshots, odds history. */
+
+/** Fields a list page needs from MongoDB (nothing else is read). */
+const EVENT_LIST_PROJECTION = {
+  sportId: 1, competitionId: 1, regionId: 1, homeTeam: 1, awayTeam: 1, competition: 1, region: 1,
+  startDateTime: 1, status: 1, views: 1, markets: 1, stats: 1,
+} as const;
+
+/** A list page's fields plus the live stats (the live list). */
+const EVENT_LIVE_PROJECTION = { ...EVENT_LIST_PROJECTION, liveStats: 1 } as const;
+
+const BY_START = { startDateTime: 1, _id: 1 } as const;
+
+/** The fields of EVENT_LIST_PROJECTION (EVENT_LIVE_PROJECTION adds liveStats). */
+export type EventListRow = Pick<EventDoc, '_id' | keyof typeof EVENT_LIST_PROJECTION>;
+export type EventLiveRow = Pick<EventDoc, '_id' | keyof typeof EVENT_LIVE_PROJECTION>;
+
+/** Events matching the filter per value of a field: field value -> count. */
+export async function countEventsPerField(field: 'competitionId' | 'regionId' | 'sportId', filter: FilterQuery<EventDoc>): Promise<Map<number, number>> {
+  const rows = await Event.aggregate<{ _id: number; n: number }>([{ $match: filter }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]);
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+/** The copy of a competition (name, region, sport) in one of its events; null when it has none. */
+export async function findCompetitionCopyInAnEvent(competitionId: number) {
+  return Event.findOne({ competitionId }, { competition: 1, regionId: 1, sportId: 1 }).lean();
+}
+
+/** Events per status (statuses without events are absent). */
+export async function countEventsPerStatus() {
+  return Event.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]);
+}
+
+/** Events per sport and status. */
+export async function countEventsPerSportAndStatus() {
+  return Event.aggregate<{ _id: { sportId: number; status: string }; n: number }>([{ $group: { _id: { sportId: '$sportId', status: '$status' }, n: { $sum: 1 } } }]);
+}
+
+/** Markets of the upcoming and live events. */
+export async function countMarketsOfOpenEvents(): Promise<number> {
+  const open = { status: { $in: ['upcoming', 'live'] } };
+  const rows = await Event.aggregate<{ n: number }>([{ $match: open }, { $unwind: '$markets' }, { $count: 'n' }]);
+  return rows[0]?.n ?? 0;
+}
+
+/** The last update time of the most recently updated event; null when there is no event. */
+export async function findLatestEventUpdate() {
+  return Event.findOne({}, { updatedAt: 1 }).sort({ updatedAt: -1 }).lean<{ updatedAt?: Date }>();
+}
+
+export async function countEventsMatching(filter: FilterQuery<EventDoc>): Promise<number> {
+  return Event.countDocuments(filter);
+}
+
+/** One page of the events matching the filter with a list page's fields, soonest first. */
+export async function findEventsListPageByStart(filter: FilterQuery<EventDoc>, page: number, limit: number) {
+  return Event.find(filter, EVENT_LIST_PROJECTION).sort(BY_START).skip((page - 1) * limit).limit(limit).lean<EventListRow[]>();
+}
+
+/** The most viewed events matching the filter with a list page's fields (then soonest first). */
+export async function findMostViewedEvents(filter: FilterQuery<EventDoc>, limit: number) {
+  return Event.find(filter, EVENT_LIST_PROJECTION).sort({ views: -1, startDateTime: 1, _id: 1 }).limit(limit).lean<EventListRow[]>();
+}
+
+/** One page of the events matching the filter with the live list's fields: soonest first, or most popular competition first when prioritized. */
+export async function findEventsLivePage(filter: FilterQuery<EventDoc>, opts: { prioritize: boolean; page: number; limit: number }) {
+  const sort = opts.prioritize ? ({ priority: -1, startDateTime: 1, _id: 1 } as const) : BY_START;
+  return Event.find(filter, EVENT_LIVE_PROJECTION).sort(sort).skip((opts.page - 1) * opts.limit).limit(opts.limit).lean<EventLiveRow[]>();
+}
+
+/** Upcoming and live events of a region. */
+export async function countOpenEventsInRegion(regionId: number): Promise<number> {
+  return Event.countDocuments({ regionId, status: { $in: ['upcoming', 'live'] } });
+}
+
+/** The whole event; null when it does not exist. */
+export async function findEventById(eventId: string) {
+  return Event.findById(eventId).lean<EventDoc>();
+}
+
+/** The event without its markets and live stats; null when it does not exist. */
+export async function findEventWithoutMarketsById(eventId: string) {
+  return Event.findById(eventId, { markets: 0, liveStats: 0 }).lean<Omit<EventDoc, 'markets' | 'liveStats'>>();
+}
+
+export async function eventExists(eventId: string) {
+  return Event.exists({ _id: eventId });
+}
+
+/** Status of each of these events (absent ones are left out). */
+export async function findEventStatusesByIds(ids: string[]) {
+  return Event.find({ _id: { $in: ids } }, { status: 1 }).lean();
+}
+
+/**
+ * Raises the stored view count of an event to `views` ($max never lowers it). FerretDB 1.x
+ * applies every update (even $inc and $max) as an unlocked read-modify-write, so two concurrent
+ * calls for one event can lose one: callers serialize them per event (api/queries/views.ts holds
+ * a Redis lock per event while it calls this).
+ */
+export async function raiseEventViewsTo(eventId: string, views: number): Promise<void> {
+  await Event.updateOne({ _id: eventId }, { $max: { views } });
+}
+
+/** Adds one view to the stored count and returns the event as updated; null when it does not exist. */
+export async function incrementEventViews(eventId: string) {
+  return Event.findOneAndUpdate({ _id: eventId }, { $inc: { views: 1 } }, { new: true }).lean();
+}
+
+/** The live odds snapshot of an event from one dataSource; null when there is none. */
+export async function findLiveOddsSnapshot(eventId: string, dataSource: string) {
+  return LiveOddsSnapshot.findById(`${eventId}|${dataSource}`).lean();
+}
+
+/** The dataSource of each live odds snapshot of an event. */
+export async function findLiveOddsDataSourcesOfEvent(eventId: string) {
+  return LiveOddsSnapshot.find({ eventId }, { dataSource: 1 }).lean();
+}
+
+/** The newest `limit` prices of a bet item at one dataSource (price, time, event), newest first. */
+export async function findNewestOddsHistory(betItemId: string, dataSource: string, limit: number) {
+  return OddsHistory.find({ betItemId, dataSource }, { price: 1, at: 1, eventId: 1 }).sort({ at: -1 }).limit(limit).lean();
+}
+
+/** The first price of a bet item at one dataSource; null when it has none. */
+export async function findOpeningOddsHistory(betItemId: string, dataSource: string) {
+  return OddsHistory.findOne({ betItemId, dataSource }, { price: 1, at: 1 }).sort({ at: 1 }).lean();
+}
+
+/** The dataSources with a price history for a bet item (as stored, unsorted). */
+export async function findOddsHistoryDataSources(betItemId: string) {
+  return OddsHistory.distinct('dataSource', { betItemId });
+}
+
+export async function countOddsHistoryOf(betItemId: string, dataSource: string): Promise<number> {
+  return OddsHistory.countDocuments({ betItemId, dataSource });
+}
+
+export async function countAllEvents(): Promise<number> {
+  return Event.countDocuments();
+}
+
+export async function countAllLiveOddsSnapshots(): Promise<number> {
+  return LiveOddsSnapshot.countDocuments();
+}
+
+export async function countAllOddsHistory(): Promise<number> {
+  return OddsHistory.countDocuments();
+}
+
+/** Upcoming events with stored prices: when their prices last changed. */
+export async function findUpcomingEventsOddsUpdatedAt() {
+  return Event.find({ status: 'upcoming', oddsUpdatedAt: { $ne: null } }, { oddsUpdatedAt: 1 }).lean();
+}
+
+/** Events starting in [from, to]: start, kickoff and status. */
+export async function findEventsStartingBetween(from: Date, to: Date) {
+  return Event.find({ startDateTime: { $gte: from, $lte: to } }, { startDateTime: 1, startedAt: 1, status: 1 }).lean();
+}
+
+/** Events that ended at or after `since`: when they ended. */
+export async function findEventsEndedSince(since: Date) {
+  return Event.find({ endedAt: { $gte: since } }, { endedAt: 1 }).lean();
+}
+
+/** Inserts events (ordered: false, every valid one is written). */
+export async function insertEventsUnordered(docs: Partial<EventDoc>[]): Promise<void> {
+  await Event.insertMany(docs, { ordered: false });
+}
+
+/** Inserts LiveEventData documents (ordered: false, every valid one is written). */
+export async function insertLiveEventDataUnordered(docs: Partial<LiveEventDataDoc>[]): Promise<void> {
+  await LiveEventData.insertMany(docs, { ordered: false });
 }

@@ -1,0 +1,51 @@
+import type { FilterQuery } from 'mongoose';
+import { Competition, Region, Team } from '../models';
+import type { TeamDoc } from '../models/team';
+
+/** Reference data: regions, competitions and teams. */
+
+/** The competitions with these ids, whole. */
+export async function findCompetitionsByIds(ids: number[]) {
+  return Competition.find({ _id: { $in: ids } }).lean();
+}
+
+/** Names of the regions with these ids. */
+export async function findRegionNamesByIds(ids: number[]) {
+  return Region.find({ _id: { $in: ids } }, { name: 1 }).lean();
+}
+
+/** Every region, its name and code. */
+export async function findAllRegionNamesAndCodes() {
+  return Region.find({}, { name: 1, code: 1 }).lean();
+}
+
+/** Region and sport of every competition (of one sport when `filter.sportId` is given). */
+export async function findCompetitionRegionsAndSports(filter: { sportId?: number }) {
+  return Competition.find(filter, { regionId: 1, sportId: 1 }).lean();
+}
+
+/** The competitions of a region, name and sport, most popular first. */
+export async function findRegionCompetitionsByPriority(regionId: number) {
+  return Competition.find({ regionId }, { name: 1, sportId: 1, priority: 1 }).sort({ priority: -1, _id: 1 }).lean();
+}
+
+/** One page of the teams matching the filter, by English name. */
+export async function findTeamsPageByName(filter: FilterQuery<TeamDoc>, page: number, limit: number) {
+  return Team.find(filter, { name: 1, sportId: 1, regionId: 1 }).sort({ 'name.en': 1, _id: 1 }).skip((page - 1) * limit).limit(limit).lean();
+}
+
+export async function countTeamsMatching(filter: FilterQuery<TeamDoc>): Promise<number> {
+  return Team.countDocuments(filter);
+}
+
+export async function countAllCompetitions(): Promise<number> {
+  return Competition.countDocuments();
+}
+
+export async function countAllRegions(): Promise<number> {
+  return Region.countDocuments();
+}
+
+export async function countAllTeams(): Promise<number> {
+  return Team.countDocuments();
+}
