@@ -1,7 +1,9 @@
-import type { Collection, Document } from 'mongodb';
-import { bulkWriteInBatches, chunks } from '../db/bulk';
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../db/models';
-import type { HistoryRow, IngestPlan, PrevEvent, WriteOp } from './plan';
+import type { Document } from 'mongodb';
+import { chunks, type BulkCounts } from '../db/bulk';
+import { appendOddsHistoryIgnoringDuplicates, findEventsForIngestByIds, writeEventOpsInBatches, writeLiveEventDataOpsInBatches, writeLiveOddsSnapshotOpsInBatches } from '../db/repositories/events';
+import { setInsightsStatusWhereDifferent } from '../db/repositories/ai';
+import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../db/repositories/reference';
+import type { IngestPlan, PrevEvent, WriteOp } from './plan';
 
 /** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */
 
@@ -10,35 +12,16 @@ const CHUNK = 2000;
 /** Stored state of the polled events, in one query per chunk (never liveStats or views). */
 export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
   const out = new Map<string, PrevEvent>();
-  const coll = Event.collection as unknown as Collection<Document>;
   for (const part of chunks(ids, CHUNK)) {
-    const docs = await coll.find({ _id: { $in: part } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
+    const docs = await findEventsForIngestByIds(part);
     for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
   }
   return out;
 }
 
-async function bulk(coll: Collection<Document>, ops: WriteOp[]): Promise<number> {
-  const r = await bulkWriteInBatches(coll, ops);
+async function bulk(write: (ops: WriteOp[]) => Promise<BulkCounts>, ops: WriteOp[]): Promise<number> {
+  const r = await write(ops);
   return r.upsertedCount + r.modifiedCount;
-}
-
-/** Append-only: a row already stored (same item, source and source timestamp) is a duplicate, not an error. */
-async function appendHistory(rows: HistoryRow[]): Promise<number> {
-  let n = 0;
-  for (const part of chunks(rows, 5000)) {
-    try {
-      const r = await OddsHistory.collection.insertMany(part.map((x) => ({ ...x })), { ordered: false });
-      n += r.insertedCount;
-    } catch (err) {
-      const e = err as { code?: number; writeErrors?: { code: number }[] | { code: number }; result?: { insertedCount?: number }; insertedCount?: number };
-      const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
-      const onlyDuplicates = (e.code === 11000 || writeErrors.length > 0) && writeErrors.every((w) => w.code === 11000);
-      if (!onlyDuplicates) throw err;
-      n += e.insertedCount ?? e.result?.insertedCount ?? 0;
-    }
-  }
-  return n;
 }
 
 /**
@@ -62,9 +45,9 @@ function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: Wr
   return { ops, commit: () => bodies.forEach(([k, b]) => written.set(k, b)) };
 }
 
-async function upsertReferences(coll: Collection<Document>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
+async function upsertReferences(write: (ops: WriteOp[]) => Promise<BulkCounts>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
   const { ops, commit } = refOps(kind, docs, now);
-  const n = await bulk(coll, ops);
+  const n = await bulk(write, ops);
   commit();
   return n;
 }
@@ -73,7 +56,7 @@ async function upsertReferences(coll: Collection<Document>, kind: string, docs: 
 export async function syncInsightStatuses(changes: IngestPlan['statusChanges']): Promise<void> {
   const byStatus = new Map<string, string[]>();
   for (const c of changes) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c.eventId]);
-  for (const [status, ids] of byStatus) await Insight.updateMany({ _id: { $in: ids }, status: { $ne: status } }, { $set: { status } });
+  for (const [status, ids] of byStatus) await setInsightsStatusWhereDifferent(ids, status);
 }
 
 /** Forgets the reference-document memo (tests that drop the database). */
@@ -97,22 +80,21 @@ export interface ApplyCounts {
  * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
  */
 export async function applyPlan(plan: IngestPlan, now: Date): Promise<{ counts: ApplyCounts; ms: Record<keyof Omit<ApplyCounts, 'markets'>, number> }> {
-  const asColl = (m: { collection: unknown }) => m.collection as Collection<Document>;
   let t = Date.now();
   const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
   // its connection pool, and on MongoDB the order keeps events ahead of their snapshots.
-  const r1 = await upsertReferences(asColl(Region), 'region', plan.regions, now);
-  const r2 = await upsertReferences(asColl(Competition), 'competition', plan.competitions, now);
-  const r3 = await upsertReferences(asColl(Team), 'team', plan.teams, now);
+  const r1 = await upsertReferences(writeRegionOpsInBatches, 'region', plan.regions, now);
+  const r2 = await upsertReferences(writeCompetitionOpsInBatches, 'competition', plan.competitions, now);
+  const r3 = await upsertReferences(writeTeamOpsInBatches, 'team', plan.teams, now);
   const references = lap();
-  const events = await bulk(asColl(Event), plan.eventOps);
+  const events = await bulk(writeEventOpsInBatches, plan.eventOps);
   const eventsMs = lap();
-  const liveEventData = await bulk(asColl(LiveEventData), plan.liveDataOps);
+  const liveEventData = await bulk(writeLiveEventDataOpsInBatches, plan.liveDataOps);
   const liveMs = lap();
-  const snapshots = await bulk(asColl(LiveOddsSnapshot), plan.snapshotOps);
+  const snapshots = await bulk(writeLiveOddsSnapshotOpsInBatches, plan.snapshotOps);
   const snapshotsMs = lap();
-  const history = await appendHistory(plan.history);
+  const history = await appendOddsHistoryIgnoringDuplicates(plan.history);
   return {
     counts: { events, markets: plan.counts.markets, liveEventData, snapshots, history, references: r1 + r2 + r3 },
     ms: { references, events: eventsMs, liveEventData: liveMs, snapshots: snapshotsMs, history: lap() },

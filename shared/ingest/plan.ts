@@ -289,6 +289,18 @@ function snapshots(provider: string, eventId: string, markets: StoredMarket[], p
   return [op(provider, build(null)), ...[...sources].map((ds) => op(ds, build(ds)))];
 }
 
+/** What the steps of one event's plan share: the feed's event, its stored state and the fields its write sets. */
+interface EventStep {
+  plan: IngestPlan;
+  batch: FeedBatch;
+  now: Date;
+  e: FeedEvent;
+  prev: PrevEvent | undefined;
+  ended: boolean;
+  /** The event's `$set` so far. */
+  set: Record<string, unknown>;
+}
+
 export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, now: Date): IngestPlan {
   const plan: IngestPlan = {
     eventOps: [],
@@ -304,7 +316,6 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     changed: new Set(),
     counts: { events: batch.events.length, inserted: 0, updated: 0, live: 0, statusChanges: 0, priceChanges: 0, markets: 0 },
   };
-  const { provider, capturedAt } = batch;
 
   for (const e of batch.events) {
     const prev = previous.get(e.eventId);
@@ -314,164 +325,192 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     // must never read a half-written final.
     if (ended && batch.results === null) continue;
 
-    // Reference documents, localized.
-    const regionCode = e.competition.regionCode;
-    const region = { id: regionId(regionCode), name: complete(regionName(regionCode)) };
-    const competition = { id: e.competition.id, name: complete(competitionName(e.competition.name)) };
-    const team = (t: FeedEvent['homeTeam']) => ({ id: teamId(e.sportId, t.name), name: complete(teamName(t.name)), regionId: regionId(t.regionCode) });
-    const homeTeam = team(e.homeTeam);
-    const awayTeam = team(e.awayTeam);
-    plan.regions.set(region.id, { _id: region.id, code: regionCode, name: region.name });
-    for (const t of [e.homeTeam, e.awayTeam]) {
-      const r = regionId(t.regionCode);
-      if (!plan.regions.has(r)) plan.regions.set(r, { _id: r, code: t.regionCode, name: complete(regionName(t.regionCode)) });
-    }
-    plan.competitions.set(competition.id, { _id: competition.id, name: competition.name, regionId: region.id, sportId: e.sportId, priority: e.competition.priority });
-    for (const t of [homeTeam, awayTeam]) plan.teams.set(t.id, { _id: t.id, name: t.name, sportId: e.sportId, regionId: t.regionId, searchNames: searchNames(t.name) });
-
-    const set: Record<string, unknown> = {};
-    const statics: Record<string, unknown> = {
-      sportId: e.sportId,
-      competitionId: competition.id,
-      regionId: region.id,
-      homeTeam,
-      awayTeam,
-      competition,
-      region,
-      priority: e.competition.priority,
-      dataSource: provider,
-      providerEventId: e.providerEventId,
-    };
-    for (const [k, v] of Object.entries(statics)) if (!prev || !sameJson(v, (prev as unknown as Record<string, unknown>)[k])) set[k] = v;
-    if (!prev || !sameDate(e.startDateTime, prev.startDateTime)) set.startDateTime = e.startDateTime;
-
-    const statusChanged = !prev || prev.status !== e.status;
-    if (statusChanged) {
-      set.status = e.status;
-      if (prev) plan.counts.statusChanges++;
-    }
-    // An operator's result correction may have voided (or un-voided) the event: that stands too.
-    if ((!prev || Boolean(prev.voided) !== e.voided) && !prev?.resultOverride) set.voided = e.voided;
-    if (!prev || !sameDate(e.startedAt, prev.startedAt)) set.startedAt = e.startedAt;
-    if (!prev || !sameDate(e.endedAt, prev.endedAt)) set.endedAt = e.endedAt;
-    if (!prev || !sameJson(e.lineups, prev.lineups)) set.lineups = e.lineups;
-
-    // Markets
+    const step: EventStep = { plan, batch, now, e, prev, ended, set: {} };
+    const refs = planReferences(plan, e);
+    const statusChanged = planEventFields(step, refs);
     const odds = batch.odds?.get(e.eventId);
     const prevItems = itemsOf(prev?.markets);
-    let markets: StoredMarket[] | undefined;
-    if (!ended && odds) markets = buildMarkets(e.sportId, odds, prev?.markets, prevItems);
-    else if (ended && prev?.markets?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(prev.markets);
-    else if (!prev) markets = [];
-    const marketsChanged = markets !== undefined && !sameMarkets(markets, prev?.markets);
-    if (marketsChanged) {
-      set.markets = markets;
-      set.oddsUpdatedAt = odds ? odds.at : capturedAt;
-      plan.counts.priceChanges++;
-      plan.counts.markets += markets!.length;
-    }
-    // Odds history: the consensus price each time it changes (rows keyed by the source's own
-    // timestamp, so a replayed poll appends nothing).
-    if (!ended && odds && markets) {
-      for (const m of markets) {
-        for (const it of m.betItems) {
-          if (prevItems.get(it.id)?.price !== it.price) plan.history.push({ betItemId: it.id, eventId: e.eventId, dataSource: provider, price: it.price, at: odds.at });
-        }
-      }
-    }
-
-    // Live state
-    const live = batch.live?.get(e.eventId);
-    if (e.status === 'live' && batch.live !== null) {
-      plan.counts.live++;
-      const st = live?.stats;
-      const phase = live?.phaseSysname ?? 'IN_PROGRESS';
-      const text = phaseText(phase);
-      const current = markets ?? prev?.markets ?? [];
-      set.liveStats = {
-        id: e.eventId,
-        homeGoals: st?.homeGoals ?? null,
-        awayGoals: st?.awayGoals ?? null,
-        homeCorners: st?.homeCorners ?? null,
-        awayCorners: st?.awayCorners ?? null,
-        homeYellowCards: st?.homeYellowCards ?? null,
-        awayYellowCards: st?.awayYellowCards ?? null,
-        homeRedCards: st?.homeRedCards ?? null,
-        awayRedCards: st?.awayRedCards ?? null,
-        elapsedSeconds: live?.elapsedSeconds ?? null,
-        phaseSysname: phase,
-        phaseCaption: text.short.en,
-        phaseCaptionLong: text.long.en,
-        referenceTime: (live?.referenceTime ?? capturedAt).toISOString(),
-        isLive: true,
-        isInPlay: live?.isInPlay ?? true,
-        capturedAt: capturedAt.toISOString(),
-        liveBetItems: liveBetItems(current, prevItems, capturedAt),
-      };
-      if (st) {
-        const stats = { ...pickStats(st), phase };
-        if (!prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== phase) set.stats = stats;
-      }
-      plan.liveDataOps.push(liveDataOp(e.eventId, provider, st ?? null, phase, true, live?.details ?? {}, now));
-      if (odds) plan.snapshotOps.push(...snapshots(provider, e.eventId, current, prevItems, capturedAt, now));
-      plan.changed.add('events');
-    } else if (prev?.status === 'live') {
-      set.liveStats = null;
-      plan.changed.add('events');
-      // The event left play: its last snapshots are closed (every price unavailable).
-      if (prev.markets?.length) plan.snapshotOps.push(...snapshots(provider, e.eventId, closeMarkets(prev.markets), prevItems, capturedAt, now));
-    } else if (!prev) {
-      set.liveStats = null;
-    }
-
-    // Results and settlement
-    let resultVersion = prev?.resultVersion ?? 0;
-    if (ended && result && prev?.resultOverride) {
-      // The operator's corrected result stands; the feed's count for this event is ignored.
-    } else if (ended && result) {
-      const stats = { ...pickStats(result.stats), phase: result.phaseSysname };
-      const statsChanged = !prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== stats.phase;
-      if (statsChanged) set.stats = stats;
-      const wasSettleable = settleable(prev?.status, prev?.startedAt);
-      const isSettleable = settleable(e.status, e.startedAt);
-      if (isSettleable && !wasSettleable) {
-        plan.settle.push({ eventId: e.eventId, resultVersion });
-      } else if (isSettleable && wasSettleable && (!sameStats(stats, prev?.stats) || Boolean(prev?.voided) !== e.voided || prev?.status !== e.status)) {
-        // A correction after the event had ended: settlement re-grades under a new version.
-        resultVersion += 1;
-        set.resultVersion = resultVersion;
-        plan.settle.push({ eventId: e.eventId, resultVersion });
-      }
-      if (statsChanged || statusChanged) plan.liveDataOps.push(liveDataOp(e.eventId, provider, result.stats, result.phaseSysname, false, result.details, now));
-    } else if (!prev && !ended) {
-      set.stats = null;
-    }
-
-    // AI inputs: pre-match prices, lineups and status.
-    let analysisVersion = prev?.analysisVersion ?? 0;
-    const aiInputsChanged = statusChanged || 'lineups' in set || (e.status === 'upcoming' && markets !== undefined && consensusChanged(markets, prevItems));
-    if (aiInputsChanged) {
-      analysisVersion += 1;
-      set.analysisVersion = analysisVersion;
-      if (e.status === 'upcoming') plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
-      else if (statusChanged && prev) plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
-    }
-
-    if (Object.keys(set).length === 0) continue;
-    set.updatedAt = now;
-    const update: Document = { $set: set };
-    if (!prev) {
-      update.$setOnInsert = { views: 0, resultVersion: 0, createdAt: now };
-      plan.counts.inserted++;
-    } else plan.counts.updated++;
-    plan.eventOps.push({ updateOne: { filter: { _id: e.eventId }, update, upsert: true } });
-    plan.changed.add('events');
-    if (!prev || statusChanged) {
-      plan.changed.add('competitions');
-    }
-    if (!prev) plan.changed.add('competitions');
+    const markets = planMarkets(step, odds, prevItems);
+    planLiveState(step, markets, odds, prevItems);
+    planResult(step, result, statusChanged);
+    planAnalysis(step, statusChanged, markets, prevItems);
+    planEventWrite(step, statusChanged);
   }
   return plan;
+}
+
+/** Reference documents, localized: the event's region, competition and teams (and the teams' regions). */
+function planReferences(plan: IngestPlan, e: FeedEvent) {
+  const regionCode = e.competition.regionCode;
+  const region = { id: regionId(regionCode), name: complete(regionName(regionCode)) };
+  const competition = { id: e.competition.id, name: complete(competitionName(e.competition.name)) };
+  const team = (t: FeedEvent['homeTeam']) => ({ id: teamId(e.sportId, t.name), name: complete(teamName(t.name)), regionId: regionId(t.regionCode) });
+  const homeTeam = team(e.homeTeam);
+  const awayTeam = team(e.awayTeam);
+  plan.regions.set(region.id, { _id: region.id, code: regionCode, name: region.name });
+  for (const t of [e.homeTeam, e.awayTeam]) {
+    const r = regionId(t.regionCode);
+    if (!plan.regions.has(r)) plan.regions.set(r, { _id: r, code: t.regionCode, name: complete(regionName(t.regionCode)) });
+  }
+  plan.competitions.set(competition.id, { _id: competition.id, name: competition.name, regionId: region.id, sportId: e.sportId, priority: e.competition.priority });
+  for (const t of [homeTeam, awayTeam]) plan.teams.set(t.id, { _id: t.id, name: t.name, sportId: e.sportId, regionId: t.regionId, searchNames: searchNames(t.name) });
+  return { region, competition, homeTeam, awayTeam };
+}
+
+/** The event's own fields that changed (static fields, start, status, void flag, times, lineups); returns whether its status changed. */
+function planEventFields({ plan, batch, e, prev, set }: EventStep, { region, competition, homeTeam, awayTeam }: ReturnType<typeof planReferences>): boolean {
+  const statics: Record<string, unknown> = {
+    sportId: e.sportId,
+    competitionId: competition.id,
+    regionId: region.id,
+    homeTeam,
+    awayTeam,
+    competition,
+    region,
+    priority: e.competition.priority,
+    dataSource: batch.provider,
+    providerEventId: e.providerEventId,
+  };
+  for (const [k, v] of Object.entries(statics)) if (!prev || !sameJson(v, (prev as unknown as Record<string, unknown>)[k])) set[k] = v;
+  if (!prev || !sameDate(e.startDateTime, prev.startDateTime)) set.startDateTime = e.startDateTime;
+
+  const statusChanged = !prev || prev.status !== e.status;
+  if (statusChanged) {
+    set.status = e.status;
+    if (prev) plan.counts.statusChanges++;
+  }
+  // An operator's result correction may have voided (or un-voided) the event: that stands too.
+  if ((!prev || Boolean(prev.voided) !== e.voided) && !prev?.resultOverride) set.voided = e.voided;
+  if (!prev || !sameDate(e.startedAt, prev.startedAt)) set.startedAt = e.startedAt;
+  if (!prev || !sameDate(e.endedAt, prev.endedAt)) set.endedAt = e.endedAt;
+  if (!prev || !sameJson(e.lineups, prev.lineups)) set.lineups = e.lineups;
+  return statusChanged;
+}
+
+/** Markets and odds history; returns the event's markets when this poll has them (undefined: stored ones stay). */
+function planMarkets({ plan, batch, e, prev, ended, set }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): StoredMarket[] | undefined {
+  let markets: StoredMarket[] | undefined;
+  if (!ended && odds) markets = buildMarkets(e.sportId, odds, prev?.markets, prevItems);
+  else if (ended && prev?.markets?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(prev.markets);
+  else if (!prev) markets = [];
+  const marketsChanged = markets !== undefined && !sameMarkets(markets, prev?.markets);
+  if (marketsChanged) {
+    set.markets = markets;
+    set.oddsUpdatedAt = odds ? odds.at : batch.capturedAt;
+    plan.counts.priceChanges++;
+    plan.counts.markets += markets!.length;
+  }
+  // Odds history: the consensus price each time it changes (rows keyed by the source's own
+  // timestamp, so a replayed poll appends nothing).
+  if (!ended && odds && markets) {
+    for (const m of markets) {
+      for (const it of m.betItems) {
+        if (prevItems.get(it.id)?.price !== it.price) plan.history.push({ betItemId: it.id, eventId: e.eventId, dataSource: batch.provider, price: it.price, at: odds.at });
+      }
+    }
+  }
+  return markets;
+}
+
+/** Live state: liveStats, live stats, live data and snapshots while in play; closed snapshots when it leaves play. */
+function planLiveState({ plan, batch, now, e, prev, set }: EventStep, markets: StoredMarket[] | undefined, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): void {
+  const { provider, capturedAt } = batch;
+  const live = batch.live?.get(e.eventId);
+  if (e.status === 'live' && batch.live !== null) {
+    plan.counts.live++;
+    const st = live?.stats;
+    const phase = live?.phaseSysname ?? 'IN_PROGRESS';
+    const text = phaseText(phase);
+    const current = markets ?? prev?.markets ?? [];
+    set.liveStats = {
+      id: e.eventId,
+      homeGoals: st?.homeGoals ?? null,
+      awayGoals: st?.awayGoals ?? null,
+      homeCorners: st?.homeCorners ?? null,
+      awayCorners: st?.awayCorners ?? null,
+      homeYellowCards: st?.homeYellowCards ?? null,
+      awayYellowCards: st?.awayYellowCards ?? null,
+      homeRedCards: st?.homeRedCards ?? null,
+      awayRedCards: st?.awayRedCards ?? null,
+      elapsedSeconds: live?.elapsedSeconds ?? null,
+      phaseSysname: phase,
+      phaseCaption: text.short.en,
+      phaseCaptionLong: text.long.en,
+      referenceTime: (live?.referenceTime ?? capturedAt).toISOString(),
+      isLive: true,
+      isInPlay: live?.isInPlay ?? true,
+      capturedAt: capturedAt.toISOString(),
+      liveBetItems: liveBetItems(current, prevItems, capturedAt),
+    };
+    if (st) {
+      const stats = { ...pickStats(st), phase };
+      if (!prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== phase) set.stats = stats;
+    }
+    plan.liveDataOps.push(liveDataOp(e.eventId, provider, st ?? null, phase, true, live?.details ?? {}, now));
+    if (odds) plan.snapshotOps.push(...snapshots(provider, e.eventId, current, prevItems, capturedAt, now));
+    plan.changed.add('events');
+  } else if (prev?.status === 'live') {
+    set.liveStats = null;
+    plan.changed.add('events');
+    // The event left play: its last snapshots are closed (every price unavailable).
+    if (prev.markets?.length) plan.snapshotOps.push(...snapshots(provider, e.eventId, closeMarkets(prev.markets), prevItems, capturedAt, now));
+  } else if (!prev) {
+    set.liveStats = null;
+  }
+}
+
+/** Results and settlement: final stats, the settlement (or re-grading under a new version) of an ended event. */
+function planResult({ plan, batch, now, e, prev, ended, set }: EventStep, result: FeedResult | null, statusChanged: boolean): void {
+  let resultVersion = prev?.resultVersion ?? 0;
+  if (ended && result && prev?.resultOverride) {
+    // The operator's corrected result stands; the feed's count for this event is ignored.
+  } else if (ended && result) {
+    const stats = { ...pickStats(result.stats), phase: result.phaseSysname };
+    const statsChanged = !prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== stats.phase;
+    if (statsChanged) set.stats = stats;
+    const wasSettleable = settleable(prev?.status, prev?.startedAt);
+    const isSettleable = settleable(e.status, e.startedAt);
+    if (isSettleable && !wasSettleable) {
+      plan.settle.push({ eventId: e.eventId, resultVersion });
+    } else if (isSettleable && wasSettleable && (!sameStats(stats, prev?.stats) || Boolean(prev?.voided) !== e.voided || prev?.status !== e.status)) {
+      // A correction after the event had ended: settlement re-grades under a new version.
+      resultVersion += 1;
+      set.resultVersion = resultVersion;
+      plan.settle.push({ eventId: e.eventId, resultVersion });
+    }
+    if (statsChanged || statusChanged) plan.liveDataOps.push(liveDataOp(e.eventId, batch.provider, result.stats, result.phaseSysname, false, result.details, now));
+  } else if (!prev && !ended) {
+    set.stats = null;
+  }
+}
+
+/** AI inputs: pre-match prices, lineups and status. A change bumps the analysis version and asks for an analysis (or a status follow-up). */
+function planAnalysis({ plan, e, prev, set }: EventStep, statusChanged: boolean, markets: StoredMarket[] | undefined, prevItems: Map<string, StoredBetItem>): void {
+  let analysisVersion = prev?.analysisVersion ?? 0;
+  const aiInputsChanged = statusChanged || 'lineups' in set || (e.status === 'upcoming' && markets !== undefined && consensusChanged(markets, prevItems));
+  if (aiInputsChanged) {
+    analysisVersion += 1;
+    set.analysisVersion = analysisVersion;
+    if (e.status === 'upcoming') plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
+    else if (statusChanged && prev) plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
+  }
+}
+
+/** The event's write, when anything changed: one upsert keyed by its id. */
+function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): void {
+  if (Object.keys(set).length === 0) return;
+  set.updatedAt = now;
+  const update: Document = { $set: set };
+  if (!prev) {
+    update.$setOnInsert = { views: 0, resultVersion: 0, createdAt: now };
+    plan.counts.inserted++;
+  } else plan.counts.updated++;
+  plan.eventOps.push({ updateOne: { filter: { _id: e.eventId }, update, upsert: true } });
+  plan.changed.add('events');
+  if (!prev || statusChanged) {
+    plan.changed.add('competitions');
+  }
+  if (!prev) plan.changed.add('competitions');
 }
 
 function pickStats(s: EventStats): EventStats {

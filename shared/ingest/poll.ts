@@ -4,7 +4,8 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { dispatch, type Intent } from '../intents';
 import { childLogger } from '../logger';
-import { LiveOddsSnapshot, ProviderState } from '../db/models';
+import { markProviderSnapshotsStale } from '../db/repositories/events';
+import { upsertProviderStateFields } from '../db/repositories/providers';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
 import type { ProviderHandle } from '../providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../providers/types';
@@ -92,7 +93,7 @@ function describeError(err: unknown): string {
  * fallback of a failed poll. `before` limits it to snapshots this poll did not refresh.
  */
 async function markStale(provider: string, before?: Date): Promise<void> {
-  await LiveOddsSnapshot.collection.updateMany(before ? { provider, stale: false, capturedAt: { $lt: before } } : { provider, stale: false }, { $set: { stale: true } });
+  await markProviderSnapshotsStale(provider, before);
 }
 
 async function recordFailure(handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
@@ -101,11 +102,7 @@ async function recordFailure(handle: ProviderHandle, err: unknown): Promise<Poll
   const state = handle.breaker.state;
   childLogger({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
   await markStale(name);
-  await ProviderState.updateOne(
-    { _id: name },
-    { $set: { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) } },
-    { upsert: true },
-  );
+  await upsertProviderStateFields(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
   return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
 }
 
@@ -143,7 +140,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   const log = childLogger({ provider: name, slot: opts.slot });
   const started = Date.now();
   const call = <T>(fn: (signal: AbortSignal) => Promise<T>) => guardedCall(breaker, fn, opts.retryDelayMs);
-  await ProviderState.updateOne({ _id: name }, { $set: { lastAttemptAt: new Date() } }, { upsert: true });
+  await upsertProviderStateFields(name, { lastAttemptAt: new Date() });
 
   let events: FeedEvent[];
   try {
@@ -181,20 +178,14 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const partial = errors.length > 0;
   if (partial) await markStale(name, capturedAt);
-  await ProviderState.updateOne(
-    { _id: name },
-    {
-      $set: {
-        lastSuccessAt: new Date(),
-        lastError: partial ? errors.join('; ') : null,
-        eventsSeen: events.length,
-        breaker: breaker.state,
-        stale: partial,
-        ...quotaOf(handle),
-      },
-    },
-    { upsert: true },
-  );
+  await upsertProviderStateFields(name, {
+    lastSuccessAt: new Date(),
+    lastError: partial ? errors.join('; ') : null,
+    eventsSeen: events.length,
+    breaker: breaker.state,
+    stale: partial,
+    ...quotaOf(handle),
+  });
   await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
   const done = Date.now();
   const outcome: PollOutcome = {

@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { Gauge, Registry } from 'prom-client';
-import { ProviderState } from '../db/models';
+import { findProviderStatesForMetrics } from '../db/repositories/providers';
 
 /**
  * State read when /metrics is scraped, by the web process that answers it: queue depth and age
@@ -64,7 +64,7 @@ async function providerGauges(registry: Registry, now: number): Promise<void> {
   });
   const stale = new Gauge({ name: 'odds_provider_stale', help: "1 when the provider's last poll failed (its last snapshots are served marked stale), else 0.", labelNames: ['provider'] as const, registers: [registry] });
   const breaker = new Gauge({ name: 'odds_provider_breaker_state', help: "The provider's circuit breaker as last recorded: 0 closed, 1 half-open, 2 open.", labelNames: ['provider'] as const, registers: [registry] });
-  const states = await ProviderState.find({}, { lastSuccessAt: 1, stale: 1, breaker: 1 }).lean();
+  const states = await findProviderStatesForMetrics();
   for (const p of states) {
     const provider = String(p._id);
     if (p.lastSuccessAt) staleness.set({ provider }, Math.max(0, now - p.lastSuccessAt.getTime()) / 1000);

@@ -1,7 +1,7 @@
 import { getConfig, type Config } from '../config';
 import { toWorldTime } from '../clock/worldClock';
 import { childLogger } from '../logger';
-import { ProviderState } from '../db/models';
+import { upsertProviderStateFields } from '../db/repositories/providers';
 import { DEFAULT_BREAKER, ProviderBreaker, type BreakerState } from './breaker';
 import { SimulatedProvider } from './simulated';
 import { loadScenario } from './simulated/scenario';
@@ -43,7 +43,7 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
 /** Records a breaker transition where /v2/health reads it (best effort: the poll writes it too). */
 export function recordBreakerState(name: string, state: BreakerState): void {
   childLogger({ provider: name }).warn({ breaker: state }, 'provider breaker state changed');
-  ProviderState.updateOne({ _id: name }, { $set: { breaker: state } }, { upsert: true }).catch(() => undefined);
+  upsertProviderStateFields(name, { breaker: state }).catch(() => undefined);
 }
 
 export function createHandle(name: string, provider: OddsProvider = createProvider(name), cfg: Config = getConfig()): ProviderHandle {

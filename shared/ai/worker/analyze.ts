@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { worldNow } from '../../clock/worldClock';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
-import { Event, Insight, ModelFit, Recommendation } from '../../db/models';
-import { bulkWriteInBatches } from '../../db/bulk';
+import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../db/repositories/ai';
+import { findEventByIdLean, type EventLean } from '../../db/repositories/events';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
@@ -19,8 +19,7 @@ export type AnalyzeOutcome =
   | { status: 'no-prices' }
   | { status: 'analyzed'; recommendations: number; inserted: number; picksDay: string };
 
-type EventLean = NonNullable<Awaited<ReturnType<typeof loadEvent>>>;
-const loadEvent = (id: string) => Event.findById(id).lean();
+const loadEvent = (id: string) => findEventByIdLean(id);
 
 export function toAnalysisEvent(e: EventLean): AnalysisEvent {
   return {
@@ -63,7 +62,7 @@ export function forgetFits(): void {
 }
 
 async function readFit(sportId: number): Promise<LoadedFit> {
-  const doc = await ModelFit.findById(`fit-${sportId}`).lean();
+  const doc = await findModelFitOfSport(sportId);
   if (!doc) return { fit: null, bookRanking: [], key: null };
   return {
     fit: doc.params ? { params: doc.params as SportFitParams, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
@@ -113,7 +112,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   if (!event) return { status: 'missing' };
   const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
   if (started()) {
-    await Insight.updateOne({ _id: eventId, status: { $ne: event.status } }, { $set: { status: event.status } });
+    await setInsightStatusWhereDifferent(eventId, event.status);
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
     return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
@@ -125,7 +124,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   // This process wrote another analysis of the event: the inputs changed, no need to read it.
   if (known?.hash === hash) return { status: 'unchanged' };
   if (!known) {
-    const previous = await Insight.findById(eventId, { inputHash: 1, status: 1 }).lean();
+    const previous = await findInsightInputHash(eventId);
     if (previous?.inputHash === hash && previous.status === event.status) return { status: 'unchanged' };
   }
 
@@ -139,48 +138,28 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   // Recommendations are insert-only: one this process already wrote is not sent again.
   const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
   if (fresh.length) {
-    const res = await bulkWriteInBatches(
-      Recommendation,
-      fresh.map((r) => ({
-        updateOne: {
-          filter: { _id: r._id },
-          // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
-          update: { $setOnInsert: { ...r, settled: false, result: null, createdAt: at, updatedAt: at } },
-          upsert: true,
-        },
-      })),
-      { timestamps: false },
-    );
-    inserted = res.upsertedCount;
+    inserted = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
   }
   const insight = analysis.insight;
   // A slower job that analysed older prices must not overwrite a newer analysis.
-  await Insight.updateOne(
-    { _id: eventId, $or: [{ analysisTimestamp: { $lte: at } }, { analysisTimestamp: { $exists: false } }] },
-    {
-      $set: {
-        eventId,
-        status: event.status,
-        startDateTime: event.startDateTime,
-        sportId: event.sportId,
-        competitionId: event.competitionId,
-        regionId: event.regionId,
-        teamSearch: teamSearchNames(input),
-        marketEfficiencyScore: insight.marketEfficiencyScore,
-        valueOpportunities: insight.valueOpportunities,
-        recommendationIds: analysis.recommendations.map((r) => r._id),
-        riskFactors: insight.riskFactors,
-        aiNotes: insight.aiNotes,
-        event: insight.event,
-        analysisInsight: insight.analysisInsight,
-        matchSimulation: insight.matchSimulation,
-        analysisTimestamp: at,
-        inputHash: hash,
-      },
-    },
-    { upsert: true },
-  ).catch((err) => {
-    if ((err as { code?: number }).code !== 11000) throw err;
+  await upsertInsightUnlessNewerAnalysis(eventId, {
+    eventId,
+    status: event.status,
+    startDateTime: event.startDateTime,
+    sportId: event.sportId,
+    competitionId: event.competitionId,
+    regionId: event.regionId,
+    teamSearch: teamSearchNames(input),
+    marketEfficiencyScore: insight.marketEfficiencyScore,
+    valueOpportunities: insight.valueOpportunities,
+    recommendationIds: analysis.recommendations.map((r) => r._id),
+    riskFactors: insight.riskFactors,
+    aiNotes: insight.aiNotes,
+    event: insight.event,
+    analysisInsight: insight.analysisInsight,
+    matchSimulation: insight.matchSimulation,
+    analysisTimestamp: at,
+    inputHash: hash,
   });
   remember(eventId, hash, [...(known?.recommendationIds ?? []), ...analysis.recommendations.map((r) => r._id)]);
   log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');

@@ -1,5 +1,6 @@
 import { worldNow } from '../../clock/worldClock';
-import { Event, Insight, Pick, Recommendation } from '../../db/models';
+import { deleteUnstartedUnsettledPicksByIds, findPicksOfFeaturedDay, findRecommendationsByIds, findUpcomingInsightsStartingBetween, upsertPickUnlessStarted } from '../../db/repositories/ai';
+import { findEventsWithoutMarketsAndStatsByIds } from '../../db/repositories/events';
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
 import { redis, key } from '../../db/redis';
 import { waitForLock } from '../../locks';
@@ -18,12 +19,12 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
     const dayStart = new Date(`${day}T00:00:00.000Z`);
     const dayEnd = new Date(dayStart.getTime() + DAY_MS);
     const from = at > dayStart ? at : dayStart;
-    const insights = from < dayEnd ? await Insight.find({ startDateTime: { $gt: from, $lt: dayEnd }, status: 'upcoming' }, { recommendationIds: 1, analysisInsight: 1, matchSimulation: 1 }).lean() : [];
+    const insights = from < dayEnd ? await findUpcomingInsightsStartingBetween(from, dayEnd) : [];
     const byEvent = new Map(insights.map((i) => [String(i._id), i]));
     const recIds = insights.flatMap((i) => i.recommendationIds ?? []);
     const [recs, events] = await Promise.all([
-      recIds.length ? Recommendation.find({ _id: { $in: recIds } }).lean() : [],
-      byEvent.size ? Event.find({ _id: { $in: [...byEvent.keys()] } }, { markets: 0, liveStats: 0, stats: 0 }).lean() : [],
+      recIds.length ? findRecommendationsByIds(recIds) : [],
+      byEvent.size ? findEventsWithoutMarketsAndStatsByIds([...byEvent.keys()]) : [],
     ]);
     const eventById = new Map(events.filter((e) => e.status === 'upcoming' && e.startDateTime > at).map((e) => [String(e._id), e]));
     const candidates: PickCandidate[] = [];
@@ -47,23 +48,21 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
         matchSimulation: insight?.matchSimulation ?? null,
       });
     }
-    const existing = await Pick.find({ featuredDate: day }).lean();
+    const existing = await findPicksOfFeaturedDay(day);
     const byId = new Map(existing.map((p) => [String(p._id), p as unknown as Record<string, unknown>]));
     const frozen = existing.filter((p) => p.startsAt <= at);
     const firstOrder = frozen.reduce((m, p) => Math.max(m, p.featuredOrder), 0) + 1;
     const drafts = buildPicks(candidates, firstOrder);
     const keep = new Set(drafts.map((d) => d._id));
     const stale = existing.filter((p) => p.startsAt > at && !keep.has(String(p._id))).map((p) => String(p._id));
-    const removed = stale.length ? (await Pick.deleteMany({ _id: { $in: stale }, startsAt: { $gt: at }, settled: false })).deletedCount : 0;
+    const removed = stale.length ? await deleteUnstartedUnsettledPicksByIds(stale, at) : 0;
     for (const d of drafts) {
       const { _id, ...content } = d;
       // Most rebuilds change few picks: an identical one is not written again.
       const stored = byId.get(_id);
       if (stored && (stored.startsAt as Date) > at && sameContent(content, stored)) continue;
       // Only a pick that has not started is (re)written; a started one with the same legs stays.
-      await Pick.updateOne({ _id, startsAt: { $gt: at } }, { $set: content }, { upsert: true }).catch((err) => {
-        if ((err as { code?: number }).code !== 11000) throw err;
-      });
+      await upsertPickUnlessStarted(_id, content, at);
     }
     return { picks: drafts.length, removed };
   });

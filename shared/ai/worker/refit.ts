@@ -1,6 +1,7 @@
 import { marketType } from '../../markets/catalog';
 import { childLogger } from '../../logger';
-import { Event, Insight, ModelFit } from '../../db/models';
+import { findInsightBlendInputsByEventIds, upsertModelFitUnlessNewerWindow } from '../../db/repositories/ai';
+import { findCompletedEventScoresOfSport, findEventMarketsOfSportSince } from '../../db/repositories/events';
 import { MAIN_MARKET, fullQuotes } from '../eventAnalysis';
 import { median, overround } from '../fairPrice';
 import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../sportFit';
@@ -29,10 +30,7 @@ export interface RefitOutcome {
  */
 export async function refitJob(sportId: number, window: string, now: Date = new Date()): Promise<RefitOutcome> {
   const since = new Date(now.getTime() - FIT_WINDOW_DAYS * DAY_MS);
-  const completed = await Event.find(
-    { sportId, status: 'completed', voided: { $ne: true }, startDateTime: { $gte: since, $lte: now } },
-    { homeTeam: 1, awayTeam: 1, startDateTime: 1, stats: 1 },
-  ).lean();
+  const completed = await findCompletedEventScoresOfSport(sportId, since, now);
   const games: CompletedGame[] = [];
   for (const e of completed) {
     const s = e.stats;
@@ -57,7 +55,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   const threeWay = marketType(MAIN_MARKET[sportId])?.kind === 'result3';
   const rows: BlendRow[] = [];
   if (fit && outcomeOf.size) {
-    const insights = await Insight.find({ _id: { $in: [...outcomeOf.keys()] } }, { 'analysisInsight.blendInputs': 1, analysisTimestamp: 1, startDateTime: 1 }).lean();
+    const insights = await findInsightBlendInputsByEventIds([...outcomeOf.keys()]);
     for (const i of insights) {
       const inputs = (i.analysisInsight as { blendInputs?: { market: number[]; model: number[] } } | null)?.blendInputs;
       const score = outcomeOf.get(String(i._id));
@@ -70,7 +68,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   const blend = fitPoolWeight(rows);
 
   // Sharpness: median margin per bookmaker over recent full markets of this sport.
-  const recent = await Event.find({ sportId, startDateTime: { $gte: new Date(now.getTime() - RANKING_DAYS * DAY_MS) } }, { markets: 1, dataSource: 1 }).limit(5000).lean();
+  const recent = await findEventMarketsOfSportSince(sportId, new Date(now.getTime() - RANKING_DAYS * DAY_MS), 5000);
   const margins = new Map<string, number[]>();
   for (const e of recent) {
     for (const m of e.markets ?? []) {
@@ -97,11 +95,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
     bookRanking,
     bookMargins,
   };
-  let written = true;
-  await ModelFit.updateOne({ _id: `fit-${sportId}`, $or: [{ window: { $lte: window } }, { window: { $exists: false } }] }, { $set: doc }, { upsert: true }).catch((err) => {
-    if ((err as { code?: number }).code !== 11000) throw err;
-    written = false; // a newer window's fit is already stored
-  });
+  const written = await upsertModelFitUnlessNewerWindow(sportId, doc);
   log.info({ sportId, window, games: games.length, blendWeight: doc.blendWeight, blendEvents: blend.rows, written }, 'refit');
   return { sportId, window, gamesUsed: doc.gamesUsed, blendWeight: doc.blendWeight, blendEvents: blend.rows, bookRanking, written };
 }

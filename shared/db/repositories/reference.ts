@@ -1,6 +1,8 @@
 import type { FilterQuery } from 'mongoose';
 import { Competition, Region, Team } from '../models';
 import type { TeamDoc } from '../models/team';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import { type BulkCounts, bulkWriteInBatches } from '../bulk';
 
 /** Reference data: regions, competitions and teams. */
 
@@ -48,4 +50,21 @@ export async function countAllRegions(): Promise<number> {
 
 export async function countAllTeams(): Promise<number> {
   return Team.countDocuments();
+}
+
+/** Repository of the reference documents: Region, Competition, Team. */
+
+/** Region upserts (ingestion) on the driver collection, in server-sized batches. */
+export async function writeRegionOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
+  return bulkWriteInBatches(Region.collection, ops);
+}
+
+/** Competition upserts (ingestion) on the driver collection, in server-sized batches. */
+export async function writeCompetitionOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
+  return bulkWriteInBatches(Competition.collection, ops);
+}
+
+/** Team upserts (ingestion) on the driver collection, in server-sized batches. */
+export async function writeTeamOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
+  return bulkWriteInBatches(Team.collection, ops);
 }
