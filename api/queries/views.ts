@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { key, redis } from '../../shared/db/redis';
 import { incrementEventViews, raiseEventViewsTo } from '../../shared/db/repositories/events';
+import { tryWithLock } from '../../shared/locks';
 import { childLogger } from '../../shared/logger';
 
 /** How long a view counter lives in Redis before it is seeded again from MongoDB. */
 const COUNTER_TTL_S = 7 * 24 * 3600;
 const FLUSH_LOCK_MS = 5000;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export const viewCounterKey = (eventId: string) => key('views', eventId);
 const flushLockKey = (eventId: string) => key('views', 'flush', eventId);
@@ -20,21 +19,17 @@ const flushLockKey = (eventId: string) => key('views', 'flush', eventId);
  */
 async function flushViews(eventId: string): Promise<void> {
   const r = redis();
-  const lock = flushLockKey(eventId);
   let written = -1;
   for (;;) {
-    const token = randomUUID();
-    if ((await r.set(lock, token, 'PX', FLUSH_LOCK_MS, 'NX')) !== 'OK') return;
-    try {
+    const held = await tryWithLock(r, flushLockKey(eventId), FLUSH_LOCK_MS, async () => {
       for (;;) {
         const current = Number(await r.get(viewCounterKey(eventId)));
         if (!(current > written)) break;
         await raiseEventViewsTo(eventId, current);
         written = current;
       }
-    } finally {
-      await r.eval(RELEASE, 1, lock, token);
-    }
+    });
+    if (!held.held) return;
     // A view counted while the lock was held relies on this check.
     if (!(Number(await r.get(viewCounterKey(eventId))) > written)) return;
   }

@@ -20,6 +20,7 @@ import { paymentGateway } from './gateway';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
 import { apply, balanceOf, resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
+import { isDuplicateKey } from '../db/duplicateKey';
 
 /** Operator actions on accounts, keys, credits and auto-recharge (the CLI prints what these return). */
 
@@ -189,7 +190,7 @@ export async function demoKey(mode: KeyMode = 'live') {
   if (!(await accountExists(DEMO_ACCOUNT_ID))) {
     await createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo account' }).catch(async (err) => {
       // Created concurrently by another demo-key.
-      if ((err as { code?: number }).code !== 11000 && !(err instanceof BillingInputError && err.argument === 'id')) throw err;
+      if (!isDuplicateKey(err) && !(err instanceof BillingInputError && err.argument === 'id')) throw err;
     });
   }
   const scope = `${getConfig().MONGODB_URI}/${getConfig().MONGODB_DB}`;

@@ -12,6 +12,7 @@ import { childLogger } from '../logger';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
 import { apply, findHead, type Head } from './ledger';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
+import { isDuplicateKey } from '../db/duplicateKey';
 
 /**
  * Auto-recharge. A low-balance window is named by the settings' version and the latest top-up's
@@ -123,7 +124,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
         status: 'pending',
       });
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKey(err)) throw err;
     }
     doc = (await findRechargeAttemptById(id))!;
   }

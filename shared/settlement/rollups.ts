@@ -3,6 +3,7 @@ import { childLogger } from '../logger';
 import { findAllSettledBets, findSettledBetsInRanges } from '../db/repositories/ai';
 import { bulkWriteRollups, findRollups } from '../db/repositories/performance';
 import { betDay, dayRange } from './state';
+import { isDuplicateKey } from '../db/duplicateKey';
 
 /**
  * Performance rollups (one document per day and confidence) are DERIVED: each refresh recomputes
@@ -92,11 +93,6 @@ export class RollupContentionError extends Error {
 }
 
 const MAX_ATTEMPTS = 8;
-
-function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: number; writeErrors?: { code?: number }[] };
-  return e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => w.code === 11000));
-}
 
 /** One compare-and-set round over `days`; false when another writer got in between. */
 async function refreshOnce(days: readonly string[]): Promise<boolean> {

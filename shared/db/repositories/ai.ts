@@ -7,6 +7,7 @@ import type { LegRecommendation, PickRead, RecommendationRead } from '../../sett
 import { ensureFerretPostgresIndexes } from '../ferretIndexes';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
+import { isDuplicateKey } from '../duplicateKey';
 
 /** A settled bet as the performance rollups count it. */
 export interface SettledBetRow {
@@ -243,7 +244,7 @@ export async function upsertInsightUnlessNewerAnalysis(eventId: string, fields: 
     { $set: fields },
     { upsert: true },
   ).catch((err) => {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
   });
 }
 
@@ -287,7 +288,7 @@ export type ModelFitFields = Omit<ModelFitDoc, '_id' | 'createdAt' | 'updatedAt'
 export async function upsertModelFitUnlessNewerWindow(sportId: number, fields: ModelFitFields): Promise<boolean> {
   let written = true;
   await ModelFit.updateOne({ _id: `fit-${sportId}`, $or: [{ window: { $lte: fields.window } }, { window: { $exists: false } }] }, { $set: fields }, { upsert: true }).catch((err) => {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
     written = false; // a newer window's fit is already stored
   });
   return written;
@@ -325,6 +326,6 @@ export type PickContent = { [K in keyof Omit<PickDoc, '_id' | 'createdAt' | 'upd
  */
 export async function upsertPickUnlessStarted(id: string, content: PickContent, at: Date): Promise<void> {
   await Pick.updateOne({ _id: id, startsAt: { $gt: at } }, { $set: content }, { upsert: true }).catch((err) => {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
   });
 }

@@ -6,6 +6,7 @@ import type { FilterQuery } from 'mongoose';
 import type { EventDoc } from '../models/event';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { OddsHistoryDoc } from '../models/oddsHistory';
+import { isDuplicateKey } from '../duplicateKey';
 
 /** An event as the result correction reads it. */
 export interface CorrectionEventRow {
@@ -324,10 +325,8 @@ export async function appendOddsHistoryIgnoringDuplicates(rows: readonly OddsHis
       const r = await OddsHistory.collection.insertMany(part.map((x) => ({ ...x })), { ordered: false });
       n += r.insertedCount;
     } catch (err) {
-      const e = err as { code?: number; writeErrors?: { code: number }[] | { code: number }; result?: { insertedCount?: number }; insertedCount?: number };
-      const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
-      const onlyDuplicates = (e.code === 11000 || writeErrors.length > 0) && writeErrors.every((w) => w.code === 11000);
-      if (!onlyDuplicates) throw err;
+      if (!isDuplicateKey(err)) throw err;
+      const e = err as { result?: { insertedCount?: number }; insertedCount?: number };
       n += e.insertedCount ?? e.result?.insertedCount ?? 0;
     }
   }

@@ -1,6 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { CreditLedger, MeterHold } from '../models';
 import type { CreditLedgerDoc } from '../models/creditLedger';
+import { isDuplicateKey } from '../duplicateKey';
 
 /*
  * The credit ledger (CreditLedger, one chain of positions per account) and the in-flight debits
@@ -41,7 +42,6 @@ export async function ledgerEntryExistsByRef(ref: string): Promise<boolean> {
  */
 const MAX_INSERT = 50;
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { writeErrors?: { code?: number }[] })?.writeErrors?.[0]?.code === 11000;
 
 function firstFailedIndex(err: unknown): number {
   const e = err as { writeErrors?: { index: number }[]; index?: number };
