@@ -34,7 +34,10 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // A leading underscore marks a deliberately unused binding: Express's four-argument error
       // handler needs `_next`, and `{ a: _a, ...rest }` is how a key is left out of a copy.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Promise.all over `Promise | null` / `void | Promise<void>` (node-cron's stop) is deliberate:
       // the values that are not promises are simply already settled.
       '@typescript-eslint/await-thenable': ['error', { allowMixedPromiseArrays: true }],

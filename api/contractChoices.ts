@@ -23,7 +23,8 @@ export const CONTRACT_CHOICES: readonly ContractChoice[] = [
   {
     id: 'malformed-event-id',
     question: 'The detail documents 404 for an event that does not exist; it says nothing of an id that cannot be one.',
-    reading: 'An eventId that is not a numeric id (live-odds also takes id-slug) is a 400 naming eventId, refused before any database access and never charged; a well-formed id of no stored event is a 404.',
+    reading:
+      'An eventId that is not a numeric id (live-odds also takes id-slug) is a 400 naming eventId, refused before any database access and never charged; a well-formed id of no stored event is a 404.',
     operations: ['matchDetail', 'liveOdds', 'settleBet'],
   },
   {
@@ -41,7 +42,8 @@ export const CONTRACT_CHOICES: readonly ContractChoice[] = [
   {
     id: 'payment-required-vs-forbidden',
     question: 'A request the balance cannot pay is documented as 403 on one page and 402 on another.',
-    reading: 'A balance of 0 answers 402 Payment Required; a balance above 0 but under the cost answers 403 "Insufficient credits. This endpoint costs <n> credits."; both bodies carry creditsRequired and creditsRemaining.',
+    reading:
+      'A balance of 0 answers 402 Payment Required; a balance above 0 but under the cost answers 403 "Insufficient credits. This endpoint costs <n> credits."; both bodies carry creditsRequired and creditsRemaining.',
     operations: [],
   },
   {
@@ -65,7 +67,8 @@ export const CONTRACT_CHOICES: readonly ContractChoice[] = [
   {
     id: 'transport-errors',
     question: 'The contract lists 400, 401, 402, 403, 404, 429, 500 and 503; it does not say how a request the HTTP layer cannot accept is answered.',
-    reading: 'A request line over 16 KB is a 414, headers over 16 KB a 431, raw non-ASCII bytes or a malformed header a 400, another method than GET or HEAD on a known path a 405, an unsupported Expect a 417: all in the error shape, and the connection is closed without a reset.',
+    reading:
+      'A request line over 16 KB is a 414, headers over 16 KB a 431, raw non-ASCII bytes or a malformed header a 400, another method than GET or HEAD on a known path a 405, an unsupported Expect a 417: all in the error shape, and the connection is closed without a reset.',
     operations: [],
   },
 ];

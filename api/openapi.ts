@@ -57,7 +57,10 @@ function operation(route: DocumentedRoute): object {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [`${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`, ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`)].join('\n\n'),
+    description: [
+      `${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
+      ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`),
+    ].join('\n\n'),
     tags: [route.tag],
     'x-credits': credits,
     security: keyed ? [{ bearerAuth: [] }] : [],
@@ -103,7 +106,7 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
       { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },
       { name: 'Reference', description: 'Competitions, regions and teams.' },
       { name: 'AI', description: 'Recommendations, featured picks, processed insights, value opportunities and performance.' },
-      { name: 'Settlement', description: 'How an event\'s bets were graded, and a bet item\'s price history.' },
+      { name: 'Settlement', description: "How an event's bets were graded, and a bet item's price history." },
       { name: 'System', description: 'Health and statistics.' },
     ],
     paths,

@@ -101,7 +101,9 @@ function refuse(socket: Tracked, error: ApiError): void {
     Connection: 'close',
     ...error.headers,
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   // The parser stops reading here; what follows is read and dropped so closing sends no reset.
   socket.removeAllListeners('data');
   socket.on('data', () => undefined);

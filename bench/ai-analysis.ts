@@ -14,7 +14,16 @@ import { simEvent, SOCCER_MARKETS, type MarketSpec } from '../test/helpers/simEv
 const N = Number(process.argv[2] ?? 50);
 const SPORTS: { sportId: number; x: number[]; markets: MarketSpec[] }[] = [
   { sportId: 1, x: [Math.log(1.5), Math.log(1.1)], markets: SOCCER_MARKETS },
-  { sportId: 2, x: [4, 222], markets: [{ sysname: 'BASKETBALL_MONEYLINE' }, { sysname: 'BASKETBALL_SPREAD', line: -4.5 }, { sysname: 'BASKETBALL_TOTAL_POINTS', line: 221.5 }, { sysname: 'BASKETBALL_TOTAL_POINTS', line: 225.5 }] },
+  {
+    sportId: 2,
+    x: [4, 222],
+    markets: [
+      { sysname: 'BASKETBALL_MONEYLINE' },
+      { sysname: 'BASKETBALL_SPREAD', line: -4.5 },
+      { sysname: 'BASKETBALL_TOTAL_POINTS', line: 221.5 },
+      { sysname: 'BASKETBALL_TOTAL_POINTS', line: 225.5 },
+    ],
+  },
   { sportId: 3, x: [0.3], markets: [{ sysname: 'TENNIS_MATCH_WINNER' }, { sysname: 'TENNIS_TOTAL_SETS', line: 2.5 }, { sysname: 'TENNIS_SET_HANDICAP', line: -1.5 }] },
   { sportId: 4, x: [Math.log(4.6), Math.log(4.2)], markets: [{ sysname: 'BASEBALL_MONEYLINE' }, { sysname: 'BASEBALL_RUN_LINE', line: -1.5 }, { sysname: 'BASEBALL_TOTAL_RUNS', line: 8.5 }] },
   { sportId: 5, x: [-0.2], markets: [{ sysname: 'VOLLEYBALL_MATCH_WINNER' }, { sysname: 'VOLLEYBALL_TOTAL_SETS', line: 3.5 }, { sysname: 'VOLLEYBALL_SET_HANDICAP', line: 1.5 }] },
@@ -32,7 +41,16 @@ for (const s of SPORTS) {
   let recs = 0;
   let items = 0;
   for (let i = 0; i < N; i++) {
-    const e = simEvent({ id: `b${s.sportId}-${i}`, sportId: s.sportId, x: s.x, home: { id: 1, name: 'Home' }, away: { id: 2, name: 'Away' }, startDateTime: start, markets: s.markets, seed: 1000 * s.sportId + i });
+    const e = simEvent({
+      id: `b${s.sportId}-${i}`,
+      sportId: s.sportId,
+      x: s.x,
+      home: { id: 1, name: 'Home' },
+      away: { id: 2, name: 'Away' },
+      startDateTime: start,
+      markets: s.markets,
+      seed: 1000 * s.sportId + i,
+    });
     const t = performance.now();
     const a = analyzeEvent({ ...e, id: e._id }, null, { minEdge: 2, now });
     times.push(performance.now() - t);
@@ -40,7 +58,11 @@ for (const s of SPORTS) {
     items += a?.items.length ?? 0;
   }
   const mean = times.reduce((x, y) => x + y, 0) / times.length;
-  console.log(`${String(s.sportId).padStart(5)}  ${String(Math.round(items / N)).padStart(9)}  ${mean.toFixed(1).padStart(15)}  ${Math.max(...times).toFixed(1).padStart(14)}  ${(recs / N).toFixed(2).padStart(21)}`);
+  console.log(
+    `${String(s.sportId).padStart(5)}  ${String(Math.round(items / N)).padStart(9)}  ${mean.toFixed(1).padStart(15)}  ${Math.max(...times)
+      .toFixed(1)
+      .padStart(14)}  ${(recs / N).toFixed(2).padStart(21)}`,
+  );
 }
 
 // Refit: one season-sized history per family.
@@ -48,9 +70,17 @@ const rng = mulberry32(7);
 const teams = Array.from({ length: 20 }, (_, i) => String(i));
 const games: CompletedGame[] = [];
 let day = 0;
-for (let r = 0; r < 2; r++) for (const h of teams) for (const a of teams) if (h !== a) games.push({ home: h, away: a, homeScore: samplePoisson(rng, 1.5), awayScore: samplePoisson(rng, 1.1), day: (day++ * 730) / 760 });
+for (let r = 0; r < 2; r++)
+  for (const h of teams) for (const a of teams) if (h !== a) games.push({ home: h, away: a, homeScore: samplePoisson(rng, 1.5), awayScore: samplePoisson(rng, 1.1), day: (day++ * 730) / 760 });
 for (const sportId of [1, 2, 3]) {
-  const sample = sportId === 1 ? games : games.map((g) => (sportId === 2 ? { ...g, homeScore: 100 + 3 * g.homeScore, awayScore: 100 + 3 * g.awayScore } : { ...g, homeScore: Math.min(2, g.homeScore), awayScore: g.homeScore >= 2 ? Math.min(1, g.awayScore) : 2 }));
+  const sample =
+    sportId === 1
+      ? games
+      : games.map((g) =>
+          sportId === 2
+            ? { ...g, homeScore: 100 + 3 * g.homeScore, awayScore: 100 + 3 * g.awayScore }
+            : { ...g, homeScore: Math.min(2, g.homeScore), awayScore: g.homeScore >= 2 ? Math.min(1, g.awayScore) : 2 },
+        );
   const t = performance.now();
   const fit = fitSport(sportId, sample, day);
   console.log(`refit sport ${sportId} (${fit?.params.family}): ${sample.length} games, 20 teams: ${(performance.now() - t).toFixed(0)} ms`);

@@ -115,8 +115,7 @@ async function seed(): Promise<void> {
   await bumpCacheVersion('events', 'competitions');
 }
 
-const row = (name: string, r: Run) =>
-  `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${r.mbps.toFixed(1).padStart(8)}`;
+const row = (name: string, r: Run) => `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${r.mbps.toFixed(1).padStart(8)}`;
 
 async function main(): Promise<void> {
   const services = await startLocalServices();
@@ -201,7 +200,9 @@ async function main(): Promise<void> {
     for (const c of children) c.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    const keys = await redis().keys(`${key('')}*`).catch(() => [] as string[]);
+    const keys = await redis()
+      .keys(`${key('')}*`)
+      .catch(() => [] as string[]);
     if (keys.length) await redis().del(...keys);
     await disconnectMongo();
     await closeAllRedis();

@@ -68,7 +68,14 @@ async function main(): Promise<void> {
     await seedReference();
     const start = Date.now();
     const eventIds = Array.from({ length: 300 }, (_, i) => String(6_100_000 + i));
-    await insertEvents(...eventIds.map((id, i): EventFixture => ({ id, competition: COMPETITIONS.premierLeague, start: new Date(start + (i - 100) * 600_000), status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming' })));
+    await insertEvents(
+      ...eventIds.map((id, i): EventFixture => ({
+        id,
+        competition: COMPETITIONS.premierLeague,
+        start: new Date(start + (i - 100) * 600_000),
+        status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming',
+      })),
+    );
     const account = await createAccount({ name: 'bench hostile' });
     await addCredits({ accountId: String(account.id), packageCredits: 2_000_000 });
     const live = (await createKey({ accountId: String(account.id), name: 'bench' })).key;
@@ -120,7 +127,10 @@ async function main(): Promise<void> {
       const s = String(t.status);
       (byStatus.get(s) ?? byStatus.set(s, []).get(s)!).push(t.ms);
     }
-    byKind.set('(all)', timed.map((t) => t.ms));
+    byKind.set(
+      '(all)',
+      timed.map((t) => t.ms),
+    );
     const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 8);
     const out = [
       '',

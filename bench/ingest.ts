@@ -16,7 +16,6 @@ import type { PrevEvent } from '../shared/ingest/plan'; // types only: the modul
 /** The planner's event write: an upsert by _id (planIngest). */
 type EventUpsert = { updateOne: { filter: { _id: string }; update: { $setOnInsert?: object; $set?: object } } };
 
-
 function parseSizes(raw: string): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 50_000)) {
@@ -50,12 +49,17 @@ async function main(): Promise<void> {
   const { SimulatedProvider } = await import('../shared/providers/simulated');
   const { countAllEvents, countAllLiveOddsSnapshots, countAllOddsHistory } = await import('../shared/db/repositories/events');
 
-  process.stdout.write(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`);
+  process.stdout.write(
+    `MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`,
+  );
   const rows: string[] = [];
   let slot = 1;
   const cleanup = async () => {
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    for (const q of [aiQueue, settlementQueue]) await queueFor(q).obliterate({ force: true }).catch(() => undefined);
+    for (const q of [aiQueue, settlementQueue])
+      await queueFor(q)
+        .obliterate({ force: true })
+        .catch(() => undefined);
     await redis().del(key('ingest', 'slot', 'simulated'));
     forgetWrittenReferences();
   };
@@ -74,21 +78,35 @@ async function main(): Promise<void> {
       const events = await p.listEvents({ at, signal });
       const [odds, live, results] = await Promise.all([p.fetchOdds({ at, signal }, events), p.fetchLiveStats({ at, signal }, events), p.fetchResults({ at, signal }, [])]);
       const t1 = performance.now();
-      const plan = planIngest({ provider: 'simulated', capturedAt: at, events, odds: new Map(odds.map((o) => [o.eventId, o])), live: new Map(live.map((l) => [l.eventId, l])), results: new Map(results.map((r) => [r.eventId, r])) }, previous, new Date());
+      const plan = planIngest(
+        {
+          provider: 'simulated',
+          capturedAt: at,
+          events,
+          odds: new Map(odds.map((o) => [o.eventId, o])),
+          live: new Map(live.map((l) => [l.eventId, l])),
+          results: new Map(results.map((r) => [r.eventId, r])),
+        },
+        previous,
+        new Date(),
+      );
       const t2 = performance.now();
       return { fetch: t1 - t0, plan: t2 - t1, plan$: plan };
     };
     const first = await cycle(new Date(anchor), new Map());
     // The stored state after the first poll, as loadPrevious would read it back.
     const prev = new Map<string, PrevEvent>();
-    for (const op of first.plan$.eventOps as EventUpsert[]) prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set } as PrevEvent);
+    for (const op of first.plan$.eventOps as EventUpsert[])
+      prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set } as PrevEvent);
     const steady = await cycle(new Date(anchor + 30_000), prev);
     const ops = steady.plan$.eventOps.length + steady.plan$.liveDataOps.length + steady.plan$.snapshotOps.length;
     clearInterval(sample);
     peak = Math.max(peak, process.memoryUsage().rss);
     computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} upserts + ${steady.plan$.history.length} history rows | ${mb(peak)} |`);
   }
-  process.stdout.write(`Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned | RSS so far |\n|---|---|---|---|---|\n${computeRows.join('\n')}\n\n`);
+  process.stdout.write(
+    `Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned | RSS so far |\n|---|---|---|---|---|\n${computeRows.join('\n')}\n\n`,
+  );
 
   if (COMPUTE_ONLY) {
     await local.stop();
@@ -121,7 +139,9 @@ async function main(): Promise<void> {
       }
       if (r.status !== 'ok') throw new Error(`poll ${i + 1} did not run: ${JSON.stringify(r)}`);
       times.push({ ...r.ms, total: performance.now() - started, snapshots: r.written.snapshots, history: r.written.history });
-      process.stdout.write(`  ${n} live events, poll ${i + 1}: ${Math.round(performance.now() - started)} ms (fetch ${r.ms.fetch}, read ${r.ms.read}, plan ${r.ms.plan}, write ${r.ms.write}; ${r.written.events} events, ${r.written.snapshots} snapshots, ${r.written.history} history rows)\n`);
+      process.stdout.write(
+        `  ${n} live events, poll ${i + 1}: ${Math.round(performance.now() - started)} ms (fetch ${r.ms.fetch}, read ${r.ms.read}, plan ${r.ms.plan}, write ${r.ms.write}; ${r.written.events} events, ${r.written.snapshots} snapshots, ${r.written.history} history rows)\n`,
+      );
     }
     clearInterval(sampler);
     const m = process.memoryUsage();
@@ -136,7 +156,9 @@ async function main(): Promise<void> {
     handle.breaker.shutdown();
     if (capped) break;
   }
-  process.stdout.write(`\n| live events | first poll (insert) | steady poll-and-write cycle | of which compute / read / write | peak RSS | peak heap | events / snapshots / history rows |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`);
+  process.stdout.write(
+    `\n| live events | first poll (insert) | steady poll-and-write cycle | of which compute / read / write | peak RSS | peak heap | events / snapshots / history rows |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
   await cleanup();
   await disconnectMongo();
   await closeQueues();

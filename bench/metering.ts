@@ -29,7 +29,24 @@ const CONNECTIONS = Number(process.argv[2] ?? 100);
 const SECONDS = Number(process.argv[3] ?? 10);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const BODY = { data: Array.from({ length: 40 }, (_, i) => ({ id: String(1000 + i), status: 'upcoming', homeTeam: { id: i, name: 'Home Team FC' }, awayTeam: { id: i + 1, name: 'Away Team United' }, markets: Array.from({ length: 4 }, (_, m) => ({ id: `${i}-${m}`, betTypeSysname: 'SOCCER_MATCH_RESULT', betItems: [{ code: '1', price: 2.1 }, { code: 'X', price: 3.3 }, { code: '2', price: 3.6 }] })) })), count: 40 };
+const BODY = {
+  data: Array.from({ length: 40 }, (_, i) => ({
+    id: String(1000 + i),
+    status: 'upcoming',
+    homeTeam: { id: i, name: 'Home Team FC' },
+    awayTeam: { id: i + 1, name: 'Away Team United' },
+    markets: Array.from({ length: 4 }, (_, m) => ({
+      id: `${i}-${m}`,
+      betTypeSysname: 'SOCCER_MATCH_RESULT',
+      betItems: [
+        { code: '1', price: 2.1 },
+        { code: 'X', price: 3.3 },
+        { code: '2', price: 3.6 },
+      ],
+    })),
+  })),
+  count: 40,
+};
 
 function app(metered: boolean): Express {
   const a = express();

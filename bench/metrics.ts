@@ -25,11 +25,23 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 /** Every route of the cost table at three statuses, and ten queue/job pairs: a busy process. */
 function fillBusy(): void {
-  for (const r of COST_TABLE) for (const status of ['200', '404', '401']) {
-    httpRequests.inc({ method: 'GET', route: r.path, status });
-    httpDuration.observe({ method: 'GET', route: r.path }, 0.01);
-  }
-  for (const [queue, job] of [['ingest', 'poll'], ['ai', 'analyze-event'], ['ai', 'refit'], ['settlement', 'settle-event'], ['settlement', 'sweep'], ['settlement', 'rollup'], ['recharge', 'charge'], ['recharge', 'sweep'], ['x', 'a'], ['x', 'b']]) {
+  for (const r of COST_TABLE)
+    for (const status of ['200', '404', '401']) {
+      httpRequests.inc({ method: 'GET', route: r.path, status });
+      httpDuration.observe({ method: 'GET', route: r.path }, 0.01);
+    }
+  for (const [queue, job] of [
+    ['ingest', 'poll'],
+    ['ai', 'analyze-event'],
+    ['ai', 'refit'],
+    ['settlement', 'settle-event'],
+    ['settlement', 'sweep'],
+    ['settlement', 'rollup'],
+    ['recharge', 'charge'],
+    ['recharge', 'sweep'],
+    ['x', 'a'],
+    ['x', 'b'],
+  ]) {
     jobDuration.observe({ queue, job }, 0.2);
     jobsFinished.inc({ queue, job, outcome: 'completed' });
   }
@@ -89,7 +101,9 @@ async function main(): Promise<void> {
   } finally {
     server.close();
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    const keys = await redis().keys(`${key('')}*`).catch(() => [] as string[]);
+    const keys = await redis()
+      .keys(`${key('')}*`)
+      .catch(() => [] as string[]);
     if (keys.length) await redis().del(...keys);
     await closeQueues();
     await disconnectMongo();

@@ -125,7 +125,9 @@ async function main(): Promise<void> {
       if (rec.msg === 'job failed' && typeof rec.queue === 'string' && rec.queue in failures) {
         const q = rec.queue as 'ingest' | 'ai' | 'settlement';
         failures[q]++;
-        failures.firstError[q] ??= String((rec.err as string | undefined) ?? '').split('\n')[0].slice(0, 300);
+        failures.firstError[q] ??= String((rec.err as string | undefined) ?? '')
+          .split('\n')[0]
+          .slice(0, 300);
       }
       if (typeof rec.msg === 'string' && rec.msg.startsWith('provider polled') && rec.ms && typeof rec.ms === 'object') {
         polls.push({ total: Number((rec.ms as { total: number }).total), events: Number(rec.events), live: Number(rec.live), at: Date.now() });
@@ -144,7 +146,11 @@ async function main(): Promise<void> {
 
     while (polls.length === 0 && !done()) await sleep(200);
     const firstPollAt = polls[0]?.at ?? Date.now();
-    say(polls.length ? `First poll after ${((firstPollAt - startedAt) / 1000).toFixed(1)} s; measuring until ${new Date(deadline).toISOString()}` : `No poll finished within the run (see ${logDir}/ingest.log)`);
+    say(
+      polls.length
+        ? `First poll after ${((firstPollAt - startedAt) / 1000).toFixed(1)} s; measuring until ${new Date(deadline).toISOString()}`
+        : `No poll finished within the run (see ${logDir}/ingest.log)`,
+    );
 
     const staleness: number[] = [];
     const backlog = { peak: 0, peakActive: 0, last: 0 };
@@ -153,26 +159,33 @@ async function main(): Promise<void> {
     let livePages = 1;
     let round = 0;
     await Promise.all([
-      every(1000, done, async () => {
-        const count = await sampleStaleness(`http://127.0.0.1:${port}`, apiKey, clock, (round++ % livePages) + 1, staleness);
-        livePages = Math.max(1, Math.ceil(count / 100));
-      }, errors),
-      every(1000, done, async () => {
-        const c = await queueFor(aiQueue).getJobCounts('waiting', 'prioritized', 'delayed', 'active');
-        backlog.last = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
-        backlog.peak = Math.max(backlog.peak, backlog.last);
-        backlog.peakActive = Math.max(backlog.peakActive, c.active ?? 0);
-        for (const w of workers) w.peakRssKb = Math.max(w.peakRssKb, memoryOf(w.child.pid)?.rssKb ?? 0);
-      }, errors),
+      every(
+        1000,
+        done,
+        async () => {
+          const count = await sampleStaleness(`http://127.0.0.1:${port}`, apiKey, clock, (round++ % livePages) + 1, staleness);
+          livePages = Math.max(1, Math.ceil(count / 100));
+        },
+        errors,
+      ),
+      every(
+        1000,
+        done,
+        async () => {
+          const c = await queueFor(aiQueue).getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+          backlog.last = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
+          backlog.peak = Math.max(backlog.peak, backlog.last);
+          backlog.peakActive = Math.max(backlog.peakActive, c.active ?? 0);
+          for (const w of workers) w.peakRssKb = Math.max(w.peakRssKb, memoryOf(w.child.pid)?.rssKb ?? 0);
+        },
+        errors,
+      ),
       every(10_000, done, () => analysis.sample(), errors),
     ]);
 
     const endedAt = Date.now();
     const memory = workers.map((w) => ({ name: w.name, rssKb: memoryOf(w.child.pid)?.rssKb ?? NaN, hwmKb: Math.max(w.peakRssKb, memoryOf(w.child.pid)?.hwmKb ?? 0) }));
-    const [kickoff, settlement] = await Promise.all([
-      analysedBeforeKickoff(clock, firstPollAt + 30_000, endedAt),
-      settlementLag(clock, firstPollAt, endedAt, a.settlementDelayMs, SETTLE_GRACE_MS),
-    ]);
+    const [kickoff, settlement] = await Promise.all([analysedBeforeKickoff(clock, firstPollAt + 30_000, endedAt), settlementLag(clock, firstPollAt, endedAt, a.settlementDelayMs, SETTLE_GRACE_MS)]);
     report = {
       store: local.mongoKind,
       speed: a.speed,
@@ -192,7 +205,6 @@ async function main(): Promise<void> {
       memory,
       samplingErrors: errors.n,
     };
-
   } finally {
     await stopWorkers(workers);
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
@@ -231,12 +243,32 @@ function printReport(r: Report): void {
   const s = r.settlementLagMs;
   const rows: [string, string, string][] = [
     ['first poll after start (5 processes booting)', ms(r.firstPollAfterStartMs), ''],
-    ['poll duration p50 / p99', `${ms(r.polls.p50)} / ${ms(r.polls.p99)} (${r.polls.n} polls, up to ${r.polls.maxEvents} events, ${r.polls.maxLive} live)`, `p99 < ${ms(r.pollIntervalMs)}: ${mark(r.polls.p99 < r.pollIntervalMs)}`],
-    ['odds staleness p50 / p99 (/v2/matches/live)', `${ms(r.stalenessMs.p50)} / ${ms(r.stalenessMs.p99)} (${r.stalenessMs.n} samples)`, `p99 < ${ms(3 * r.pollIntervalMs)}: ${mark(r.stalenessMs.p99 < 3 * r.pollIntervalMs)}`],
+    [
+      'poll duration p50 / p99',
+      `${ms(r.polls.p50)} / ${ms(r.polls.p99)} (${r.polls.n} polls, up to ${r.polls.maxEvents} events, ${r.polls.maxLive} live)`,
+      `p99 < ${ms(r.pollIntervalMs)}: ${mark(r.polls.p99 < r.pollIntervalMs)}`,
+    ],
+    [
+      'odds staleness p50 / p99 (/v2/matches/live)',
+      `${ms(r.stalenessMs.p50)} / ${ms(r.stalenessMs.p99)} (${r.stalenessMs.n} samples)`,
+      `p99 < ${ms(3 * r.pollIntervalMs)}: ${mark(r.stalenessMs.p99 < 3 * r.pollIntervalMs)}`,
+    ],
     ['analysis lag p50 / p99', `${ms(r.analysisLagMs.lag.p50)} / ${ms(r.analysisLagMs.lag.p99)} (${r.analysisLagMs.lag.n} price changes, ${r.analysisLagMs.pending} unanalysed at the end)`, ''],
-    ['analysed before kickoff', `${pct(r.analysedBeforeKickoff.share)} (${r.analysedBeforeKickoff.analysed} of ${r.analysedBeforeKickoff.kickoffs} kickoffs)`, `>= 99 %: ${mark(r.analysedBeforeKickoff.share >= 0.99)}`],
-    ['settlement lag p50 / p99 (after the delay)', `${ms(s.lag.p50)} / ${ms(s.lag.p99)} (${s.settled} of ${s.bets} bets settled, ${s.overdue} overdue)`, `all within 60 s: ${s.bets === 0 ? 'no bets to settle' : mark(s.overdue === 0 && !(s.lag.max > SETTLE_GRACE_MS))}`],
-    ['first settled recommendation after start', r.firstSettledAfterStartMs === null ? 'none' : ms(r.firstSettledAfterStartMs), `< 3 min: ${mark(r.firstSettledAfterStartMs !== null && r.firstSettledAfterStartMs < 180_000)}`],
+    [
+      'analysed before kickoff',
+      `${pct(r.analysedBeforeKickoff.share)} (${r.analysedBeforeKickoff.analysed} of ${r.analysedBeforeKickoff.kickoffs} kickoffs)`,
+      `>= 99 %: ${mark(r.analysedBeforeKickoff.share >= 0.99)}`,
+    ],
+    [
+      'settlement lag p50 / p99 (after the delay)',
+      `${ms(s.lag.p50)} / ${ms(s.lag.p99)} (${s.settled} of ${s.bets} bets settled, ${s.overdue} overdue)`,
+      `all within 60 s: ${s.bets === 0 ? 'no bets to settle' : mark(s.overdue === 0 && !(s.lag.max > SETTLE_GRACE_MS))}`,
+    ],
+    [
+      'first settled recommendation after start',
+      r.firstSettledAfterStartMs === null ? 'none' : ms(r.firstSettledAfterStartMs),
+      `< 3 min: ${mark(r.firstSettledAfterStartMs !== null && r.firstSettledAfterStartMs < 180_000)}`,
+    ],
     ['peak ai backlog (waiting)', `${r.aiBacklog.peak} (at the end ${r.aiBacklog.last}; up to ${r.aiBacklog.peakActive} active)`, ''],
     ...r.memory.map((m): [string, string, string] => [`RSS ${m.name} (now / peak)`, `${mb(m.rssKb)} / ${mb(m.hwmKb)}`, '']),
   ];

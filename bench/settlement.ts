@@ -56,11 +56,15 @@ async function main(): Promise<void> {
   const { marketTypesForSport } = await import('../shared/markets/catalog');
   const { mulberry32 } = await import('../shared/ai/random');
 
-  say(`MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}; ${fmt(EVENTS)} events x ${PER_EVENT} recommendations = ${fmt(EVENTS * PER_EVENT)}, ${fmt(PARLAYS)} two-leg parlays, cap ${CAP_S} s\n`);
+  say(
+    `MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}; ${fmt(EVENTS)} events x ${PER_EVENT} recommendations = ${fmt(EVENTS * PER_EVENT)}, ${fmt(PARLAYS)} two-leg parlays, cap ${CAP_S} s\n`,
+  );
   await connectMongo();
   const cleanup = async () => {
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    await queueFor(settlementQueue).obliterate({ force: true }).catch(() => undefined);
+    await queueFor(settlementQueue)
+      .obliterate({ force: true })
+      .catch(() => undefined);
     let cursor = '0';
     do {
       const [next, keys] = await redis().scan(cursor, 'MATCH', `${key('')}*`, 'COUNT', 1000);
@@ -131,7 +135,12 @@ async function main(): Promise<void> {
     for (let k = 0; k < PER_EVENT; k++) {
       const type = soccer[int(soccer.length - 1)];
       const code = type.outcomes[int(type.outcomes.length - 1)].code;
-      const line = type.kind === 'total' ? Math.round((((type.stat === 'corners' ? 9 : type.stat === 'cards' ? 4 : 2.5) + rnd() * 2 - 1) * 4)) / 4 : type.kind === 'handicap' ? Math.round((rnd() * 2 - 1) * 1.5 * 4) / 4 : null;
+      const line =
+        type.kind === 'total'
+          ? Math.round(((type.stat === 'corners' ? 9 : type.stat === 'cards' ? 4 : 2.5) + rnd() * 2 - 1) * 4) / 4
+          : type.kind === 'handicap'
+            ? Math.round((rnd() * 2 - 1) * 1.5 * 4) / 4
+            : null;
       const id = eventId(i);
       const item = `${id}-${type.sysname}${line === null ? '' : `@${line}`}-${code}`;
       recs.push({
@@ -275,7 +284,9 @@ async function main(): Promise<void> {
     say(`  worker peak RSS      ${peakKb === null ? 'unknown (no /proc)' : mb(peakKb)} (VmHWM)`);
     if (capped) {
       const etaS = rate > 0 ? total / rate : Infinity;
-      say(`\n  EXTRAPOLATION (not measured): at the measured ${rateFmt(rate)}/s, all ${fmt(total)} would take about ${Number.isFinite(etaS) ? `${fmt(etaS)} s (${(etaS / 3600).toFixed(1)} h)` : 'forever'}.`);
+      say(
+        `\n  EXTRAPOLATION (not measured): at the measured ${rateFmt(rate)}/s, all ${fmt(total)} would take about ${Number.isFinite(etaS) ? `${fmt(etaS)} s (${(etaS / 3600).toFixed(1)} h)` : 'forever'}.`,
+      );
       if (/ferret/i.test(local.mongoKind)) say('  On FerretDB this is a lower bound: each update scans the collection, so the per-update cost grows with it.');
     }
   }

@@ -14,13 +14,7 @@ import { Client } from 'pg';
 import { dropDatabase, ensurePostgres, withDatabase } from '../scripts/postgres';
 import { ensureFerretBinary, startFerret } from '../scripts/services';
 import { bootstrapEnv } from '../shared/config';
-import {
-  createRecommendationIndexesOn,
-  ensureRecommendationGinIndexesOn,
-  findRecommendationsOfEventRaw,
-  insertRecommendationsRaw,
-  setRecommendationEdgeRaw,
-} from '../shared/db/repositories/ai';
+import { createRecommendationIndexesOn, ensureRecommendationGinIndexesOn, findRecommendationsOfEventRaw, insertRecommendationsRaw, setRecommendationEdgeRaw } from '../shared/db/repositories/ai';
 import { integer } from './args';
 
 const DOCS = integer('bench:store', 'docs', 5000, 100_000);
@@ -57,7 +51,11 @@ async function measure(label: string, conn: Connection): Promise<{ label: string
 async function load(uri: string): Promise<Connection> {
   const conn = await mongoose.createConnection(uri, { dbName: DB, autoIndex: false }).asPromise();
   await conn.dropDatabase();
-  for (let i = 0; i < DOCS; i += 1000) await insertRecommendationsRaw(conn, Array.from({ length: Math.min(1000, DOCS - i) }, (_, j) => doc(i + j)));
+  for (let i = 0; i < DOCS; i += 1000)
+    await insertRecommendationsRaw(
+      conn,
+      Array.from({ length: Math.min(1000, DOCS - i) }, (_, j) => doc(i + j)),
+    );
   await createRecommendationIndexesOn(conn);
   return conn;
 }

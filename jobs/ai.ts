@@ -33,7 +33,11 @@ export const aiQueue = defineQueue<AiPayloads>({
 export async function requestAnalyses(eventIds: readonly string[]): Promise<string[]> {
   const unique = [...new Set(eventIds)];
   const generations = await generationsOf(aiQueue.name, unique);
-  return enqueueMany(aiQueue, 'analyze-event', unique.map((eventId, i) => ({ eventId, generation: generations[i] })));
+  return enqueueMany(
+    aiQueue,
+    'analyze-event',
+    unique.map((eventId, i) => ({ eventId, generation: generations[i] })),
+  );
 }
 
 /** The analysis run of an event begins: requests from now on queue a follow-up. */

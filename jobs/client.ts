@@ -27,12 +27,7 @@ export function queueFor(def: AnyQueueDefinition): Queue {
  * Adds a job under its deterministic id. Adding a job whose id exists is a no-op in BullMQ,
  * which is what makes retries and duplicate triggers safe.
  */
-export async function enqueue<Q extends AnyQueueDefinition, N extends JobNameOf<Q>>(
-  def: Q,
-  name: N,
-  payload: PayloadsOf<Q>[N],
-  options: JobsOptions = {},
-): Promise<string> {
+export async function enqueue<Q extends AnyQueueDefinition, N extends JobNameOf<Q>>(def: Q, name: N, payload: PayloadsOf<Q>[N], options: JobsOptions = {}): Promise<string> {
   const jobDef = def.jobs[name];
   if (!jobDef) throw new Error(`queue ${def.name} has no job named ${name}`);
   const jobId = jobDef.jobId(payload);

@@ -7,7 +7,6 @@ import { defineQueue, safeJobId } from './define';
 export interface RechargePayloads {
   charge: { accountId: string; window: string; attempt: number };
   sweep: { window: string };
-
 }
 
 export const RECHARGE_RETRY_DELAY_MS = 60 * 60 * 1000;

@@ -9,7 +9,6 @@ export interface SettlementPayloads {
   'settle-event': { eventId: string; resultVersion: number };
   sweep: { window: string };
   rollup: { day: string };
-
 }
 
 export const settlementQueue = defineQueue<SettlementPayloads>({

@@ -34,7 +34,8 @@ class ArgError extends Error {}
 
 const REPO_ROOT = resolve(__dirname, '..');
 /** ../shared/data beside the repository; a git worktree one level deeper (wt/<name>) looks two up. */
-const DEFAULT_DATA = [resolve(REPO_ROOT, '../shared/data/football-data'), resolve(REPO_ROOT, '../../shared/data/football-data')].find((d) => existsSync(d)) ?? resolve(REPO_ROOT, '../shared/data/football-data');
+const DEFAULT_DATA =
+  [resolve(REPO_ROOT, '../shared/data/football-data'), resolve(REPO_ROOT, '../../shared/data/football-data')].find((d) => existsSync(d)) ?? resolve(REPO_ROOT, '../shared/data/football-data');
 
 export function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -141,11 +142,26 @@ const interval = (i: { mean: number; low: number; high: number }, fmt: (x: numbe
 export function formatReport(r: BacktestReport, league: string, seconds: number): string {
   const lines: string[] = [];
   const s = r.scores;
-  lines.push(`Backtest ${league} ${r.seasons.from}/${String((r.seasons.from + 1) % 100).padStart(2, '0')} to ${r.seasons.to}/${String((r.seasons.to + 1) % 100).padStart(2, '0')}: ${r.matches} matches (opening: ${Object.entries(r.openingSources).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  lines.push(`Blend weights fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)} (${r.warmup.matches} matches): Dixon-Coles ${r.warmup.blendWeights.dixonColes}, price ratings ${r.warmup.blendWeights.ratings}, opening market the rest${r.warmup.usedWeights !== r.warmup.blendWeights ? ` (OVERRIDDEN by --blend: ${r.warmup.usedWeights.dixonColes}, ${r.warmup.usedWeights.ratings})` : ''}`);
+  lines.push(
+    `Backtest ${league} ${r.seasons.from}/${String((r.seasons.from + 1) % 100).padStart(2, '0')} to ${r.seasons.to}/${String((r.seasons.to + 1) % 100).padStart(2, '0')}: ${r.matches} matches (opening: ${Object.entries(
+      r.openingSources,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
+  );
+  lines.push(
+    `Blend weights fitted on warm-up ${r.warmup.seasons[0]}-${r.warmup.seasons.at(-1)} (${r.warmup.matches} matches): Dixon-Coles ${r.warmup.blendWeights.dixonColes}, price ratings ${r.warmup.blendWeights.ratings}, opening market the rest${r.warmup.usedWeights !== r.warmup.blendWeights ? ` (OVERRIDDEN by --blend: ${r.warmup.usedWeights.dixonColes}, ${r.warmup.usedWeights.ratings})` : ''}`,
+  );
   lines.push('');
   lines.push('                    RPS      log-loss  Brier');
-  for (const [name, v] of [['model', s.model], ['Dixon-Coles only', s.dixonColes], ['price ratings', s.ratings], ['opening (Shin)', s.openShin], ['opening (prop.)', s.open], ['closing (prop.)', s.close]] as const)
+  for (const [name, v] of [
+    ['model', s.model],
+    ['Dixon-Coles only', s.dixonColes],
+    ['price ratings', s.ratings],
+    ['opening (Shin)', s.openShin],
+    ['opening (prop.)', s.open],
+    ['closing (prop.)', s.close],
+  ] as const)
     lines.push(`${name.padEnd(18)}  ${f4(v.rps)}   ${f4(v.logLoss)}    ${f4(v.brier)}`);
   const d = r.differences;
   lines.push(`model - closing:  RPS ${interval(d.modelMinusClose.rps, f4)}  log-loss ${interval(d.modelMinusClose.logLoss, f4)}  Brier ${interval(d.modelMinusClose.brier, f4)}`);
@@ -153,18 +169,31 @@ export function formatReport(r: BacktestReport, league: string, seconds: number)
   lines.push('');
   lines.push('Calibration (deciles of H/D/A probabilities)   predicted  observed  gap(pts)  noise(1 s.e.)  count');
   for (const b of r.calibration.model)
-    lines.push(`                                                ${pct(b.predicted).padStart(8)}  ${pct(b.observed).padStart(8)}  ${(100 * (b.observed - b.predicted)).toFixed(2).padStart(6)}    ${(100 * b.standardError).toFixed(2).padStart(6)}       ${b.count}`);
+    lines.push(
+      `                                                ${pct(b.predicted).padStart(8)}  ${pct(b.observed).padStart(8)}  ${(100 * (b.observed - b.predicted)).toFixed(2).padStart(6)}    ${(100 * b.standardError).toFixed(2).padStart(6)}       ${b.count}`,
+    );
   lines.push(`largest decile gap: model ${r.calibration.modelMaxGapPoints.toFixed(2)} pts, Pinnacle closing ${r.calibration.closeMaxGapPoints.toFixed(2)} pts`);
   lines.push('');
   const band = (name: string, b: { bets: number; mean: number; standardError: number; beatCloseShare: number; flatRoi: { mean: number; low: number; high: number } }) =>
     `  ${name.padEnd(6)} ${String(b.bets).padStart(5)} bets  mean CLV ${b.bets ? pct(b.mean) : '-'} (s.e. ${b.bets > 1 ? pct(b.standardError) : '-'})  beat close ${b.bets ? pct(b.beatCloseShare) : '-'}  flat ROI ${b.bets ? interval(b.flatRoi, pct) : '-'}`;
   const c = r.clv;
   lines.push(`Bets: best pre-kickoff price among ${r.books.join(', ')} beating the fair price by >= min-edge; CLV against Pinnacle closing de-vigged by Shin`);
-  lines.push(`  price-move scale fitted on warm-up: ${r.warmup.priceMoveScale.toFixed(4)}; bets by bookmaker: ${Object.entries(c.betsByBook).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
-  lines.push(`Closing-line value: ${c.bets} bets, mean ${c.bets ? pct(c.mean) : '-'} (s.e. ${c.bets > 1 ? pct(c.standardError) : '-'}), beat the close ${c.bets ? pct(c.beatCloseShare) : '-'}; against the proportional close ${c.bets ? pct(c.proportionalMean) : '-'}`);
+  lines.push(
+    `  price-move scale fitted on warm-up: ${r.warmup.priceMoveScale.toFixed(4)}; bets by bookmaker: ${
+      Object.entries(c.betsByBook)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }`,
+  );
+  lines.push(
+    `Closing-line value: ${c.bets} bets, mean ${c.bets ? pct(c.mean) : '-'} (s.e. ${c.bets > 1 ? pct(c.standardError) : '-'}), beat the close ${c.bets ? pct(c.beatCloseShare) : '-'}; against the proportional close ${c.bets ? pct(c.proportionalMean) : '-'}`,
+  );
   for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, c.byConfidence[name]));
   const wc = r.warmup.clv;
-  lines.push(`Same rule on this run's warm-up seasons (in sample for the price-move scale; the confidence thresholds were chosen on EPL 2013/14-2018/19): ${wc.bets} bets, mean CLV ${wc.bets ? pct(wc.mean) : '-'}`);
+  lines.push(
+    `Same rule on this run's warm-up seasons (in sample for the price-move scale; the confidence thresholds were chosen on EPL 2013/14-2018/19): ${wc.bets} bets, mean CLV ${wc.bets ? pct(wc.mean) : '-'}`,
+  );
   for (const name of ['High', 'Medium', 'Low'] as const) lines.push(band(name, wc.byConfidence[name]));
   const fl = r.roi.flat;
   const k = r.roi.kelly;

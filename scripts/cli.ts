@@ -5,18 +5,7 @@
 import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closeQueues } from '../jobs/client';
-import {
-  accountSummary,
-  addCredits,
-  BillingInputError,
-  clearAutoRecharge,
-  createAccount,
-  createKey,
-  demoKey,
-  listKeys,
-  revokeKey,
-  setAutoRecharge,
-} from '../shared/billing/accounts';
+import { accountSummary, addCredits, BillingInputError, clearAutoRecharge, createAccount, createKey, demoKey, listKeys, revokeKey, setAutoRecharge } from '../shared/billing/accounts';
 import { checkLedger } from '../shared/billing/ledgerCheck';
 import type { KeyMode } from '../shared/billing/keys';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/config';
@@ -56,10 +45,17 @@ const int = (name: string, raw: Values[string]): number => {
 const str = (v: Values, name: string) => v[name] as string;
 /** Rows of scalars (the billing reads' flat rows): each printed as k=v, a missing value as '-'. */
 const table = (rows: Record<string, string | number | boolean | Date | null | undefined>[]) =>
-  rows.length === 0 ? '(none)' : rows.map((r) => Object.entries(r).map(([k, v]) => `${k}=${v instanceof Date ? v.toISOString() : v ?? '-'}`).join('  ')).join('\n');
+  rows.length === 0
+    ? '(none)'
+    : rows
+        .map((r) =>
+          Object.entries(r)
+            .map(([k, v]) => `${k}=${v instanceof Date ? v.toISOString() : (v ?? '-')}`)
+            .join('  '),
+        )
+        .join('\n');
 
-const mismatchLines = (ms: PerformanceMismatch[]) =>
-  ms.map((m) => `  ${m.day} ${m.confidence} ${m.counter}: stored ${m.stored}, recomputed ${m.recomputed}`).join('\n');
+const mismatchLines = (ms: PerformanceMismatch[]) => ms.map((m) => `  ${m.day} ${m.confidence} ${m.counter}: stored ${m.stored}, recomputed ${m.recomputed}`).join('\n');
 
 function performanceHuman(r: PerformanceCheck): string {
   const ok = (c: Omit<PerformanceCheck, 'fixed'>) =>
@@ -178,7 +174,9 @@ const COMMANDS: Record<string, Command<unknown>> = {
     failed: (r) => !performanceCheckPassed(r),
   }),
   'correct-result': defineCommand({
-    usage: `correct-result --event <id> ${Object.keys(STATS_OPTIONS).map((o) => `[--${o} n|null]`).join(' ')} [--void true|false]`,
+    usage: `correct-result --event <id> ${Object.keys(STATS_OPTIONS)
+      .map((o) => `[--${o} n|null]`)
+      .join(' ')} [--void true|false]`,
     options: { event: { type: 'string' }, ...statsOptions, void: { type: 'string' } },
     required: ['event'],
     run: (v) => correctResult(parseCorrection(str(v, 'event'), v as Record<string, string | undefined>)),

@@ -150,7 +150,9 @@ function osUserExists(name: string): boolean {
  * (created by the distribution's package) and the cluster directory belongs to that user.
  */
 function runPg(bin: string, args: string[]): string {
-  const [cmd, full] = isRoot() ? [which('runuser') ? 'runuser' : 'su', which('runuser') ? ['-u', 'postgres', '--', bin, ...args] : ['postgres', '-s', '/bin/sh', '-c', [bin, ...args].map(shellQuote).join(' ')]] : [bin, args];
+  const [cmd, full] = isRoot()
+    ? [which('runuser') ? 'runuser' : 'su', which('runuser') ? ['-u', 'postgres', '--', bin, ...args] : ['postgres', '-s', '/bin/sh', '-c', [bin, ...args].map(shellQuote).join(' ')]]
+    : [bin, args];
   return execFileSync(cmd, full, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

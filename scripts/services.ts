@@ -337,7 +337,11 @@ if (require.main === module) {
   // `npm run services`: start them and keep them up until interrupted.
   startLocalServices()
     .then((s) => {
-      process.stdout.write(Object.entries(s.env).map(([k, v]) => `${k}=${v}\n`).join(''));
+      process.stdout.write(
+        Object.entries(s.env)
+          .map(([k, v]) => `${k}=${v}\n`)
+          .join(''),
+      );
       const stop = () => void s.stop().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

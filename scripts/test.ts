@@ -21,10 +21,16 @@ async function run(): Promise<number> {
     process.stderr.write('type check failed\n');
     return tsc.status ?? 1;
   }
-  const eslint = spawnSync(bin('eslint'), ['.'], { cwd: ROOT, stdio: 'inherit' });
-  if (eslint.status !== 0) {
-    process.stderr.write('lint failed\n');
-    return eslint.status ?? 1;
+  // npm run lint: ESLint, then the formatter's check (prettier formats TypeScript; docs are prose).
+  for (const [name, cmd] of [
+    ['lint', [bin('eslint'), '.']],
+    ['format check (npm run format fixes it)', [bin('prettier'), '--check', '--log-level', 'warn', '**/*.{ts,mjs}']],
+  ] as const) {
+    const step = spawnSync(cmd[0], cmd.slice(1), { cwd: ROOT, stdio: 'inherit' });
+    if (step.status !== 0) {
+      process.stderr.write(`${name} failed\n`);
+      return step.status ?? 1;
+    }
   }
   const args = process.argv.slice(2);
   // .mocharc's spec globs would be added to files named here: name the same options without them.

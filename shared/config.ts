@@ -22,9 +22,21 @@ export const CONFIG_VARS = {
   NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'Interface the web process listens on.' },
   PORT: { type: 'integer', default: '3000', minimum: 0, maximum: 65535, description: 'HTTP port of the web process (0 = any free port).' },
-  PUBLIC_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$', description: 'Base URL printed at start (default http://localhost:PORT) and written into the OpenAPI servers list (default: the origin each request used).' },
+  PUBLIC_URL: {
+    type: 'string',
+    default: '',
+    pattern: '^(https?://.+)?$',
+    description: 'Base URL printed at start (default http://localhost:PORT) and written into the OpenAPI servers list (default: the origin each request used).',
+  },
   MONGODB_URI: { type: 'string', default: 'mongodb://127.0.0.1:27017', pattern: '^mongodb(\\+srv)?://.+', description: 'MongoDB (or FerretDB) connection string.' },
-  FERRETDB_POSTGRES_URL: { type: 'string', default: '', pattern: '^(postgres(ql)?://.+)?$', secret: true, description: "FerretDB's PostgreSQL database, set by the local bootstrap when MONGODB_URI is FerretDB on PostgreSQL: the data layer adds there the indexes FerretDB's SQL can use. Unset on MongoDB." },
+  FERRETDB_POSTGRES_URL: {
+    type: 'string',
+    default: '',
+    pattern: '^(postgres(ql)?://.+)?$',
+    secret: true,
+    description:
+      "FerretDB's PostgreSQL database, set by the local bootstrap when MONGODB_URI is FerretDB on PostgreSQL: the data layer adds there the indexes FerretDB's SQL can use. Unset on MongoDB.",
+  },
   MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', pattern: '^rediss?://.+', description: 'Redis for queues, caches and counters.' },
   REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },
@@ -34,13 +46,38 @@ export const CONFIG_VARS = {
   SIM_SEED: { type: 'integer', default: '42', minimum: 0, maximum: 2147483647, description: 'Seed of the simulated provider.' },
   SIM_SPEED: { type: 'integer', default: '1', minimum: 1, maximum: 100000, description: 'Simulated seconds per real second.' },
   SIM_SCENARIO: { type: 'string', default: '', description: 'Path of a scenario file that scripts the simulated provider exactly.' },
-  SIM_EPOCH: { type: 'string', default: '', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'Simulated instant the clock starts at; unset = the real time of the first start. Every process reads one shared anchor from Redis; a changed SIM_SPEED continues from the simulated instant reached, a changed SIM_EPOCH starts over, and simulated time never runs more than 180 days ahead of real time.' },
-  SIM_DENSITY: { type: 'integer', default: '1', minimum: 1, maximum: 100, description: 'Multiplier on the simulated fixtures per competition and day (capped by each competition\'s teams); load tests.' },
-  SIM_ROLLING_LIVE: { type: 'integer', default: '4', minimum: 0, maximum: 50000, description: 'Simulated events live at every instant beside the league calendars (slots of back-to-back matches, a kickoff every 2 h / N): the chain runs at any hour of the simulated day; larger for load tests, 0 for the calendars alone.' },
+  SIM_EPOCH: {
+    type: 'string',
+    default: '',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$',
+    description:
+      'Simulated instant the clock starts at; unset = the real time of the first start. Every process reads one shared anchor from Redis; a changed SIM_SPEED continues from the simulated instant reached, a changed SIM_EPOCH starts over, and simulated time never runs more than 180 days ahead of real time.',
+  },
+  SIM_DENSITY: {
+    type: 'integer',
+    default: '1',
+    minimum: 1,
+    maximum: 100,
+    description: "Multiplier on the simulated fixtures per competition and day (capped by each competition's teams); load tests.",
+  },
+  SIM_ROLLING_LIVE: {
+    type: 'integer',
+    default: '4',
+    minimum: 0,
+    maximum: 50000,
+    description:
+      'Simulated events live at every instant beside the league calendars (slots of back-to-back matches, a kickoff every 2 h / N): the chain runs at any hour of the simulated day; larger for load tests, 0 for the calendars alone.',
+  },
   SIM_ROLLING_AHEAD: { type: 'integer', default: '3', minimum: 1, maximum: 36, description: 'Upcoming matches each SIM_ROLLING_LIVE slot shows ahead (2 simulated hours apart).' },
   SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
   SETTLEMENT_CONCURRENCY: { type: 'integer', default: '64', minimum: 1, maximum: 1000, description: 'Settle jobs one settlement worker runs at once (they are graded together in batches).' },
-  SETTLEMENT_SWEEP_MS: { type: 'integer', default: '60000', minimum: 1000, maximum: 3600000, description: 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.' },
+  SETTLEMENT_SWEEP_MS: {
+    type: 'integer',
+    default: '60000',
+    minimum: 1000,
+    maximum: 3600000,
+    description: 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.',
+  },
   SETTLEMENT_LOCK_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 600000, description: 'Lock of a running settlement job; a job whose worker died is retried after about this long.' },
   SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
@@ -50,10 +87,22 @@ export const CONFIG_VARS = {
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   THEODDSAPI_SPORTS: { type: 'list', default: 'soccer_epl,basketball_nba', description: 'The Odds API sport keys to poll, comma-separated (all = every active sport we carry; each costs quota).' },
   THEODDSAPI_REGIONS: { type: 'list', default: 'eu', description: 'The Odds API bookmaker regions (us, us2, uk, eu, au), comma-separated; each multiplies the quota cost.' },
-  THEODDSAPI_QUOTA_RESERVE: { type: 'integer', default: '0', minimum: 0, maximum: 10000000, description: 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.' },
+  THEODDSAPI_QUOTA_RESERVE: {
+    type: 'integer',
+    default: '0',
+    minimum: 0,
+    maximum: 10000000,
+    description: 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.',
+  },
   PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
   AI_CONCURRENCY: { type: 'integer', default: '8', minimum: 1, maximum: 256, description: 'Analysis jobs one ai worker runs at once (they mostly wait on the database).' },
-  AI_MIN_EDGE: { type: 'integer', default: '2', minimum: 0, maximum: 25, description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).' },
+  AI_MIN_EDGE: {
+    type: 'integer',
+    default: '2',
+    minimum: 0,
+    maximum: 25,
+    description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).',
+  },
   RATE_LIMIT_LIVE_RPS: { type: 'integer', default: '20', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one live key (bursts up to twice that).' },
   RATE_LIMIT_TEST_RPS: { type: 'integer', default: '2', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one test key (bursts up to twice that).' },
   PAYMENT_GATEWAY: { type: 'string', default: 'test', enum: ['test', 'stripe'], description: 'Gateway that charges auto-recharges: test (built in, Stripe test-card behaviour) or stripe.' },
@@ -62,18 +111,18 @@ export const CONFIG_VARS = {
   PAYMENT_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 60000, description: 'Per-call payment gateway timeout (the request is aborted).' },
   PROVIDER_BREAKER_RESET_MS: { type: 'integer', default: '30000', minimum: 100, maximum: 3600000, description: 'How long an open provider circuit breaker waits before one trial call (half-open).' },
   PROVIDER_BREAKER_VOLUME: { type: 'integer', default: '3', minimum: 1, maximum: 1000, description: 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.' },
-  METRICS_PUBLISH_MS: { type: 'integer', default: '5000', minimum: 100, maximum: 300000, description: 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).' },
+  METRICS_PUBLISH_MS: {
+    type: 'integer',
+    default: '5000',
+    minimum: 100,
+    maximum: 300000,
+    description: 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).',
+  },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;
 
-type ValueOf<S> = S extends { type: 'integer' }
-  ? number
-  : S extends { type: 'boolean' }
-    ? boolean
-    : S extends { type: 'list' }
-      ? string[]
-      : string;
+type ValueOf<S> = S extends { type: 'integer' } ? number : S extends { type: 'boolean' } ? boolean : S extends { type: 'list' } ? string[] : string;
 
 export type Config = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_VARS)[K]> } & {
   readonly settlementDelayMs: () => number;
@@ -118,7 +167,10 @@ function coerce(name: string, spec: VarSpec, raw: string): unknown {
       if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(name, `must be true or false (got "${raw}")`);
       return raw === 'true' || raw === '1';
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return raw;
   }
@@ -191,9 +243,7 @@ export function setEnvForChildren(values: Record<string, string>): void {
 }
 
 /** Names of variables whose values must never be logged. */
-export const SECRET_VARS = (Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][])
-  .filter(([, s]) => s.secret)
-  .map(([k]) => k);
+export const SECRET_VARS = (Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][]).filter(([, s]) => s.secret).map(([k]) => k);
 
 /** Bootstrap-only settings (scripts/services.ts), read here so process.env stays in one module. */
 export function bootstrapEnv(): {

@@ -8,8 +8,7 @@ import { ConfigError, getConfig } from './config';
  */
 export const EX_CONFIG = 78;
 
-const isConfigError = (err: unknown): err is ConfigError =>
-  err instanceof ConfigError || (err instanceof Error && err.name === 'ConfigError' && 'variable' in err);
+const isConfigError = (err: unknown): err is ConfigError => err instanceof ConfigError || (err instanceof Error && err.name === 'ConfigError' && 'variable' in err);
 
 function exitWithConfigError(err: ConfigError): never {
   process.stderr.write(`Configuration error: ${err.message}\n`);

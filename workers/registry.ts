@@ -20,10 +20,7 @@ export class HandlerRegistrationError extends Error {
  * Checks that every job of the queue has exactly one handler and that no handler names a job the
  * queue does not declare. A worker that would silently drop a job kind must not boot.
  */
-export function resolveHandlers<Q extends AnyQueueDefinition>(
-  def: Q,
-  registrations: readonly Registration<Q>[],
-): Map<string, Handler<unknown>> {
+export function resolveHandlers<Q extends AnyQueueDefinition>(def: Q, registrations: readonly Registration<Q>[]): Map<string, Handler<unknown>> {
   const declared = Object.keys(def.jobs);
   // Keyed by job name: each handler gets the payload type its name declares (checked by Registration).
   const handlers = new Map<string, Handler<unknown>>();
@@ -37,11 +34,7 @@ export function resolveHandlers<Q extends AnyQueueDefinition>(
   return handlers;
 }
 
-export function createQueueWorker<Q extends AnyQueueDefinition>(
-  def: Q,
-  registrations: readonly Registration<Q>[],
-  options: Partial<WorkerOptions> = {},
-): Worker {
+export function createQueueWorker<Q extends AnyQueueDefinition>(def: Q, registrations: readonly Registration<Q>[], options: Partial<WorkerOptions> = {}): Worker {
   const handlers = resolveHandlers(def, registrations);
   const log = childLogger({ queue: def.name });
   const worker = new Worker<unknown>(

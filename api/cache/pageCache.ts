@@ -127,12 +127,7 @@ async function renderAndStore(k: string, versions: string, ttlS: number, render:
  * else Redis, else `render()` (once per process however many requests wait for it). When Redis is
  * unreachable the page is rendered for this request alone (never a 500 because of the cache).
  */
-export async function cachedPage(
-  endpoint: string,
-  query: Record<string, unknown>,
-  scopes: readonly CacheScope[],
-  render: () => Promise<unknown>,
-): Promise<{ page: Page; outcome: CacheOutcome }> {
+export async function cachedPage(endpoint: string, query: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<unknown>): Promise<{ page: Page; outcome: CacheOutcome }> {
   const ttlS = getConfig().CACHE_TTL_S;
   const bypass = async () => {
     cacheStats.bypasses++;
@@ -200,14 +195,7 @@ export async function sendPage(req: Request, res: Response, page: Page, outcome:
 }
 
 /** Validated query in, cached JSON out: the whole of a cached read handler. */
-export async function sendCached(
-  req: Request,
-  res: Response,
-  endpoint: string,
-  query: Record<string, unknown>,
-  scopes: readonly CacheScope[],
-  render: () => Promise<unknown>,
-): Promise<void> {
+export async function sendCached(req: Request, res: Response, endpoint: string, query: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<unknown>): Promise<void> {
   const { page, outcome } = await cachedPage(endpoint, query, scopes, render);
   await sendPage(req, res, page, outcome);
 }

@@ -41,9 +41,7 @@ export function meterAccess(): RequestHandler {
       res.setHeader('X-RateLimit-Limit', String(access.limit));
       if (access.outcome === 'limited') {
         res.setHeader('X-Credits-Consumed', '0');
-        return next(
-          new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS), 'X-RateLimit-Remaining': '0' }),
-        );
+        return next(new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS), 'X-RateLimit-Remaining': '0' }));
       }
       res.setHeader('X-RateLimit-Remaining', String(access.remaining));
       // Until the route's debit says otherwise: a request refused by validation costs nothing.

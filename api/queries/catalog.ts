@@ -1,4 +1,11 @@
-import { countEventsPerField, countEventsPerSportAndStatus, countEventsPerStatus, countMarketsOfOpenEvents, findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
+import {
+  countEventsPerField,
+  countEventsPerSportAndStatus,
+  countEventsPerStatus,
+  countMarketsOfOpenEvents,
+  findCompetitionCopyInAnEvent,
+  findLatestEventUpdate,
+} from '../../shared/db/repositories/events';
 import {
   countAllCompetitions,
   countAllRegions,
@@ -17,8 +24,7 @@ import { eventFilter, searchPattern, uniqueSorted, type EventFilterInput } from 
 
 /** Reads behind /competitions, /regions, /teams and /stats; each returns the response body. */
 
-const byCaption = (locale: Locale) => (a: { caption: string; id: number }, b: { caption: string; id: number }) =>
-  a.caption.localeCompare(b.caption, locale) || a.id - b.id;
+const byCaption = (locale: Locale) => (a: { caption: string; id: number }, b: { caption: string; id: number }) => a.caption.localeCompare(b.caption, locale) || a.id - b.id;
 
 export interface CompetitionsQuery extends EventFilterInput {
   locale: Locale;
@@ -38,9 +44,7 @@ export async function listCompetitions(q: CompetitionsQuery) {
     ...competitions.map((c) => ({ id: c._id, name: c.name as LocalizedText, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
     ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name as LocalizedText, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
   ];
-  const regions = new Map(
-    (await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name as LocalizedText]),
-  );
+  const regions = new Map((await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name as LocalizedText]));
   const data = rows
     .map((r) => ({
       id: r.id,
@@ -109,10 +113,7 @@ export async function listTeams(q: TeamsQuery) {
   if (q.search) filter.searchNames = { $regex: searchPattern(q.search) };
   if (q.sportName) filter.sportId = sportByName(q.sportName)!.id;
   if (q.regionId !== undefined) filter.regionId = Number(q.regionId);
-  const [teams, count] = await Promise.all([
-    findTeamsPageByName(filter, q.page, q.limit),
-    countTeamsMatching(filter),
-  ]);
+  const [teams, count] = await Promise.all([findTeamsPageByName(filter, q.page, q.limit), countTeamsMatching(filter)]);
   const data = teams.map((t) => ({
     id: t._id,
     name: localize(t.name as LocalizedText, q.locale),

@@ -16,14 +16,7 @@ import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/r
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
 import { renderDetailEvent } from '../render/detail';
-import {
-  renderListEvent,
-  renderLiveEvent,
-  renderLiveMarkets,
-  renderTrendingEvent,
-  type StoredEvent,
-  type StoredLiveMarket,
-} from '../render/events';
+import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent, type StoredLiveMarket } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
 import { eventFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
@@ -40,10 +33,7 @@ export interface MatchesQuery extends EventFilterInput {
 
 export async function listMatches(q: MatchesQuery) {
   const filter = eventFilter(q);
-  const [docs, count] = await Promise.all([
-    findEventsListPageByStart(filter, q.page, q.limit),
-    countEventsMatching(filter),
-  ]);
+  const [docs, count] = await Promise.all([findEventsListPageByStart(filter, q.page, q.limit), countEventsMatching(filter)]);
   return { data: (docs as StoredEvent[]).map((e) => renderListEvent(e, q.locale)), count };
 }
 
@@ -74,10 +64,7 @@ export interface LiveQuery {
 export async function liveMatches(q: LiveQuery) {
   const filter: Record<string, unknown> = { status: 'live' };
   if (q.sport) filter.sportId = sportByName(q.sport)!.id;
-  const [docs, count] = await Promise.all([
-    findEventsLivePage(filter, { prioritize: q.prioritize, page: q.page, limit: q.limit }),
-    countEventsMatching(filter),
-  ]);
+  const [docs, count] = await Promise.all([findEventsLivePage(filter, { prioritize: q.prioritize, page: q.page, limit: q.limit }), countEventsMatching(filter)]);
   return { data: (docs as StoredEvent[]).map((e) => renderLiveEvent(e, q.locale)), count };
 }
 
@@ -90,10 +77,7 @@ export const defaultDataSource = () => getConfig().PROVIDERS[0] ?? 'simulated';
  * of each detail request at rest with 300 events (bench:hostile).
  */
 const regionFacts = recent(10_000, async (regionId: number) => {
-  const [competitions, events] = await Promise.all([
-    findRegionCompetitionsByPriority(regionId),
-    countOpenEventsInRegion(regionId),
-  ]);
+  const [competitions, events] = await Promise.all([findRegionCompetitionsByPriority(regionId), countOpenEventsInRegion(regionId)]);
   const sportIds = [...new Set(competitions.map((c) => c.sportId))].sort((a, b) => a - b);
   return {
     competitions: competitions.map((c) => ({ _id: c._id, name: c.name as LocalizedText })),
@@ -115,30 +99,19 @@ export async function matchDetail(eventId: string, locale: Locale, zone: string)
     findTopRecommendationsOfEvent(eventId) as Promise<StoredRecommendation[]>,
     findLatestFeaturedPickOfEvent(eventId) as Promise<StoredPick | null>,
   ]);
-  return renderDetailEvent(
-    event,
-    { region, liveSnapshot, liveEventData: liveEventData, insight, recommendations, pick },
-    locale,
-    zone,
-  );
+  return renderDetailEvent(event, { region, liveSnapshot, liveEventData: liveEventData, insight, recommendations, pick }, locale, zone);
 }
 
 /** `123456` or `123456-arsenal-vs-chelsea` -> `123456`. */
 export const eventIdOf = (idOrSlug: string) => /^[0-9]+/.exec(idOrSlug)![0];
 
 export async function liveOdds(eventId: string, dataSource: string, locale: Locale) {
-  const [exists, snapshot] = await Promise.all([
-    eventExists(eventId),
-    findLiveOddsSnapshot(eventId, dataSource),
-  ]);
+  const [exists, snapshot] = await Promise.all([eventExists(eventId), findLiveOddsSnapshot(eventId, dataSource)]);
   if (!exists) throw notFound(`Event ${eventId} not found`);
   if (!snapshot) {
     const sources = await findLiveOddsDataSourcesOfEvent(eventId);
     const available = sources.map((s) => s.dataSource).sort();
-    throw notFound(
-      `No live odds from dataSource "${dataSource}" for event ${eventId}` +
-        (available.length ? `; available: ${available.join(', ')}` : '; the event has no live odds yet'),
-    );
+    throw notFound(`No live odds from dataSource "${dataSource}" for event ${eventId}` + (available.length ? `; available: ${available.join(', ')}` : '; the event has no live odds yet'));
   }
   return {
     data: {

@@ -55,6 +55,11 @@ export function zoneKey(zone: string | undefined): string {
 
 /** Case-, accent- and regex-safe substring pattern for Team.searchNames (lower-case, accent-free). */
 export function searchPattern(search: string): string {
-  const folded = search.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().trim().replace(/\s+/g, ' ');
+  const folded = search
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, ' ');
   return folded.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 }

@@ -13,8 +13,7 @@ import { outcomeCaption } from './markets';
  */
 
 const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : typeof d === 'string' ? d : null);
-const texts = (list: unknown, locale: Locale): string[] =>
-  Array.isArray(list) ? list.map((t) => text(t, locale)).filter((t): t is string => t !== null) : [];
+const texts = (list: unknown, locale: Locale): string[] => (Array.isArray(list) ? list.map((t) => text(t, locale)).filter((t): t is string => t !== null) : []);
 const free = (doc: unknown, locale: Locale) => localizeDeep(doc ?? null, locale) as object | null;
 
 /** An instant written in a zone, ISO 8601 with its offset (UTC: the same string as toISOString). */

@@ -4,10 +4,7 @@ import { sportRef, renderLiveMarkets, type StoredEvent, type StoredLiveMarket } 
 import { localizeDeep } from './localize';
 import { renderMarkets } from './markets';
 
-const STAT_FIELDS = [
-  'homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners',
-  'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards',
-] as const;
+const STAT_FIELDS = ['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'] as const;
 
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 

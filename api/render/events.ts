@@ -123,9 +123,7 @@ export function renderLiveBetItem(item: Record<string, unknown>, locale: Locale)
 /** The contract's flat live stats: always present on the live form, counts from the live feed. */
 export function renderLiveStats(e: StoredEvent, locale: Locale) {
   const s = e.liveStats ?? {};
-  const counts = Object.fromEntries(
-    [...COUNT_FIELDS, ...CARD_FIELDS].map((f) => [f, int(s[f] !== undefined ? s[f] : e.stats?.[f])]),
-  );
+  const counts = Object.fromEntries([...COUNT_FIELDS, ...CARD_FIELDS].map((f) => [f, int(s[f] !== undefined ? s[f] : e.stats?.[f])]));
   return {
     id: typeof s.id === 'string' ? s.id : e._id,
     ...counts,

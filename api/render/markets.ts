@@ -18,9 +18,7 @@ export interface StoredMarket {
 
 /** Markets of the list and live forms: the contract's two for soccer, the full-time score markets of the other sports. */
 export const LIST_MARKET_TYPES: ReadonlySet<string> = new Set(
-  MARKET_TYPES.filter((t) =>
-    t.sportId === 1 ? t.sysname === 'SOCCER_MATCH_RESULT' || t.sysname === 'SOCCER_UNDER_OVER' : t.stat === 'score' && t.period === 'FT',
-  ).map((t) => t.sysname),
+  MARKET_TYPES.filter((t) => (t.sportId === 1 ? t.sysname === 'SOCCER_MATCH_RESULT' || t.sysname === 'SOCCER_UNDER_OVER' : t.stat === 'score' && t.period === 'FT')).map((t) => t.sysname),
 );
 
 /** Markets of the trending form (the contract: only these two). */

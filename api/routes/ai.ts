@@ -26,85 +26,82 @@ import type { RouteSpec } from './spec';
 const CLOSED_STATUSES = ['completed', 'postponed', 'cancelled'];
 
 const featuredPicks: RequestHandler = async (req, res) => {
-    const q = validQuery<{ limit: number; today?: boolean; tomorrow?: boolean; timezone: string; regionId?: string; competitionId?: string; locale: Locale }>(req);
-    const today = DateTime.now().setZone(q.timezone).startOf('day');
-    const tomorrow = today.plus({ days: 1 });
-    let range: { $gte: Date; $lt?: Date };
-    if (q.today && q.tomorrow) range = { $gte: today.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
-    else if (q.today) range = { $gte: today.toJSDate(), $lt: tomorrow.toJSDate() };
-    else if (q.tomorrow) range = { $gte: tomorrow.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
-    else range = { $gte: today.toJSDate() };
-    const filter: Record<string, unknown> = { startsAt: range };
-    if (q.regionId) filter.regionIds = Number(q.regionId);
-    if (q.competitionId) filter.competitionIds = Number(q.competitionId);
-    const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
-    res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
+  const q = validQuery<{ limit: number; today?: boolean; tomorrow?: boolean; timezone: string; regionId?: string; competitionId?: string; locale: Locale }>(req);
+  const today = DateTime.now().setZone(q.timezone).startOf('day');
+  const tomorrow = today.plus({ days: 1 });
+  let range: { $gte: Date; $lt?: Date };
+  if (q.today && q.tomorrow) range = { $gte: today.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+  else if (q.today) range = { $gte: today.toJSDate(), $lt: tomorrow.toJSDate() };
+  else if (q.tomorrow) range = { $gte: tomorrow.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+  else range = { $gte: today.toJSDate() };
+  const filter: Record<string, unknown> = { startsAt: range };
+  if (q.regionId) filter.regionIds = Number(q.regionId);
+  if (q.competitionId) filter.competitionIds = Number(q.competitionId);
+  const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
+  res.json({ data: picks.map((p) => renderPick(p, q.locale, q.timezone)) });
 };
 
 const processedInsights: RequestHandler = async (req, res) => {
-    const q = validQuery<{ eventId?: string; teamNames?: string[]; limit: number; timezone: string; status: string[]; locale: Locale }>(req);
-    const statuses = [...new Set(q.status)];
-    // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
-    // the earlier ones, then keep what the events' current status allows.
-    const stored = new Set(statuses);
-    if (statuses.some((s) => s !== 'upcoming')) stored.add('upcoming');
-    if (statuses.some((s) => CLOSED_STATUSES.includes(s))) stored.add('live');
-    const filter: Record<string, unknown> = { status: { $in: [...stored] } };
-    if (q.eventId) filter._id = q.eventId;
-    if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
-    // Upcoming and live read soonest first; a list with finished events reads most recent first.
-    const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
-    // The insight's status is refreshed by the worker; the event is the authority, so each page
-    // is checked against the events' current status (and topped up from the next page).
-    const out: ReturnType<typeof renderInsight>[] = [];
-    const batch = Math.max(10, 2 * q.limit);
-    for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
-      const insights = (await findInsightsBatchByStart(filter, direction, skip, batch)) as (StoredInsight & { _id: string; status: string })[];
-      if (insights.length === 0) break;
-      const events = await findEventStatusesByIds(insights.map((i) => i._id));
-      const current = new Map(events.map((e) => [String(e._id), e.status]));
-      for (const i of insights) {
-        const status = current.get(String(i._id)) ?? i.status;
-        if (statuses.includes(status) && out.length < q.limit) out.push(renderInsight(i, q.locale, q.timezone, status));
-      }
-      if (insights.length < batch) break;
+  const q = validQuery<{ eventId?: string; teamNames?: string[]; limit: number; timezone: string; status: string[]; locale: Locale }>(req);
+  const statuses = [...new Set(q.status)];
+  // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
+  // the earlier ones, then keep what the events' current status allows.
+  const stored = new Set(statuses);
+  if (statuses.some((s) => s !== 'upcoming')) stored.add('upcoming');
+  if (statuses.some((s) => CLOSED_STATUSES.includes(s))) stored.add('live');
+  const filter: Record<string, unknown> = { status: { $in: [...stored] } };
+  if (q.eventId) filter._id = q.eventId;
+  if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
+  // Upcoming and live read soonest first; a list with finished events reads most recent first.
+  const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
+  // The insight's status is refreshed by the worker; the event is the authority, so each page
+  // is checked against the events' current status (and topped up from the next page).
+  const out: ReturnType<typeof renderInsight>[] = [];
+  const batch = Math.max(10, 2 * q.limit);
+  for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
+    const insights = (await findInsightsBatchByStart(filter, direction, skip, batch)) as (StoredInsight & { _id: string; status: string })[];
+    if (insights.length === 0) break;
+    const events = await findEventStatusesByIds(insights.map((i) => i._id));
+    const current = new Map(events.map((e) => [String(e._id), e.status]));
+    for (const i of insights) {
+      const status = current.get(String(i._id)) ?? i.status;
+      if (statuses.includes(status) && out.length < q.limit) out.push(renderInsight(i, q.locale, q.timezone, status));
     }
-    res.json({ data: out });
+    if (insights.length < batch) break;
+  }
+  res.json({ data: out });
 };
 
 const valueOpportunities: RequestHandler = async (req, res) => {
-    const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
-    const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
-    // Current opportunities: the latest pre-kickoff analysis of every event still to start.
-    const current = await findUpcomingInsightsRecommendationIds(worldNow());
-    const ids = current.flatMap((i) => i.recommendationIds ?? []);
-    const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
-    if (q.confidence) filter.confidence = q.confidence;
-    const all = ids.length ? ((await findRecommendationsByEdge(filter)) as StoredRecommendation[]) : [];
-    const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
-    res.json({
-      opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
-      summary: {
-        totalOpportunities: all.length,
-        averageEdge: Math.round(averageEdge * 100) / 100,
-        highConfidence: all.filter((r) => r.confidence === 'High').length,
-      },
-      minEdge,
-    });
+  const q = validQuery<{ minEdge?: number; confidence?: string; limit: number; locale: Locale }>(req);
+  const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
+  // Current opportunities: the latest pre-kickoff analysis of every event still to start.
+  const current = await findUpcomingInsightsRecommendationIds(worldNow());
+  const ids = current.flatMap((i) => i.recommendationIds ?? []);
+  const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
+  if (q.confidence) filter.confidence = q.confidence;
+  const all = ids.length ? ((await findRecommendationsByEdge(filter)) as StoredRecommendation[]) : [];
+  const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
+  res.json({
+    opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
+    summary: {
+      totalOpportunities: all.length,
+      averageEdge: Math.round(averageEdge * 100) / 100,
+      highConfidence: all.filter((r) => r.confidence === 'High').length,
+    },
+    minEdge,
+  });
 };
 
 const bettingRecommendations: RequestHandler = async (req, res) => {
-    const q = validQuery<{ settled?: boolean; result?: string; eventId?: string; confidence?: string; limit: number; page: number; locale: Locale }>(req);
-    const filter: Record<string, unknown> = {};
-    if (q.settled !== undefined) filter.settled = q.settled;
-    if (q.result) filter.result = q.result;
-    if (q.eventId) filter.eventId = q.eventId;
-    if (q.confidence) filter.confidence = q.confidence;
-    const [count, recs] = await Promise.all([
-      countRecommendationsMatching(filter),
-      findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>,
-    ]);
-    res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
+  const q = validQuery<{ settled?: boolean; result?: string; eventId?: string; confidence?: string; limit: number; page: number; locale: Locale }>(req);
+  const filter: Record<string, unknown> = {};
+  if (q.settled !== undefined) filter.settled = q.settled;
+  if (q.result) filter.result = q.result;
+  if (q.eventId) filter.eventId = q.eventId;
+  if (q.confidence) filter.confidence = q.confidence;
+  const [count, recs] = await Promise.all([countRecommendationsMatching(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
+  res.json({ data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit });
 };
 
 /** The /v2/ai endpoints, mounted and documented like every other route (spec.ts). */

@@ -40,17 +40,12 @@ const settleBet: RequestHandler = async (req, res) => {
   const { locale } = validQuery<{ locale: Locale }>(req);
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
-  const [led, recs, picks] = await Promise.all([
-    findLiveEventDataOfEvent(eventId),
-    findRecommendationsOfEvent(eventId),
-    findPicksOfEvent(eventId),
-  ]);
+  const [led, recs, picks] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId)]);
   const state = settlementState(event);
   const { stats, source } = settlementStats(led, event.stats);
   const resultVersion = event.resultVersion ?? 0;
   const settledVersion = event.settledVersion ?? null;
-  const settlementStateName =
-    state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
+  const settlementStateName = state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
   res.json({
     data: {
       eventId,
@@ -162,7 +157,7 @@ export function betsRoutes(): RouteSpec[] {
       operationId: 'settleBet',
       summary: 'Settlement of an event',
       description:
-        'The event\'s settlement state (pending, unplayed, awaiting, settled) and result version, the final counts it was graded from and their source, ' +
+        "The event's settlement state (pending, unplayed, awaiting, settled) and result version, the final counts it was graded from and their source, " +
         'its LiveEventData, and every recommendation and pick on the event with its grading (result, half results, return per unit, corrections), with totals. ' +
         '404 when the event does not exist.',
       tag: 'Settlement',

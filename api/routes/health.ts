@@ -14,8 +14,7 @@ import { ERRORS } from '../errors';
 import { validateQuery } from '../middleware/validate';
 import { recent } from '../../shared/cache/recent';
 
-const withTimeout = <T>(p: Promise<T>, ms = 2000) =>
-  Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms).unref())]);
+const withTimeout = <T>(p: Promise<T>, ms = 2000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms).unref())]);
 
 async function check<T>(fn: () => Promise<T>): Promise<{ status: 'up'; value: T } | { status: 'down'; error: string }> {
   try {
@@ -66,16 +65,17 @@ export function healthRouter(): Router {
       }),
     ]);
     const now = Date.now();
-    const queues: Record<string, unknown> = red.status === 'up'
-      ? Object.fromEntries(
-          await Promise.all(
-            ALL_QUEUES.map(async (q) => {
-              const read = async () => ({ ...(await queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')), oldestWaitingAgeMs: await oldestWaitingAgeMs(q, now) });
-              return [q.name, await withTimeout(read()).catch(() => null)] as const;
-            }),
-          ),
-        )
-      : {};
+    const queues: Record<string, unknown> =
+      red.status === 'up'
+        ? Object.fromEntries(
+            await Promise.all(
+              ALL_QUEUES.map(async (q) => {
+                const read = async () => ({ ...(await queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')), oldestWaitingAgeMs: await oldestWaitingAgeMs(q, now) });
+                return [q.name, await withTimeout(read()).catch(() => null)] as const;
+              }),
+            ),
+          )
+        : {};
     const providers = mongo.status === 'up' ? await findAllProviderStates().catch(() => []) : [];
     const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
     const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue('all')).catch(() => null) : null;

@@ -84,7 +84,7 @@ export function matchRoutes(): RouteSpec[] {
       description:
         'The full event: teams, competition with region, every market, stats (null before kickoff), live markets of a live event, ' +
         'live event data, analysis insight, news, betting recommendations and the featured pick. Each request counts one view. ' +
-        'By default the event is wrapped in `data` (as the contract\'s example); `wrap=none` returns it bare (as the contract\'s schema).',
+        "By default the event is wrapped in `data` (as the contract's example); `wrap=none` returns it bare (as the contract's schema).",
       tag: 'Events',
       auth: 'key',
       params: eventIdParam,

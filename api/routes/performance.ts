@@ -40,7 +40,7 @@ export function performanceRoutes(): RouteSpec[] {
       summary: 'Performance of the recommendations',
       description:
         `Settled recommendations of the last \`days\` days (UTC, 1 to ${MAX_PERFORMANCE_DAYS}, default 30): SPEC shape B (overall, byConfidence as an array, lastUpdated) ` +
-        'plus shape A\'s recommendations block. Win rate = wins / (wins + losses), pushes excluded; roi and profit on flat 1-unit stakes.',
+        "plus shape A's recommendations block. Win rate = wins / (wins + losses), pushes excluded; roi and profit on flat 1-unit stakes.",
       tag: 'AI',
       auth: 'key',
       query: performanceQuery,

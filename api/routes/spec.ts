@@ -42,13 +42,15 @@ function databaseDown(err: unknown): boolean {
   return /^Mongo(ose)?(Network|ServerSelection|NotConnected|Topology)/.test(err.name) || (err instanceof mongoose.Error && /buffering timed out/.test(err.message));
 }
 
-const guarded = (handler: RequestHandler): RequestHandler => async (req, res, next) => {
-  try {
-    await handler(req, res, next);
-  } catch (err) {
-    next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
-  }
-};
+const guarded =
+  (handler: RequestHandler): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
+    }
+  };
 
 export function mountRoutes(specs: readonly RouteSpec[]): Router {
   const router = Router();

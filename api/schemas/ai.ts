@@ -15,7 +15,8 @@ const locale = { type: 'string', enum: LOCALES, default: 'en', description: 'Lan
 const timezone = (description: string) => ({ type: 'string', format: 'iana-timezone', default: 'UTC', description }) as const;
 const numericId = (what: string) => ({ type: 'string', pattern: '^[0-9]{1,10}$', description: `${what} (numeric).` }) as const;
 const eventId = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Event id.' } as const;
-const limit = (max: number, def: number, what: string) => ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Maximum ${what} returned (1 to ${max}; default ${def}).` }) as const;
+const limit = (max: number, def: number, what: string) =>
+  ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Maximum ${what} returned (1 to ${max}; default ${def}).` }) as const;
 const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'] } as const;
 const statusList = {
   type: 'array',
@@ -48,7 +49,7 @@ export const processedInsightsQuery = {
       items: { type: 'string', minLength: 1, maxLength: 100 },
       minItems: 1,
       maxItems: 20,
-      description: 'Comma-separated team names; an insight matches when either team\'s full name equals one of them (case and accents ignored, any locale).',
+      description: "Comma-separated team names; an insight matches when either team's full name equals one of them (case and accents ignored, any locale).",
     },
     limit: limit(50, 5, 'insights'),
     timezone: timezone('IANA zone in which event.commenceTime is written (default UTC).'),
@@ -105,34 +106,36 @@ const free = (description: string) => ({ type: ['object', 'null'], description }
  * (bettingRecommendations, featuredPick) and by the /v2/ai responses; api/render/ai.ts renders both.
  */
 export const aiComponents = {
-  Recommendation: obj(
-    {
-      id: str,
-      eventId: str,
-      marketId: str,
-      betItemId: str,
-      betTypeSysname: { type: 'string', description: 'Market type, e.g. SOCCER_MATCH_RESULT.' },
-      line: { ...nnum, description: 'Total or handicap line (home side), null for markets without one.' },
-      outcome: { type: 'string', description: 'The selection as bettors read it, localized: "Arsenal", "Over 2.5".' },
-      bookmaker: { type: 'string', description: 'dataSource (bookmaker) offering the price.' },
-      odds: { type: 'number', description: 'Decimal odds at that bookmaker when the recommendation was written.' },
-      probability: { type: 'number', description: 'Fair probability (effective: push mass excluded on lines that can push).' },
-      fairOdds: { type: 'number', description: '1 / probability.' },
-      confidence: { type: 'string', enum: ['High', 'Medium', 'Low'], description: 'High: edge >= 5 % and margin of safety >= 1 standard error; Medium: edge >= 3 % and >= 0.5; Low: the rest (docs/ai.md).' },
-      edgePercentage: { type: 'number', description: '(probability x odds - 1) x 100; the expected return x 100 for split (quarter) lines.' },
-      kellyFraction: { type: 'number', description: 'Quarter Kelly stake as a fraction of the bankroll; 0 when the edge is not positive.' },
-      rationale: arr(str),
-      riskFactors: arr(str),
-      dataSupport: arr(str),
-      settled: bool,
-      result,
-      resultDetail: { type: ['string', 'null'], enum: ['won', 'lost', 'push', 'half_won', 'half_lost', null], description: 'Quarter lines can settle half won or half lost.' },
-      actualReturn: { ...nnum, description: 'Gross return per unit staked, set at settlement.' },
-      settlementDate: ndateTime,
-      eventStartAt: dateTime,
-      createdAt: { ...dateTime, description: 'When the recommendation was written; always before eventStartAt.' },
+  Recommendation: obj({
+    id: str,
+    eventId: str,
+    marketId: str,
+    betItemId: str,
+    betTypeSysname: { type: 'string', description: 'Market type, e.g. SOCCER_MATCH_RESULT.' },
+    line: { ...nnum, description: 'Total or handicap line (home side), null for markets without one.' },
+    outcome: { type: 'string', description: 'The selection as bettors read it, localized: "Arsenal", "Over 2.5".' },
+    bookmaker: { type: 'string', description: 'dataSource (bookmaker) offering the price.' },
+    odds: { type: 'number', description: 'Decimal odds at that bookmaker when the recommendation was written.' },
+    probability: { type: 'number', description: 'Fair probability (effective: push mass excluded on lines that can push).' },
+    fairOdds: { type: 'number', description: '1 / probability.' },
+    confidence: {
+      type: 'string',
+      enum: ['High', 'Medium', 'Low'],
+      description: 'High: edge >= 5 % and margin of safety >= 1 standard error; Medium: edge >= 3 % and >= 0.5; Low: the rest (docs/ai.md).',
     },
-  ),
+    edgePercentage: { type: 'number', description: '(probability x odds - 1) x 100; the expected return x 100 for split (quarter) lines.' },
+    kellyFraction: { type: 'number', description: 'Quarter Kelly stake as a fraction of the bankroll; 0 when the edge is not positive.' },
+    rationale: arr(str),
+    riskFactors: arr(str),
+    dataSupport: arr(str),
+    settled: bool,
+    result,
+    resultDetail: { type: ['string', 'null'], enum: ['won', 'lost', 'push', 'half_won', 'half_lost', null], description: 'Quarter lines can settle half won or half lost.' },
+    actualReturn: { ...nnum, description: 'Gross return per unit staked, set at settlement.' },
+    settlementDate: ndateTime,
+    eventStartAt: dateTime,
+    createdAt: { ...dateTime, description: 'When the recommendation was written; always before eventStartAt.' },
+  }),
   PickLeg: obj({
     recommendationId: str,
     eventId: str,
@@ -150,7 +153,7 @@ export const aiComponents = {
     id: str,
     pickType: { type: 'string', enum: ['single', 'parlay'] },
     recommendations: { ...arr(ref('PickLeg')), description: 'One leg for a single; two or three legs from different events for a parlay.' },
-    totalOdds: { type: 'number', description: 'Single: the leg\'s odds. Parlay: product of the legs\' odds.' },
+    totalOdds: { type: 'number', description: "Single: the leg's odds. Parlay: product of the legs' odds." },
     edgePercentage: { type: 'number', description: 'Expected return x 100 of the whole pick (legs independent).' },
     confidence: { type: 'string', description: 'A parlay is as confident as its weakest leg.' },
     kellyFraction: num,
@@ -166,13 +169,13 @@ export const aiComponents = {
       status: str,
       league: str,
     }),
-    featuredOrder: { type: 'integer', description: 'Rank within the pick\'s featured day (UTC), from 1.' },
-    featuredDate: { type: 'string', description: 'UTC day (YYYY-MM-DD) the pick is featured for: its first leg\'s start.' },
+    featuredOrder: { type: 'integer', description: "Rank within the pick's featured day (UTC), from 1." },
+    featuredDate: { type: 'string', description: "UTC day (YYYY-MM-DD) the pick is featured for: its first leg's start." },
     startsAt: dateTime,
     settled: bool,
     result,
-    analysisInsight: free('The main event\'s analysis (model, market, fair prices, efficiency, teams).'),
-    matchSimulation: free('The main event\'s seeded Monte Carlo simulation.'),
+    analysisInsight: free("The main event's analysis (model, market, fair prices, efficiency, teams)."),
+    matchSimulation: free("The main event's seeded Monte Carlo simulation."),
     eventNews: free('Injuries, suspensions, weather; null when none.'),
   }),
   ProcessedInsight: obj({

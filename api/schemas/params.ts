@@ -38,16 +38,13 @@ export const statusList = {
     'The contract names upcoming, live and completed; postponed and cancelled are accepted too.',
 } as const;
 
-export const numericId = (what: string) =>
-  ({ type: 'string', pattern: '^[0-9]{1,10}$', description: `${what} (numeric).` }) as const;
+export const numericId = (what: string) => ({ type: 'string', pattern: '^[0-9]{1,10}$', description: `${what} (numeric).` }) as const;
 
 export const day = (description: string) => ({ type: 'string', format: 'date', description }) as const;
 
-export const timezone = (description: string) =>
-  ({ type: 'string', format: 'iana-timezone', default: 'UTC', description }) as const;
+export const timezone = (description: string) => ({ type: 'string', format: 'iana-timezone', default: 'UTC', description }) as const;
 
-export const limit = (max: number, def: number, what = 'items') =>
-  ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Maximum ${what} per page (1 to ${max}).` }) as const;
+export const limit = (max: number, def: number, what = 'items') => ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Maximum ${what} per page (1 to ${max}).` }) as const;
 
 export const page = {
   type: 'integer',

@@ -1,13 +1,4 @@
-import {
-  dateFilters,
-  limit,
-  locale,
-  numericId,
-  page,
-  sportName,
-  statusList,
-  timezone,
-} from './params';
+import { dateFilters, limit, locale, numericId, page, sportName, statusList, timezone } from './params';
 
 /** Query schemas of the read endpoints (validator and OpenAPI document share them). */
 export const matchesQuery = {
@@ -32,7 +23,7 @@ export const matchDetailQuery = {
       type: 'string',
       enum: ['data', 'none'],
       default: 'data',
-      description: 'data (default): the event inside {data}, as the contract\'s example; none: the bare event, as the contract\'s schema (contract choice detail-wrapped-in-data).',
+      description: "data (default): the event inside {data}, as the contract's example; none: the bare event, as the contract's schema (contract choice detail-wrapped-in-data).",
     },
     timezone: timezone('IANA time zone in which featuredPick.event.commenceTime is written, as in /v2/ai/featured-picks (default UTC).'),
   },

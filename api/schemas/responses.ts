@@ -66,16 +66,12 @@ export const components = {
   TeamRef: obj({ id: int, name: { type: 'string', description: 'Localized.' } }),
   CaptionRef: obj({ id: int, caption: { type: 'string', description: 'Localized.' } }),
   SportRef: obj({ id: int, name: { type: 'string', description: 'Localized sport name.' } }),
-  CompletedStats: obj(
-    { ...counts(STAT_COUNTS), phase: { ...nstr, description: 'Final phase, e.g. FT or AET.' } },
-    undefined,
-    { description: 'Final counts of a completed event (list form). Any count is null when the feed did not report it.' },
-  ),
-  EventStats: obj(
-    { ...counts([...STAT_COUNTS.slice(0, 2), ...HALF_COUNTS, ...STAT_COUNTS.slice(2), ...CARD_COUNTS]), phase: nstr },
-    undefined,
-    { description: 'Current (live) or final (completed) counts; any may be null.' },
-  ),
+  CompletedStats: obj({ ...counts(STAT_COUNTS), phase: { ...nstr, description: 'Final phase, e.g. FT or AET.' } }, undefined, {
+    description: 'Final counts of a completed event (list form). Any count is null when the feed did not report it.',
+  }),
+  EventStats: obj({ ...counts([...STAT_COUNTS.slice(0, 2), ...HALF_COUNTS, ...STAT_COUNTS.slice(2), ...CARD_COUNTS]), phase: nstr }, undefined, {
+    description: 'Current (live) or final (completed) counts; any may be null.',
+  }),
   LiveBetItem: obj({
     betItemId: str,
     marketSysname: str,
@@ -200,11 +196,11 @@ export const components = {
     metadata: obj({ sportName: str, homeTeamName: str, awayTeamName: str, markets: arr(str, { description: 'Market types the event carries.' }) }),
     markets: arr(ref('Market'), { description: 'Every market of the event.' }),
     stats: { oneOf: [ref('EventStats'), { type: 'null' }], description: 'null for upcoming events.' },
-    liveMarkets: arr(ref('LiveMarket'), { description: 'Live events: the default provider\'s latest live odds; empty otherwise.' }),
+    liveMarkets: arr(ref('LiveMarket'), { description: "Live events: the default provider's latest live odds; empty otherwise." }),
     liveEventData: arr(ref('LiveEventData')),
     analysisInsight: { ...anyObject, type: ['object', 'null'] },
     eventNews: arr({ type: 'object' }),
-    bettingRecommendations: arr(ref('Recommendation'), { description: 'The event\'s recommendations, best edge first (schema in api/schemas/ai.ts, as in /v2/ai/betting-recommendations).' }),
+    bettingRecommendations: arr(ref('Recommendation'), { description: "The event's recommendations, best edge first (schema in api/schemas/ai.ts, as in /v2/ai/betting-recommendations)." }),
     featuredPick: { oneOf: [ref('Pick'), { type: 'null' }], description: 'The latest featured pick with a leg on this event, as /v2/ai/featured-picks serves it.' },
   }),
   LiveOddsSnapshot: obj({
@@ -244,8 +240,7 @@ export const components = {
 
 export type SchemaName = keyof typeof components;
 
-const listOf = (name: SchemaName, countText: string) =>
-  obj({ data: arr(ref(name)), count: { type: 'integer', description: countText } });
+const listOf = (name: SchemaName, countText: string) => obj({ data: arr(ref(name)), count: { type: 'integer', description: countText } });
 
 /** The 200 body of each endpoint. */
 export const responses = {

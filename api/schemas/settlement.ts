@@ -45,7 +45,10 @@ const statsObject = {
   type: 'object',
   description: 'The final counts settlement graded from (null = not reported).',
   properties: Object.fromEntries(
-    ['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'].map((k) => [k, nullable({ type: 'integer' })]),
+    ['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'].map((k) => [
+      k,
+      nullable({ type: 'integer' }),
+    ]),
   ),
 } as const;
 
@@ -157,7 +160,17 @@ export const settleBetResponse = {
                 type: 'array',
                 items: {
                   type: 'object',
-                  properties: { recommendationId: str, eventId: str, market: str, outcome: str, odds: num, point: nullable(num), result: resultEnum, resultDetail: detailEnum, returnPerUnit: nullable(num) },
+                  properties: {
+                    recommendationId: str,
+                    eventId: str,
+                    market: str,
+                    outcome: str,
+                    odds: num,
+                    point: nullable(num),
+                    result: resultEnum,
+                    resultDetail: detailEnum,
+                    returnPerUnit: nullable(num),
+                  },
                 },
               },
             },
@@ -168,7 +181,17 @@ export const settleBetResponse = {
           properties: Object.fromEntries(
             ['recommendations', 'picks'].map((k) => [
               k,
-              { type: 'object', properties: { total: { type: 'integer' }, settled: { type: 'integer' }, unsettled: { type: 'integer' }, won: { type: 'integer' }, lost: { type: 'integer' }, push: { type: 'integer' } } },
+              {
+                type: 'object',
+                properties: {
+                  total: { type: 'integer' },
+                  settled: { type: 'integer' },
+                  unsettled: { type: 'integer' },
+                  won: { type: 'integer' },
+                  lost: { type: 'integer' },
+                  push: { type: 'integer' },
+                },
+              },
             ]),
           ),
         },

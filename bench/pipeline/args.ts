@@ -14,8 +14,7 @@ export interface PipelineArgs {
 
 export class ArgError extends Error {}
 
-export const USAGE =
-  'usage: npm run bench:pipeline -- [--events N] [--live N] [--speed N] [--minutes N] [--store sqlite|postgresql|embedded|mongodb://...] [--poll-ms N] [--settlement-delay-ms N]';
+export const USAGE = 'usage: npm run bench:pipeline -- [--events N] [--live N] [--speed N] [--minutes N] [--store sqlite|postgresql|embedded|mongodb://...] [--poll-ms N] [--settlement-delay-ms N]';
 
 const INTEGER_ARGS = {
   events: { min: 0, max: 50_000, fallback: 0 },

@@ -39,10 +39,7 @@ export class AnalysisLag {
   ) {}
 
   async sample(): Promise<void> {
-    const [events, insights] = await Promise.all([
-      findUpcomingEventsOddsUpdatedAt(),
-      findAllInsightsAnalysisTimestamp(),
-    ]);
+    const [events, insights] = await Promise.all([findUpcomingEventsOddsUpdatedAt(), findAllInsightsAnalysisTimestamp()]);
     // analysisTimestamp is the world's (simulated) time, like the odds' capture time.
     const analysedAt = new Map(insights.map((i) => [String(i._id), this.clock.realOf(i.analysisTimestamp.getTime())]));
     for (const e of events) {
@@ -92,17 +89,11 @@ export async function settlementLag(
   const ended = await findEventsEndedSince(new Date(clock.simOf(fromReal)));
   const dueReal = new Map(ended.map((e) => [String(e._id), clock.realOf(e.endedAt!.getTime()) + delayMs]));
   const ids = [...dueReal.keys()];
-  const [recs, picks, first] = await Promise.all([
-    findRecommendationsSettlementOfEvents(ids),
-    findPicksSettlementOfEvents(ids),
-    findFirstSettledRecommendation(),
-  ]);
+  const [recs, picks, first] = await Promise.all([findRecommendationsSettlementOfEvents(ids), findPicksSettlementOfEvents(ids), findFirstSettledRecommendation()]);
   const bets = [
     ...recs.map((r) => ({ due: dueReal.get(r.eventId)!, settled: r.settled, at: r.settlementDate })),
     // A pick is due once its last event has ended; picks with an event still running are left out.
-    ...picks
-      .filter((p) => p.eventIds.every((id) => dueReal.has(id)))
-      .map((p) => ({ due: Math.max(...p.eventIds.map((id) => dueReal.get(id)!)), settled: p.settled, at: p.settlementDate })),
+    ...picks.filter((p) => p.eventIds.every((id) => dueReal.has(id))).map((p) => ({ due: Math.max(...p.eventIds.map((id) => dueReal.get(id)!)), settled: p.settled, at: p.settlementDate })),
   ];
   const settled = bets.filter((b) => b.settled && b.at);
   return {

@@ -47,8 +47,18 @@ export function backtestSvg(input: ChartInput): string {
   const sy = (v: number) => top + height - ((v - lo) / span) * height;
   parts.push(`<rect x="${x0}" y="${top}" width="${PANEL}" height="${height}" fill="none" stroke="#999"/>`);
   parts.push(`<line x1="${x0}" x2="${x0 + PANEL}" y1="${sy(0)}" y2="${sy(0)}" stroke="#ccc"/>`);
-  parts.push(polyline(input.flatProfit.map((v, i) => [sx(i), sy(v)]), '#1f77b4'));
-  parts.push(polyline(kellyUnits.map((v, i) => [sx(i), sy(v)]), '#d62728'));
+  parts.push(
+    polyline(
+      input.flatProfit.map((v, i) => [sx(i), sy(v)]),
+      '#1f77b4',
+    ),
+  );
+  parts.push(
+    polyline(
+      kellyUnits.map((v, i) => [sx(i), sy(v)]),
+      '#d62728',
+    ),
+  );
   parts.push(`<text x="${x0}" y="${top - 6}">Cumulative profit: flat 1-unit stakes (blue, units); Kelly bankroll (red, % of start)</text>`);
   parts.push(`<text x="${x0 - 4}" y="${sy(hi) + 4}" text-anchor="end">${hi.toFixed(0)}</text>`);
   parts.push(`<text x="${x0 - 4}" y="${sy(lo)}" text-anchor="end">${lo.toFixed(0)}</text>`);
@@ -62,8 +72,17 @@ export function backtestSvg(input: ChartInput): string {
   const ry = (p: number) => top + size - (p / max) * size;
   parts.push(`<rect x="${x1}" y="${top}" width="${size}" height="${size}" fill="none" stroke="#999"/>`);
   parts.push(`<line x1="${rx(0)}" y1="${ry(0)}" x2="${rx(max)}" y2="${ry(max)}" stroke="#ccc"/>`);
-  for (const [bins, color] of [[input.calibrationClose, '#2ca02c'], [input.calibrationModel, '#1f77b4']] as const) {
-    parts.push(polyline(bins.map((b) => [rx(b.predicted), ry(b.observed)]), color, color === '#2ca02c' ? '4 3' : ''));
+  for (const [bins, color] of [
+    [input.calibrationClose, '#2ca02c'],
+    [input.calibrationModel, '#1f77b4'],
+  ] as const) {
+    parts.push(
+      polyline(
+        bins.map((b) => [rx(b.predicted), ry(b.observed)]),
+        color,
+        color === '#2ca02c' ? '4 3' : '',
+      ),
+    );
     for (const b of bins) parts.push(`<circle cx="${rx(b.predicted).toFixed(1)}" cy="${ry(b.observed).toFixed(1)}" r="3" fill="${color}"/>`);
   }
   for (const t of [0, 0.2, 0.4, 0.6, 0.8]) {

@@ -261,9 +261,7 @@ export const MARKET_ONLY: BlendWeights = { dixonColes: 0, ratings: 0 };
 /** Expected goals blended on the log scale; all-zero weights reproduce the opening market. */
 export function blendLambdas(f: MatchForecast, w: BlendWeights): [number, number] {
   const wm = 1 - w.dixonColes - w.ratings;
-  return [0, 1].map((k) =>
-    Math.exp(wm * Math.log(f.lambdaMarket[k]) + w.dixonColes * Math.log(f.lambdaDc[k]) + w.ratings * Math.log(f.lambdaRatings[k])),
-  ) as [number, number];
+  return [0, 1].map((k) => Math.exp(wm * Math.log(f.lambdaMarket[k]) + w.dixonColes * Math.log(f.lambdaDc[k]) + w.ratings * Math.log(f.lambdaRatings[k]))) as [number, number];
 }
 
 export function blendedProbabilities(f: MatchForecast, w: BlendWeights): Triple {
@@ -390,11 +388,16 @@ function scoreSet(preds: readonly Triple[], outcomes: readonly number[]): ScoreS
 }
 
 function meanRoi(rets: readonly number[], seed: number, resamples?: number): Interval {
-  return bootstrap(rets.length, (idx) => {
-    let s = 0;
-    for (let i = 0; i < idx.length; i++) s += rets[idx[i]];
-    return idx.length ? s / idx.length : NaN;
-  }, seed, resamples);
+  return bootstrap(
+    rets.length,
+    (idx) => {
+      let s = 0;
+      for (let i = 0; i < idx.length; i++) s += rets[idx[i]];
+      return idx.length ? s / idx.length : NaN;
+    },
+    seed,
+    resamples,
+  );
 }
 
 function clvSummary(bets: readonly BetRecord[], seed: number, resamples?: number): ClvSummary {
@@ -403,12 +406,25 @@ function clvSummary(bets: readonly BetRecord[], seed: number, resamples?: number
     mean: mean(bets.map((b) => b.clv)),
     standardError: standardError(bets.map((b) => b.clv)),
     beatCloseShare: bets.length ? bets.filter((b) => b.clv > 0).length / bets.length : NaN,
-    flatRoi: meanRoi(bets.map((b) => (b.won ? b.odds - 1 : -1)), seed, resamples),
+    flatRoi: meanRoi(
+      bets.map((b) => (b.won ? b.odds - 1 : -1)),
+      seed,
+      resamples,
+    ),
   };
 }
 
 function byConfidence(bets: readonly BetRecord[], seed: number, resamples?: number): Record<Confidence, ClvSummary> {
-  return Object.fromEntries((['High', 'Medium', 'Low'] as const).map((c, i) => [c, clvSummary(bets.filter((b) => b.confidence === c), seed + 10 * i, resamples)])) as Record<Confidence, ClvSummary>;
+  return Object.fromEntries(
+    (['High', 'Medium', 'Low'] as const).map((c, i) => [
+      c,
+      clvSummary(
+        bets.filter((b) => b.confidence === c),
+        seed + 10 * i,
+        resamples,
+      ),
+    ]),
+  ) as Record<Confidence, ClvSummary>;
 }
 
 /**
@@ -528,16 +544,25 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
     kellyReturns.push({ stake: kellyAmount, ret });
     kellyBankroll.push(bankroll);
   }
-  const flatRoi = meanRoi(bets.map((b) => (b.won ? b.odds - 1 : -1)), options.seed + 100, resamples);
-  const kellyRoi = bootstrap(kellyReturns.length, (idx) => {
-    let r = 0;
-    let s = 0;
-    for (let i = 0; i < idx.length; i++) {
-      r += kellyReturns[idx[i]].ret;
-      s += kellyReturns[idx[i]].stake;
-    }
-    return s > 0 ? r / s : 0;
-  }, options.seed + 200, resamples);
+  const flatRoi = meanRoi(
+    bets.map((b) => (b.won ? b.odds - 1 : -1)),
+    options.seed + 100,
+    resamples,
+  );
+  const kellyRoi = bootstrap(
+    kellyReturns.length,
+    (idx) => {
+      let r = 0;
+      let s = 0;
+      for (let i = 0; i < idx.length; i++) {
+        r += kellyReturns[idx[i]].ret;
+        s += kellyReturns[idx[i]].stake;
+      }
+      return s > 0 ? r / s : 0;
+    },
+    options.seed + 200,
+    resamples,
+  );
   const openingSources: Record<string, number> = {};
   for (const f of test) openingSources[f.openSource] = (openingSources[f.openSource] ?? 0) + 1;
   const betsByBook: Record<string, number> = {};
@@ -561,8 +586,14 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
     scores: {
       model: scoreSet(model, outcomes),
       dixonColes: scoreSet(dc, outcomes),
-      ratings: scoreSet(test.map((f) => blendedProbabilities(f, { dixonColes: 0, ratings: 1 })), outcomes),
-      openShin: scoreSet(test.map((f) => f.openShin), outcomes),
+      ratings: scoreSet(
+        test.map((f) => blendedProbabilities(f, { dixonColes: 0, ratings: 1 })),
+        outcomes,
+      ),
+      openShin: scoreSet(
+        test.map((f) => f.openShin),
+        outcomes,
+      ),
       open: scoreSet(open, outcomes),
       close: scoreSet(close, outcomes),
     },

@@ -54,16 +54,11 @@ export function marketEfficiency(x: EfficiencyInputs): EfficiencyBreakdown {
   const marginPercent = Math.max(0, margins[Math.floor((margins.length - 1) / 2)]);
   const consensus = Array.from({ length: width }, (_, k) => devigged.reduce((s, d) => s + d.probabilities[k], 0) / devigged.length);
   const dispersionPoints =
-    devigged.length < 2
-      ? 0
-      : (100 / width) *
-        consensus.reduce((s, c, k) => s + Math.sqrt(devigged.reduce((v, d) => v + (d.probabilities[k] - c) ** 2, 0) / (devigged.length - 1)), 0);
+    devigged.length < 2 ? 0 : (100 / width) * consensus.reduce((s, c, k) => s + Math.sqrt(devigged.reduce((v, d) => v + (d.probabilities[k] - c) ** 2, 0) / (devigged.length - 1)), 0);
   const divergencePoints = x.model ? 100 * Math.max(...x.model.map((p, k) => Math.abs(p - consensus[k]))) : 0;
   const w = EFFICIENCY_WEIGHTS;
   const penalty =
-    Math.min(w.marginCap, w.marginPerPercent * marginPercent) +
-    Math.min(w.dispersionCap, w.dispersionPerPoint * dispersionPoints) +
-    Math.min(w.divergenceCap, w.divergencePerPoint * divergencePoints);
+    Math.min(w.marginCap, w.marginPerPercent * marginPercent) + Math.min(w.dispersionCap, w.dispersionPerPoint * dispersionPoints) + Math.min(w.divergenceCap, w.divergencePerPoint * divergencePoints);
   const score = Math.round(10 * Math.max(0, Math.min(100, 100 - penalty))) / 10;
   return { score, band: efficiencyBand(score), marginPercent, dispersionPoints, divergencePoints };
 }

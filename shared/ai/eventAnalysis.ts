@@ -10,16 +10,7 @@ import { selectionText } from './selection';
 import { simulateMatch, type MatchSimulation } from './simulate';
 import { asCountModel, modelView, type ModelView, type SportFitParams } from './sportFit';
 import { invertMarket, sportParamModel, type GridOptions, type PriceTarget } from './sportParams';
-import {
-  confidenceLevel,
-  edgePercentage,
-  kellyFraction,
-  marginOfSafety,
-  MAX_CREDIBLE_EDGE,
-  PRICE_MOVE_SCALE,
-  probabilityStandardError,
-  type Confidence,
-} from './staking';
+import { confidenceLevel, edgePercentage, kellyFraction, marginOfSafety, MAX_CREDIBLE_EDGE, PRICE_MOVE_SCALE, probabilityStandardError, type Confidence } from './staking';
 
 /**
  * One event's analysis, pure: fair probabilities for every bet item (the sharpest bookmaker's
@@ -244,7 +235,13 @@ function viewOf(sportId: number, x: number[], options: GridOptions): View {
   };
 }
 
-function distributionIn(view: View, type: MarketType, code: string, line: number | null, counts: { corners?: ReturnType<typeof asCountModel>; cards?: ReturnType<typeof asCountModel> }): OutcomeDistribution | null {
+function distributionIn(
+  view: View,
+  type: MarketType,
+  code: string,
+  line: number | null,
+  counts: { corners?: ReturnType<typeof asCountModel>; cards?: ReturnType<typeof asCountModel> },
+): OutcomeDistribution | null {
   if (type.stat === 'score' && type.period === 'FT') return priceFromSummary(view.summary, type.sysname, code, line).distribution;
   if (type.stat === 'score') return view.firstHalf ? priceOutcome({ sportId: type.sportId, fullTime: view.full, firstHalf: view.firstHalf }, type.sysname, code, line).distribution : null;
   const model = type.stat === 'corners' ? counts.corners : counts.cards;
@@ -255,7 +252,9 @@ function distributionIn(view: View, type: MarketType, code: string, line: number
 export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, options: AnalysisOptions): EventAnalysis | null {
   const sportModel = sportParamModel(event.sportId);
   const moveScale = options.priceMoveScale ?? PRICE_MOVE_SCALE;
-  const markets = event.markets.map((m) => ({ market: m, type: marketType(m.betTypeSysname) })).filter((x): x is { market: AnalysisMarket; type: MarketType } => !!x.type && x.type.sportId === event.sportId);
+  const markets = event.markets
+    .map((m) => ({ market: m, type: marketType(m.betTypeSysname) }))
+    .filter((x): x is { market: AnalysisMarket; type: MarketType } => !!x.type && x.type.sportId === event.sportId);
 
   // Sharpness: the refit's ranking over many events, else the books' median margin in this one.
   const quotesByMarket = new Map(markets.map(({ market, type }) => [market.id, fullQuotes(type, market, event.dataSource)]));
@@ -294,7 +293,16 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
   const marketView = inversion ? viewOf(event.sportId, inversion.x, gridOptions) : null;
   const modelViewGrids = view ? viewOf(event.sportId, view.x, gridOptions) : null;
   // One standard error step of each model parameter, for the fit's share of the uncertainty.
-  const perturbed = view && w > 0 ? view.x.map((_, j) => viewOf(event.sportId, view.x.map((v, i) => (i === j ? v + view.se[j] : v)), gridOptions)) : [];
+  const perturbed =
+    view && w > 0
+      ? view.x.map((_, j) =>
+          viewOf(
+            event.sportId,
+            view.x.map((v, i) => (i === j ? v + view.se[j] : v)),
+            gridOptions,
+          ),
+        )
+      : [];
   const counts = fit?.params.family === 'goals' ? { corners: asCountModel(fit.params.corners), cards: asCountModel(fit.params.cards) } : {};
 
   const items: ItemAnalysis[] = [];
@@ -320,10 +328,13 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
       const best = bestPrice(prices);
       const fitSE =
         w > 0 && pModel !== null
-          ? w * Math.hypot(...perturbed.map((pv) => {
-              const d = distributionIn(pv, type, item.code, line, counts);
-              return d ? effectiveProbability(d) - pModel : 0;
-            }))
+          ? w *
+            Math.hypot(
+              ...perturbed.map((pv) => {
+                const d = distributionIn(pv, type, item.code, line, counts);
+                return d ? effectiveProbability(d) - pModel : 0;
+              }),
+            )
           : 0;
       const consensus = fair?.consensus ? fair.consensus[k] : null;
       // Disagreement: with the other books, and (when the model moved the price) with the market.
@@ -363,8 +374,8 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
   const expected = expectedScore(fairGrid);
   const mainSysname = MAIN_MARKET[event.sportId];
   const main = markets.find((m) => m.type.sysname === mainSysname);
-  const mainQuotes = main ? quotesByMarket.get(main.market.id) ?? [] : [];
-  const mainFair = main ? fairs.get(main.market.id) ?? null : null;
+  const mainQuotes = main ? (quotesByMarket.get(main.market.id) ?? []) : [];
+  const mainFair = main ? (fairs.get(main.market.id) ?? null) : null;
   const mainModel = main && modelViewGrids ? main.type.outcomes.map((o) => effectiveProbability(distributionIn(modelViewGrids, main.type, o.code, null, counts)!)) : null;
   const efficiency: EfficiencyBreakdown | null = mainQuotes.length ? marketEfficiency({ bookmakers: mainQuotes.map((q) => [...q.odds]), model: mainModel ?? undefined }) : null;
 
@@ -445,21 +456,33 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
     en: [
       efficiency && bandText ? `Market efficiency ${efficiency.score}/100 (${bandText.en}).` : 'No complete main market to measure efficiency on.',
       mainFair ? `Fair prices from ${mainFair.sharpBook} with its ${pct(mainFair.margin)}% margin removed (${mainFair.method}).` : '',
-      w > 0 ? `The fitted model carries ${pct(w, 0)}% of the forecast.` : 'The forecast is the market\'s: the model has not earned a weight yet.',
-      best ? `${recommendations.length} value bet${recommendations.length === 1 ? '' : 's'}; best ${best.outcomeLocalized.en} at ${best.odds} (${best.bookmaker}), edge ${best.edgePercentage.toFixed(1)}%.` : 'No price beats the fair odds by the minimum edge.',
-    ].filter(Boolean).join(' '),
+      w > 0 ? `The fitted model carries ${pct(w, 0)}% of the forecast.` : "The forecast is the market's: the model has not earned a weight yet.",
+      best
+        ? `${recommendations.length} value bet${recommendations.length === 1 ? '' : 's'}; best ${best.outcomeLocalized.en} at ${best.odds} (${best.bookmaker}), edge ${best.edgePercentage.toFixed(1)}%.`
+        : 'No price beats the fair odds by the minimum edge.',
+    ]
+      .filter(Boolean)
+      .join(' '),
     es: [
       efficiency && bandText ? `Eficiencia del mercado ${local(String(efficiency.score)).es}/100 (${bandText.es}).` : 'No hay un mercado principal completo para medir la eficiencia.',
       mainFair ? `Precios justos de ${mainFair.sharpBook} sin su margen del ${local(pct(mainFair.margin)).es}% (${mainFair.method}).` : '',
       w > 0 ? `El modelo ajustado pesa un ${pct(w, 0)}% del pronóstico.` : 'El pronóstico es el del mercado: el modelo aún no ha ganado peso.',
-      best ? `${recommendations.length} apuesta${recommendations.length === 1 ? '' : 's'} de valor; la mejor ${best.outcomeLocalized.es} a ${local(String(best.odds)).es} (${best.bookmaker}), ventaja ${local(best.edgePercentage.toFixed(1)).es}%.` : 'Ninguna cuota supera la cuota justa en la ventaja mínima.',
-    ].filter(Boolean).join(' '),
+      best
+        ? `${recommendations.length} apuesta${recommendations.length === 1 ? '' : 's'} de valor; la mejor ${best.outcomeLocalized.es} a ${local(String(best.odds)).es} (${best.bookmaker}), ventaja ${local(best.edgePercentage.toFixed(1)).es}%.`
+        : 'Ninguna cuota supera la cuota justa en la ventaja mínima.',
+    ]
+      .filter(Boolean)
+      .join(' '),
     pt: [
       efficiency && bandText ? `Eficiência do mercado ${local(String(efficiency.score)).pt}/100 (${bandText.pt}).` : 'Não há um mercado principal completo para medir a eficiência.',
       mainFair ? `Preços justos de ${mainFair.sharpBook} sem a margem de ${local(pct(mainFair.margin)).pt}% (${mainFair.method}).` : '',
       w > 0 ? `O modelo ajustado pesa ${pct(w, 0)}% da previsão.` : 'A previsão é a do mercado: o modelo ainda não ganhou peso.',
-      best ? `${recommendations.length} aposta${recommendations.length === 1 ? '' : 's'} de valor; a melhor ${best.outcomeLocalized.pt} a ${local(String(best.odds)).pt} (${best.bookmaker}), vantagem ${local(best.edgePercentage.toFixed(1)).pt}%.` : 'Nenhuma odd supera a odd justa pela vantagem mínima.',
-    ].filter(Boolean).join(' '),
+      best
+        ? `${recommendations.length} aposta${recommendations.length === 1 ? '' : 's'} de valor; a melhor ${best.outcomeLocalized.pt} a ${local(String(best.odds)).pt} (${best.bookmaker}), vantagem ${local(best.edgePercentage.toFixed(1)).pt}%.`
+        : 'Nenhuma odd supera a odd justa pela vantagem mínima.',
+    ]
+      .filter(Boolean)
+      .join(' '),
   };
 
   const describe = sportParamModel(event.sportId).describe;
@@ -469,18 +492,19 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
     model: view ? { parameters: describe(view.x), knownTeams: view.known, gamesUsed: fit!.gamesUsed, fittedAt: fit!.fittedAt.toISOString() } : null,
     blendWeight: w,
     expectedScore: { home: round(expected.home, 3), away: round(expected.away, 3) },
-    mainMarket: main && mainFair
-      ? {
-          sysname: mainSysname,
-          sharpBook: mainFair.sharpBook,
-          devigMethod: mainFair.method,
-          marginPercent: round(100 * mainFair.margin, 3),
-          bookmakers: mainFair.books,
-          fairProbabilities: Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.probabilities[k], 5)])),
-          consensusProbabilities: mainFair.consensus ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.consensus![k], 5)])) : null,
-          modelProbabilities: mainModel ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainModel[k], 5)])) : null,
-        }
-      : null,
+    mainMarket:
+      main && mainFair
+        ? {
+            sysname: mainSysname,
+            sharpBook: mainFair.sharpBook,
+            devigMethod: mainFair.method,
+            marginPercent: round(100 * mainFair.margin, 3),
+            bookmakers: mainFair.books,
+            fairProbabilities: Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.probabilities[k], 5)])),
+            consensusProbabilities: mainFair.consensus ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.consensus![k], 5)])) : null,
+            modelProbabilities: mainModel ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainModel[k], 5)])) : null,
+          }
+        : null,
     efficiency,
     teams: teamsInsight(fit?.params ?? null, home, away, event),
     // What the refit compares after the event: the market's and the model's main-market view.
@@ -541,25 +565,65 @@ function simulatedShare(sim: MatchSimulation, code: string): number | undefined 
   return undefined;
 }
 
-function insightRisks(x: { efficiency: EfficiencyBreakdown | null; mainFair: MarketFair | null; books: number; fitGames?: number; hasModel: boolean; w: number; modelMain: number[] | null }): Sentence[] {
+function insightRisks(x: {
+  efficiency: EfficiencyBreakdown | null;
+  mainFair: MarketFair | null;
+  books: number;
+  fitGames?: number;
+  hasModel: boolean;
+  w: number;
+  modelMain: number[] | null;
+}): Sentence[] {
   const out: Sentence[] = [];
-  if (!x.mainFair) out.push({ en: 'No bookmaker quotes the whole main market: fair prices come from the score model alone.', es: 'Ninguna casa cotiza el mercado principal completo: los precios justos salen solo del modelo.', pt: 'Nenhuma casa cota o mercado principal completo: os preços justos vêm só do modelo.' });
-  if (x.books === 1) out.push({ en: 'Only one bookmaker prices this event: no second opinion on the fair price.', es: 'Solo una casa cotiza este evento: no hay segunda opinión sobre el precio justo.', pt: 'Apenas uma casa cota este evento: não há segunda opinião sobre o preço justo.' });
+  if (!x.mainFair)
+    out.push({
+      en: 'No bookmaker quotes the whole main market: fair prices come from the score model alone.',
+      es: 'Ninguna casa cotiza el mercado principal completo: los precios justos salen solo del modelo.',
+      pt: 'Nenhuma casa cota o mercado principal completo: os preços justos vêm só do modelo.',
+    });
+  if (x.books === 1)
+    out.push({
+      en: 'Only one bookmaker prices this event: no second opinion on the fair price.',
+      es: 'Solo una casa cotiza este evento: no hay segunda opinión sobre el precio justo.',
+      pt: 'Apenas uma casa cota este evento: não há segunda opinião sobre o preço justo.',
+    });
   if (x.efficiency && x.efficiency.dispersionPoints >= 2) {
     const d = x.efficiency.dispersionPoints.toFixed(1);
-    out.push({ en: `Bookmakers disagree by ${d} points on average: prices may be stale or news may be moving the market.`, es: `Las casas discrepan ${d.replace('.', ',')} puntos de media: puede haber cuotas desfasadas o noticias moviendo el mercado.`, pt: `As casas divergem ${d.replace('.', ',')} pontos em média: pode haver odds desatualizadas ou notícias movendo o mercado.` });
+    out.push({
+      en: `Bookmakers disagree by ${d} points on average: prices may be stale or news may be moving the market.`,
+      es: `Las casas discrepan ${d.replace('.', ',')} puntos de media: puede haber cuotas desfasadas o noticias moviendo el mercado.`,
+      pt: `As casas divergem ${d.replace('.', ',')} pontos em média: pode haver odds desatualizadas ou notícias movendo o mercado.`,
+    });
   }
   if (x.efficiency && x.efficiency.marginPercent >= 6) {
     const m = x.efficiency.marginPercent.toFixed(1);
-    out.push({ en: `High bookmaker margin (${m}%): little of the price is left for the bettor.`, es: `Margen alto de las casas (${m.replace('.', ',')}%): queda poco valor para el apostante.`, pt: `Margem alta das casas (${m.replace('.', ',')}%): sobra pouco valor para o apostador.` });
+    out.push({
+      en: `High bookmaker margin (${m}%): little of the price is left for the bettor.`,
+      es: `Margen alto de las casas (${m.replace('.', ',')}%): queda poco valor para el apostante.`,
+      pt: `Margem alta das casas (${m.replace('.', ',')}%): sobra pouco valor para o apostador.`,
+    });
   }
-  if (!x.hasModel) out.push({ en: 'No fitted team ratings for this sport yet: the analysis rests on prices alone.', es: 'Aún no hay valoraciones ajustadas para este deporte: el análisis se basa solo en las cuotas.', pt: 'Ainda não há avaliações ajustadas para este esporte: a análise se baseia só nas odds.' });
-  else if (x.fitGames !== undefined && x.fitGames < 100) out.push({ en: `Team ratings rest on only ${x.fitGames} completed games.`, es: `Las valoraciones se basan en solo ${x.fitGames} partidos completados.`, pt: `As avaliações se baseiam em apenas ${x.fitGames} jogos concluídos.` });
+  if (!x.hasModel)
+    out.push({
+      en: 'No fitted team ratings for this sport yet: the analysis rests on prices alone.',
+      es: 'Aún no hay valoraciones ajustadas para este deporte: el análisis se basa solo en las cuotas.',
+      pt: 'Ainda não há avaliações ajustadas para este esporte: a análise se baseia só nas odds.',
+    });
+  else if (x.fitGames !== undefined && x.fitGames < 100)
+    out.push({
+      en: `Team ratings rest on only ${x.fitGames} completed games.`,
+      es: `Las valoraciones se basan en solo ${x.fitGames} partidos completados.`,
+      pt: `As avaliações se baseiam em apenas ${x.fitGames} jogos concluídos.`,
+    });
   if (x.mainFair && x.modelMain) {
     const gap = Math.max(...x.modelMain.map((m, k) => Math.abs(m - x.mainFair!.probabilities[k])));
     if (gap >= 0.08) {
       const g = (100 * gap).toFixed(1);
-      out.push({ en: `Model and market differ by up to ${g} points on the result: one of them misses something (injuries, lineups).`, es: `Modelo y mercado difieren hasta ${g.replace('.', ',')} puntos en el resultado: a uno de los dos se le escapa algo (lesiones, alineaciones).`, pt: `Modelo e mercado diferem até ${g.replace('.', ',')} pontos no resultado: um deles deixa escapar algo (lesões, escalações).` });
+      out.push({
+        en: `Model and market differ by up to ${g} points on the result: one of them misses something (injuries, lineups).`,
+        es: `Modelo y mercado difieren hasta ${g.replace('.', ',')} puntos en el resultado: a uno de los dos se le escapa algo (lesiones, alineaciones).`,
+        pt: `Modelo e mercado diferem até ${g.replace('.', ',')} pontos no resultado: um deles deixa escapar algo (lesões, escalações).`,
+      });
     }
   }
   return out;
@@ -572,13 +636,19 @@ function teamsInsight(params: SportFitParams | null, home: string, away: string,
     if (params.family === 'goals') {
       const i = params.dc.teams.indexOf(id);
       if (i < 0) return { ...base, rated: false };
-      return { ...base, rated: true, attack: round(Math.exp(params.dc.attack[i]), 4), defence: round(Math.exp(params.dc.defence[i]), 4), note: 'multipliers of the average team\'s scoring rate (attack) and of the rate it concedes (defence)' };
+      return {
+        ...base,
+        rated: true,
+        attack: round(Math.exp(params.dc.attack[i]), 4),
+        defence: round(Math.exp(params.dc.defence[i]), 4),
+        note: "multipliers of the average team's scoring rate (attack) and of the rate it concedes (defence)",
+      };
     }
     const i = params.teams.indexOf(id);
     if (i < 0) return { ...base, rated: false };
-    if (params.family === 'normal') return { ...base, rated: true, strength: round(params.strength[i], 3), pace: round(params.pace[i], 3), note: 'points above an average team on margin (strength) and on total (pace)' };
+    if (params.family === 'normal')
+      return { ...base, rated: true, strength: round(params.strength[i], 3), pace: round(params.pace[i], 3), note: 'points above an average team on margin (strength) and on total (pace)' };
     return { ...base, rated: true, setRating: round(params.rating[i], 4), note: 'log-odds of winning a set against an average opponent' };
   };
   return { home: side(home, event.homeTeam.name), away: side(away, event.awayTeam.name) };
 }
-

@@ -64,11 +64,16 @@ export function bootstrap(n: number, stat: (indices: Int32Array) => number, seed
 /** Mean of `a - b` over paired per-item scores, with a bootstrap interval. */
 export function pairedDifference(a: readonly number[], b: readonly number[], seed: number, resamples = 1000): Interval {
   const d = a.map((x, i) => x - b[i]);
-  return bootstrap(d.length, (idx) => {
-    let s = 0;
-    for (let i = 0; i < idx.length; i++) s += d[idx[i]];
-    return s / idx.length;
-  }, seed, resamples);
+  return bootstrap(
+    d.length,
+    (idx) => {
+      let s = 0;
+      for (let i = 0; i < idx.length; i++) s += d[idx[i]];
+      return s / idx.length;
+    },
+    seed,
+    resamples,
+  );
 }
 
 export interface CalibrationBin {

@@ -96,7 +96,10 @@ export function compareRecommendations(a: PickRecommendation, b: PickRecommendat
 }
 
 export function pickId(recommendationIds: readonly string[]): string {
-  return `pick-${createHash('sha1').update([...recommendationIds].sort().join('|')).digest('hex').slice(0, 24)}`;
+  return `pick-${createHash('sha1')
+    .update([...recommendationIds].sort().join('|'))
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 export function utcDay(d: Date): string {
@@ -130,7 +133,7 @@ function draft(legs: PickCandidate[], order: number): PickDraft {
     : parlay(sorted.map((l) => ({ odds: l.rec.odds, probability: l.rec.distribution ?? l.rec.probability })));
   const confidence = worst(sorted.map((l) => l.rec.confidence));
   const rationale: Sentence[] = single
-    ? main.rec.rationale ?? []
+    ? (main.rec.rationale ?? [])
     : [
         {
           en: `${legs.length} legs from different events: total odds ${two(pricing.totalOdds).en}, all legs win with probability ${one(100 * pricing.probability).en}%.`,

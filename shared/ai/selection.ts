@@ -46,5 +46,10 @@ export function selectionText(type: MarketType, code: string, line: number | nul
 
 /** Lower-cased, accent-free, single-spaced: how team names are matched (processed-insights teamNames). */
 export function normalizeName(name: string): string {
-  return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }

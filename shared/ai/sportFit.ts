@@ -75,10 +75,12 @@ export function fitSport(sportId: number, games: readonly CompletedGame[], now: 
       { now, maxAgeDays: FIT_WINDOW_DAYS },
     );
     const counts = (pick: (g: CompletedGame) => [number | null | undefined, number | null | undefined]) =>
-      fitCountModel(recent.flatMap((g) => {
-        const [h, a] = pick(g);
-        return typeof h === 'number' && typeof a === 'number' ? [{ home: h, away: a }] : [];
-      }));
+      fitCountModel(
+        recent.flatMap((g) => {
+          const [h, a] = pick(g);
+          return typeof h === 'number' && typeof a === 'number' ? [{ home: h, away: a }] : [];
+        }),
+      );
     return {
       sportId,
       gamesUsed: fit.matchesUsed,
@@ -118,10 +120,7 @@ export function modelView(params: SportFitParams, home: string, away: string): M
     const unseen = 1 / Math.sqrt(2);
     return {
       x: [p.intercept + p.homeAdvantage + at(p.attack, h) + at(p.defence, a), p.intercept + at(p.attack, a) + at(p.defence, h)],
-      se: [
-        Math.hypot(h < 0 ? unseen : params.attackSE[h], a < 0 ? unseen : params.defenceSE[a]),
-        Math.hypot(a < 0 ? unseen : params.attackSE[a], h < 0 ? unseen : params.defenceSE[h]),
-      ],
+      se: [Math.hypot(h < 0 ? unseen : params.attackSE[h], a < 0 ? unseen : params.defenceSE[a]), Math.hypot(a < 0 ? unseen : params.attackSE[a], h < 0 ? unseen : params.defenceSE[h])],
       known: h >= 0 && a >= 0,
       options: { rho: p.rho },
     };

@@ -45,7 +45,13 @@ const logScores = (initial: [number, number], lo: number, hi: number, grid: Spor
   grid,
   describe: (x) => ({ expectedHome: round4(exp(x[0])), expectedAway: round4(exp(x[1])) }),
 });
-const normal = (sportId: number, initial: [number, number], marginMax: number, totalRange: [number, number], defaults: { marginSD: number; totalSD: number; overtimeMargin: number }): SportParamModel => ({
+const normal = (
+  sportId: number,
+  initial: [number, number],
+  marginMax: number,
+  totalRange: [number, number],
+  defaults: { marginSD: number; totalSD: number; overtimeMargin: number },
+): SportParamModel => ({
   sportId,
   names: ['margin', 'total'],
   initial,

@@ -170,8 +170,7 @@ export function parlay(legs: ParlayLeg[], multiplier = KELLY_MULTIPLIER): Parlay
   let states: { gross: number; probability: number }[] = [{ gross: 1, probability: 1 }];
   for (const leg of legs) {
     const next: { gross: number; probability: number }[] = [];
-    for (const r of returnsOf(leg.probability, leg.odds))
-      for (const s of states) next.push({ gross: s.gross * (1 + r.net), probability: s.probability * r.probability });
+    for (const r of returnsOf(leg.probability, leg.odds)) for (const s of states) next.push({ gross: s.gross * (1 + r.net), probability: s.probability * r.probability });
     states = next;
   }
   const returns = states.map((s) => ({ net: s.gross - 1, probability: s.probability }));

@@ -59,9 +59,7 @@ export interface KeyIdentity {
 }
 
 export type AccessResult =
-  | { outcome: 'invalid' }
-  | { outcome: 'limited'; key: KeyIdentity; retryAfterS: number; limit: number }
-  | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number };
+  { outcome: 'invalid' } | { outcome: 'limited'; key: KeyIdentity; retryAfterS: number; limit: number } | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number };
 
 const encode = (k: KeyIdentity) => `${k.mode}|${k.keyId}|${k.accountId}`;
 function decode(v: string): KeyIdentity {

@@ -24,7 +24,7 @@ export const COST_TABLE = [
   row('/v2/stats', 0),
   row('/v2/openapi.json', 0),
   row('/v2/docs', 0, 'browsable API documentation'),
-  row('/v2/docs/{asset}', 0, 'the documentation page\'s own files'),
+  row('/v2/docs/{asset}', 0, "the documentation page's own files"),
   row('/v2/costs', 0, 'this table'),
   row('/v2/matches', 1),
   row('/v2/matches/{eventId}', 1),

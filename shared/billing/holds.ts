@@ -35,9 +35,7 @@ async function flush(): Promise<void> {
   while (toDelete.size) {
     const ids = [...toDelete];
     toDelete.clear();
-    await deleteMeterHolds(ids).catch((err) =>
-      childLogger({ component: 'metering' }).warn({ err: (err as Error).message, holds: ids.length }, 'releasing holds failed; the sweep will settle them'),
-    );
+    await deleteMeterHolds(ids).catch((err) => childLogger({ component: 'metering' }).warn({ err: (err as Error).message, holds: ids.length }, 'releasing holds failed; the sweep will settle them'));
   }
   deleting = null;
 }

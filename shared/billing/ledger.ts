@@ -84,7 +84,9 @@ async function raiseHint(accountId: string, head: Head): Promise<void> {
 }
 
 async function readHint(accountId: string): Promise<Head | undefined> {
-  const v = await redis().get(hintKey(accountId)).catch(() => null);
+  const v = await redis()
+    .get(hintKey(accountId))
+    .catch(() => null);
   if (!v) return undefined;
   const [seq, balance, topUpSeq] = v.split('|').map(Number);
   return { seq, balance, topUpSeq };
@@ -252,7 +254,11 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     // The hold first: a debit that exists always has its hold until its outcome is settled.
     const unheld = entries.filter((x) => x.p.op.hold && !x.p.holdId);
     if (unheld.length) {
-      const holdId = await writeHold(accountId, unheld.map((x) => ({ ref: x.p.op.ref, ...x.p.op.hold! })), at);
+      const holdId = await writeHold(
+        accountId,
+        unheld.map((x) => ({ ref: x.p.op.ref, ...x.p.op.hold! })),
+        at,
+      );
       for (const x of unheld) x.p.holdId = holdId;
     }
 

@@ -43,7 +43,10 @@ function parseDate(date: string, time: string | undefined): Date | null {
 }
 
 export function parseFootballDataCsv(text: string, file = ''): FootballDataMatch[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
   if (lines.length === 0) return [];
   const header = lines[0].split(',').map((h) => h.trim());
   const out: FootballDataMatch[] = [];
@@ -98,7 +101,5 @@ export function seasonKey(file: string): number {
 }
 
 export function loadSeasonFiles(files: string[]): FootballDataMatch[] {
-  return files
-    .flatMap((f) => parseFootballDataCsv(readFileSync(f, 'utf8'), f))
-    .sort((a, b) => a.kickoff.getTime() - b.kickoff.getTime());
+  return files.flatMap((f) => parseFootballDataCsv(readFileSync(f, 'utf8'), f)).sort((a, b) => a.kickoff.getTime() - b.kickoff.getTime());
 }

@@ -98,9 +98,7 @@ export async function ensureFerretPostgresIndexes(postgresUrl: string, database:
       tables = await tablesOf(client, database);
     }
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ferret-indexes:${database}`]);
-    const existing = new Set(
-      (await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [database])).rows.map((r) => r.indexname),
-    );
+    const existing = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [database])).rows.map((r) => r.indexname));
     const created: string[] = [];
     for (const p of planFerretIndexes(models, tables, database).filter((x) => !existing.has(x.index))) {
       await client.query(p.sql);

@@ -37,12 +37,7 @@ export function sameOutcome(a: SettledOutcome, b: SettledOutcome): boolean {
  * already-settled bet. Re-running settlement on unchanged data yields { changed: false }, which is
  * what keeps retries and duplicate jobs from writing spurious history.
  */
-export function decideCorrection(
-  previous: SettledOutcome,
-  next: SettledOutcome | null,
-  correctedAt: Date | string,
-  reason: string,
-): CorrectionDecision {
+export function decideCorrection(previous: SettledOutcome, next: SettledOutcome | null, correctedAt: Date | string, reason: string): CorrectionDecision {
   if (next !== null && sameOutcome(previous, next)) return { changed: false };
   const at = typeof correctedAt === 'string' ? new Date(correctedAt) : correctedAt;
   if (Number.isNaN(at.getTime())) throw new RangeError(`correctedAt is not a valid date: ${String(correctedAt)}`);

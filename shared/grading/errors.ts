@@ -3,14 +3,7 @@
  * event data being incomplete, which settles as push). The settlement worker records the code
  * on the bet and leaves it unsettled for review instead of guessing a result.
  */
-export type GradingErrorCode =
-  | 'UNKNOWN_MARKET'
-  | 'UNKNOWN_CODE'
-  | 'MISSING_LINE'
-  | 'INVALID_LINE'
-  | 'INVALID_ODDS'
-  | 'INVALID_STATS'
-  | 'EMPTY_PARLAY';
+export type GradingErrorCode = 'UNKNOWN_MARKET' | 'UNKNOWN_CODE' | 'MISSING_LINE' | 'INVALID_LINE' | 'INVALID_ODDS' | 'INVALID_STATS' | 'EMPTY_PARLAY';
 
 export class GradingError extends Error {
   override readonly name = 'GradingError';

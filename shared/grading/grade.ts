@@ -17,14 +17,7 @@ export interface SelectionToGrade {
 }
 
 /** Why a selection settled the way it did; the worker stores it next to the result. */
-export type SettlementReason =
-  | 'graded'
-  | 'void_abandoned'
-  | 'void_postponed'
-  | 'missing_score'
-  | 'missing_corners'
-  | 'missing_cards'
-  | 'missing_first_half';
+export type SettlementReason = 'graded' | 'void_abandoned' | 'void_postponed' | 'missing_score' | 'missing_corners' | 'missing_cards' | 'missing_first_half';
 
 type RefundReason = Exclude<SettlementReason, 'graded'>;
 

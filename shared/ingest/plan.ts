@@ -492,7 +492,8 @@ function planAnalysis({ plan, e, prev, set }: EventStep, statusChanged: boolean,
     analysisVersion += 1;
     set.analysisVersion = analysisVersion;
     if (e.status === 'upcoming') plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
-    else if (statusChanged && prev) plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
+    else if (statusChanged && prev)
+      plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
   }
 }
 

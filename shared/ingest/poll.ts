@@ -33,19 +33,19 @@ export interface HeldInterval {
 
 export type PollOutcome = HeldInterval &
   (
-  | { status: 'skipped'; provider: string; reason: 'locked' | 'stale-slot' }
-  | { status: 'failed'; provider: string; reason: 'breaker-open' | 'quota' | 'error'; error: string; breaker: BreakerState }
-  | {
-      status: 'ok';
-      provider: string;
-      partial: boolean;
-      events: number;
-      live: number;
-      written: ApplyCounts;
-      settle: number;
-      analyze: number;
-      ms: { fetch: number; read: number; plan: number; write: number; total: number; writes: Record<string, number> };
-    }
+    | { status: 'skipped'; provider: string; reason: 'locked' | 'stale-slot' }
+    | { status: 'failed'; provider: string; reason: 'breaker-open' | 'quota' | 'error'; error: string; breaker: BreakerState }
+    | {
+        status: 'ok';
+        provider: string;
+        partial: boolean;
+        events: number;
+        live: number;
+        written: ApplyCounts;
+        settle: number;
+        analyze: number;
+        ms: { fetch: number; read: number; plan: number; write: number; total: number; writes: Record<string, number> };
+      }
   );
 
 /**

@@ -54,18 +54,9 @@ const KIND_OUTCOMES: Record<MarketKind, OutcomeDef[]> = {
 };
 
 /** The outcome codes of each market kind, in display order. */
-export const OUTCOME_CODES = Object.fromEntries(
-  Object.entries(KIND_OUTCOMES).map(([kind, outcomes]) => [kind, outcomes.map((o) => o.code)]),
-) as unknown as Record<MarketKind, readonly string[]>;
+export const OUTCOME_CODES = Object.fromEntries(Object.entries(KIND_OUTCOMES).map(([kind, outcomes]) => [kind, outcomes.map((o) => o.code)])) as unknown as Record<MarketKind, readonly string[]>;
 
-function m(
-  sysname: string,
-  sportId: SportId,
-  kind: MarketKind,
-  name: LocalizedText,
-  stat: MarketStat = 'score',
-  period: MarketPeriod = 'FT',
-): MarketType {
+function m(sysname: string, sportId: SportId, kind: MarketKind, name: LocalizedText, stat: MarketStat = 'score', period: MarketPeriod = 'FT'): MarketType {
   return { sysname, sportId, kind, stat, period, name, outcomes: KIND_OUTCOMES[kind] };
 }
 

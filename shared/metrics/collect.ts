@@ -24,9 +24,14 @@ export async function collectMetrics(queues: QueueSource): Promise<{ contentType
   const summed = AggregatorRegistry.aggregate<typeof Registry.PROMETHEUS_CONTENT_TYPE>([own, ...others.map((s) => s.metrics)]);
   const state = await scrapeState(queues);
   const meta = new Registry();
-  const processes = new Gauge({ name: 'odds_metrics_processes', help: 'Processes whose metrics this answer includes, per process name (the answering one included).', labelNames: ['process'] as const, registers: [meta] });
+  const processes = new Gauge({
+    name: 'odds_metrics_processes',
+    help: 'Processes whose metrics this answer includes, per process name (the answering one included).',
+    labelNames: ['process'] as const,
+    registers: [meta],
+  });
   for (const p of [metricsProcess(), ...others.map((s) => s.process)]) processes.inc({ process: p });
-  new Gauge({ name: 'odds_metrics_snapshots_up', help: 'Whether the other processes\' published metrics could be read from Redis (1) or not (0).', registers: [meta] }).set(snapshotsUp);
+  new Gauge({ name: 'odds_metrics_snapshots_up', help: "Whether the other processes' published metrics could be read from Redis (1) or not (0).", registers: [meta] }).set(snapshotsUp);
   const merged = Registry.merge([summed, state, meta]);
   return { contentType: merged.contentType, body: await merged.metrics() };
 }

@@ -31,7 +31,7 @@ export function ownSnapshotKey(): string | undefined {
 }
 
 export async function publishSnapshot(instanceKey: string, processName: string, ttlMs: number): Promise<void> {
-  const body: Omit<Snapshot, 'key'> = { process: processName, at: Date.now(), metrics: (await processRegistry.getMetricsAsJSON()) };
+  const body: Omit<Snapshot, 'key'> = { process: processName, at: Date.now(), metrics: await processRegistry.getMetricsAsJSON() };
   await redis().multi().set(instanceKey, JSON.stringify(body), 'PX', ttlMs).sadd(indexKey(), instanceKey).exec();
 }
 

@@ -62,8 +62,18 @@ async function providerGauges(registry: Registry, now: number): Promise<void> {
     labelNames: ['provider'] as const,
     registers: [registry],
   });
-  const stale = new Gauge({ name: 'odds_provider_stale', help: "1 when the provider's last poll failed (its last snapshots are served marked stale), else 0.", labelNames: ['provider'] as const, registers: [registry] });
-  const breaker = new Gauge({ name: 'odds_provider_breaker_state', help: "The provider's circuit breaker as last recorded: 0 closed, 1 half-open, 2 open.", labelNames: ['provider'] as const, registers: [registry] });
+  const stale = new Gauge({
+    name: 'odds_provider_stale',
+    help: "1 when the provider's last poll failed (its last snapshots are served marked stale), else 0.",
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
+  const breaker = new Gauge({
+    name: 'odds_provider_breaker_state',
+    help: "The provider's circuit breaker as last recorded: 0 closed, 1 half-open, 2 open.",
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
   const states = await findProviderStatesForMetrics();
   for (const p of states) {
     const provider = String(p._id);

@@ -21,7 +21,7 @@ export async function getJson<T>(url: URL, signal: AbortSignal): Promise<JsonRes
     if (res.ok) throw new ProviderHttpError(res.status, `${url.pathname}: response is not JSON`);
   }
   if (!res.ok) {
-    const msg = body && typeof body === 'object' && 'message' in body ? String((body).message) : text.slice(0, 200);
+    const msg = body && typeof body === 'object' && 'message' in body ? String(body.message) : text.slice(0, 200);
     const err = new ProviderHttpError(res.status, `${url.pathname}: HTTP ${res.status} ${msg}`);
     (err as ProviderHttpError & { body?: unknown }).body = body;
     throw err;

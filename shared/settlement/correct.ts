@@ -39,9 +39,10 @@ export interface CorrectionRequest {
 }
 
 /** `homeGoalsFirstHalf` -> `home-goals-first-half`: the CLI option of each EventStats field. */
-export const STATS_OPTIONS = Object.fromEntries(
-  (Object.keys(EMPTY_STATS) as (keyof EventStats)[]).map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k]),
-) as Record<string, keyof EventStats>;
+export const STATS_OPTIONS = Object.fromEntries((Object.keys(EMPTY_STATS) as (keyof EventStats)[]).map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k])) as Record<
+  string,
+  keyof EventStats
+>;
 
 /**
  * Parses the raw option values (pure): each count a whole number >= 0 or the word null (the
@@ -104,11 +105,7 @@ const LOCK_TTL_MS = 30_000;
  * result; when nothing changed, for the current version only while that is not settled yet (a run
  * that died before enqueueing); otherwise none. Re-grading starts at once (no delay).
  */
-export function correctionIntents(
-  eventId: string,
-  event: { resultVersion?: number | null; settledVersion?: number | null },
-  changed: boolean,
-): EnqueueIntent[] {
+export function correctionIntents(eventId: string, event: { resultVersion?: number | null; settledVersion?: number | null }, changed: boolean): EnqueueIntent[] {
   const version = event.resultVersion ?? 0;
   if (!changed && (event.settledVersion ?? -1) >= version) return [];
   return [{ kind: 'enqueue', queue: 'settlement', name: 'settle-event', data: { eventId, resultVersion: changed ? version + 1 : version }, delay: 0 }];

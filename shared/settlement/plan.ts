@@ -1,14 +1,4 @@
-import {
-  decideCorrection,
-  gradePick,
-  gradeSelection,
-  isGradingError,
-  type CorrectionEntry,
-  type ParlayGrade,
-  type ResultDetail,
-  type SelectionGrade,
-  type SettlementResult,
-} from '../grading';
+import { decideCorrection, gradePick, gradeSelection, isGradingError, type CorrectionEntry, type ParlayGrade, type ResultDetail, type SelectionGrade, type SettlementResult } from '../grading';
 import type { EventStats } from '../stats';
 import type { SettlementState } from './state';
 
@@ -216,7 +206,10 @@ export type PickDecision =
 export function decidePick(pick: PickRead, legs: readonly LegView[], now: Date, reason: string): PickDecision {
   let grade: ParlayGrade | null;
   try {
-    grade = gradePick(pick.pickType, legs.map((l, i) => ({ odds: pick.legs[i].odds, resultDetail: l.resultDetail })));
+    grade = gradePick(
+      pick.pickType,
+      legs.map((l, i) => ({ odds: pick.legs[i].odds, resultDetail: l.resultDetail })),
+    );
   } catch (err) {
     if (!isGradingError(err)) throw err;
     return pick.settlementError?.code === err.code ? { kind: 'none' } : { kind: 'error', code: err.code, message: err.message };

@@ -127,7 +127,14 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
     out.set(e._id, blank(e._id, state.kind === 'ended' ? 'settled' : state.kind, e.resultVersion ?? 0));
   }
   const endedIds = events.filter((e) => states.get(e._id)!.kind === 'ended').map((e) => e._id);
-  const cancelledIds = new Set(events.filter((e) => { const s = states.get(e._id)!; return s.kind === 'unplayed' && s.final; }).map((e) => e._id));
+  const cancelledIds = new Set(
+    events
+      .filter((e) => {
+        const s = states.get(e._id)!;
+        return s.kind === 'unplayed' && s.final;
+      })
+      .map((e) => e._id),
+  );
 
   if (endedIds.length) {
     const leds = await findLiveEventDataOfEvents(endedIds);
@@ -196,9 +203,15 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   await refresher.request(days);
 
   // 5. The settled-at-version marker the sweeper looks for.
-  await markEventsSettledAtVersions([...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })), now);
+  await markEventsSettledAtVersions(
+    [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })),
+    now,
+  );
   const marked = new Set([...endedIds, ...cancelledIds]);
-  recordFirstSettlements(events.filter((e) => marked.has(e._id)), now);
+  recordFirstSettlements(
+    events.filter((e) => marked.has(e._id)),
+    now,
+  );
   return out;
 }
 

@@ -40,10 +40,7 @@ export interface SweepCandidate {
  *      finish, including its picks and rollups.
  */
 export async function findUnsettled(now = new Date()): Promise<SweepCandidate[]> {
-  const [withOpenBets, recent] = await Promise.all([
-    distinctEventIdsWithOpenBets(),
-    findSettlementEventsUpdatedSince(new Date(now.getTime() - SWEEP_LOOKBACK_MS)),
-  ]);
+  const [withOpenBets, recent] = await Promise.all([distinctEventIdsWithOpenBets(), findSettlementEventsUpdatedSince(new Date(now.getTime() - SWEEP_LOOKBACK_MS))]);
   const open: SweepCandidate[] = withOpenBets.length ? await findSettlementEventsByIds(withOpenBets.map(String)) : [];
   const candidates = new Map<string, SweepCandidate>();
   for (const e of open) if (settlementState(e).kind === 'ended') candidates.set(e._id, e);

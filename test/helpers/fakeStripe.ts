@@ -74,7 +74,11 @@ function intent(id: string, body: Record<string, string>, status: string) {
     last_payment_error: null,
     latest_charge: status === 'succeeded' ? `ch_${id.slice(3)}` : null,
     livemode: false,
-    metadata: Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v])),
+    metadata: Object.fromEntries(
+      Object.entries(body)
+        .filter(([k]) => k.startsWith('metadata['))
+        .map(([k, v]) => [k.slice(9, -1), v]),
+    ),
     payment_method: body.payment_method,
     payment_method_types: ['card'],
     status,
@@ -119,7 +123,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const id = `pi_${Math.random().toString(36).slice(2, 14)}${fake.created.length}`;
       const decline = DECLINES[body.payment_method];
       const reply = decline
-        ? { status: 402, json: { error: { type: 'card_error', ...decline, charge: `ch_${id.slice(3)}`, doc_url: 'https://stripe.com/docs/error-codes/card-declined', payment_intent: intent(id, body, 'requires_payment_method') } } }
+        ? {
+            status: 402,
+            json: {
+              error: {
+                type: 'card_error',
+                ...decline,
+                charge: `ch_${id.slice(3)}`,
+                doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+                payment_intent: intent(id, body, 'requires_payment_method'),
+              },
+            },
+          }
         : { status: 200, json: intent(id, body, 'succeeded') };
       fake.created.push({ idempotencyKey: idem ?? '', paymentMethod: body.payment_method, amount: Number(body.amount), status: decline ? 'declined' : 'succeeded' });
       if (idem) replies.set(idem, reply);

@@ -60,8 +60,16 @@ export type TeamFixture = (typeof TEAMS)[keyof typeof TEAMS];
 export type CompetitionFixture = (typeof COMPETITIONS)[keyof typeof COMPETITIONS];
 
 /** Lower-case, accent-free names in every locale, as ingest stores Team.searchNames. */
-export const searchNames = (name: L) =>
-  [...new Set(Object.values(name).map((n) => String(n).normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()))];
+export const searchNames = (name: L) => [
+  ...new Set(
+    Object.values(name).map((n) =>
+      String(n)
+        .normalize('NFD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase(),
+    ),
+  ),
+];
 
 /** Regions, competitions and teams (idempotent). */
 export async function seedReference(): Promise<void> {
@@ -84,7 +92,7 @@ export function rng(seed: number): () => number {
 }
 
 const seedOf = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
-const price = (p: number, margin = 1.06) => Math.max(1.01, Math.round((100 / (p * margin))) / 100);
+const price = (p: number, margin = 1.06) => Math.max(1.01, Math.round(100 / (p * margin)) / 100);
 
 /** Typical total and its spread per sport and stat: prices of every line follow one distribution. */
 const TOTALS: Record<number, { mean: number; scale: number; lines: number[]; handicaps: number[] }> = {
@@ -132,7 +140,9 @@ function outcomeProbabilities(type: MarketType, line: number | null, strength: n
       return [yes, 1 - yes];
     }
     case 'doubleChance': {
-      const draw = 0.25, home = (1 - draw) * logistic(strength * 2), away = 1 - home - draw;
+      const draw = 0.25,
+        home = (1 - draw) * logistic(strength * 2),
+        away = 1 - home - draw;
       return [home + draw, home + away, draw + away];
     }
   }
@@ -193,8 +203,32 @@ export function eventDoc(f: EventFixture) {
   const region = Object.values(REGIONS).find((r) => r._id === competition.regionId)!;
   const status = f.status ?? 'upcoming';
   const start = new Date(f.start);
-  const finalStats = { homeGoals: 2, awayGoals: 1, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, homeCorners: 7, awayCorners: 3, homeYellowCards: 2, awayYellowCards: 3, homeRedCards: 0, awayRedCards: 1, phase: 'FT' };
-  const liveNow = { homeGoals: 1, awayGoals: 0, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, homeCorners: 4, awayCorners: 1, homeYellowCards: 1, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0, phase: '2H' };
+  const finalStats = {
+    homeGoals: 2,
+    awayGoals: 1,
+    homeGoalsFirstHalf: 1,
+    awayGoalsFirstHalf: 0,
+    homeCorners: 7,
+    awayCorners: 3,
+    homeYellowCards: 2,
+    awayYellowCards: 3,
+    homeRedCards: 0,
+    awayRedCards: 1,
+    phase: 'FT',
+  };
+  const liveNow = {
+    homeGoals: 1,
+    awayGoals: 0,
+    homeGoalsFirstHalf: 1,
+    awayGoalsFirstHalf: 0,
+    homeCorners: 4,
+    awayCorners: 1,
+    homeYellowCards: 1,
+    awayYellowCards: 0,
+    homeRedCards: 0,
+    awayRedCards: 0,
+    phase: '2H',
+  };
   return {
     _id: f.id,
     sportId: competition.sportId,
@@ -224,7 +258,14 @@ export function liveStatsFor(eventId: string, sportId: number, start: Date) {
   const mid = marketId(eventId, mr, null);
   return {
     id: eventId,
-    homeGoals: 1, awayGoals: 0, homeCorners: 4, awayCorners: 1, homeYellowCards: 1, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0,
+    homeGoals: 1,
+    awayGoals: 0,
+    homeCorners: 4,
+    awayCorners: 1,
+    homeYellowCards: 1,
+    awayYellowCards: 0,
+    homeRedCards: 0,
+    awayRedCards: 0,
     elapsedSeconds: 3720,
     phaseCaptionLong: t('Second half', 'Segundo tiempo', 'Segundo tempo'),
     phaseCaption: '2H',
@@ -232,10 +273,42 @@ export function liveStatsFor(eventId: string, sportId: number, start: Date) {
     isLive: true,
     isInPlay: true,
     liveBetItems: [
-      { betItemId: betItemId(mid, '1'), marketSysname: mr, marketCaption: 'Match Result', code: '1', caption: 'Home', price: 1.45, priceChange: -0.1, isAvailable: true, timestamp: String(start.getTime() + 3700_000) },
-      { betItemId: betItemId(mid, '2'), marketSysname: mr, marketCaption: 'Match Result', code: '2', caption: 'Away', price: 6.5, priceChange: 0.75, isAvailable: true, timestamp: String(start.getTime() + 3700_000) },
+      {
+        betItemId: betItemId(mid, '1'),
+        marketSysname: mr,
+        marketCaption: 'Match Result',
+        code: '1',
+        caption: 'Home',
+        price: 1.45,
+        priceChange: -0.1,
+        isAvailable: true,
+        timestamp: String(start.getTime() + 3700_000),
+      },
+      {
+        betItemId: betItemId(mid, '2'),
+        marketSysname: mr,
+        marketCaption: 'Match Result',
+        code: '2',
+        caption: 'Away',
+        price: 6.5,
+        priceChange: 0.75,
+        isAvailable: true,
+        timestamp: String(start.getTime() + 3700_000),
+      },
       ...(sportId === 1
-        ? [{ betItemId: betItemId(marketId(eventId, 'SOCCER_UNDER_OVER', 2.5), 'O'), marketSysname: 'SOCCER_UNDER_OVER', marketCaption: 'Over/Under 2.5', code: 'O', caption: 'Over', price: 2.3, priceChange: 0, isAvailable: false, timestamp: String(start.getTime() + 3700_000) }]
+        ? [
+            {
+              betItemId: betItemId(marketId(eventId, 'SOCCER_UNDER_OVER', 2.5), 'O'),
+              marketSysname: 'SOCCER_UNDER_OVER',
+              marketCaption: 'Over/Under 2.5',
+              code: 'O',
+              caption: 'Over',
+              price: 2.3,
+              priceChange: 0,
+              isAvailable: false,
+              timestamp: String(start.getTime() + 3700_000),
+            },
+          ]
         : []),
     ],
   };
@@ -285,8 +358,16 @@ export async function insertLiveEventData(eventId: string) {
   return LiveEventData.create({
     _id: eventId,
     eventId,
-    homeGoals: 1, awayGoals: 0, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, homeCorners: 4, awayCorners: 1,
-    homeYellowCards: 1, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0,
+    homeGoals: 1,
+    awayGoals: 0,
+    homeGoalsFirstHalf: 1,
+    awayGoalsFirstHalf: 0,
+    homeCorners: 4,
+    awayCorners: 1,
+    homeYellowCards: 1,
+    awayYellowCards: 0,
+    homeRedCards: 0,
+    awayRedCards: 0,
     phaseSysname: 'SECOND_HALF',
     isLive: true,
     liveDataJson: { minute: 62, possession: { home: 58, away: 42 } },
@@ -322,7 +403,21 @@ export async function insertAiOutput(eventId: string, start: Date) {
   await Pick.create({
     _id: `pick-${eventId}`,
     pickType: 'single',
-    legs: [{ recommendationId: rec._id, eventId, betItemId: rec.betItemId, market: 'SOCCER_UNDER_OVER', outcome: 'Over 2.5', code: 'O', bookmaker: 'simulated', odds: 2.1, point: 2.5, edgePercentage: 9.2, confidence: 'Medium' }],
+    legs: [
+      {
+        recommendationId: rec._id,
+        eventId,
+        betItemId: rec.betItemId,
+        market: 'SOCCER_UNDER_OVER',
+        outcome: 'Over 2.5',
+        code: 'O',
+        bookmaker: 'simulated',
+        odds: 2.1,
+        point: 2.5,
+        edgePercentage: 9.2,
+        confidence: 'Medium',
+      },
+    ],
     eventIds: [eventId],
     totalOdds: 2.1,
     probability: 0.52,
@@ -330,7 +425,17 @@ export async function insertAiOutput(eventId: string, start: Date) {
     confidence: 'Medium',
     kellyFraction: 0.021,
     rationale: [t('Value on goals', 'Valor en goles', 'Valor em gols')],
-    event: { id: eventId, homeTeam: { id: 100, name: TEAMS.arsenal.name }, awayTeam: { id: 101, name: TEAMS.chelsea.name }, commenceTime: start, startDateTime: start, competition: { caption: COMPETITIONS.premierLeague.name }, competitionId: 10, status: 'upcoming', league: COMPETITIONS.premierLeague.name },
+    event: {
+      id: eventId,
+      homeTeam: { id: 100, name: TEAMS.arsenal.name },
+      awayTeam: { id: 101, name: TEAMS.chelsea.name },
+      commenceTime: start,
+      startDateTime: start,
+      competition: { caption: COMPETITIONS.premierLeague.name },
+      competitionId: 10,
+      status: 'upcoming',
+      league: COMPETITIONS.premierLeague.name,
+    },
     featuredOrder: 1,
     featuredDate: start.toISOString().slice(0, 10),
     startsAt: start,

@@ -13,9 +13,69 @@ export interface HostileRequest {
   bytes: Buffer;
 }
 
-const PARAMS = ['sport', 'status', 'limit', 'offset', 'page', 'date', 'startDate', 'endDate', 'timezone', 'locale', 'minEdge', 'competitionId', 'regionId', 'teamId', 'market', 'confidence', 'search', 'sort', 'days', 'wrap', 'eventIds'];
+const PARAMS = [
+  'sport',
+  'status',
+  'limit',
+  'offset',
+  'page',
+  'date',
+  'startDate',
+  'endDate',
+  'timezone',
+  'locale',
+  'minEdge',
+  'competitionId',
+  'regionId',
+  'teamId',
+  'market',
+  'confidence',
+  'search',
+  'sort',
+  'days',
+  'wrap',
+  'eventIds',
+];
 const HOSTILE_NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '$where', '$ne', 'sport[$ne]', '__proto__[x]', 'a[b][c]', '', '=', '&'];
-const VALUES = ['', '1', '-1', '0', '99999999999999999999', '1e3', '0x10', ' 7', 'NaN', 'Infinity', 'soccer', 'SOCCER', 'live', 'upcoming', '2026-02-30', '2026-11-25', '2026-11-25T10:00:00Z', 'Europe/Madrid', 'Mars/Olympus', 'en', 'xx', 'true', 'null', '[]', '{}', '{"$gt":""}', "' OR 1=1 --", '<script>alert(1)</script>', '../../etc/passwd', '%00', '%', '%ZZ', '%E0%A4%A', '%C3%A9', '%F0%9F%98%80', 'a,b,,c', ','];
+const VALUES = [
+  '',
+  '1',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '1e3',
+  '0x10',
+  ' 7',
+  'NaN',
+  'Infinity',
+  'soccer',
+  'SOCCER',
+  'live',
+  'upcoming',
+  '2026-02-30',
+  '2026-11-25',
+  '2026-11-25T10:00:00Z',
+  'Europe/Madrid',
+  'Mars/Olympus',
+  'en',
+  'xx',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '{"$gt":""}',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '%ZZ',
+  '%E0%A4%A',
+  '%C3%A9',
+  '%F0%9F%98%80',
+  'a,b,,c',
+  ',',
+];
 const SEGMENTS = ['123', '0', '-1', 'abc', '%2e%2e', '..', '%00', '%ZZ', '%C3%A9', 'x'.repeat(300), '999999999999999999999', '$where', '__proto__', '', ' '];
 const METHODS = ['GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
@@ -42,7 +102,16 @@ export function hostileRequests(seed: number, count: number, keys: Known): Hosti
 }
 
 function makeOne(rand: () => number, pick: <T>(xs: readonly T[]) => T, paths: string[], keys: Known): [string, Buffer, string[]] {
-  const auth = pick([`Authorization: Bearer ${keys.live}`, `Authorization: Bearer ${keys.live}`, `Authorization: Bearer ${keys.test}`, '', 'Authorization: Bearer sk_live_' + 'A'.repeat(32), 'Authorization: Bearer nope', 'Authorization: Basic YTpi', `Authorization: bearer  ${keys.live}  `]);
+  const auth = pick([
+    `Authorization: Bearer ${keys.live}`,
+    `Authorization: Bearer ${keys.live}`,
+    `Authorization: Bearer ${keys.test}`,
+    '',
+    'Authorization: Bearer sk_live_' + 'A'.repeat(32),
+    'Authorization: Bearer nope',
+    'Authorization: Basic YTpi',
+    `Authorization: bearer  ${keys.live}  `,
+  ]);
   const headers = auth ? [auth] : [];
   let path = pick(paths).replace(/\{[A-Za-z]+\}/g, () => (rand() < 0.5 && keys.eventIds.length ? pick(keys.eventIds) : pick(SEGMENTS)));
   const r = rand();
@@ -68,7 +137,18 @@ function makeOne(rand: () => number, pick: <T>(xs: readonly T[]) => T, paths: st
   }
   if (r < 0.76) {
     // Malformed header lines.
-    const bad = pick(['Bad Name: 1', 'X-Ctl: a\x01b', 'X-Nul: \x00', ': empty-name', 'X-Obs-Fold: a\r\n folded', 'Content-Length: -1', 'Content-Length: 1, 2', 'Transfer-Encoding: gzip, chunked', 'Expect: 101-switch', 'Host: a\r\nHost: b']);
+    const bad = pick([
+      'Bad Name: 1',
+      'X-Ctl: a\x01b',
+      'X-Nul: \x00',
+      ': empty-name',
+      'X-Obs-Fold: a\r\n folded',
+      'Content-Length: -1',
+      'Content-Length: 1, 2',
+      'Transfer-Encoding: gzip, chunked',
+      'Expect: 101-switch',
+      'Host: a\r\nHost: b',
+    ]);
     return ['malformed header', Buffer.from(path), [...headers, bad]];
   }
   if (r < 0.84) {

@@ -73,4 +73,8 @@ function parse(data: Buffer): Pick<RawAnswer, 'status' | 'headers' | 'body'> {
 
 /** A GET request line with the given target and extra header lines. */
 export const get = (target: string | Buffer, headers: string[] = []) =>
-  Buffer.concat([Buffer.from('GET '), Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`, 'latin1')]);
+  Buffer.concat([
+    Buffer.from('GET '),
+    Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'),
+    Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`, 'latin1'),
+  ]);

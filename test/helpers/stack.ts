@@ -36,7 +36,10 @@ export class Stack {
     this.env = { ...this.env, ...env };
     const cfg = getConfig();
     for (const name of names) {
-      this.procs.set(name, spawnEntry(`workers/${name}.ts`, { MONGODB_DB: cfg.MONGODB_DB, REDIS_PREFIX: cfg.REDIS_PREFIX, PORT: String(this.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...this.env }));
+      this.procs.set(
+        name,
+        spawnEntry(`workers/${name}.ts`, { MONGODB_DB: cfg.MONGODB_DB, REDIS_PREFIX: cfg.REDIS_PREFIX, PORT: String(this.port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...this.env }),
+      );
     }
   }
 

@@ -21,7 +21,9 @@ function expectError(answer: RawAnswer, status: number, what: string): Record<st
   const body = JSON.parse(answer.body) as Record<string, unknown>;
   expect(body, what).to.include.keys(SHAPE);
   expect(body.statusCode, what).to.equal(status);
-  expect(body.message, what).to.be.a('string').and.not.match(/\n\s+at /);
+  expect(body.message, what)
+    .to.be.a('string')
+    .and.not.match(/\n\s+at /);
   return body;
 }
 

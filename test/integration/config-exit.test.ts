@@ -88,9 +88,7 @@ describe('a bad configuration variable at any entry point', function () {
     await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
     const port = (trap.address() as AddressInfo).port;
     trapUrl = (scheme) => `${scheme}://127.0.0.1:${port}`;
-    const runs = await inBatches(CASES, 4, (c) =>
-      run(c.command, { MONGODB_URI: trapUrl('mongodb'), REDIS_URL: trapUrl('redis'), ...c.env }),
-    );
+    const runs = await inBatches(CASES, 4, (c) => run(c.command, { MONGODB_URI: trapUrl('mongodb'), REDIS_URL: trapUrl('redis'), ...c.env }));
     CASES.forEach((c, i) => results.set(c.entry, runs[i]));
   });
 

@@ -71,11 +71,29 @@ describe('GET /v2/health', () => {
 
   it('error: degraded when an ended event is overdue for settlement by more than a minute', async () => {
     await ProviderState.create({ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false });
-    const base = { sportId: 1, competitionId: 1, regionId: 1, homeTeam: { id: 1, name: { en: 'A' } }, awayTeam: { id: 2, name: { en: 'B' } }, competition: { id: 1, name: { en: 'C' } }, region: { id: 1, name: { en: 'R' } }, markets: [], dataSource: 'simulated' };
+    const base = {
+      sportId: 1,
+      competitionId: 1,
+      regionId: 1,
+      homeTeam: { id: 1, name: { en: 'A' } },
+      awayTeam: { id: 2, name: { en: 'B' } },
+      competition: { id: 1, name: { en: 'C' } },
+      region: { id: 1, name: { en: 'R' } },
+      markets: [],
+      dataSource: 'simulated',
+    };
     // Due 5 minutes after its end (SETTLEMENT_DELAY_MS unset): 6.5 minutes ago is overdue, 2 minutes ago is not.
     await Event.create({ ...base, _id: 'h-late', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000) });
     await Event.create({ ...base, _id: 'h-fresh', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 120_000) });
-    await Event.create({ ...base, _id: 'h-done', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000), settledVersion: 0, settledAt: new Date() });
+    await Event.create({
+      ...base,
+      _id: 'h-done',
+      status: 'completed',
+      startDateTime: new Date(Date.now() - 3 * 3600_000),
+      endedAt: new Date(Date.now() - 390_000),
+      settledVersion: 0,
+      settledAt: new Date(),
+    });
     // Ended hours ago but first stored a moment ago (a fresh start): its settlement is not due yet.
     await Event.create({ ...base, _id: 'h-new', status: 'completed', startDateTime: new Date(Date.now() - 5 * 3600_000), endedAt: new Date(Date.now() - 3 * 3600_000) });
     await Event.collection.updateMany({ _id: { $in: ['h-late', 'h-fresh', 'h-done'] } as never }, { $set: { createdAt: new Date(Date.now() - 4 * 3600_000) } });

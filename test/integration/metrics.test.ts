@@ -90,7 +90,9 @@ describe('GET /metrics', function () {
       await waitUntil('the charge to be counted', async () => credits(await scrape()) === credits(before) + 1, 5000);
       const after = await scrape();
       expect(count(after, '404') - count(before, '404')).to.equal(2);
-      expect(valueOf(after, 'odds_http_request_duration_seconds_count', { method: 'GET', route })! - (valueOf(before, 'odds_http_request_duration_seconds_count', { method: 'GET', route }) ?? 0)).to.equal(2);
+      expect(
+        valueOf(after, 'odds_http_request_duration_seconds_count', { method: 'GET', route })! - (valueOf(before, 'odds_http_request_duration_seconds_count', { method: 'GET', route }) ?? 0),
+      ).to.equal(2);
       expect(after.some((s) => Object.values(s.labels).some((v) => v.includes('9999999')))).to.equal(false);
     });
 
@@ -121,7 +123,7 @@ describe('GET /metrics', function () {
       await clearIngested();
     });
 
-    it('happy: an ingest process\'s job and poll metrics appear here; once it is killed they expire', async () => {
+    it("happy: an ingest process's job and poll metrics appear here; once it is killed they expire", async () => {
       worker = spawnEntry('workers/ingest.ts', { PROVIDERS: 'simulated', SIM_SCENARIO: 'docs/scenarios/soccer-settlement-rules.json' });
       const slot = Math.floor(Date.now() / getConfig().POLL_INTERVAL_MS);
       const jobId = await enqueue(ingestQueue, 'poll', { provider: 'simulated', slot });

@@ -40,7 +40,9 @@ describe('config', () => {
     ];
     for (const [env, variable] of cases) {
       it(`names ${variable} for ${JSON.stringify(env)}`, () => {
-        expect(() => loadConfig(env)).to.throw(ConfigError).with.property('variable', variable);
+        expect(() => loadConfig(env))
+          .to.throw(ConfigError)
+          .with.property('variable', variable);
       });
     }
   });

@@ -133,10 +133,36 @@ describe('intentions: ingest poll follow-ups (followUpIntents)', () => {
     ['nothing to do: no intentions', empty, []],
     [
       'settlements in one bulk, each with its delay',
-      { ...empty, settle: [{ eventId: 'a', resultVersion: 0 }, { eventId: 'b', resultVersion: 2 }] },
-      [{ kind: 'enqueue-many', queue: 'settlement', name: 'settle-event', jobs: [{ data: { eventId: 'a', resultVersion: 0 }, delay: 1 }, { data: { eventId: 'b', resultVersion: 2 }, delay: 2 }] }],
+      {
+        ...empty,
+        settle: [
+          { eventId: 'a', resultVersion: 0 },
+          { eventId: 'b', resultVersion: 2 },
+        ],
+      },
+      [
+        {
+          kind: 'enqueue-many',
+          queue: 'settlement',
+          name: 'settle-event',
+          jobs: [
+            { data: { eventId: 'a', resultVersion: 0 }, delay: 1 },
+            { data: { eventId: 'b', resultVersion: 2 }, delay: 2 },
+          ],
+        },
+      ],
     ],
-    ['analyses soonest kickoff first', { ...empty, analyze: [{ eventId: 'late', version: 1 }, { eventId: 'soon', version: 4 }] }, [{ kind: 'request-analyses', eventIds: ['soon', 'late'] }]],
+    [
+      'analyses soonest kickoff first',
+      {
+        ...empty,
+        analyze: [
+          { eventId: 'late', version: 1 },
+          { eventId: 'soon', version: 4 },
+        ],
+      },
+      [{ kind: 'request-analyses', eventIds: ['soon', 'late'] }],
+    ],
     [
       'a picks rebuild per day an event left before kickoff (once per day)',
       {

@@ -6,9 +6,7 @@ import { CONFIG_VARS } from '../../shared/config';
 /** The README's configuration table is the user's reference: it must list what the config module reads. */
 describe('README configuration table', () => {
   const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
-  const rows = new Map(
-    [...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \| ([^|]*) \|$/gm)].map((m) => [m[1], { default: m[2].trim(), meaning: m[3].trim() }]),
-  );
+  const rows = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \| ([^|]*) \|$/gm)].map((m) => [m[1], { default: m[2].trim(), meaning: m[3].trim() }]));
 
   it('happy: every variable of shared/config.ts is documented with its default and meaning', () => {
     const missing = Object.keys(CONFIG_VARS).filter((name) => !rows.has(name));

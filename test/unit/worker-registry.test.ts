@@ -16,7 +16,12 @@ const noop = async () => undefined;
 
 describe('worker handler registration', () => {
   it('happy: resolves one handler per declared job', () => {
-    expect([...resolveHandlers(q, [['a', noop], ['b', noop]]).keys()]).to.deep.equal(['a', 'b']);
+    expect([
+      ...resolveHandlers(q, [
+        ['a', noop],
+        ['b', noop],
+      ]).keys(),
+    ]).to.deep.equal(['a', 'b']);
   });
 
   it('error: refuses a missing handler', () => {
@@ -24,11 +29,23 @@ describe('worker handler registration', () => {
   });
 
   it('error: refuses two handlers for one job', () => {
-    expect(() => resolveHandlers(q, [['a', noop], ['b', noop], ['a', noop]])).to.throw(HandlerRegistrationError, /two handlers for job "a"/);
+    expect(() =>
+      resolveHandlers(q, [
+        ['a', noop],
+        ['b', noop],
+        ['a', noop],
+      ]),
+    ).to.throw(HandlerRegistrationError, /two handlers for job "a"/);
   });
 
   it('error: refuses a handler for an undeclared job', () => {
-    expect(() => resolveHandlers(q, [['a', noop], ['b', noop], ['c' as 'a', noop]])).to.throw(HandlerRegistrationError, /undeclared job "c"/);
+    expect(() =>
+      resolveHandlers(q, [
+        ['a', noop],
+        ['b', noop],
+        ['c' as 'a', noop],
+      ]),
+    ).to.throw(HandlerRegistrationError, /undeclared job "c"/);
   });
 
   it('every queue of the service boots with its handlers', () => {

@@ -36,7 +36,13 @@ export function toAnalysisEvent(e: EventLean): AnalysisEvent {
       id: m.id as string,
       betTypeSysname: m.betTypeSysname,
       line: m.line ?? null,
-      betItems: (m.betItems ?? []).map((i) => ({ id: i.id as string, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })),
+      betItems: (m.betItems ?? []).map((i) => ({
+        id: i.id as string,
+        code: i.code,
+        price: i.price,
+        isAvailable: i.isAvailable,
+        bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
+      })),
     })),
   };
 }
@@ -98,7 +104,9 @@ export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number
     m.line,
     m.betItems.map((i) => [i.id, i.code, i.price, i.isAvailable !== false, Object.entries(i.bookPrices ?? {}).sort(([a], [b]) => a.localeCompare(b))]),
   ]);
-  return createHash('sha1').update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, minEdge])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, minEdge]))
+    .digest('hex');
 }
 
 /**

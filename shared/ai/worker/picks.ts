@@ -22,10 +22,7 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
     const insights = from < dayEnd ? await findUpcomingInsightsStartingBetween(from, dayEnd) : [];
     const byEvent = new Map(insights.map((i) => [String(i._id), i]));
     const recIds = insights.flatMap((i) => i.recommendationIds ?? []);
-    const [recs, events] = await Promise.all([
-      recIds.length ? findRecommendationsByIds(recIds) : [],
-      byEvent.size ? findEventsWithoutMarketsAndStatsByIds([...byEvent.keys()]) : [],
-    ]);
+    const [recs, events] = await Promise.all([recIds.length ? findRecommendationsByIds(recIds) : [], byEvent.size ? findEventsWithoutMarketsAndStatsByIds([...byEvent.keys()]) : []]);
     const eventById = new Map(events.filter((e) => e.status === 'upcoming' && e.startDateTime > at).map((e) => [String(e._id), e]));
     const candidates: PickCandidate[] = [];
     for (const r of recs) {

@@ -51,7 +51,9 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   const fit = fitSport(sportId, games, now.getTime() / DAY_MS);
 
   // Blend weight: the stored pre-kickoff views of completed events against their outcomes.
-  const outcomeOf = new Map(completed.flatMap((e) => (e.stats && typeof e.stats.homeGoals === 'number' && typeof e.stats.awayGoals === 'number' ? [[String(e._id), [e.stats.homeGoals, e.stats.awayGoals] as const]] : [])));
+  const outcomeOf = new Map(
+    completed.flatMap((e) => (e.stats && typeof e.stats.homeGoals === 'number' && typeof e.stats.awayGoals === 'number' ? [[String(e._id), [e.stats.homeGoals, e.stats.awayGoals] as const]] : [])),
+  );
   const threeWay = marketType(MAIN_MARKET[sportId])?.kind === 'result3';
   const rows: BlendRow[] = [];
   if (fit && outcomeOf.size) {
@@ -74,12 +76,25 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
     for (const m of e.markets ?? []) {
       const type = marketType(m.betTypeSysname);
       if (!type || type.kind === 'doubleChance') continue;
-      const market = { id: m.id as string, betTypeSysname: m.betTypeSysname, line: m.line ?? null, betItems: (m.betItems ?? []).map((i) => ({ id: i.id as string, code: i.code, price: i.price, isAvailable: i.isAvailable, bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null })) };
+      const market = {
+        id: m.id as string,
+        betTypeSysname: m.betTypeSysname,
+        line: m.line ?? null,
+        betItems: (m.betItems ?? []).map((i) => ({
+          id: i.id as string,
+          code: i.code,
+          price: i.price,
+          isAvailable: i.isAvailable,
+          bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
+        })),
+      };
       for (const q of fullQuotes(type, market, e.dataSource)) margins.set(q.book, [...(margins.get(q.book) ?? []), overround(q.odds)]);
     }
   }
   const bookMargins = Object.fromEntries([...margins].filter(([, v]) => v.length >= RANKING_MIN_MARKETS).map(([b, v]) => [b, median(v)]));
-  const bookRanking = Object.entries(bookMargins).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).map(([b]) => b);
+  const bookRanking = Object.entries(bookMargins)
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .map(([b]) => b);
 
   const doc = {
     sportId,

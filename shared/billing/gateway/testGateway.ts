@@ -49,7 +49,10 @@ export const testGateway: PaymentGateway = {
     const outcome = testOutcome(req, chargeId);
     const first = await redis().set(replayKey(req.idempotencyKey), JSON.stringify(outcome), 'EX', 86400, 'NX');
     if (first !== 'OK') return JSON.parse((await redis().get(replayKey(req.idempotencyKey)))!) as ChargeResult;
-    await redis().rpush(TEST_GATEWAY_LOG(), JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, customer: req.customer, idempotencyKey: req.idempotencyKey, metadata: req.metadata }));
+    await redis().rpush(
+      TEST_GATEWAY_LOG(),
+      JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, customer: req.customer, idempotencyKey: req.idempotencyKey, metadata: req.metadata }),
+    );
     return outcome;
   },
 };

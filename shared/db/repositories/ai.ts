@@ -139,7 +139,11 @@ export async function countRecommendationsMatching(filter: FilterQuery<Recommend
 
 /** One page of the recommendations matching the filter, newest first. */
 export async function findRecommendationsPageNewestFirst(filter: FilterQuery<RecommendationDoc>, page: number, limit: number) {
-  return Recommendation.find(filter).sort({ createdAt: -1, _id: 1 }).skip((page - 1) * limit).limit(limit).lean<RecommendationDoc[]>();
+  return Recommendation.find(filter)
+    .sort({ createdAt: -1, _id: 1 })
+    .skip((page - 1) * limit)
+    .limit(limit)
+    .lean<RecommendationDoc[]>();
 }
 
 /** Every processed insight: when it was last analysed. */
@@ -239,13 +243,11 @@ export type InsightAnalysisFields = Partial<Omit<InsightDoc, '_id' | 'createdAt'
  * another writer) is not an error.
  */
 export async function upsertInsightUnlessNewerAnalysis(eventId: string, fields: InsightAnalysisFields): Promise<void> {
-  await Insight.updateOne(
-    { _id: eventId, $or: [{ analysisTimestamp: { $lte: fields.analysisTimestamp } }, { analysisTimestamp: { $exists: false } }] },
-    { $set: fields },
-    { upsert: true },
-  ).catch((err) => {
-    if (!isDuplicateKey(err)) throw err;
-  });
+  await Insight.updateOne({ _id: eventId, $or: [{ analysisTimestamp: { $lte: fields.analysisTimestamp } }, { analysisTimestamp: { $exists: false } }] }, { $set: fields }, { upsert: true }).catch(
+    (err) => {
+      if (!isDuplicateKey(err)) throw err;
+    },
+  );
 }
 
 /**

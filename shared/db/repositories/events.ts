@@ -113,8 +113,18 @@ export async function setLiveEventDataFields(id: string, set: Record<string, unk
 
 /** Fields a list page needs from MongoDB (nothing else is read). */
 const EVENT_LIST_PROJECTION = {
-  sportId: 1, competitionId: 1, regionId: 1, homeTeam: 1, awayTeam: 1, competition: 1, region: 1,
-  startDateTime: 1, status: 1, views: 1, markets: 1, stats: 1,
+  sportId: 1,
+  competitionId: 1,
+  regionId: 1,
+  homeTeam: 1,
+  awayTeam: 1,
+  competition: 1,
+  region: 1,
+  startDateTime: 1,
+  status: 1,
+  views: 1,
+  markets: 1,
+  stats: 1,
 } as const;
 
 /** A list page's fields plus the live stats (the live list). */
@@ -165,7 +175,11 @@ export async function countEventsMatching(filter: FilterQuery<EventDoc>): Promis
 
 /** One page of the events matching the filter with a list page's fields, soonest first. */
 export async function findEventsListPageByStart(filter: FilterQuery<EventDoc>, page: number, limit: number) {
-  return Event.find(filter, EVENT_LIST_PROJECTION).sort(BY_START).skip((page - 1) * limit).limit(limit).lean<EventListRow[]>();
+  return Event.find(filter, EVENT_LIST_PROJECTION)
+    .sort(BY_START)
+    .skip((page - 1) * limit)
+    .limit(limit)
+    .lean<EventListRow[]>();
 }
 
 /** The most viewed events matching the filter with a list page's fields (then soonest first). */
@@ -176,7 +190,11 @@ export async function findMostViewedEvents(filter: FilterQuery<EventDoc>, limit:
 /** One page of the events matching the filter with the live list's fields: soonest first, or most popular competition first when prioritized. */
 export async function findEventsLivePage(filter: FilterQuery<EventDoc>, opts: { prioritize: boolean; page: number; limit: number }) {
   const sort = opts.prioritize ? ({ priority: -1, startDateTime: 1, _id: 1 } as const) : BY_START;
-  return Event.find(filter, EVENT_LIVE_PROJECTION).sort(sort).skip((opts.page - 1) * opts.limit).limit(opts.limit).lean<EventLiveRow[]>();
+  return Event.find(filter, EVENT_LIVE_PROJECTION)
+    .sort(sort)
+    .skip((opts.page - 1) * opts.limit)
+    .limit(opts.limit)
+    .lean<EventLiveRow[]>();
 }
 
 /** Upcoming and live events of a region. */
@@ -322,7 +340,10 @@ export async function appendOddsHistoryIgnoringDuplicates(rows: readonly OddsHis
   let n = 0;
   for (const part of chunks(rows, 5000)) {
     try {
-      const r = await OddsHistory.collection.insertMany(part.map((x) => ({ ...x })), { ordered: false });
+      const r = await OddsHistory.collection.insertMany(
+        part.map((x) => ({ ...x })),
+        { ordered: false },
+      );
       n += r.insertedCount;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -356,13 +377,12 @@ export async function findEventsWithoutMarketsAndStatsByIds(ids: readonly string
 
 /** A sport's completed, not voided events that started in [since, until]: teams, start and stats. */
 export async function findCompletedEventScoresOfSport(sportId: number, since: Date, until: Date) {
-  return Event.find(
-    { sportId, status: 'completed', voided: { $ne: true }, startDateTime: { $gte: since, $lte: until } },
-    { homeTeam: 1, awayTeam: 1, startDateTime: 1, stats: 1 },
-  ).lean();
+  return Event.find({ sportId, status: 'completed', voided: { $ne: true }, startDateTime: { $gte: since, $lte: until } }, { homeTeam: 1, awayTeam: 1, startDateTime: 1, stats: 1 }).lean();
 }
 
 /** Markets and dataSource of at most `limit` events of a sport starting from `since` on. */
 export async function findEventMarketsOfSportSince(sportId: number, since: Date, limit: number) {
-  return Event.find({ sportId, startDateTime: { $gte: since } }, { markets: 1, dataSource: 1 }).limit(limit).lean();
+  return Event.find({ sportId, startDateTime: { $gte: since } }, { markets: 1, dataSource: 1 })
+    .limit(limit)
+    .lean();
 }

@@ -42,7 +42,6 @@ export async function ledgerEntryExistsByRef(ref: string): Promise<boolean> {
  */
 const MAX_INSERT = 50;
 
-
 function firstFailedIndex(err: unknown): number {
   const e = err as { writeErrors?: { index: number }[]; index?: number };
   return e.writeErrors?.[0]?.index ?? e.index ?? 0;

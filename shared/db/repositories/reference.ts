@@ -33,7 +33,11 @@ export async function findRegionCompetitionsByPriority(regionId: number) {
 
 /** One page of the teams matching the filter, by English name. */
 export async function findTeamsPageByName(filter: FilterQuery<TeamDoc>, page: number, limit: number) {
-  return Team.find(filter, { name: 1, sportId: 1, regionId: 1 }).sort({ 'name.en': 1, _id: 1 }).skip((page - 1) * limit).limit(limit).lean();
+  return Team.find(filter, { name: 1, sportId: 1, regionId: 1 })
+    .sort({ 'name.en': 1, _id: 1 })
+    .skip((page - 1) * limit)
+    .limit(limit)
+    .lean();
 }
 
 export async function countTeamsMatching(filter: FilterQuery<TeamDoc>): Promise<number> {

@@ -42,7 +42,30 @@ export function fixtureStatus(f: SimFixture, t: number): FixtureStatus {
   return { status: 'live', voided: false, startedAt: started, endedAt: null, wall, phaseOverride: null };
 }
 
-const SURNAMES = ['Silva', 'Moreno', 'Becker', 'Rossi', 'Dubois', 'Kowalski', 'Jensen', 'Novak', 'Santos', 'Walker', 'Ortiz', 'Costa', 'Müller', 'Fernández', 'Ivanov', 'Laine', 'Kaya', 'Horvat', 'Almeida', 'Reyes', 'Baker', 'Lund'];
+const SURNAMES = [
+  'Silva',
+  'Moreno',
+  'Becker',
+  'Rossi',
+  'Dubois',
+  'Kowalski',
+  'Jensen',
+  'Novak',
+  'Santos',
+  'Walker',
+  'Ortiz',
+  'Costa',
+  'Müller',
+  'Fernández',
+  'Ivanov',
+  'Laine',
+  'Kaya',
+  'Horvat',
+  'Almeida',
+  'Reyes',
+  'Baker',
+  'Lund',
+];
 
 function lineup(seed: number, eventId: string, side: string): string[] {
   const rng = new Rng(seed, `lineup|${eventId}|${side}`);

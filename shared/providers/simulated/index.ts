@@ -137,15 +137,30 @@ export class SimulatedProvider implements OddsProvider {
   }
 
   async fetchOdds(ctx: CallContext, events: FeedEvent[]): Promise<FeedOdds[]> {
-    return this.each(ctx, events, (f, t) => odds(this.opts.seed, f, t), (e) => e.odds);
+    return this.each(
+      ctx,
+      events,
+      (f, t) => odds(this.opts.seed, f, t),
+      (e) => e.odds,
+    );
   }
 
   async fetchLiveStats(ctx: CallContext, events: FeedEvent[]): Promise<FeedLiveStats[]> {
-    return this.each(ctx, events, (f, t) => liveStats(f, t), (e) => e.live);
+    return this.each(
+      ctx,
+      events,
+      (f, t) => liveStats(f, t),
+      (e) => e.live,
+    );
   }
 
   async fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]> {
-    return this.each(ctx, events, (f, t) => result(f, t), (e) => e.result);
+    return this.each(
+      ctx,
+      events,
+      (f, t) => result(f, t),
+      (e) => e.result,
+    );
   }
 
   private each<T>(ctx: CallContext, events: FeedEvent[], fromFixture: (f: SimFixture, t: number) => T | null, fromScenario: (e: ScenarioEvaluation) => T | null): T[] {

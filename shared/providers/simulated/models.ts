@@ -166,11 +166,7 @@ function hockeyScript(p: MatchParams, rng: Rng): MatchScript {
 }
 
 /** Normal sports: regulation periods with per-period margin and total, then overtime when level. */
-function periodsScript(
-  p: MatchParams,
-  rng: Rng,
-  opts: { names: string[]; wallMinutes: number; clockMinutes: number; breaks: number[]; otWall: number; otClock: number; maxOts: number },
-): MatchScript {
+function periodsScript(p: MatchParams, rng: Rng, opts: { names: string[]; wallMinutes: number; clockMinutes: number; breaks: number[]; otWall: number; otClock: number; maxOts: number }): MatchScript {
   const segments: Segment[] = [];
   const n = opts.names.length;
   let t = 0;
@@ -255,7 +251,15 @@ function setsScript(p: MatchParams, rng: Rng, volleyball: boolean): MatchScript 
       l = rng.chance(0.2) ? target - 1 + rng.int(0, 4) : rng.int(Math.round(target * 0.55), target - 1);
       w = Math.max(target, l + 2);
     } else {
-      l = rng.weighted([[0, 0.04], [1, 0.09], [2, 0.16], [3, 0.21], [4, 0.22], [5, 0.13], [6, 0.15]] as const);
+      l = rng.weighted([
+        [0, 0.04],
+        [1, 0.09],
+        [2, 0.16],
+        [3, 0.21],
+        [4, 0.22],
+        [5, 0.13],
+        [6, 0.15],
+      ] as const);
       w = l === 5 ? 7 : l === 6 ? 7 : 6;
     }
     const set = winner === 0 ? { h: w, a: l, winner } : { h: l, a: w, winner };
@@ -378,7 +382,7 @@ export function stateAt(sportId: SportId, script: MatchScript, wall: number): Ma
       const pa = u >= 1 ? s.score[1] : Math.floor(s.score[1] * u);
       periods.push({ phase: s.phase, home: ph, away: pa });
       if (script.sets) {
-        if (u >= 1) (s.score[0] > s.score[1] ? (home += 1) : (away += 1));
+        if (u >= 1) s.score[0] > s.score[1] ? (home += 1) : (away += 1);
       } else {
         home += ph;
         away += pa;
@@ -399,7 +403,7 @@ export function stateAt(sportId: SportId, script: MatchScript, wall: number): Ma
 
   const clock = started ? clockAt(script, w) : null;
   return {
-    phase: !started ? 'NOT_STARTED' : ended ? script.finalPhase : seg?.phase ?? script.finalPhase,
+    phase: !started ? 'NOT_STARTED' : ended ? script.finalPhase : (seg?.phase ?? script.finalPhase),
     elapsed: clock,
     inPlay: Boolean(started && !ended && seg?.play),
     started,

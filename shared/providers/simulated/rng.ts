@@ -9,7 +9,7 @@ import { hash32 } from '../ids';
 export function mix(...values: number[]): number {
   let h = 0x9e3779b9;
   for (const v of values) {
-    h ^= Math.imul((v | 0) ^ (v / 4294967296) | 0, 0xcc9e2d51);
+    h ^= Math.imul(((v | 0) ^ (v / 4294967296)) | 0, 0xcc9e2d51);
     h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
   }
   h ^= h >>> 16;

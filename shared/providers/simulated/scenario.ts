@@ -71,7 +71,9 @@ export class ScenarioError extends Error {
 }
 
 /** The schema ships in docs/ (run from source, or from a `dist/` build one level deeper). */
-export const SCENARIO_SCHEMA_PATH = [resolve(__dirname, '../../../docs/scenario.schema.json'), resolve(__dirname, '../../../../docs/scenario.schema.json')].find((p) => existsSync(p)) ?? resolve(__dirname, '../../../docs/scenario.schema.json');
+export const SCENARIO_SCHEMA_PATH =
+  [resolve(__dirname, '../../../docs/scenario.schema.json'), resolve(__dirname, '../../../../docs/scenario.schema.json')].find((p) => existsSync(p)) ??
+  resolve(__dirname, '../../../docs/scenario.schema.json');
 
 let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(): ReturnType<Ajv['compile']> {
@@ -251,7 +253,7 @@ function countsAt(e: ScenarioEvent, sportId: SportId, minute: number): EventStat
       case 'goal':
       case 'score':
       case 'set': {
-        const n = inc.type === 'score' ? inc.points ?? 1 : 1;
+        const n = inc.type === 'score' ? (inc.points ?? 1) : 1;
         add(home ? 'homeGoals' : 'awayGoals', n);
         if (halfEnd !== undefined && inc.minute < halfEnd) add(home ? 'homeGoalsFirstHalf' : 'awayGoalsFirstHalf', n);
         break;
@@ -288,7 +290,7 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
   const kickoff = Date.parse(s.start) + e.startOffsetMinutes * 60_000;
   const minute = (t - kickoff) / 60_000;
   const template = phaseTemplate(sportId, e.durationMinutes);
-  const endMinute = e.end.state === 'completed' ? e.end.atMinute ?? template.end / MIN : e.end.atMinute ?? -60;
+  const endMinute = e.end.state === 'completed' ? (e.end.atMinute ?? template.end / MIN) : (e.end.atMinute ?? -60);
 
   let status: FeedStatus;
   let voided = false;
@@ -372,7 +374,7 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
     const corrections = (e.corrections ?? []).filter((c) => c.atMinute <= minute).map((c) => c.stats);
     const base = started ? countsAt(e, sportId, endMinute) : { ...EMPTY_STATS };
     const stats = withOverrides(base, started ? e.final?.stats : undefined, ...corrections);
-    const phase = e.end.state === 'postponed' || e.end.state === 'never-started' ? 'POSTPONED' : e.end.state === 'abandoned' ? 'ABANDONED' : e.final?.phase ?? 'FULL_TIME';
+    const phase = e.end.state === 'postponed' || e.end.state === 'never-started' ? 'POSTPONED' : e.end.state === 'abandoned' ? 'ABANDONED' : (e.final?.phase ?? 'FULL_TIME');
     result = { eventId: e.id, status: status === 'postponed' ? 'postponed' : 'completed', voided, stats, phaseSysname: phase, endedAt, details: { scenario: s.name } };
   }
   return { event, odds, live, result };

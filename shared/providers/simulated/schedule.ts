@@ -109,7 +109,7 @@ export function matchParams(seed: number, c: SimCompetition, home: string, away:
     case 7: {
       const lh = 3.15 * Math.exp(0.2 * d);
       const la = 2.85 * Math.exp(-0.2 * d);
-      return { ...base, lambdaHome: lh, lambdaAway: la, tieHomeShare: 0.5 + 0.4 * (lh - la) / (lh + la) };
+      return { ...base, lambdaHome: lh, lambdaAway: la, tieHomeShare: 0.5 + (0.4 * (lh - la)) / (lh + la) };
     }
     case 8:
       return { ...base, diffMean: 1.5 + 3.5 * d, diffSd: 5.5, totalMean: 57, totalSd: 6.5 };
@@ -122,14 +122,21 @@ export function fixtureId(seed: number, day: number, competitionId: number, k: n
   return `9${pad(seed % 1000, 3)}${pad(day, 6)}${pad(competitionId % 1000, 3)}${pad(k % 100, 2)}`;
 }
 
-export function buildFixture(seed: number, c: SimCompetition, day: number, k: number, home: { name: string; regionCode: string }, away: { name: string; regionCode: string }, start: number): SimFixture {
+export function buildFixture(
+  seed: number,
+  c: SimCompetition,
+  day: number,
+  k: number,
+  home: { name: string; regionCode: string },
+  away: { name: string; regionCode: string },
+  start: number,
+): SimFixture {
   const eventId = fixtureId(seed, day, c.id, k);
   const rng = new Rng(seed, `fixture|${eventId}`);
   const params = matchParams(seed, c, home.name, away.name);
   const script = buildScript(params, new Rng(seed, `script|${eventId}`));
   const roll = rng.next();
-  const end: SimEnd =
-    roll < RATES.never ? 'never' : roll < RATES.never + RATES.postponed ? 'postponed' : roll < RATES.never + RATES.postponed + RATES.abandoned ? 'abandoned' : 'completed';
+  const end: SimEnd = roll < RATES.never ? 'never' : roll < RATES.never + RATES.postponed ? 'postponed' : roll < RATES.never + RATES.postponed + RATES.abandoned ? 'abandoned' : 'completed';
   const interruptWall = Math.floor(script.end * (0.2 + 0.6 * rng.next()));
   const announceAt = start - Math.floor(rng.next() * 6 * 60) * MIN_MS;
   const soccer = c.sportId === 1;

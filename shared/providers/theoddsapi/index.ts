@@ -135,7 +135,11 @@ export class TheOddsApiProvider implements OddsProvider {
       }
       const sportId = sportIdOf(sport.key, sport.group)!;
       const competition = competitionOf(sport.key, sport.title);
-      const oddsList = await this.get<ApiOddsEvent[]>(`v4/sports/${encodeURIComponent(sport.key)}/odds`, { regions: this.opts.regions.join(','), markets: MARKETS.join(','), oddsFormat: 'decimal', dateFormat: 'iso' }, ctx.signal);
+      const oddsList = await this.get<ApiOddsEvent[]>(
+        `v4/sports/${encodeURIComponent(sport.key)}/odds`,
+        { regions: this.opts.regions.join(','), markets: MARKETS.join(','), oddsFormat: 'decimal', dateFormat: 'iso' },
+        ctx.signal,
+      );
       const scores = await this.get<ApiScoreEvent[]>(`v4/sports/${encodeURIComponent(sport.key)}/scores`, { daysFrom: '1', dateFormat: 'iso' }, ctx.signal);
       polled++;
       const base = (id: string, commence: string, home: string, away: string): FeedEvent => ({
@@ -174,7 +178,10 @@ export class TheOddsApiProvider implements OddsProvider {
         data.events.set(id, fe);
       }
     }
-    this.opts.log?.info({ provider: PROVIDER, sports: polled, events: data.events.size, quota: { remaining: this.quota.remaining, used: this.quota.used, last: this.quota.last } }, 'the odds api polled');
+    this.opts.log?.info(
+      { provider: PROVIDER, sports: polled, events: data.events.size, quota: { remaining: this.quota.remaining, used: this.quota.used, last: this.quota.last } },
+      'the odds api polled',
+    );
     this.data = data;
     return [...data.events.values()];
   }

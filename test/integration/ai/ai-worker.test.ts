@@ -47,10 +47,15 @@ async function runJob(eventId: string, _version: number): Promise<any> {
   const queue = queueFor(aiQueue);
   await waitUntil(`job ${jobId}`, async () => ['completed', 'failed'].includes(await queue.getJobState(jobId)), 30000, 50);
   // and the picks rebuild it asked for
-  await waitUntil('the ai queue idle', async () => {
-    const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-    return Object.values(c).every((n) => n === 0);
-  }, 30000, 50);
+  await waitUntil(
+    'the ai queue idle',
+    async () => {
+      const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      return Object.values(c).every((n) => n === 0);
+    },
+    30000,
+    50,
+  );
   const job = (await queue.getJob(jobId))!;
   expect(job.failedReason, job.failedReason).to.equal(undefined);
   return job.returnvalue;
@@ -67,8 +72,29 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     soccer('aiw2', new Date(d1.getTime() + 12 * 3600_000), 12, { id: 803, name: 'United' }, { id: 804, name: 'City' }),
     soccer('aiw3', new Date(d1.getTime() + 15 * 3600_000), 13, { id: 805, name: 'Athletic' }, { id: 806, name: 'Wanderers' }, { id: 509, name: 'Sim Cup' }, 59),
     soccer('aiw4', new Date(d2.getTime() + 12 * 3600_000), 14, { id: 807, name: 'Albion' }, { id: 808, name: 'County' }),
-    simEvent({ id: 'aiw5', sportId: 2, x: [4, 224], home: { id: 811, name: 'Hoopers' }, away: { id: 812, name: 'Dunkers' }, competition: { id: 502, name: 'Sim Basket' }, startDateTime: new Date(d1.getTime() + 20 * 3600_000), markets: BASKETBALL, seed: 21 }),
-    simEvent({ id: 'aiw6', sportId: 3, x: [0.35], home: { id: 821, name: 'Server' }, away: { id: 822, name: 'Volleyer' }, competition: { id: 503, name: 'Sim Open' }, regionId: 52, startDateTime: new Date(d1.getTime() + 13 * 3600_000), markets: TENNIS, seed: 31 }),
+    simEvent({
+      id: 'aiw5',
+      sportId: 2,
+      x: [4, 224],
+      home: { id: 811, name: 'Hoopers' },
+      away: { id: 812, name: 'Dunkers' },
+      competition: { id: 502, name: 'Sim Basket' },
+      startDateTime: new Date(d1.getTime() + 20 * 3600_000),
+      markets: BASKETBALL,
+      seed: 21,
+    }),
+    simEvent({
+      id: 'aiw6',
+      sportId: 3,
+      x: [0.35],
+      home: { id: 821, name: 'Server' },
+      away: { id: 822, name: 'Volleyer' },
+      competition: { id: 503, name: 'Sim Open' },
+      regionId: 52,
+      startDateTime: new Date(d1.getTime() + 13 * 3600_000),
+      markets: TENNIS,
+      seed: 31,
+    }),
   ];
 
   before(async function () {
@@ -165,7 +191,11 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const freq = i.matchSimulation.outcomeFrequencies;
     const fair = i.analysisInsight.mainMarket.fairProbabilities;
     // The simulation is drawn from the fair score grid, which reproduces the de-vigged prices.
-    for (const [k, code] of [['home', '1'], ['draw', 'X'], ['away', '2']] as const) {
+    for (const [k, code] of [
+      ['home', '1'],
+      ['draw', 'X'],
+      ['away', '2'],
+    ] as const) {
       const p = fair[code];
       expect(freq[k], k).to.be.closeTo(p, 4 * Math.sqrt((p * (1 - p)) / 10000) + 0.01);
     }
@@ -196,7 +226,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect(defaults.body.data.length).to.be.at.most(5);
   });
 
-  it('happy: featured picks are singles and parlays of different events, by day in the client\'s time zone', async () => {
+  it("happy: featured picks are singles and parlays of different events, by day in the client's time zone", async () => {
     const all = await api.get('/v2/ai/featured-picks?limit=50');
     expect(all.status).to.equal(200);
     valid('featuredPicks', all.body);
@@ -215,7 +245,10 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
       const today = DateTime.now().setZone(zone).startOf('day');
       const range = [today.plus({ days: 1 }).toMillis(), today.plus({ days: 2 }).toMillis()];
       const res = await api.get(`/v2/ai/featured-picks?tomorrow=true&limit=50&timezone=${zone}`);
-      const want = all.body.data.filter((p: any) => Date.parse(p.startsAt) >= range[0] && Date.parse(p.startsAt) < range[1]).map((p: any) => p.id).sort();
+      const want = all.body.data
+        .filter((p: any) => Date.parse(p.startsAt) >= range[0] && Date.parse(p.startsAt) < range[1])
+        .map((p: any) => p.id)
+        .sort();
       expect(res.body.data.map((p: any) => p.id).sort(), zone).to.deep.equal(want);
     }
     const cup = await api.get('/v2/ai/featured-picks?competitionId=509&limit=50');
@@ -226,7 +259,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect((await api.get('/v2/ai/featured-picks')).body.data.length).to.be.at.most(5);
   });
 
-  it('happy: a pick\'s legs read like their recommendations in every locale (outcome wording, ids, odds, line)', async () => {
+  it("happy: a pick's legs read like their recommendations in every locale (outcome wording, ids, odds, line)", async () => {
     for (const locale of ['en', 'es', 'pt']) {
       const picks = (await api.get(`/v2/ai/featured-picks?limit=50&locale=${locale}`)).body.data.filter((p: any) => p.recommendations.every((l: any) => l.eventId.startsWith('aiw')));
       expect(picks.length, locale).to.be.greaterThan(0);
@@ -236,7 +269,12 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
         const rec = recs.get(leg.recommendationId);
         expect(rec, leg.recommendationId).to.not.equal(undefined);
         expect({ eventId: leg.eventId, betItemId: leg.betItemId, market: leg.market, outcome: leg.outcome, odds: leg.odds, point: leg.point }, locale).to.deep.equal({
-          eventId: rec.eventId, betItemId: rec.betItemId, market: rec.betTypeSysname, outcome: rec.outcome, odds: rec.odds, point: rec.line,
+          eventId: rec.eventId,
+          betItemId: rec.betItemId,
+          market: rec.betTypeSysname,
+          outcome: rec.outcome,
+          odds: rec.odds,
+          point: rec.line,
         });
       }
     }
@@ -322,7 +360,14 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
             ...e,
             status: 'completed',
             startedAt: start,
-            stats: { homeGoals: samplePoisson(rng, 1.5), awayGoals: samplePoisson(rng, 1.1), homeCorners: samplePoisson(rng, 5), awayCorners: samplePoisson(rng, 4), homeYellowCards: samplePoisson(rng, 2), awayYellowCards: samplePoisson(rng, 2) },
+            stats: {
+              homeGoals: samplePoisson(rng, 1.5),
+              awayGoals: samplePoisson(rng, 1.1),
+              homeCorners: samplePoisson(rng, 5),
+              awayCorners: samplePoisson(rng, 4),
+              homeYellowCards: samplePoisson(rng, 2),
+              awayYellowCards: samplePoisson(rng, 2),
+            },
           } as unknown as ReturnType<typeof soccer>);
         }
     await Event.insertMany(completed);

@@ -73,7 +73,7 @@ describe('backtest on a real season (smoke)', function () {
     expect(moved).to.equal(true);
   });
 
-  it('no lookahead: a match\'s own closing prices never change which bets are placed, only their CLV', function () {
+  it("no lookahead: a match's own closing prices never change which bets are placed, only their CLV", function () {
     const season = matches.filter((m) => m.season >= 2017);
     const rng = mulberry32(11);
     const scrambled = season.map((m) => {
@@ -84,21 +84,30 @@ describe('backtest on a real season (smoke)', function () {
     // Pinnacle's close may enter LATER matches' price ratings (after kickoff, legitimately): the
     // decisions are compared under market-only weights, which do not read those ratings.
     const decisions = (ms: BacktestMatch[]) =>
-      placeBets(walkForward(ms, { toSeason: 2018 }).filter((f) => f.season === 2018), { dixonColes: 0, ratings: 0 }, 2, 0.05).map((b) => [b.match, b.outcome, b.book, b.odds, b.edgePercentage, b.confidence, b.kellyStake]);
+      placeBets(
+        walkForward(ms, { toSeason: 2018 }).filter((f) => f.season === 2018),
+        { dixonColes: 0, ratings: 0 },
+        2,
+        0.05,
+      ).map((b) => [b.match, b.outcome, b.book, b.odds, b.edgePercentage, b.confidence, b.kellyStake]);
     const original = decisions(season);
     expect(original.length).to.be.greaterThan(5);
     expect(decisions(scrambled)).to.deep.equal(original);
     expect(Object.keys(season[0].odds).filter((k) => CLOSING_COLUMN.test(k)).length).to.be.greaterThan(0);
   });
 
-  it('the CLI runs one season end to end and writes its chart (CI: the command must finish within this test\'s two minutes)', function () {
+  it("the CLI runs one season end to end and writes its chart (CI: the command must finish within this test's two minutes)", function () {
     const out = mkdtempSync(path.join(tmpdir(), 'backtest-'));
     try {
-      const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'scripts/backtest.ts'), '--data', DATA!, '--from', '2022', '--to', '2022', '--history', '3', '--resamples', '200', '--out', out, '--json'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 110000,
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['--require', 'tsx/cjs', path.join(ROOT, 'scripts/backtest.ts'), '--data', DATA!, '--from', '2022', '--to', '2022', '--history', '3', '--resamples', '200', '--out', out, '--json'],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 110000,
+        },
+      );
       expect(run.status, run.stderr).to.equal(0);
       const report = JSON.parse(run.stdout);
       expect(report.matches).to.be.within(370, 380);

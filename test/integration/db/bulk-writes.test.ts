@@ -15,7 +15,10 @@ describe('bulk writes in server-sized batches', function () {
 
   it('happy: 150 conditional updates (above the ~100 that hang FerretDB in one command) in one call all apply, and a second identical call matches none', async () => {
     const eventId = await createEvent();
-    const ids = await createRecommendations(eventId, Array.from({ length: 150 }, (_, i) => ({ key: `b${i}`, betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 0.5 + i })));
+    const ids = await createRecommendations(
+      eventId,
+      Array.from({ length: 150 }, (_, i) => ({ key: `b${i}`, betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 0.5 + i })),
+    );
     // A conditional update that leaves the bets unsettled: other files' performance checks see every bet.
     const ops = ids.map((_id) => ({ updateOne: { filter: { _id, reasonCode: null }, update: { $set: { reasonCode: 'bulk-test' } } } }));
     const first = await bulkWriteInBatches(Recommendation, ops);

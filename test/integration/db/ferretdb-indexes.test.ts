@@ -14,10 +14,7 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const indexScans = (node: PlanNode): string[] => [
-  ...(/Index Scan/.test(node['Node Type']) && node['Index Name'] ? [node['Index Name']] : []),
-  ...(node.Plans ?? []).flatMap(indexScans),
-];
+const indexScans = (node: PlanNode): string[] => [...(/Index Scan/.test(node['Node Type']) && node['Index Name'] ? [node['Index Name']] : []), ...(node.Plans ?? []).flatMap(indexScans)];
 
 /**
  * Proof, not belief: FerretDB's own `explain` runs PostgreSQL's EXPLAIN on the SQL it issues for a
@@ -48,14 +45,21 @@ describe('FerretDB on PostgreSQL: the GIN indexes its @> filters use', function 
     await pg?.end();
   });
 
-  const table = async (collection: string) =>
-    (await pg.query(`SELECT _jsonb->>'table' AS t FROM "${dbName}"._ferretdb_database_metadata WHERE _jsonb->>'_id' = $1`, [collection])).rows[0].t as string;
+  const table = async (collection: string) => (await pg.query(`SELECT _jsonb->>'table' AS t FROM "${dbName}"._ferretdb_database_metadata WHERE _jsonb->>'_id' = $1`, [collection])).rows[0].t as string;
 
   it('happy: connecting creates a GIN index per declared equality field and _id on every collection, and a second run creates none', async () => {
     const created = await ensureFerretPostgresIndexes(pgUrl, dbName, models());
     const names = new Set((await pg.query('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [dbName])).rows.map((r) => r.indexname as string));
     for (const m of ALL_MODELS) expect(names.has(ginIndexName(await table(m.collection.collectionName), '_id')), m.modelName).to.equal(true);
-    for (const [model, field] of [[Recommendation, 'eventId'], [Recommendation, 'settled'], [LiveOddsSnapshot, 'eventId'], [LiveEventData, 'eventId'], [Pick, 'eventIds'], [Event, 'status'], [ApiKey, 'hash']] as const) {
+    for (const [model, field] of [
+      [Recommendation, 'eventId'],
+      [Recommendation, 'settled'],
+      [LiveOddsSnapshot, 'eventId'],
+      [LiveEventData, 'eventId'],
+      [Pick, 'eventIds'],
+      [Event, 'status'],
+      [ApiKey, 'hash'],
+    ] as const) {
       const name = ginIndexName(await table(model.collection.collectionName), field);
       expect(names.has(name), name).to.equal(true);
       expect(created).to.include(name);

@@ -18,7 +18,11 @@ import { clearIngested, nextSlot } from '../../helpers/ingest';
  * operator's result or settle the event again under a new version.
  */
 const at = (hhmm: string) => new Date(`2026-11-21T${hhmm}:00Z`);
-const settleJobs = async () => (await queueFor(settlementQueue).getJobs(['delayed', 'waiting'])).filter((j) => j.name === 'settle-event').map((j) => j.id!).sort();
+const settleJobs = async () =>
+  (await queueFor(settlementQueue).getJobs(['delayed', 'waiting']))
+    .filter((j) => j.name === 'settle-event')
+    .map((j) => j.id!)
+    .sort();
 
 describe('ingest: an operator-corrected result stands against the feed', function () {
   this.timeout(120_000);
@@ -41,7 +45,7 @@ describe('ingest: an operator-corrected result stands against the feed', functio
     await queueFor(aiQueue).obliterate({ force: true });
   });
 
-  it('happy: later polls and the provider\'s own correction leave the operator\'s counts, void flag and version alone', async () => {
+  it("happy: later polls and the provider's own correction leave the operator's counts, void flag and version alone", async () => {
     const before = (await Event.findById('7100008').lean())!;
     expect(before.status).to.equal('completed');
     const out = await correctResult({ eventId: '7100008', stats: { homeCorners: 12, homeGoals: 3 }, voided: false });
@@ -55,10 +59,12 @@ describe('ingest: an operator-corrected result stands against the feed', functio
     expect(e.resultOverride).to.include({ resultVersion: 1 });
     const led = (await LiveEventData.findById('7100008').lean())!;
     expect([led.homeCorners, led.homeGoals]).to.deep.equal([12, 3]);
-    expect(await settleJobs()).to.include('settle-7100008-v1').and.not.include('settle-7100008-v2');
+    expect(await settleJobs())
+      .to.include('settle-7100008-v1')
+      .and.not.include('settle-7100008-v2');
   });
 
-  it('happy: without an operator correction the provider\'s correction still applies (control)', async () => {
+  it("happy: without an operator correction the provider's correction still applies (control)", async () => {
     await poll(at('15:15'));
     const e = (await Event.findById('7100008').lean())!;
     expect(e.resultVersion).to.equal(1);

@@ -16,7 +16,10 @@ const at = (hhmm: string) => new Date(`2026-11-21T${hhmm}:00Z`);
 
 async function settleJobs(): Promise<string[]> {
   const jobs = await queueFor(settlementQueue).getJobs(['delayed', 'waiting']);
-  return jobs.filter((j) => j.name === 'settle-event').map((j) => j.id!).sort();
+  return jobs
+    .filter((j) => j.name === 'settle-event')
+    .map((j) => j.id!)
+    .sort();
 }
 
 const ev = async (id: string) => (await Event.findById(id).lean())!;
@@ -89,7 +92,19 @@ describe('ingest: a scenario file replayed exactly', function () {
     await poll(at('14:46'));
     e1 = await ev('7100001');
     expect(e1.status).to.equal('completed');
-    expect(e1.stats).to.deep.equal({ homeGoals: 2, awayGoals: 1, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, homeCorners: 6, awayCorners: 4, homeYellowCards: 1, awayYellowCards: 2, homeRedCards: 0, awayRedCards: 1, phase: 'FULL_TIME' });
+    expect(e1.stats).to.deep.equal({
+      homeGoals: 2,
+      awayGoals: 1,
+      homeGoalsFirstHalf: 1,
+      awayGoalsFirstHalf: 0,
+      homeCorners: 6,
+      awayCorners: 4,
+      homeYellowCards: 1,
+      awayYellowCards: 2,
+      homeRedCards: 0,
+      awayRedCards: 1,
+      phase: 'FULL_TIME',
+    });
     expect((await ev('7100002')).stats).to.include({ homeGoals: null, awayGoals: null });
     expect((await ev('7100003')).stats).to.include({ homeGoals: 0, awayGoals: 1, homeCorners: null, awayCorners: null, homeYellowCards: null, awayRedCards: null });
     expect((await ev('7100004')).stats).to.include({ homeGoals: 1, homeGoalsFirstHalf: null, awayGoalsFirstHalf: null });

@@ -71,9 +71,18 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
           doc = (await Event.findById(f.eventId).lean())!;
           expect(doc.status, `at ${frac}`).to.equal('live');
           expect(doc.startedAt!.getTime()).to.equal(f.start);
-          const expected = (await provider.fetchLiveStats({ at: new Date(t), signal: new AbortController().signal }, await provider.listEvents({ at: new Date(t), signal: new AbortController().signal })))[0];
+          const expected = (
+            await provider.fetchLiveStats({ at: new Date(t), signal: new AbortController().signal }, await provider.listEvents({ at: new Date(t), signal: new AbortController().signal }))
+          )[0];
           const ls = doc.liveStats;
-          expect(ls).to.include({ id: f.eventId, homeGoals: expected.stats.homeGoals, awayGoals: expected.stats.awayGoals, phaseSysname: expected.phaseSysname, elapsedSeconds: expected.elapsedSeconds, isLive: true });
+          expect(ls).to.include({
+            id: f.eventId,
+            homeGoals: expected.stats.homeGoals,
+            awayGoals: expected.stats.awayGoals,
+            phaseSysname: expected.phaseSysname,
+            elapsedSeconds: expected.elapsedSeconds,
+            isLive: true,
+          });
           expect(ls.referenceTime).to.equal(new Date(t).toISOString());
           expect(ls.liveBetItems).to.have.length(doc.markets.flatMap((m) => m.betItems).length);
           expect(ls.liveBetItems[0]).to.have.all.keys('betItemId', 'marketId', 'marketSysname', 'marketCaption', 'code', 'caption', 'line', 'price', 'priceChange', 'isAvailable', 'timestamp');

@@ -89,8 +89,20 @@ describe('ingest: two worker processes share the polls without writing anything 
       expect(b.price, `${b.betItemId} appended an unchanged price`).to.not.equal(a.price);
     }
     // Settlement: once per event and result version (the correction of 7100008 is version 1).
-    const settle = (await queueFor(settlementQueue).getJobs(['delayed', 'waiting'])).filter((j) => j.name === 'settle-event').map((j) => j.id).sort();
-    expect(settle).to.deep.equal(['settle-7100001-v0', 'settle-7100002-v0', 'settle-7100003-v0', 'settle-7100004-v0', 'settle-7100005-v0', 'settle-7100007-v0', 'settle-7100008-v0', 'settle-7100008-v1']);
+    const settle = (await queueFor(settlementQueue).getJobs(['delayed', 'waiting']))
+      .filter((j) => j.name === 'settle-event')
+      .map((j) => j.id)
+      .sort();
+    expect(settle).to.deep.equal([
+      'settle-7100001-v0',
+      'settle-7100002-v0',
+      'settle-7100003-v0',
+      'settle-7100004-v0',
+      'settle-7100005-v0',
+      'settle-7100007-v0',
+      'settle-7100008-v0',
+      'settle-7100008-v1',
+    ]);
     const e1 = (await Event.findById('7100001').lean())!;
     expect([e1.status, (e1.stats as any).homeGoals, (e1.stats as any).awayGoals]).to.deep.equal(['completed', 2, 1]);
   });

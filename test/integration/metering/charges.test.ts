@@ -52,7 +52,13 @@ describe('metering: charges, headers and keys', function () {
 
     it('the documented costs: trending 2, value-opportunities 5, featured picks 10, matches 1', async () => {
       const { key } = await accountWithKey(1000);
-      for (const [path, cost] of [['/v2/matches/trending', 2], ['/v2/ai/value-opportunities', 5], ['/v2/ai/featured-picks', 10], ['/v2/matches', 1], ['/v2/matches/123/live-odds', 2]] as const) {
+      for (const [path, cost] of [
+        ['/v2/matches/trending', 2],
+        ['/v2/ai/value-opportunities', 5],
+        ['/v2/ai/featured-picks', 10],
+        ['/v2/matches', 1],
+        ['/v2/matches/123/live-odds', 2],
+      ] as const) {
         expect((await api.get(path, bearer(key))).headers.get('x-credits-consumed'), path).to.equal(String(cost));
       }
     });
@@ -177,13 +183,15 @@ describe('metering: charges, headers and keys', function () {
       const { key, keyId } = await accountWithKey(100);
       await revokeKey(keyId);
       const bodies = await Promise.all(
-        ([
-          {},
-          { Authorization: `Bearer sk_live_${'A'.repeat(32)}` },
-          { Authorization: 'Bearer sk_live_short' },
-          { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
-          { Authorization: `Bearer ${key}` },
-        ] as Record<string, string>[]).map(async (h) => {
+        (
+          [
+            {},
+            { Authorization: `Bearer sk_live_${'A'.repeat(32)}` },
+            { Authorization: 'Bearer sk_live_short' },
+            { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+            { Authorization: `Bearer ${key}` },
+          ] as Record<string, string>[]
+        ).map(async (h) => {
           const res = await api.get('/v2/matches', h);
           expect(res.status).to.equal(401);
           return JSON.stringify(res.body);

@@ -20,7 +20,9 @@ describe('operator CLI', function () {
     expect(await ApiKey.exists({ hash: hashKey(key.json.key) })).to.not.equal(null);
     const human = await cli('create-key', '--account', id, '--name', 'live bot');
     expect(human.code).to.equal(0);
-    expect(human.out).to.match(/sk_live_[0-9A-Za-z]{32}/).and.match(/only time the key is shown/);
+    expect(human.out)
+      .to.match(/sk_live_[0-9A-Za-z]{32}/)
+      .and.match(/only time the key is shown/);
     const list = await cli('list-keys', '--account', id, '--json');
     expect(list.json.map((k: { name: string }) => k.name).sort()).to.deep.equal(['bot', 'live bot']);
     expect(list.out).to.not.include(key.json.key);
@@ -32,7 +34,9 @@ describe('operator CLI', function () {
     expect(bal.json).to.deep.include({ balance: 100500 });
     expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: 'cus_cliTest01' });
     const humanBal = await cli('balance', '--account', id);
-    expect(humanBal.out).to.match(/balance 100500 credits/).and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
+    expect(humanBal.out)
+      .to.match(/balance 100500 credits/)
+      .and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
     expect((await cli('clear-auto-recharge', '--account', id, '--json')).json).to.include({ enabled: false });
     const revoked = await cli('revoke-key', '--key', key.json.id, '--json');
     expect(revoked.json).to.include({ id: key.json.id, alreadyRevoked: false });
@@ -49,7 +53,7 @@ describe('operator CLI', function () {
     expect(doc).to.include({ accountId: 'acct_demo', revokedAt: null });
   });
 
-  it('happy: demo-key\'s curl line names the port the API listens on, or PUBLIC_URL', async () => {
+  it("happy: demo-key's curl line names the port the API listens on, or PUBLIC_URL", async () => {
     expect((await cliWith({ PORT: '3456' }, 'demo-key')).out).to.include('http://localhost:3456/v2/matches');
     expect((await cliWith({ PUBLIC_URL: 'https://odds.example.com/' }, 'demo-key')).out).to.include('https://odds.example.com/v2/matches');
   });
@@ -79,7 +83,10 @@ describe('operator CLI', function () {
         [['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
         [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
         [['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
-        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'], /--customer: must be a gateway customer id \(cus_\.\.\.\)/],
+        [
+          ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'],
+          /--customer: must be a gateway customer id \(cus_\.\.\.\)/,
+        ],
         [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', ''], /--customer: must be a gateway customer id/],
       ] as [string[], RegExp][]) {
         const r = await cli(...args);
@@ -114,7 +121,19 @@ describe('operator CLI', function () {
       expect(ok.code).to.equal(0);
       expect(ok.json.problems).to.deep.equal([]);
       // A forged entry whose running balance does not follow from the chain.
-      await CreditLedger.collection.insertOne({ accountId: id, kind: 'adjustment', delta: -10, ref: `forged:${id}`, at: new Date(), seq: 2, slot: slotOf(id, 2), balance: 999, topUpSeq: 1, endpoint: null, keyId: null });
+      await CreditLedger.collection.insertOne({
+        accountId: id,
+        kind: 'adjustment',
+        delta: -10,
+        ref: `forged:${id}`,
+        at: new Date(),
+        seq: 2,
+        slot: slotOf(id, 2),
+        balance: 999,
+        topUpSeq: 1,
+        endpoint: null,
+        keyId: null,
+      });
       try {
         const bad = await cli('check-ledger');
         expect(bad.code).to.equal(1);

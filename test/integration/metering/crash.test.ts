@@ -20,7 +20,12 @@ describe('metering: a web process that crashes or loses Redis', function () {
       await waitUntil('the API process to listen', () => /listening (\S+)/.test(web.output()), 60000);
       const url = /listening (\S+)/.exec(web.output())![1];
       // Five slow requests: debited, then the process dies before answering.
-      const inflight = Array.from({ length: 5 }, () => fetch(`${url}/v2/ai/featured-picks?delay=30000`, { headers: bearer(key) }).then(async (r) => `${r.status} ${await r.text()}`, () => 'reset'));
+      const inflight = Array.from({ length: 5 }, () =>
+        fetch(`${url}/v2/ai/featured-picks?delay=30000`, { headers: bearer(key) }).then(
+          async (r) => `${r.status} ${await r.text()}`,
+          () => 'reset',
+        ),
+      );
       await waitUntil('the five debits', async () => (await CreditLedger.countDocuments({ accountId, kind: 'debit' })) === 5, 30000);
       expect(await MeterHold.countDocuments({ accountId })).to.be.at.least(1);
       await sigkillTree(web);

@@ -56,7 +56,14 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     const file = join(tmpdir(), `live-chain-${process.pid}.log`);
     writeFileSync(file, stack.output());
     console.log(`      every process's log: ${file}`);
-    console.log(stack.output().split('\n').filter((l) => /"level":[4-6]0/.test(l)).slice(-20).join('\n'));
+    console.log(
+      stack
+        .output()
+        .split('\n')
+        .filter((l) => /"level":[4-6]0/.test(l))
+        .slice(-20)
+        .join('\n'),
+    );
   });
 
   it('happy: from a fresh database, odds become recommendations before kickoff, events end, every bet settles and performance counts them', async () => {
@@ -76,7 +83,9 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     expect(perf.overall.totalBets).to.be.at.least(1);
     expect(samples.length).to.be.greaterThan(3);
     for (const s of samples) expect(s.waiting, JSON.stringify(s)).to.be.at.most(s.open);
-    console.log(`      first settled recommendations ${firstSettledAfterS.toFixed(0)} s after start; ${settled.length} settled; peak ai waiting ${Math.max(...samples.map((s) => s.waiting))} (open events then ${samples.reduce((a, s) => (s.waiting > a.waiting ? s : a)).open})`);
+    console.log(
+      `      first settled recommendations ${firstSettledAfterS.toFixed(0)} s after start; ${settled.length} settled; peak ai waiting ${Math.max(...samples.map((s) => s.waiting))} (open events then ${samples.reduce((a, s) => (s.waiting > a.waiting ? s : a)).open})`,
+    );
   });
 
   it('error: ingest stopped -> /v2/health degraded within three intervals (still 200); resumed -> ok', async () => {
@@ -84,31 +93,51 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     await waitUntil('health ok', async () => (await stack.get('/v2/health')).body?.status === 'ok', 60_000, 500);
     await stack.stop(['ingest']);
     const stopped = Date.now();
-    await waitUntil('health degraded', async () => {
-      const h = await stack.get('/v2/health');
-      return h.status === 200 && h.body.status === 'degraded' && h.body.reasons.some((r: string) => r.includes('provider simulated'));
-    }, 10 * interval, 250);
+    await waitUntil(
+      'health degraded',
+      async () => {
+        const h = await stack.get('/v2/health');
+        return h.status === 200 && h.body.status === 'degraded' && h.body.reasons.some((r: string) => r.includes('provider simulated'));
+      },
+      10 * interval,
+      250,
+    );
     // The last poll finished before the stop; degraded is due three intervals after it, at the latest.
     expect(Date.now() - stopped).to.be.at.most(3 * interval + 2000);
     stack.start(['ingest']);
-    await waitUntil('health ok again', async () => {
-      const h = await stack.get('/v2/health');
-      return h.body?.status === 'ok' || !(h.body?.reasons ?? []).some((r: string) => r.includes('provider simulated'));
-    }, 60_000, 500);
+    await waitUntil(
+      'health ok again',
+      async () => {
+        const h = await stack.get('/v2/health');
+        return h.body?.status === 'ok' || !(h.body?.reasons ?? []).some((r: string) => r.includes('provider simulated'));
+      },
+      60_000,
+      500,
+    );
   });
 
   it('happy: restarted on the same Redis and database with another interval and speed, ingest goes on and no event is dated beyond a season', async () => {
     await stack.stop();
     const restarted = new Date();
     stack.start(undefined, { SIM_SPEED: '60', POLL_INTERVAL_MS: '3000' });
-    await waitUntil('a poll after the restart', async () => {
-      const state = await ProviderState.findById('simulated').lean();
-      return Boolean(state?.lastSuccessAt && state.lastSuccessAt > restarted);
-    }, 60_000, 500);
-    await waitUntil('a second poll', async () => {
-      const state = await ProviderState.findById('simulated').lean();
-      return Boolean(state?.lastSuccessAt && state.lastSuccessAt.getTime() > restarted.getTime() + 3000);
-    }, 60_000, 500);
+    await waitUntil(
+      'a poll after the restart',
+      async () => {
+        const state = await ProviderState.findById('simulated').lean();
+        return Boolean(state?.lastSuccessAt && state.lastSuccessAt > restarted);
+      },
+      60_000,
+      500,
+    );
+    await waitUntil(
+      'a second poll',
+      async () => {
+        const state = await ProviderState.findById('simulated').lean();
+        return Boolean(state?.lastSuccessAt && state.lastSuccessAt.getTime() > restarted.getTime() + 3000);
+      },
+      60_000,
+      500,
+    );
     const latest = await Event.findOne({}, { startDateTime: 1 }).sort({ startDateTime: -1 }).lean();
     expect(latest!.startDateTime.getTime() - Date.now()).to.be.lessThan(SEASON_MS);
     const out = stack.output();
@@ -120,10 +149,15 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
 /** The settlement worker refreshes the rollups right after grading: performance counts bets soon. */
 async function waitUntilCounted(stack: Stack, auth: Record<string, string>): Promise<any> {
   let body: any;
-  await waitUntil('performance counts the settled bets', async () => {
-    const res = await stack.get('/v2/ai/performance?days=7', auth);
-    body = res.body;
-    return res.status === 200 && body.overall?.totalBets >= 1;
-  }, 60_000, 1000);
+  await waitUntil(
+    'performance counts the settled bets',
+    async () => {
+      const res = await stack.get('/v2/ai/performance?days=7', auth);
+      body = res.body;
+      return res.status === 200 && body.overall?.totalBets >= 1;
+    },
+    60_000,
+    1000,
+  );
   return body;
 }

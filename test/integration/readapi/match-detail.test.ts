@@ -28,7 +28,18 @@ describe('GET /v2/matches/{eventId}', () => {
     const res = await api.get('/v2/matches/5001');
     expect(res.status).to.equal(200);
     const e = res.body.data;
-    expect(e).to.deep.include({ id: '5001', status: 'upcoming', startDateTime: kickoff.toISOString(), homeTeamId: 100, awayTeamId: 101, competitionId: 10, regionId: 1, sportId: 1, stats: null, voided: false });
+    expect(e).to.deep.include({
+      id: '5001',
+      status: 'upcoming',
+      startDateTime: kickoff.toISOString(),
+      homeTeamId: 100,
+      awayTeamId: 101,
+      competitionId: 10,
+      regionId: 1,
+      sportId: 1,
+      stats: null,
+      voided: false,
+    });
     expect(e.homeTeam).to.deep.equal({ id: 100, name: 'Arsenal', caption: 'Arsenal', regionId: 1 });
     expect(e.sport).to.deep.equal({ id: 1, name: 'Soccer', sysname: 'soccer' });
     expect(e.competition).to.deep.equal({ id: 10, caption: 'Premier League', regionId: 1, region: { id: 1, caption: 'England' } });
@@ -38,7 +49,10 @@ describe('GET /v2/matches/{eventId}', () => {
       caption: 'England',
       _count: { competitions: 2, events: 1 },
       availableSports: ['soccer'],
-      competitions: [{ id: 10, caption: 'Premier League' }, { id: 13, caption: 'Championship' }],
+      competitions: [
+        { id: 10, caption: 'Premier League' },
+        { id: 13, caption: 'Championship' },
+      ],
     });
     expect(e.metadata).to.deep.include({ sportName: 'Soccer', homeTeamName: 'Arsenal', awayTeamName: 'Chelsea' });
     expect(e.metadata.markets).to.include.members(['SOCCER_MATCH_RESULT', 'SOCCER_ASIAN_HANDICAP', 'SOCCER_CORNERS_UNDER_OVER']);
@@ -60,7 +74,14 @@ describe('GET /v2/matches/{eventId}', () => {
     expect(e.bettingRecommendations[0]).to.deep.include({ id: 'rec-5001-O', eventId: '5001', outcome: 'Más de 2.5', odds: 2.1, confidence: 'Medium', settled: false, result: null });
     expect(e.bettingRecommendations[0].rationale).to.deep.equal(['Ambos promedian 1,6 goles esperados']);
     expect(e.featuredPick).to.deep.include({ id: 'pick-5001', pickType: 'single', totalOdds: 2.1, featuredOrder: 1, settled: false, result: null });
-    expect(e.featuredPick.recommendations[0]).to.deep.include({ recommendationId: 'rec-5001-O', eventId: '5001', betItemId: e.bettingRecommendations[0].betItemId, market: 'SOCCER_UNDER_OVER', outcome: 'Más de 2.5', point: 2.5 });
+    expect(e.featuredPick.recommendations[0]).to.deep.include({
+      recommendationId: 'rec-5001-O',
+      eventId: '5001',
+      betItemId: e.bettingRecommendations[0].betItemId,
+      market: 'SOCCER_UNDER_OVER',
+      outcome: 'Más de 2.5',
+      point: 2.5,
+    });
     expect(e.featuredPick.event).to.deep.include({ id: '5001', league: 'Premier League', commenceTime: kickoff.toISOString(), startDateTime: kickoff.toISOString() });
     expect(e.featuredPick).to.deep.include({ featuredDate: '2030-08-10', startsAt: kickoff.toISOString() });
     expect(e.analysisInsight).to.deep.equal({ home: { form: 'WWDLW' }, away: { form: 'LDWWL' }, note: 'Local más fuerte' });
@@ -69,7 +90,10 @@ describe('GET /v2/matches/{eventId}', () => {
   });
 
   it('happy: a pick and a recommendation read the same in the event detail and in /v2/ai (one renderer, one schema)', async () => {
-    for (const [locale, zone] of [['es', 'Asia/Tokyo'], ['pt', 'UTC']]) {
+    for (const [locale, zone] of [
+      ['es', 'Asia/Tokyo'],
+      ['pt', 'UTC'],
+    ]) {
       const detail = (await api.get(`/v2/matches/5001?locale=${locale}&timezone=${zone}`)).body.data;
       const picks = (await api.get(`/v2/ai/featured-picks?limit=50&locale=${locale}&timezone=${zone}`)).body.data;
       const served = picks.find((p: { id: string }) => p.id === detail.featuredPick.id);
@@ -93,21 +117,41 @@ describe('GET /v2/matches/{eventId}', () => {
     expect(body.data.region.availableSports).to.deep.equal(['basketball', 'baseball', 'ice-hockey']);
   });
 
-  it('happy: a live event has current stats, the default provider\'s live markets and its live event data', async () => {
+  it("happy: a live event has current stats, the default provider's live markets and its live event data", async () => {
     const { body } = await api.get('/v2/matches/5002?locale=es');
     const e = body.data;
     expect(e.status).to.equal('live');
     expect(e.stats).to.deep.equal({
-      homeGoals: 1, awayGoals: 0, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, homeCorners: 4, awayCorners: 1,
-      homeYellowCards: 1, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0, phase: '2H',
+      homeGoals: 1,
+      awayGoals: 0,
+      homeGoalsFirstHalf: 1,
+      awayGoalsFirstHalf: 0,
+      homeCorners: 4,
+      awayCorners: 1,
+      homeYellowCards: 1,
+      awayYellowCards: 0,
+      homeRedCards: 0,
+      awayRedCards: 0,
+      phase: '2H',
     });
     expect(e.liveMarkets.map((m: { marketDisplayName: string }) => m.marketDisplayName)).to.deep.equal(['Resultado del Partido', 'Total de Goles Más/Menos 2.5']);
     // PROVIDERS defaults to simulated: its prices, not the other book's (+0.1).
     expect(e.liveMarkets[0].betItems[0]).to.deep.equal({ code: '1', translatedCaption: 'Local', price: 1.5, priceChange: -0.05, isAvailable: true });
     expect(e.liveEventData).to.deep.equal([
       {
-        eventId: '5002', homeGoals: 1, awayGoals: 0, homeCorners: 4, awayCorners: 1, homeYellowCards: 1, awayYellowCards: 0,
-        homeRedCards: 0, awayRedCards: 0, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0, phaseSysname: 'SECOND_HALF', isLive: true,
+        eventId: '5002',
+        homeGoals: 1,
+        awayGoals: 0,
+        homeCorners: 4,
+        awayCorners: 1,
+        homeYellowCards: 1,
+        awayYellowCards: 0,
+        homeRedCards: 0,
+        awayRedCards: 0,
+        homeGoalsFirstHalf: 1,
+        awayGoalsFirstHalf: 0,
+        phaseSysname: 'SECOND_HALF',
+        isLive: true,
         liveDataJson: { minute: 62, possession: { home: 58, away: 42 } },
       },
     ]);

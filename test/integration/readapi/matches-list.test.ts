@@ -36,7 +36,17 @@ describe('GET /v2/matches', () => {
     expect(ids(res.body)).to.deep.equal(['3105', '3101', '3102', '3103', '3104']);
     expect(res.body.count).to.equal(5);
     const e = res.body.data.find((x: { id: string }) => x.id === '3102');
-    expect(e).to.deep.include({ id: '3102', startDateTime: '2030-06-01T15:00:00.000Z', status: 'upcoming', homeTeamId: TEAMS.atletico._id, awayTeamId: TEAMS.barcelona._id, sportId: 1, competitionId: 11, regionId: 2, views: 0 });
+    expect(e).to.deep.include({
+      id: '3102',
+      startDateTime: '2030-06-01T15:00:00.000Z',
+      status: 'upcoming',
+      homeTeamId: TEAMS.atletico._id,
+      awayTeamId: TEAMS.barcelona._id,
+      sportId: 1,
+      competitionId: 11,
+      regionId: 2,
+      views: 0,
+    });
     expect(e.homeTeam).to.deep.equal({ id: TEAMS.atletico._id, name: 'Atlético Madrid' });
     expect(e.competition).to.deep.equal({ id: 11, caption: 'LaLiga' });
     expect(e.region).to.deep.equal({ id: 2, caption: 'Spain' });

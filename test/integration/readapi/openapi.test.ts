@@ -43,8 +43,23 @@ describe('OpenAPI document and docs page', () => {
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('1.0.0');
     expect(Object.keys(doc.paths).sort()).to.deep.equal(
-      ['/v2/health', '/v2/matches', '/v2/matches/{eventId}', '/v2/matches/trending', '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/competitions', '/v2/regions', '/v2/teams', '/v2/stats',
-        '/v2/ai/featured-picks', '/v2/ai/processed-insights', '/v2/ai/value-opportunities', '/v2/ai/betting-recommendations', ...SETTLEMENT_PATHS].sort(),
+      [
+        '/v2/health',
+        '/v2/matches',
+        '/v2/matches/{eventId}',
+        '/v2/matches/trending',
+        '/v2/matches/live',
+        '/v2/matches/{eventId}/live-odds',
+        '/v2/competitions',
+        '/v2/regions',
+        '/v2/teams',
+        '/v2/stats',
+        '/v2/ai/featured-picks',
+        '/v2/ai/processed-insights',
+        '/v2/ai/value-opportunities',
+        '/v2/ai/betting-recommendations',
+        ...SETTLEMENT_PATHS,
+      ].sort(),
     );
   });
 
@@ -66,11 +81,14 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
-  it('happy: parameters are the validator\'s own schemas: names, defaults, maximums, enums and path patterns', async () => {
+  it("happy: parameters are the validator's own schemas: names, defaults, maximums, enums and path patterns", async () => {
     for (const route of [...readRoutes(), ...performanceRoutes(), ...betsRoutes()]) {
       const op = api.document.paths[`/v2${route.path}`].get;
       const query = op.parameters.filter((p: { in: string }) => p.in === 'query');
-      expect(query.map((p: { name: string }) => p.name), route.path).to.deep.equal(Object.keys(route.query.properties));
+      expect(
+        query.map((p: { name: string }) => p.name),
+        route.path,
+      ).to.deep.equal(Object.keys(route.query.properties));
       for (const p of query) expect(p.schema, `${route.path} ${p.name}`).to.deep.equal(JSON.parse(JSON.stringify(route.query.properties[p.name])));
       const path = op.parameters.filter((p: { in: string }) => p.in === 'path');
       expect(path.map((p: { name: string }) => p.name)).to.deep.equal(Object.keys(route.params?.properties ?? {}));
@@ -211,7 +229,12 @@ describe('OpenAPI document and docs page', () => {
     const settled = await api.get('/v2/bets/events/1303/settle-bet');
     expect(settled.status).to.equal(200);
     expect(settled.body.data.recommendations.find((r: { id: string }) => r.id === 'rec-1303-settled')).to.deep.include({
-      settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 1.8, actualReturn: 1.8, reasonCode: 'graded',
+      settled: true,
+      result: 'won',
+      resultDetail: 'won',
+      returnPerUnit: 1.8,
+      actualReturn: 1.8,
+      reasonCode: 'graded',
     });
     const moved = await api.get(`/v2/bets/bet-items/${MOVING_ITEM}/odds-movement`);
     expect(moved.body.data).to.deep.include({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', min: 1.85, max: 1.95, change: 0.05, points: 3, truncated: false });
@@ -263,9 +286,30 @@ describe('OpenAPI document and docs page', () => {
 async function settledRecommendation(eventId: string): Promise<void> {
   const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
   await Recommendation.create({
-    _id: `rec-${eventId}-settled`, eventId, marketId: mid, betItemId: betItemId(mid, '1'), betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', sportId: 1,
-    outcome: 'Arsenal', bookmaker: 'simulated', odds: 1.8, probability: 0.6, fairOdds: 1.67, confidence: 'High', edgePercentage: 8, kellyFraction: 0.05,
-    eventStartAt: new Date('2024-04-01T18:00:00Z'), settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 1.8, actualReturn: 1.8,
-    settlementDate: new Date('2024-04-01T21:00:00Z'), settledVersion: 0, reasonCode: 'graded', reason: 'Final score 2-1',
+    _id: `rec-${eventId}-settled`,
+    eventId,
+    marketId: mid,
+    betItemId: betItemId(mid, '1'),
+    betTypeSysname: 'SOCCER_MATCH_RESULT',
+    code: '1',
+    sportId: 1,
+    outcome: 'Arsenal',
+    bookmaker: 'simulated',
+    odds: 1.8,
+    probability: 0.6,
+    fairOdds: 1.67,
+    confidence: 'High',
+    edgePercentage: 8,
+    kellyFraction: 0.05,
+    eventStartAt: new Date('2024-04-01T18:00:00Z'),
+    settled: true,
+    result: 'won',
+    resultDetail: 'won',
+    returnPerUnit: 1.8,
+    actualReturn: 1.8,
+    settlementDate: new Date('2024-04-01T21:00:00Z'),
+    settledVersion: 0,
+    reasonCode: 'graded',
+    reason: 'Final score 2-1',
   });
 }

@@ -9,8 +9,7 @@ import { Competition, Event, LiveOddsSnapshot } from '../../../shared/db/models'
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
-const price = (body: any, eventId: string) =>
-  body.data.find((e: { id: string }) => e.id === eventId).markets[0].betItems[0].price as number;
+const price = (body: any, eventId: string) => body.data.find((e: { id: string }) => e.id === eventId).markets[0].betItems[0].price as number;
 
 describe('read API page cache (Redis, invalidated by scope versions)', () => {
   let api: ReadApi;

@@ -110,17 +110,51 @@ describe('GET /v2/matches/live', () => {
     expect(ids(res.body)).to.deep.equal(['7004', '7001', '7002', '7003']);
     expect(res.body.count).to.equal(4);
     const e = res.body.data.find((x: { id: string }) => x.id === '7002');
-    expect(Object.keys(e)).to.include.members(['id', 'startDateTime', 'status', 'competitionId', 'sportId', 'regionId', 'views', 'sport', 'homeTeam', 'awayTeam', 'competition', 'region', 'stats', 'markets']);
+    expect(Object.keys(e)).to.include.members([
+      'id',
+      'startDateTime',
+      'status',
+      'competitionId',
+      'sportId',
+      'regionId',
+      'views',
+      'sport',
+      'homeTeam',
+      'awayTeam',
+      'competition',
+      'region',
+      'stats',
+      'markets',
+    ]);
     expect(e.status).to.equal('live');
     expect(e.stats).to.deep.include({
-      id: '7002', homeGoals: 1, awayGoals: 0, homeCorners: 4, awayCorners: 1, homeYellowCards: 1, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0,
-      elapsedSeconds: 3720, phaseCaptionLong: 'Second half', phaseCaption: '2H', isLive: true, isInPlay: true,
+      id: '7002',
+      homeGoals: 1,
+      awayGoals: 0,
+      homeCorners: 4,
+      awayCorners: 1,
+      homeYellowCards: 1,
+      awayYellowCards: 0,
+      homeRedCards: 0,
+      awayRedCards: 0,
+      elapsedSeconds: 3720,
+      phaseCaptionLong: 'Second half',
+      phaseCaption: '2H',
+      isLive: true,
+      isInPlay: true,
     });
     expect(e.stats.referenceTime).to.equal(new Date(Date.parse('2024-05-01T18:30:00Z') + 3720_000).toISOString());
     expect(e.stats.liveBetItems).to.have.length(3);
     expect(e.stats.liveBetItems[0]).to.deep.equal({
-      betItemId: '7002-SOCCER_MATCH_RESULT-1', marketSysname: 'SOCCER_MATCH_RESULT', marketCaption: 'Match Result', code: '1', caption: 'Home',
-      price: 1.45, priceChange: -0.1, isAvailable: true, timestamp: String(Date.parse('2024-05-01T18:30:00Z') + 3700_000),
+      betItemId: '7002-SOCCER_MATCH_RESULT-1',
+      marketSysname: 'SOCCER_MATCH_RESULT',
+      marketCaption: 'Match Result',
+      code: '1',
+      caption: 'Home',
+      price: 1.45,
+      priceChange: -0.1,
+      isAvailable: true,
+      timestamp: String(Date.parse('2024-05-01T18:30:00Z') + 3700_000),
     });
     expect(e.stats.liveBetItems[2]).to.include({ marketCaption: 'Total Goals Over/Under 2.5', caption: 'Over 2.5', isAvailable: false });
   });
@@ -166,13 +200,17 @@ describe('GET /v2/matches/{eventId}/live-odds', () => {
   });
   after(() => api.close());
 
-  it('happy: the default provider\'s snapshot with localized names', async () => {
+  it("happy: the default provider's snapshot with localized names", async () => {
     const res = await api.get('/v2/matches/8001/live-odds');
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.include({ eventId: '8001', dataSource: 'simulated', capturedAt: captured.toISOString(), stale: false });
     expect(res.body.data.liveMarkets).to.deep.equal([
       {
-        marketId: '8001-SOCCER_MATCH_RESULT', marketSysname: 'SOCCER_MATCH_RESULT', marketCaption: 'Match Result', marketDisplayName: 'Match Result', line: null,
+        marketId: '8001-SOCCER_MATCH_RESULT',
+        marketSysname: 'SOCCER_MATCH_RESULT',
+        marketCaption: 'Match Result',
+        marketDisplayName: 'Match Result',
+        line: null,
         betItems: [
           { code: '1', translatedCaption: 'Home', price: 1.5, priceChange: -0.05, isAvailable: true },
           { code: 'X', translatedCaption: 'Draw', price: 3.9, priceChange: 0.2, isAvailable: true },
@@ -180,7 +218,11 @@ describe('GET /v2/matches/{eventId}/live-odds', () => {
         ],
       },
       {
-        marketId: '8001-SOCCER_UNDER_OVER@2.5', marketSysname: 'SOCCER_UNDER_OVER', marketCaption: 'Over/Under 2.5', marketDisplayName: 'Total Goals Over/Under 2.5', line: 2.5,
+        marketId: '8001-SOCCER_UNDER_OVER@2.5',
+        marketSysname: 'SOCCER_UNDER_OVER',
+        marketCaption: 'Over/Under 2.5',
+        marketDisplayName: 'Total Goals Over/Under 2.5',
+        line: 2.5,
         betItems: [
           { code: 'O', translatedCaption: 'Over 2.5', price: 2.25, priceChange: null, isAvailable: true },
           { code: 'U', translatedCaption: 'Under 2.5', price: 1.62, priceChange: -0.02, isAvailable: true },

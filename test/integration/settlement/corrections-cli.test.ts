@@ -89,7 +89,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect((await cli('check-performance')).code).to.equal(0);
   });
 
-  it('error: a settled bet that cannot be counted is named by check-performance and does not stop its day\'s rollups', async () => {
+  it("error: a settled bet that cannot be counted is named by check-performance and does not stop its day's rollups", async () => {
     const start = (await Event.findById(other, { startDateTime: 1 }).lean())!.startDateTime;
     const day = betDay(start);
     const source = (await Recommendation.findOne({ eventId: other }).lean())!;
@@ -128,7 +128,15 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect(view('uo25O')).to.deep.equal({ result: 'lost', rpu: 0, writes: 2, version: 1 });
     expect(view('bttsY')).to.deep.equal({ result: 'won', rpu: 1.9, writes: 1, version: 1 });
     expect(recs.mr1.corrections).to.have.length(1);
-    expect(recs.mr1.corrections[0]).to.include({ previousResult: 'won', previousResultDetail: 'won', previousReturnPerUnit: 2.1, newResult: 'lost', newResultDetail: 'lost', newReturnPerUnit: 0, resultVersion: 1 });
+    expect(recs.mr1.corrections[0]).to.include({
+      previousResult: 'won',
+      previousResultDetail: 'won',
+      previousReturnPerUnit: 2.1,
+      newResult: 'lost',
+      newResultDetail: 'lost',
+      newReturnPerUnit: 0,
+      resultVersion: 1,
+    });
     expect(recs.mrX.corrections[0]).to.include({ previousResult: 'lost', newResult: 'won' });
     expect(recs.bttsY.corrections).to.deep.equal([]);
 
@@ -179,7 +187,12 @@ describe('operator settlement commands (check-performance, correct-result) with 
     for (const [name, args, message] of cases) {
       it(`${name}: exits non-zero naming the argument`, async () => {
         const ids = [other, upcoming];
-        const versions = async () => (await Event.find({ _id: { $in: ids } }, { resultVersion: 1, stats: 1 }).sort({ _id: 1 }).lean()).map((e) => [e.resultVersion, e.stats?.homeGoals ?? null]);
+        const versions = async () =>
+          (
+            await Event.find({ _id: { $in: ids } }, { resultVersion: 1, stats: 1 })
+              .sort({ _id: 1 })
+              .lean()
+          ).map((e) => [e.resultVersion, e.stats?.homeGoals ?? null]);
         const before = await versions();
         const r = await cli('correct-result', ...args());
         expect(r.code).to.not.equal(0);

@@ -125,11 +125,7 @@ const SOCCER: EventCase[] = [
     rule: 'missing corners and cards push only those bets',
     state: 'settled',
     endState: 'completed',
-    bets: [
-      b('mr2', 'SOCCER_MATCH_RESULT', '2', null, W),
-      b('co95O', 'SOCCER_CORNERS_UNDER_OVER', 'O', 9.5, P('missing_corners')),
-      b('ca35O', 'SOCCER_CARDS_UNDER_OVER', 'O', 3.5, P('missing_cards')),
-    ],
+    bets: [b('mr2', 'SOCCER_MATCH_RESULT', '2', null, W), b('co95O', 'SOCCER_CORNERS_UNDER_OVER', 'O', 9.5, P('missing_corners')), b('ca35O', 'SOCCER_CARDS_UNDER_OVER', 'O', 3.5, P('missing_cards'))],
   },
   {
     id: '7100004',
@@ -386,7 +382,13 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     const c = SOCCER.find((x) => x.id === '7100008')!;
     expect(v0.settlement).to.include({ state: 'settled', resultVersion: 0, settledVersion: 0 });
     expect(v0.finalResult).to.include({ homeCorners: 5, awayCorners: 4 });
-    for (const bet of c.bets) expectBet(c, v0.recommendations.find((x: Body) => x.id === recId(c.id, bet.key)), bet.before ?? bet.expect, bet.key);
+    for (const bet of c.bets)
+      expectBet(
+        c,
+        v0.recommendations.find((x: Body) => x.id === recId(c.id, bet.key)),
+        bet.before ?? bet.expect,
+        bet.key,
+      );
     expect(v0.recommendations.every((r: Body) => r.corrections.length === 0)).to.equal(true);
     const picks = Object.fromEntries(v0.picks.map((p: Body) => [p.id, [p.settled, p.result]]));
     expect(picks).to.deep.equal({ 'pick-corrected': [true, 'lost'], 'pick-single': [true, 'won'] });
@@ -427,7 +429,10 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
         const [, eventId] = rid.split('-');
         return CASES.find((c) => c.id === eventId)!.bets.find((x) => recId(eventId, x.key) === rid)!.expect;
       });
-      expect(got.legs.map((l: Body) => [l.result, l.resultDetail]), p.id).to.deep.equal(legs.map((l) => [l.result, l.detail ?? null]));
+      expect(
+        got.legs.map((l: Body) => [l.result, l.resultDetail]),
+        p.id,
+      ).to.deep.equal(legs.map((l) => [l.result, l.detail ?? null]));
       if (p.result === null) {
         expect({ settled: got.settled, result: got.result, rpu: got.returnPerUnit }, p.id).to.deep.equal({ settled: false, result: null, rpu: null });
         continue;
@@ -495,8 +500,12 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
 
   it('error: settle jobs replayed for every event (a retry, a duplicate) write nothing twice', async () => {
     const snapshot = async () => ({
-      recs: await Recommendation.find({ eventId: { $in: EVENT_IDS } }).sort({ _id: 1 }).lean(),
-      picks: await Pick.find({ _id: { $in: PICKS.map((p) => p.id) } }).sort({ _id: 1 }).lean(),
+      recs: await Recommendation.find({ eventId: { $in: EVENT_IDS } })
+        .sort({ _id: 1 })
+        .lean(),
+      picks: await Pick.find({ _id: { $in: PICKS.map((p) => p.id) } })
+        .sort({ _id: 1 })
+        .lean(),
       perf: (await performance()).daily.days,
     });
     const was = await snapshot();

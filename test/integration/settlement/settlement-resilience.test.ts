@@ -64,7 +64,6 @@ async function settledCount(eventIds: string[]): Promise<number> {
   return Recommendation.countDocuments({ eventId: { $in: eventIds }, settled: true });
 }
 
-
 const stop = async (p: Spawned | undefined) => {
   if (p && p.child.exitCode === null && p.child.signalCode === null) (p.child.kill('SIGTERM'), await p.exited);
 };
@@ -102,7 +101,11 @@ describe('settlement resilience (worker and scheduler processes)', function () {
     const perEvent = BETS.length;
     const { eventIds, pickIds } = await seed(30, perEvent);
     const total = eventIds.length * perEvent;
-    await enqueueMany(settlementQueue, 'settle-event', eventIds.map((eventId) => ({ eventId, resultVersion: 0 })));
+    await enqueueMany(
+      settlementQueue,
+      'settle-event',
+      eventIds.map((eventId) => ({ eventId, resultVersion: 0 })),
+    );
     // Small batches (a few events per pass) so there is a "mid-batch" to kill in.
     const env = { SETTLEMENT_LOCK_MS: '2000', SETTLEMENT_CONCURRENCY: '4' };
     const atKill: number[] = [];
@@ -110,15 +113,23 @@ describe('settlement resilience (worker and scheduler processes)', function () {
     for (let kill = 1; kill <= 3; kill++) {
       const worker = spawnEntry('workers/settlement.ts', env);
       running.push(worker);
-      await waitUntil(`progress before kill ${kill}`, async () => {
-        const n = await settledCount(eventIds);
-        return n > last && n < total;
-      }, 120_000, 50);
+      await waitUntil(
+        `progress before kill ${kill}`,
+        async () => {
+          const n = await settledCount(eventIds);
+          return n > last && n < total;
+        },
+        120_000,
+        50,
+      );
       await sigkillTree(worker);
       last = await settledCount(eventIds);
       atKill.push(last);
     }
-    expect(atKill.every((n) => n > 0 && n < total), `settled bets at each kill: ${atKill.join(', ')} of ${total}`).to.equal(true);
+    expect(
+      atKill.every((n) => n > 0 && n < total),
+      `settled bets at each kill: ${atKill.join(', ')} of ${total}`,
+    ).to.equal(true);
 
     running.push(spawnEntry('workers/settlement.ts', env));
     await waitUntil('every bet settled after the kills', async () => (await settledCount(eventIds)) === total, 180_000, 500);

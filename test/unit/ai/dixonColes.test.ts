@@ -1,13 +1,5 @@
 import { expect } from 'chai';
-import {
-  dcLambdas,
-  dcObjective,
-  dcScoreGrid,
-  fitDixonColes,
-  lambdasFromMarket,
-  type DcMatch,
-  type DcParams,
-} from '../../../shared/ai/dixonColes';
+import { dcLambdas, dcObjective, dcScoreGrid, fitDixonColes, lambdasFromMarket, type DcMatch, type DcParams } from '../../../shared/ai/dixonColes';
 import { mulberry32, samplePoisson, type Rng } from '../../../shared/ai/random';
 import { overProbability, resultProbabilities } from '../../../shared/ai/scoreGrid';
 

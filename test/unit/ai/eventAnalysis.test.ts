@@ -45,14 +45,56 @@ describe('event analysis', () => {
 
   describe('market inversion recovers the parameters behind noiseless prices', () => {
     const cases = [
-      { sportId: 1, x: [Math.log(1.6), Math.log(1.1)], markets: [['SOCCER_MATCH_RESULT', null], ['SOCCER_UNDER_OVER', 2.5]] },
-      { sportId: 2, x: [6, 224], markets: [['BASKETBALL_MONEYLINE', null], ['BASKETBALL_TOTAL_POINTS', 220.5]] },
+      {
+        sportId: 1,
+        x: [Math.log(1.6), Math.log(1.1)],
+        markets: [
+          ['SOCCER_MATCH_RESULT', null],
+          ['SOCCER_UNDER_OVER', 2.5],
+        ],
+      },
+      {
+        sportId: 2,
+        x: [6, 224],
+        markets: [
+          ['BASKETBALL_MONEYLINE', null],
+          ['BASKETBALL_TOTAL_POINTS', 220.5],
+        ],
+      },
       { sportId: 3, x: [0.5], markets: [['TENNIS_MATCH_WINNER', null]] },
-      { sportId: 4, x: [Math.log(4.9), Math.log(4)], markets: [['BASEBALL_MONEYLINE', null], ['BASEBALL_TOTAL_RUNS', 8.5]] },
+      {
+        sportId: 4,
+        x: [Math.log(4.9), Math.log(4)],
+        markets: [
+          ['BASEBALL_MONEYLINE', null],
+          ['BASEBALL_TOTAL_RUNS', 8.5],
+        ],
+      },
       { sportId: 5, x: [-0.4], markets: [['VOLLEYBALL_MATCH_WINNER', null]] },
-      { sportId: 6, x: [-2.5, 47], markets: [['AMERICAN_FOOTBALL_SPREAD', -3.5], ['AMERICAN_FOOTBALL_TOTAL_POINTS', 45.5]] },
-      { sportId: 7, x: [Math.log(3.3), Math.log(2.7)], markets: [['ICE_HOCKEY_MONEYLINE', null], ['ICE_HOCKEY_TOTAL_GOALS', 5.5]] },
-      { sportId: 8, x: [Math.log(30), Math.log(27)], markets: [['HANDBALL_MATCH_RESULT', null], ['HANDBALL_TOTAL_GOALS', 56.5]] },
+      {
+        sportId: 6,
+        x: [-2.5, 47],
+        markets: [
+          ['AMERICAN_FOOTBALL_SPREAD', -3.5],
+          ['AMERICAN_FOOTBALL_TOTAL_POINTS', 45.5],
+        ],
+      },
+      {
+        sportId: 7,
+        x: [Math.log(3.3), Math.log(2.7)],
+        markets: [
+          ['ICE_HOCKEY_MONEYLINE', null],
+          ['ICE_HOCKEY_TOTAL_GOALS', 5.5],
+        ],
+      },
+      {
+        sportId: 8,
+        x: [Math.log(30), Math.log(27)],
+        markets: [
+          ['HANDBALL_MATCH_RESULT', null],
+          ['HANDBALL_TOTAL_GOALS', 56.5],
+        ],
+      },
     ] as const;
     for (const c of cases) {
       it(`sport ${c.sportId}`, () => {
@@ -69,8 +111,17 @@ describe('event analysis', () => {
     }
   });
 
-  it('fair prices are the sharpest book\'s Shin de-vig; the bet is at the best price of any book', () => {
-    const event = simEvent({ id: 'u1', sportId: 1, x: [Math.log(1.5), Math.log(1.2)], home: { id: 1, name: 'Alpha' }, away: { id: 2, name: 'Beta' }, startDateTime: start, markets: SOCCER_MARKETS, seed: 9 });
+  it("fair prices are the sharpest book's Shin de-vig; the bet is at the best price of any book", () => {
+    const event = simEvent({
+      id: 'u1',
+      sportId: 1,
+      x: [Math.log(1.5), Math.log(1.2)],
+      home: { id: 1, name: 'Alpha' },
+      away: { id: 2, name: 'Beta' },
+      startDateTime: start,
+      markets: SOCCER_MARKETS,
+      seed: 9,
+    });
     const a = analyzeEvent(asInput(event), null, { minEdge: 2, now })!;
     const oneXtwo = event.markets.find((m) => m.betTypeSysname === 'SOCCER_MATCH_RESULT')!;
     const sharp = devigShin(oneXtwo.betItems.map((i) => i.bookPrices.sharpbook)).probabilities;
@@ -105,7 +156,8 @@ describe('event analysis', () => {
       const x = [Math.log(0.8 + 1.2 * rng()), Math.log(0.6 + rng())];
       const e = simEvent({ id: `t${i}`, sportId: 1, x, home: { id: 1, name: 'H' }, away: { id: 2, name: 'A' }, startDateTime: start, markets: SOCCER_MARKETS, seed: i });
       const truth = trueInputs(1, x);
-      for (const r of analyzeEvent(asInput(e), null, { minEdge: 2, now })!.recommendations) byBand[r.confidence].push(edgePercentage(priceOutcome(truth, r.betTypeSysname, r.code, r.line).distribution, r.odds));
+      for (const r of analyzeEvent(asInput(e), null, { minEdge: 2, now })!.recommendations)
+        byBand[r.confidence].push(edgePercentage(priceOutcome(truth, r.betTypeSysname, r.code, r.line).distribution, r.odds));
     }
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
     for (const band of ['High', 'Medium', 'Low']) expect(byBand[band].length, band).to.be.greaterThan(30);
@@ -115,7 +167,16 @@ describe('event analysis', () => {
   });
 
   it('an edge beyond the credible maximum (a stale or mistyped price) is never recommended', () => {
-    const event = simEvent({ id: 'u2', sportId: 1, x: [Math.log(1.5), Math.log(1.2)], home: { id: 1, name: 'Alpha' }, away: { id: 2, name: 'Beta' }, startDateTime: start, markets: SOCCER_MARKETS.slice(0, 1), seed: 3 });
+    const event = simEvent({
+      id: 'u2',
+      sportId: 1,
+      x: [Math.log(1.5), Math.log(1.2)],
+      home: { id: 1, name: 'Alpha' },
+      away: { id: 2, name: 'Beta' },
+      startDateTime: start,
+      markets: SOCCER_MARKETS.slice(0, 1),
+      seed: 3,
+    });
     event.markets[0].betItems[0].bookPrices.localodds = 9.5; // home at 9.5 with a fair ~45 %
     const a = analyzeEvent(asInput(event), null, { minEdge: 2, now })!;
     expect(a.items.find((i) => i.code === '1')!.edgePercentage).to.be.greaterThan(MAX_CREDIBLE_EDGE);
@@ -123,8 +184,24 @@ describe('event analysis', () => {
   });
 
   it('a fitted model moves the fair price by its blend weight: (1 - w) x market + w x model', () => {
-    const event = simEvent({ id: 'u3', sportId: 1, x: [Math.log(1.5), Math.log(1.2)], home: { id: 1, name: 'Alpha' }, away: { id: 2, name: 'Beta' }, startDateTime: start, markets: SOCCER_MARKETS.slice(0, 2), seed: 4 });
-    const params = { family: 'goals' as const, dc: { teams: ['1', '2'], attack: [0.3, -0.1], defence: [-0.2, 0.1], intercept: 0.1, homeAdvantage: 0.25, rho: -0.05 }, attackSE: [0.1, 0.1], defenceSE: [0.1, 0.1], corners: null, cards: null };
+    const event = simEvent({
+      id: 'u3',
+      sportId: 1,
+      x: [Math.log(1.5), Math.log(1.2)],
+      home: { id: 1, name: 'Alpha' },
+      away: { id: 2, name: 'Beta' },
+      startDateTime: start,
+      markets: SOCCER_MARKETS.slice(0, 2),
+      seed: 4,
+    });
+    const params = {
+      family: 'goals' as const,
+      dc: { teams: ['1', '2'], attack: [0.3, -0.1], defence: [-0.2, 0.1], intercept: 0.1, homeAdvantage: 0.25, rho: -0.05 },
+      attackSE: [0.1, 0.1],
+      defenceSE: [0.1, 0.1],
+      corners: null,
+      cards: null,
+    };
     const market = analyzeEvent(asInput(event), null, { minEdge: 2, now })!;
     const blended = analyzeEvent(asInput(event), { params, blendWeight: 0.4, gamesUsed: 300, fittedAt: now }, { minEdge: 2, now })!;
     for (const it of blended.items) {
@@ -147,9 +224,21 @@ describe('event analysis', () => {
   });
 
   it('sharpness is the lowest median margin, not one boosted market', () => {
-    const ranking = rankBooks(new Map([['boosty', [0.08, 0.07, -0.01]], ['sharp', [0.025, 0.02, 0.03]], ['soft', [0.06, 0.05, 0.07]]]));
+    const ranking = rankBooks(
+      new Map([
+        ['boosty', [0.08, 0.07, -0.01]],
+        ['sharp', [0.025, 0.02, 0.03]],
+        ['soft', [0.06, 0.05, 0.07]],
+      ]),
+    );
     expect(ranking).to.deep.equal(['sharp', 'soft', 'boosty']);
-    const fair = marketFair([{ book: 'boosty', odds: [2.2, 3.6, 4.2] }, { book: 'sharp', odds: [2.05, 3.4, 3.85] }], ranking)!;
+    const fair = marketFair(
+      [
+        { book: 'boosty', odds: [2.2, 3.6, 4.2] },
+        { book: 'sharp', odds: [2.05, 3.4, 3.85] },
+      ],
+      ranking,
+    )!;
     expect(fair.sharpBook).to.equal('sharp');
     expect(fair.consensus).to.have.length(3);
   });
@@ -167,6 +256,10 @@ describe('event analysis', () => {
     const event = simEvent({ id: 'u4', sportId: 1, x: [0.3, 0.1], home: { id: 1, name: 'A' }, away: { id: 2, name: 'B' }, startDateTime: start, markets: SOCCER_MARKETS.slice(0, 1), seed: 1 });
     delete event.markets[0].betItems[1].bookPrices.softbet;
     const quotes = fullQuotes(marketType('SOCCER_MATCH_RESULT')!, event.markets[0], event.dataSource);
-    expect(quotes.map((q) => q.book).sort()).to.deep.equal(BOOKS.map((b) => b.name).filter((b) => b !== 'softbet').sort());
+    expect(quotes.map((q) => q.book).sort()).to.deep.equal(
+      BOOKS.map((b) => b.name)
+        .filter((b) => b !== 'softbet')
+        .sort(),
+    );
   });
 });

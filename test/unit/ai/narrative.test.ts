@@ -41,8 +41,16 @@ describe('narrative', () => {
   ];
   for (const r of risks) {
     it(`flags ${r.name} only when present`, () => {
-      expect(buildNarrative(base).riskFactors.map((s) => s.en).join(' ')).to.not.include(r.word);
-      expect(buildNarrative({ ...base, ...r.change }).riskFactors.map((s) => s.en).join(' ')).to.include(r.word);
+      expect(
+        buildNarrative(base)
+          .riskFactors.map((s) => s.en)
+          .join(' '),
+      ).to.not.include(r.word);
+      expect(
+        buildNarrative({ ...base, ...r.change })
+          .riskFactors.map((s) => s.en)
+          .join(' '),
+      ).to.include(r.word);
     });
   }
 });

@@ -35,7 +35,10 @@ describe('pricing', () => {
 
   it('BTTS is one minus the mass with a zero', () => {
     const y = priceOutcome(soccer, 'SOCCER_BOTH_TEAMS_TO_SCORE', 'Y');
-    expect(y.probability).to.be.closeTo(sumCells((h, a) => h > 0 && a > 0), 1e-12);
+    expect(y.probability).to.be.closeTo(
+      sumCells((h, a) => h > 0 && a > 0),
+      1e-12,
+    );
   });
 
   const asian: { line: number; code: string; expect: (h: number, a: number) => [number, number, number, number, number] }[] = [
@@ -59,10 +62,19 @@ describe('pricing', () => {
   it('totals: half lines match the grid, whole lines push, quarter lines half-win/lose', () => {
     expect(priceOutcome(soccer, 'SOCCER_UNDER_OVER', 'O', 2.5).probability).to.be.closeTo(overProbability(grid, 2.5), 1e-12);
     const w = priceOutcome(soccer, 'SOCCER_UNDER_OVER', 'O', 2).distribution;
-    expect(w.push).to.be.closeTo(sumCells((h, a) => h + a === 2), 1e-12);
+    expect(w.push).to.be.closeTo(
+      sumCells((h, a) => h + a === 2),
+      1e-12,
+    );
     const q = priceOutcome(soccer, 'SOCCER_UNDER_OVER', 'U', 2.75).distribution;
-    expect(q.halfLoss).to.be.closeTo(sumCells((h, a) => h + a === 3), 1e-12);
-    expect(q.win).to.be.closeTo(sumCells((h, a) => h + a <= 2), 1e-12);
+    expect(q.halfLoss).to.be.closeTo(
+      sumCells((h, a) => h + a === 3),
+      1e-12,
+    );
+    expect(q.win).to.be.closeTo(
+      sumCells((h, a) => h + a <= 2),
+      1e-12,
+    );
   });
 
   it('over and under at the same line are complementary in fair terms', () => {

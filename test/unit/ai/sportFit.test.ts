@@ -54,7 +54,15 @@ describe('sport fits', () => {
 
   it('fitSport needs enough games, fits Dixon-Coles for soccer with corners and cards', () => {
     const rng = mulberry32(3);
-    const games = schedule(4).map((g) => ({ ...g, homeScore: samplePoisson(rng, 1.5), awayScore: samplePoisson(rng, 1.1), homeCorners: samplePoisson(rng, 5.5), awayCorners: samplePoisson(rng, 4.5), homeCards: samplePoisson(rng, 2), awayCards: samplePoisson(rng, 2.2) }));
+    const games = schedule(4).map((g) => ({
+      ...g,
+      homeScore: samplePoisson(rng, 1.5),
+      awayScore: samplePoisson(rng, 1.1),
+      homeCorners: samplePoisson(rng, 5.5),
+      awayCorners: samplePoisson(rng, 4.5),
+      homeCards: samplePoisson(rng, 2),
+      awayCards: samplePoisson(rng, 2.2),
+    }));
     expect(fitSport(1, games.slice(0, 10), 200)).to.equal(null);
     const fit = fitSport(1, games, games.at(-1)!.day)!;
     expect(fit.params.family).to.equal('goals');

@@ -2,15 +2,7 @@ import { expect } from 'chai';
 import { priceMarket, priceOutcome } from '../../../shared/ai/pricing';
 import { expectedScore, forEachCell, resultProbabilities } from '../../../shared/ai/scoreGrid';
 import { normalCdf } from '../../../shared/ai/countDistributions';
-import {
-  baseballGrid,
-  iceHockeyGrid,
-  normalScoreGrid,
-  scoreGridForSport,
-  setProbabilityFromMatch,
-  setsGrid,
-  type SportModelParams,
-} from '../../../shared/ai/sportModels';
+import { baseballGrid, iceHockeyGrid, normalScoreGrid, scoreGridForSport, setProbabilityFromMatch, setsGrid, type SportModelParams } from '../../../shared/ai/sportModels';
 import { MARKET_TYPES } from '../../../shared/markets/catalog';
 
 const total = (g: ReturnType<typeof setsGrid>) => g.p.flat().reduce((a, b) => a + b, 0);

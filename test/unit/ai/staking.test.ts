@@ -1,14 +1,5 @@
 import { expect } from 'chai';
-import {
-  KELLY_MULTIPLIER,
-  confidenceLevel,
-  edgePercentage,
-  kellyForReturns,
-  kellyFraction,
-  parlay,
-  probabilityStandardError,
-  PRICE_MOVE_SCALE,
-} from '../../../shared/ai/staking';
+import { KELLY_MULTIPLIER, confidenceLevel, edgePercentage, kellyForReturns, kellyFraction, parlay, probabilityStandardError, PRICE_MOVE_SCALE } from '../../../shared/ai/staking';
 
 describe('staking', () => {
   const plain = [
@@ -43,8 +34,7 @@ describe('staking', () => {
     const d = { win: 0.35, halfWin: 0.15, push: 0.05, halfLoss: 0.15, loss: 0.3 };
     const odds = 2.3;
     const f = kellyFraction(d, odds, 1);
-    const growth = (x: number) =>
-      d.win * Math.log(1 + x * (odds - 1)) + d.halfWin * Math.log(1 + (x * (odds - 1)) / 2) + d.halfLoss * Math.log(1 - x / 2) + d.loss * Math.log(1 - x);
+    const growth = (x: number) => d.win * Math.log(1 + x * (odds - 1)) + d.halfWin * Math.log(1 + (x * (odds - 1)) / 2) + d.halfLoss * Math.log(1 - x / 2) + d.loss * Math.log(1 - x);
     expect(f).to.be.greaterThan(0);
     expect(growth(f)).to.be.greaterThan(growth(f * 0.9));
     expect(growth(f)).to.be.greaterThan(growth(f * 1.1));

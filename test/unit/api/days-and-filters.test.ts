@@ -81,7 +81,7 @@ describe('event filters from validated queries (api/queries/filters)', () => {
   it('security: team search text is folded and every regex metacharacter escaped', () => {
     expect(searchPattern('Atlético  MADRID')).to.equal('atletico madrid');
     expect(searchPattern('São')).to.equal('sao');
-    expect(searchPattern("a.b")).to.equal('a\\.b');
+    expect(searchPattern('a.b')).to.equal('a\\.b');
     expect(new RegExp(searchPattern('x.*(y)|[z]\\')).test('x.*(y)|[z]\\')).to.equal(true);
     expect(new RegExp(searchPattern('.*')).test('anything')).to.equal(false);
   });

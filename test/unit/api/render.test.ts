@@ -70,7 +70,13 @@ describe('read forms (api/render)', () => {
 
     it('list form: completed events carry the final stats object, upcoming and live none', () => {
       expect(renderListEvent(base('completed'), 'en').stats).to.deep.equal({
-        homeGoals: 2, awayGoals: 1, homeCorners: 7, awayCorners: 3, homeYellowCards: 2, awayYellowCards: 3, phase: 'FT',
+        homeGoals: 2,
+        awayGoals: 1,
+        homeCorners: 7,
+        awayCorners: 3,
+        homeYellowCards: 2,
+        awayYellowCards: 3,
+        phase: 'FT',
       });
       expect(renderListEvent(base('upcoming'), 'en')).to.not.have.property('stats');
       expect(renderListEvent(base('live'), 'en')).to.not.have.property('stats');
@@ -79,7 +85,13 @@ describe('read forms (api/render)', () => {
     it('list form: a completed event without reported stats still has the object, counts null', () => {
       const e = { ...base('completed'), stats: null };
       expect(renderListEvent(e, 'en').stats).to.deep.equal({
-        homeGoals: null, awayGoals: null, homeCorners: null, awayCorners: null, homeYellowCards: null, awayYellowCards: null, phase: null,
+        homeGoals: null,
+        awayGoals: null,
+        homeCorners: null,
+        awayCorners: null,
+        homeYellowCards: null,
+        awayYellowCards: null,
+        phase: null,
       });
     });
 
@@ -119,15 +131,26 @@ describe('read forms (api/render)', () => {
         'es',
       );
       expect(item).to.deep.equal({
-        betItemId: '5-SOCCER_UNDER_OVER@2.5-O', marketSysname: 'SOCCER_UNDER_OVER', marketCaption: 'Total de Goles Más/Menos 2.5',
-        code: 'O', caption: 'Más de 2.5', price: 2.3, priceChange: 0, isAvailable: true, timestamp: '1717264800000',
+        betItemId: '5-SOCCER_UNDER_OVER@2.5-O',
+        marketSysname: 'SOCCER_UNDER_OVER',
+        marketCaption: 'Total de Goles Más/Menos 2.5',
+        code: 'O',
+        caption: 'Más de 2.5',
+        price: 2.3,
+        priceChange: 0,
+        isAvailable: true,
+        timestamp: '1717264800000',
       });
     });
 
     it('live odds markets: display name and translated captions, missing priceChange is null', () => {
       const [m] = renderLiveMarkets([{ marketId: '5-SOCCER_UNDER_OVER@3.5', marketSysname: 'SOCCER_UNDER_OVER', marketCaption: 'Goals', betItems: [{ code: 'U', price: 1.3 }] }], 'pt');
       expect(m).to.deep.equal({
-        marketId: '5-SOCCER_UNDER_OVER@3.5', marketSysname: 'SOCCER_UNDER_OVER', marketCaption: 'Goals', marketDisplayName: 'Total de Gols Mais/Menos 3.5', line: 3.5,
+        marketId: '5-SOCCER_UNDER_OVER@3.5',
+        marketSysname: 'SOCCER_UNDER_OVER',
+        marketCaption: 'Goals',
+        marketDisplayName: 'Total de Gols Mais/Menos 3.5',
+        line: 3.5,
         betItems: [{ code: 'U', translatedCaption: 'Menos de 3.5', price: 1.3, priceChange: null, isAvailable: true }],
       });
     });
@@ -141,16 +164,57 @@ describe('read forms (api/render)', () => {
     });
 
     const storedRec = {
-      _id: 'r1', eventId: '1', marketId: 'm', betItemId: 'b', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 2.5, outcome: 'Over 2.5', bookmaker: 'simulated',
-      odds: 2, probability: 0.55, fairOdds: 1.82, confidence: 'High', edgePercentage: 5, kellyFraction: 0.02, rationale: [{ en: 'Because', es: 'Porque' }],
-      eventStartAt: new Date('2030-08-10T14:00:00Z'), createdAt: new Date('2030-08-09T10:00:00Z'),
+      _id: 'r1',
+      eventId: '1',
+      marketId: 'm',
+      betItemId: 'b',
+      betTypeSysname: 'SOCCER_UNDER_OVER',
+      code: 'O',
+      line: 2.5,
+      outcome: 'Over 2.5',
+      bookmaker: 'simulated',
+      odds: 2,
+      probability: 0.55,
+      fairOdds: 1.82,
+      confidence: 'High',
+      edgePercentage: 5,
+      kellyFraction: 0.02,
+      rationale: [{ en: 'Because', es: 'Porque' }],
+      eventStartAt: new Date('2030-08-10T14:00:00Z'),
+      createdAt: new Date('2030-08-09T10:00:00Z'),
     };
-    const leg = { recommendationId: 'r2', eventId: '7', betItemId: '7-SOCCER_MATCH_RESULT-1', market: 'SOCCER_MATCH_RESULT', outcome: 'Home', code: '1', bookmaker: 'b', odds: 1.8, edgePercentage: 4, confidence: 'Low' };
+    const leg = {
+      recommendationId: 'r2',
+      eventId: '7',
+      betItemId: '7-SOCCER_MATCH_RESULT-1',
+      market: 'SOCCER_MATCH_RESULT',
+      outcome: 'Home',
+      code: '1',
+      bookmaker: 'b',
+      odds: 1.8,
+      edgePercentage: 4,
+      confidence: 'Low',
+    };
     const storedPick = {
-      _id: 'p', pickType: 'single', legs: [leg], totalOdds: 1.8, edgePercentage: 4, confidence: 'Low', kellyFraction: 0.01, featuredOrder: 1, featuredDate: '2030-08-10', startsAt: new Date('2030-08-10T14:00:00Z'),
+      _id: 'p',
+      pickType: 'single',
+      legs: [leg],
+      totalOdds: 1.8,
+      edgePercentage: 4,
+      confidence: 'Low',
+      kellyFraction: 0.01,
+      featuredOrder: 1,
+      featuredDate: '2030-08-10',
+      startsAt: new Date('2030-08-10T14:00:00Z'),
       event: {
-        id: '7', homeTeam: { id: 1, name: { en: 'Home FC', pt: 'Casa FC' } }, awayTeam: { id: 2, name: { en: 'Away FC' } }, startDateTime: '2030-08-10T14:00:00.000Z',
-        competition: { caption: { en: 'Premier League' } }, competitionId: 10, status: 'upcoming', league: { en: 'Premier League', pt: 'Premier League PT' },
+        id: '7',
+        homeTeam: { id: 1, name: { en: 'Home FC', pt: 'Casa FC' } },
+        awayTeam: { id: 2, name: { en: 'Away FC' } },
+        startDateTime: '2030-08-10T14:00:00.000Z',
+        competition: { caption: { en: 'Premier League' } },
+        competitionId: 10,
+        status: 'upcoming',
+        league: { en: 'Premier League', pt: 'Premier League PT' },
       },
       matchSimulation: { iterations: 10, note: { en: 'Even', pt: 'Equilibrado' } },
     };
@@ -171,14 +235,31 @@ describe('read forms (api/render)', () => {
       expect(worded.outcome).to.equal('Mais de 2,5');
     });
 
-    it('happy: a pick\'s legs carry recommendationId, eventId and betItemId; the event is localized with commenceTime in the zone', () => {
+    it("happy: a pick's legs carry recommendationId, eventId and betItemId; the event is localized with commenceTime in the zone", () => {
       const pick = renderPick(storedPick, 'pt', 'America/Sao_Paulo');
       expect(pick.recommendations[0]).to.deep.equal({
-        recommendationId: 'r2', eventId: '7', betItemId: '7-SOCCER_MATCH_RESULT-1', market: 'SOCCER_MATCH_RESULT', outcome: 'Casa', bookmaker: 'b', odds: 1.8, point: null, edgePercentage: 4, confidence: 'Low', result: null,
+        recommendationId: 'r2',
+        eventId: '7',
+        betItemId: '7-SOCCER_MATCH_RESULT-1',
+        market: 'SOCCER_MATCH_RESULT',
+        outcome: 'Casa',
+        bookmaker: 'b',
+        odds: 1.8,
+        point: null,
+        edgePercentage: 4,
+        confidence: 'Low',
+        result: null,
       });
       expect(pick.event).to.deep.equal({
-        id: '7', homeTeam: { id: 1, name: 'Casa FC' }, awayTeam: { id: 2, name: 'Away FC' }, commenceTime: '2030-08-10T11:00:00.000-03:00', startDateTime: '2030-08-10T14:00:00.000Z',
-        competition: { caption: 'Premier League' }, competitionId: 10, status: 'upcoming', league: 'Premier League PT',
+        id: '7',
+        homeTeam: { id: 1, name: 'Casa FC' },
+        awayTeam: { id: 2, name: 'Away FC' },
+        commenceTime: '2030-08-10T11:00:00.000-03:00',
+        startDateTime: '2030-08-10T14:00:00.000Z',
+        competition: { caption: 'Premier League' },
+        competitionId: 10,
+        status: 'upcoming',
+        league: 'Premier League PT',
       });
       expect(pick).to.include({ startsAt: '2030-08-10T14:00:00.000Z', featuredDate: '2030-08-10', eventNews: null, analysisInsight: null });
       expect(pick.matchSimulation).to.deep.equal({ iterations: 10, note: 'Equilibrado' });

@@ -42,11 +42,15 @@ describe('billing: test gateway cards and payment config', () => {
     [{ PAYMENT_TIMEOUT_MS: '5' }, 'PAYMENT_TIMEOUT_MS'],
   ] as [Record<string, string>, string][]) {
     it(`error: ${JSON.stringify(env)} names ${variable}`, () => {
-      expect(() => loadConfig(env)).to.throw(ConfigError).with.property('variable', variable);
+      expect(() => loadConfig(env))
+        .to.throw(ConfigError)
+        .with.property('variable', variable);
     });
   }
 
   it('security: the Stripe secret is never echoed in a config error', () => {
-    expect(() => loadConfig({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_secret123', STRIPE_API_URL: 'nope' })).to.throw(ConfigError).that.satisfies((e: Error) => !e.message.includes('sk_live_secret123'));
+    expect(() => loadConfig({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_secret123', STRIPE_API_URL: 'nope' }))
+      .to.throw(ConfigError)
+      .that.satisfies((e: Error) => !e.message.includes('sk_live_secret123'));
   });
 });

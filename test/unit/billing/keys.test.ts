@@ -7,7 +7,9 @@ describe('billing: keys', () => {
     const test = generateKey('test');
     expect(live.plaintext).to.match(/^sk_live_[0-9A-Za-z]{32}$/);
     expect(test.plaintext).to.match(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(live.hash).to.equal(hashKey(live.plaintext)).and.match(/^[0-9a-f]{64}$/);
+    expect(live.hash)
+      .to.equal(hashKey(live.plaintext))
+      .and.match(/^[0-9a-f]{64}$/);
     expect(live.prefix).to.equal(live.plaintext.slice(0, 14));
   });
 

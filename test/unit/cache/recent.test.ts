@@ -19,11 +19,15 @@ describe('recent: a slow figure reused for a while, a quick one always fresh', (
 
   it('error: a failed refresh keeps the last value', async () => {
     let calls = 0;
-    const count = recent(50, async () => {
-      await sleep(20);
-      if (++calls === 2) throw new Error('store down');
-      return calls;
-    }, 10);
+    const count = recent(
+      50,
+      async () => {
+        await sleep(20);
+        if (++calls === 2) throw new Error('store down');
+        return calls;
+      },
+      10,
+    );
     expect(await count(1)).to.equal(1);
     await sleep(70);
     expect(await count(1)).to.equal(1); // refresh starts and fails
@@ -42,13 +46,20 @@ describe('recent: a slow figure reused for a while, a quick one always fresh', (
 
   it('error: a failure is not remembered', async () => {
     let calls = 0;
-    const count = recent(10_000, async () => {
-      calls++;
-      await sleep(5);
-      if (calls === 1) throw new Error('store down');
-      return calls;
-    }, 0);
-    await count(1).then(() => expect.fail('should reject'), (err: Error) => expect(err.message).to.equal('store down'));
+    const count = recent(
+      10_000,
+      async () => {
+        calls++;
+        await sleep(5);
+        if (calls === 1) throw new Error('store down');
+        return calls;
+      },
+      0,
+    );
+    await count(1).then(
+      () => expect.fail('should reject'),
+      (err: Error) => expect(err.message).to.equal('store down'),
+    );
     expect(await count(1)).to.equal(2);
     expect(await count(1)).to.equal(2);
   });

@@ -14,10 +14,38 @@ describe('simulated clock anchor (pure)', () => {
   const cases: { name: string; stored: ClockAnchor | null; speed: number; epoch: string | null; simNow: number; replaced: RegExp | null }[] = [
     { name: 'no stored anchor: starts at the real time', stored: null, speed: 120, epoch: null, simNow: NOW, replaced: null },
     { name: 'no stored anchor, SIM_EPOCH set: starts there', stored: null, speed: 60, epoch: '2026-11-21T12:00:00Z', simNow: Date.parse('2026-11-21T12:00:00Z'), replaced: null },
-    { name: 'same settings: kept (every process agrees)', stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null }, speed: 120, epoch: null, simNow: NOW - HOUR + 120 * HOUR, replaced: null },
-    { name: 'another speed: continues from the simulated instant reached', stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null }, speed: 60, epoch: null, simNow: NOW - HOUR + 120 * HOUR, replaced: /SIM_SPEED changed \(120 -> 60\)/ },
-    { name: 'another SIM_EPOCH: starts over from it', stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null }, speed: 120, epoch: '2026-12-01T00:00:00Z', simNow: Date.parse('2026-12-01T00:00:00Z'), replaced: /SIM_EPOCH changed \(unset -> 2026-12-01/ },
-    { name: 'a clock of an old fixed epoch far ahead (the year 2823): starts over at the real time', stored: { realMs: Date.parse('2026-11-01T00:00:00Z'), simMs: Date.parse('2026-11-01T00:00:00Z'), speed: 12_000, epoch: null }, speed: 12_000, epoch: null, simNow: NOW, replaced: /days ahead of real time/ },
+    {
+      name: 'same settings: kept (every process agrees)',
+      stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null },
+      speed: 120,
+      epoch: null,
+      simNow: NOW - HOUR + 120 * HOUR,
+      replaced: null,
+    },
+    {
+      name: 'another speed: continues from the simulated instant reached',
+      stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null },
+      speed: 60,
+      epoch: null,
+      simNow: NOW - HOUR + 120 * HOUR,
+      replaced: /SIM_SPEED changed \(120 -> 60\)/,
+    },
+    {
+      name: 'another SIM_EPOCH: starts over from it',
+      stored: { realMs: NOW - HOUR, simMs: NOW - HOUR, speed: 120, epoch: null },
+      speed: 120,
+      epoch: '2026-12-01T00:00:00Z',
+      simNow: Date.parse('2026-12-01T00:00:00Z'),
+      replaced: /SIM_EPOCH changed \(unset -> 2026-12-01/,
+    },
+    {
+      name: 'a clock of an old fixed epoch far ahead (the year 2823): starts over at the real time',
+      stored: { realMs: Date.parse('2026-11-01T00:00:00Z'), simMs: Date.parse('2026-11-01T00:00:00Z'), speed: 12_000, epoch: null },
+      speed: 12_000,
+      epoch: null,
+      simNow: NOW,
+      replaced: /days ahead of real time/,
+    },
     { name: 'SIM_EPOCH beyond a season: refused, real time', stored: null, speed: 10, epoch: '2031-01-01T00:00:00Z', simNow: NOW, replaced: /days ahead/ },
   ];
   for (const c of cases) {

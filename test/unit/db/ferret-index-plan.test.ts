@@ -26,9 +26,7 @@ describe('FerretDB PostgreSQL index plan', () => {
     expect(jsonbExpression('eventId')).to.equal("_jsonb -> 'eventId'");
     expect(jsonbExpression('homeTeam.id')).to.equal("_jsonb #> '{homeTeam,id}'");
     const byEvent = plan.find((p) => p.collection === 'recommendations' && p.field === 'eventId')!;
-    expect(byEvent.sql).to.equal(
-      `CREATE INDEX IF NOT EXISTS "recommendations_1a2b3c4d_eventid_gin" ON "odds"."recommendations_1a2b3c4d" USING gin ((_jsonb -> 'eventId') jsonb_path_ops)`,
-    );
+    expect(byEvent.sql).to.equal(`CREATE INDEX IF NOT EXISTS "recommendations_1a2b3c4d_eventid_gin" ON "odds"."recommendations_1a2b3c4d" USING gin ((_jsonb -> 'eventId') jsonb_path_ops)`);
   });
 
   it('security: a quote in a name cannot leave its SQL literal or identifier', () => {

@@ -151,11 +151,7 @@ describe('gradeSelection: result, returnPerUnit and actualReturn per detail', ()
 });
 
 describe("gradeSelection: SPEC's settlement table", () => {
-  const allMarkets: [string, string, number | null][] = MARKET_TYPES.map((t) => [
-    t.sysname,
-    t.outcomes[0].code,
-    t.kind === 'total' ? 2.5 : t.kind === 'handicap' ? -0.5 : null,
-  ]);
+  const allMarkets: [string, string, number | null][] = MARKET_TYPES.map((t) => [t.sysname, t.outcomes[0].code, t.kind === 'total' ? 2.5 : t.kind === 'handicap' ? -0.5 : null]);
 
   it('final score available, prediction correct -> won, actualReturn = odds', () => {
     const g = gradeSelection(sel('SOCCER_MATCH_RESULT', '1', null, stats('2-0'), 'completed', true, 2.35))!;
@@ -246,7 +242,9 @@ describe('gradeSelection: invalid bets throw GradingError', () => {
   for (const [name, over, code] of bad) {
     it(`${name} -> ${code}`, () => {
       const input = { ...sel('SOCCER_UNDER_OVER', 'O', 2.5, stats('1-0')), ...over };
-      expect(() => gradeSelection(input)).to.throw(GradingError).with.property('code', code);
+      expect(() => gradeSelection(input))
+        .to.throw(GradingError)
+        .with.property('code', code);
     });
   }
 

@@ -19,14 +19,6 @@ export function stats(score: string, over: Partial<EventStats> = {}): EventStats
   };
 }
 
-export function sel(
-  betTypeSysname: string,
-  code: string,
-  line: number | null,
-  s: EventStats,
-  endState: EndState = 'completed',
-  started = true,
-  odds = 2,
-) {
+export function sel(betTypeSysname: string, code: string, line: number | null, s: EventStats, endState: EndState = 'completed', started = true, odds = 2) {
   return { betTypeSysname, code, line, stats: s, endState, started, odds };
 }

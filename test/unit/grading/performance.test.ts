@@ -45,7 +45,10 @@ describe('performance: rollups', () => {
     for (const b of bets) applyDelta(rollups, b);
     // correct bet 2 (lost -> won) and bet 4 (half_lost -> push)
     const final = [...bets];
-    for (const [i, detail] of [[2, 'won'], [4, 'push']] as const) {
+    for (const [i, detail] of [
+      [2, 'won'],
+      [4, 'push'],
+    ] as const) {
       const corrected = { ...bets[i], result: resultOf(detail), resultDetail: detail, returnPerUnit: returnPerUnit(detail, 3) };
       applyDelta(rollups, bets[i], -1);
       applyDelta(rollups, corrected, 1);

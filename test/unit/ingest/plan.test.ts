@@ -60,7 +60,19 @@ describe('ingest planner', () => {
     });
 
     it('a new event is inserted with localized references, views only on insert', () => {
-      const plan = planIngest(batch([event('upcoming')], { odds: [odds([[2.1, 2.0, 2.2], [3.3, 3.4, null], [3.5, 3.6, 3.7]])] }), new Map(), NOW);
+      const plan = planIngest(
+        batch([event('upcoming')], {
+          odds: [
+            odds([
+              [2.1, 2.0, 2.2],
+              [3.3, 3.4, null],
+              [3.5, 3.6, 3.7],
+            ]),
+          ],
+        }),
+        new Map(),
+        NOW,
+      );
       expect(plan.eventOps).to.have.length(1);
       const op = plan.eventOps[0] as any;
       expect(op.updateOne.upsert).to.equal(true);
@@ -114,13 +126,57 @@ describe('ingest planner', () => {
 
   describe('happy: live', () => {
     it('writes flat live stats with liveBetItems and priceChange, live event data, and one snapshot per dataSource', () => {
-      const first = planIngest(batch([event('upcoming')], { odds: [odds([[2.1, 2.0, 2.2], [3.3, 3.4, 3.5], [3.6, 3.7, 3.8]])] }), new Map(), NOW);
-      const live: FeedLiveStats = { eventId: '555', stats: stats(1, 0, { homeCorners: 2, awayCorners: 1 }), phaseSysname: 'FIRST_HALF', elapsedSeconds: 600, isLive: true, isInPlay: true, referenceTime: T0, details: { goals: [] } };
-      const plan = planIngest(batch([event('live')], { odds: [odds([[1.6, 1.62, 1.7], [3.8, 3.9, 4.0], [5.5, 5.6, 5.7]])], live: [live] }), new Map([['555', prevOf(first)]]), NOW);
+      const first = planIngest(
+        batch([event('upcoming')], {
+          odds: [
+            odds([
+              [2.1, 2.0, 2.2],
+              [3.3, 3.4, 3.5],
+              [3.6, 3.7, 3.8],
+            ]),
+          ],
+        }),
+        new Map(),
+        NOW,
+      );
+      const live: FeedLiveStats = {
+        eventId: '555',
+        stats: stats(1, 0, { homeCorners: 2, awayCorners: 1 }),
+        phaseSysname: 'FIRST_HALF',
+        elapsedSeconds: 600,
+        isLive: true,
+        isInPlay: true,
+        referenceTime: T0,
+        details: { goals: [] },
+      };
+      const plan = planIngest(
+        batch([event('live')], {
+          odds: [
+            odds([
+              [1.6, 1.62, 1.7],
+              [3.8, 3.9, 4.0],
+              [5.5, 5.6, 5.7],
+            ]),
+          ],
+          live: [live],
+        }),
+        new Map([['555', prevOf(first)]]),
+        NOW,
+      );
       const set = setOf(plan);
       const ls = set.liveStats as any;
       expect(ls).to.include({ id: '555', homeGoals: 1, awayGoals: 0, homeCorners: 2, elapsedSeconds: 600, phaseCaption: '1H', phaseCaptionLong: 'First half', isLive: true, isInPlay: true });
-      expect(ls.liveBetItems[0]).to.include({ betItemId: '555-SOCCER_MATCH_RESULT-1', marketSysname: 'SOCCER_MATCH_RESULT', marketCaption: 'Match Result', code: '1', caption: 'Home', price: 1.62, priceChange: -0.48, isAvailable: true, timestamp: String(T0.getTime()) });
+      expect(ls.liveBetItems[0]).to.include({
+        betItemId: '555-SOCCER_MATCH_RESULT-1',
+        marketSysname: 'SOCCER_MATCH_RESULT',
+        marketCaption: 'Match Result',
+        code: '1',
+        caption: 'Home',
+        price: 1.62,
+        priceChange: -0.48,
+        isAvailable: true,
+        timestamp: String(T0.getTime()),
+      });
       expect(plan.liveDataOps).to.have.length(1);
       const ids = plan.snapshotOps.map((o: any) => o.updateOne.filter._id);
       expect(ids).to.deep.equal(['555|simulated', '555|book-a', '555|book-b', '555|book-c']);
@@ -136,7 +192,13 @@ describe('ingest planner', () => {
   describe('happy: results and settlement', () => {
     const live = () => planIngest(batch([event('live')], { odds: [odds([[2], [3], [4]])], live: [] }), new Map(), NOW);
     const end = (prev: PrevEvent, status: FeedStatus, s: EventStats, over: Partial<FeedEvent> = {}, phase = 'FULL_TIME') =>
-      planIngest(batch([event(status, { endedAt: NOW, ...over })], { results: [{ eventId: '555', status: status as 'completed', voided: Boolean(over.voided), stats: s, phaseSysname: phase, endedAt: NOW, details: {} }] }), new Map([['555', prev]]), NOW);
+      planIngest(
+        batch([event(status, { endedAt: NOW, ...over })], {
+          results: [{ eventId: '555', status: status as 'completed', voided: Boolean(over.voided), stats: s, phaseSysname: phase, endedAt: NOW, details: {} }],
+        }),
+        new Map([['555', prev]]),
+        NOW,
+      );
 
     it('entering completed enqueues settlement once, closes the markets and clears live stats', () => {
       const prev = prevOf(live(), { status: 'live' });

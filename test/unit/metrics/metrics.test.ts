@@ -8,8 +8,7 @@ import { processRegistry } from '../../../shared/metrics/registry';
 import { jobAgeMs } from '../../../shared/metrics/scrape';
 import { parsePrometheus, valueOf } from '../../helpers/prometheus';
 
-const req = (method: string, originalUrl: string, route?: string, baseUrl = '') =>
-  ({ method, originalUrl, baseUrl, route: route === undefined ? undefined : { path: route } }) as unknown as Request;
+const req = (method: string, originalUrl: string, route?: string, baseUrl = '') => ({ method, originalUrl, baseUrl, route: route === undefined ? undefined : { path: route } }) as unknown as Request;
 
 async function current(name: string, labels: Record<string, string> = {}): Promise<number> {
   return valueOf(parsePrometheus(await processRegistry.metrics()), name, labels) ?? 0;

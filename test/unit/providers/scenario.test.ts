@@ -61,7 +61,11 @@ describe('scenario files', () => {
       expect(live.event.status).to.equal('live');
       expect(live.live!.stats.homeGoals).to.equal(1);
       expect(live.live!.phaseSysname).to.equal('FIRST_HALF');
-      expect(live.odds!.markets[0].items.map((i) => i.prices)).to.deep.equal([[1.57, 1.5], [4.1, 3.9], [6.2, null]]);
+      expect(live.odds!.markets[0].items.map((i) => i.prices)).to.deep.equal([
+        [1.57, 1.5],
+        [4.1, 3.9],
+        [6.2, null],
+      ]);
       const ht = evaluateScenarioEvent(s, e, kickoff + 50 * 60_000);
       expect([ht.live!.phaseSysname, ht.live!.isInPlay, ht.live!.elapsedSeconds]).to.deep.equal(['HALF_TIME', false, 45 * 60]);
       const done = evaluateScenarioEvent(s, e, kickoff + 106 * 60_000);
@@ -88,7 +92,11 @@ describe('scenario files', () => {
       ['line not in quarters', (s) => (s.events[0].markets[1].line = 2.3), /\/events\/0\/markets\/1\/line must be multiple of 0.25/],
       ['bookmaker not declared', (s) => (s.events[0].markets[0].bookPrices = { other: { '1': 2 } }), /\/events\/0\/markets\/0\/bookPrices\/other is not listed in \/bookmakers/],
       ['postponed without a minute', (s) => (s.events[0].end = { state: 'postponed' }), /\/events\/0\/end\/atMinute is required/],
-      ['price change of an undeclared market', (s) => (s.events[0].priceChanges = [{ atMinute: 1, betTypeSysname: 'SOCCER_BOTH_TEAMS_TO_SCORE', prices: { Y: 2 } }]), /\/events\/0\/priceChanges\/0 changes a market the event does not declare/],
+      [
+        'price change of an undeclared market',
+        (s) => (s.events[0].priceChanges = [{ atMinute: 1, betTypeSysname: 'SOCCER_BOTH_TEAMS_TO_SCORE', prices: { Y: 2 } }]),
+        /\/events\/0\/priceChanges\/0 changes a market the event does not declare/,
+      ],
       ['duplicate event id', (s) => s.events.push({ ...s.events[0] }), /\/events\/1\/id duplicates event id 123/],
       ['timeline team unknown', (s) => (s.events[0].timeline = [{ minute: 3, type: 'goal', team: 'both' }]), /\/events\/0\/timeline\/0\/team must be one of home, away/],
     ];
@@ -118,14 +126,38 @@ describe('scenario files', () => {
     it('covers won/lost, line pushes, null goals, missing corners, cards and first half, postponed after start, never started, abandoned, corrections', () => {
       const all = readdirSync(DOCS).flatMap((f) => (JSON.parse(readFileSync(join(DOCS, f), 'utf8')) as Scenario).events);
       const stats = (e: (typeof all)[number]) => e.final?.stats ?? {};
-      expect(all.some((e) => e.end.state === 'completed' && stats(e).homeGoals !== null && e.markets.length > 3), 'won/lost').to.equal(true);
-      expect(all.some((e) => stats(e).homeGoals === null), 'null goals').to.equal(true);
-      expect(all.some((e) => stats(e).homeCorners === null && stats(e).homeYellowCards === null), 'missing corners and cards').to.equal(true);
-      expect(all.some((e) => stats(e).homeGoalsFirstHalf === null), 'missing first half').to.equal(true);
-      expect(all.some((e) => e.end.state === 'postponed'), 'postponed after start').to.equal(true);
-      expect(all.some((e) => e.end.state === 'never-started'), 'never started').to.equal(true);
-      expect(all.some((e) => e.end.state === 'abandoned'), 'abandoned').to.equal(true);
-      expect(all.some((e) => (e.corrections ?? []).length > 0), 'correction').to.equal(true);
+      expect(
+        all.some((e) => e.end.state === 'completed' && stats(e).homeGoals !== null && e.markets.length > 3),
+        'won/lost',
+      ).to.equal(true);
+      expect(
+        all.some((e) => stats(e).homeGoals === null),
+        'null goals',
+      ).to.equal(true);
+      expect(
+        all.some((e) => stats(e).homeCorners === null && stats(e).homeYellowCards === null),
+        'missing corners and cards',
+      ).to.equal(true);
+      expect(
+        all.some((e) => stats(e).homeGoalsFirstHalf === null),
+        'missing first half',
+      ).to.equal(true);
+      expect(
+        all.some((e) => e.end.state === 'postponed'),
+        'postponed after start',
+      ).to.equal(true);
+      expect(
+        all.some((e) => e.end.state === 'never-started'),
+        'never started',
+      ).to.equal(true);
+      expect(
+        all.some((e) => e.end.state === 'abandoned'),
+        'abandoned',
+      ).to.equal(true);
+      expect(
+        all.some((e) => (e.corrections ?? []).length > 0),
+        'correction',
+      ).to.equal(true);
       // Whole lines that the final lands on exactly: total push and handicap tie.
       const soccer = all.find((e) => e.id === '7100001')!;
       const f = stats(soccer);

@@ -122,7 +122,7 @@ describe('simulated provider', () => {
           if (r.stats.homeGoals! > r.stats.awayGoals!) won++;
         }
         const n = fixtures.length;
-        const se = Math.sqrt((expected / n) * (1 - expected / n) / n);
+        const se = Math.sqrt(((expected / n) * (1 - expected / n)) / n);
         expect(n).to.be.greaterThan(150);
         expect(Math.abs(won / n - expected / n), `n=${n}`).to.be.below(4 * se + 0.01);
       });
@@ -191,8 +191,15 @@ describe('simulated provider', () => {
       const all = SPORTS.flatMap((s) => fixturesOfSport(3, s.id, 30));
       const rate = (pred: (f: SimFixture) => boolean) => all.filter(pred).length / all.length;
       expect(all.length).to.be.greaterThan(2000);
-      for (const [end, expected] of [['never', RATES.never], ['postponed', RATES.postponed], ['abandoned', RATES.abandoned]] as const) {
-        expect(rate((f) => f.end === end), end).to.be.within(expected / 3, expected * 3);
+      for (const [end, expected] of [
+        ['never', RATES.never],
+        ['postponed', RATES.postponed],
+        ['abandoned', RATES.abandoned],
+      ] as const) {
+        expect(
+          rate((f) => f.end === end),
+          end,
+        ).to.be.within(expected / 3, expected * 3);
       }
       expect(rate((f) => f.missing.corners)).to.be.above(0);
       expect(rate((f) => f.missing.cards)).to.be.above(0);

@@ -72,7 +72,10 @@ describe('SettlementBatcher (group commit of settle jobs)', () => {
     f.pending[0].resolve();
     await Promise.all(jobs);
     await tick(1);
-    expect(f.batches).to.deep.equal([['a', 'b'], ['c', 'd']]);
+    expect(f.batches).to.deep.equal([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     f.pending[1].resolve();
     await tick(1100);
     expect(f.batches).to.deep.equal([['a', 'b'], ['c', 'd'], ['e']]);
@@ -83,7 +86,12 @@ describe('SettlementBatcher (group commit of settle jobs)', () => {
   it('error: a failed batch rejects its own jobs only, and the next batch still runs', async () => {
     const f = fakeRun();
     const b = new SettlementBatcher(f.run, 5);
-    const failing = [b.settle('e1'), b.settle('e2')].map((p) => p.then(() => 'ok', (e: Error) => e.message));
+    const failing = [b.settle('e1'), b.settle('e2')].map((p) =>
+      p.then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
     await tick();
     const next = b.settle('e3');
     f.pending[0].reject(new Error('database down'));

@@ -54,7 +54,12 @@ describe('settlement plan: decideRecommendation (pure)', () => {
         expect(c.entry.reason).to.match(/resultVersion 1/);
       },
     ],
-    ['abandoned: push (void_abandoned)', rec(), ctx(0, { state: { kind: 'ended', endState: 'abandoned' } }), (d) => expect((d as { grade: object }).grade).to.include({ result: 'push', reasonCode: 'void_abandoned' })],
+    [
+      'abandoned: push (void_abandoned)',
+      rec(),
+      ctx(0, { state: { kind: 'ended', endState: 'abandoned' } }),
+      (d) => expect((d as { grade: object }).grade).to.include({ result: 'push', reasonCode: 'void_abandoned' }),
+    ],
     ['malformed bet -> error with its code', rec({ betTypeSysname: 'NO_SUCH_MARKET' }), ctx(0), (d) => expect(d).to.include({ kind: 'error', code: 'UNKNOWN_MARKET' })],
     [
       'same error already recorded at this version -> none error-recorded',
@@ -83,7 +88,16 @@ describe('settlement plan: recommendationUpdate (pure)', () => {
   it('settle: conditional on unsettled at the read version, sets the grade and version, counts one write', () => {
     const op = update(rec(), ctx(0))!;
     expect(op.updateOne.filter).to.deep.equal({ _id: 'rec-1', settled: false, settledVersion: null });
-    expect(op.updateOne.update.$set).to.include({ settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 2, actualReturn: 2, settledVersion: 0, settlementDate: NOW, settlementError: null });
+    expect(op.updateOne.update.$set).to.include({
+      settled: true,
+      result: 'won',
+      resultDetail: 'won',
+      returnPerUnit: 2,
+      actualReturn: 2,
+      settledVersion: 0,
+      settlementDate: NOW,
+      settlementError: null,
+    });
     expect(op.updateOne.update.$inc).to.deep.equal({ settlementWrites: 1 });
     expect(op.updateOne.update).to.not.have.property('$push');
   });
@@ -119,7 +133,8 @@ describe('settlement plan: picks (pure)', () => {
   const OPEN: LegView = { result: null, resultDetail: null, returnPerUnit: null };
   const leg = (i: number) => ({ recommendationId: `rec-${i}`, eventId: `ev-${i}`, odds: 2 });
   const pick = (over: Partial<PickRead> = {}): PickRead => ({ _id: 'pick-1', pickType: 'parlay', legs: [leg(1), leg(2)], settled: false, legsState: null, ...over });
-  const settledPick = (legs: LegView[], over: Partial<PickRead> = {}) => pick({ settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 4, settledVersion: 0, legsState: legsSignature(legs), ...over });
+  const settledPick = (legs: LegView[], over: Partial<PickRead> = {}) =>
+    pick({ settled: true, result: 'won', resultDetail: 'won', returnPerUnit: 4, settledVersion: 0, legsState: legsSignature(legs), ...over });
 
   it('legsSignature: result and return per leg, "-" for an open leg, order kept', () => {
     expect(legsSignature([W, OPEN, HW])).to.equal('won:2|-|half_won:1.5');
