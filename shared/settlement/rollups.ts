@@ -1,6 +1,6 @@
 import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
 import { childLogger } from '../logger';
-import { findAllSettledBets, findSettledBetsInRanges } from '../db/repositories/ai';
+import { findAllSettledBets, findSettledBetsInRanges, type SettledBetRow } from '../db/repositories/ai';
 import { bulkWriteRollups, findRollups } from '../db/repositories/performance';
 import { betDay, dayRange } from './state';
 import { isDuplicateKey } from '../db/duplicateKey';
@@ -19,14 +19,7 @@ import { isDuplicateKey } from '../db/duplicateKey';
  * so the stored figures equal a recomputation (the check command proves it on demand).
  */
 
-interface BetRow {
-  confidence: string;
-  result?: string | null;
-  resultDetail?: string | null;
-  returnPerUnit?: number | null;
-  edgePercentage: number;
-  eventStartAt: Date;
-}
+type BetRow = Omit<SettledBetRow, '_id'>;
 
 export function toSettledBet(b: BetRow): SettledBet {
   return {

@@ -1,5 +1,5 @@
 import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../db/repositories/ai';
-import { findCancelledUnstartedEventIds, findEventsForSettlement, findLiveEventDataOfEvents, markEventsSettledAtVersions } from '../db/repositories/events';
+import { findCancelledUnstartedEventIds, findEventsForSettlement, findLiveEventDataOfEvents, markEventsSettledAtVersions, type SettlementEventRow } from '../db/repositories/events';
 import { childLogger } from '../logger';
 import { recordFirstSettlements } from '../metrics/record';
 import {
@@ -51,17 +51,6 @@ export class SettlementConflictError extends Error {
 
 const MAX_PASSES = 4;
 type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
-
-interface EventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: Record<string, number | null> | null;
-}
 
 /**
  * Runs `plan` over freshly read documents and writes its updates (bulk, in server-sized batches), until a pass
@@ -118,7 +107,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   });
   for (const id of ids) out.set(id, blank(id, 'missing'));
 
-  const events: EventRow[] = await findEventsForSettlement(ids);
+  const events: SettlementEventRow[] = await findEventsForSettlement(ids);
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
   const states = new Map<string, SettlementState>();
   for (const e of events) {

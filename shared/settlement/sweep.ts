@@ -2,7 +2,7 @@ import { toRealTime } from '../clock/worldClock';
 import { getConfig } from '../config';
 import type { EnqueueIntent } from '../intents';
 import { distinctEventIdsWithOpenBets } from '../db/repositories/ai';
-import { findSettlementEventsByIds, findSettlementEventsUpdatedSince } from '../db/repositories/events';
+import { findSettlementEventsByIds, findSettlementEventsUpdatedSince, type SweepEventRow } from '../db/repositories/events';
 import { settlementState } from './state';
 
 /** Statuses after which bets are graded (postponed counts only once the event had started). */
@@ -20,15 +20,7 @@ export const maxSettlementDelayMs = (): number => getConfig().SETTLEMENT_DELAY_M
 /** The least delay after an event's end of a re-enqueued settle job. */
 export const minSettlementDelayMs = (): number => getConfig().SETTLEMENT_DELAY_MS ?? MIN_DELAY_MS;
 
-export interface SweepCandidate {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-}
+export type SweepCandidate = SweepEventRow;
 
 /**
  * The events whose settlement a lost job (flushed Redis, crashed worker, failed retries) left

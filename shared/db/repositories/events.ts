@@ -69,16 +69,8 @@ export async function markEventsSettledAtVersions(versions: readonly { eventId: 
   return bulkWriteInBatches(Event, markers);
 }
 
-/** An event as the settlement sweep reads it. */
-export interface SweepEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-}
+/** An event as the settlement sweep reads it (no stats). */
+export type SweepEventRow = Omit<SettlementEventRow, 'stats'>;
 
 const SWEEP_FIELDS = { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1 } as const;
 
