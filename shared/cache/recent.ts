@@ -14,8 +14,16 @@ interface Entry<V> {
   refreshing: boolean;
 }
 
+const all = new Set<Map<unknown, unknown>>();
+
+/** Forgets every kept figure of this process (tests that wipe the store between files). */
+export function forgetAllRecent(): void {
+  for (const entries of all) entries.clear();
+}
+
 export function recent<K, V>(ttlMs: number, compute: (key: K) => Promise<V>, slowMs = 250, maxKeys = 1000): (key: K) => Promise<V> {
   const entries = new Map<K, Entry<V>>();
+  all.add(entries);
 
   /** Runs one computation; keeps its result in `entry` when it was slow, else forgets the key. */
   const run = (key: K, entry: Entry<V>, onFailure: () => void): Promise<V> => {

@@ -6,6 +6,7 @@
 import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation, Region, Team } from '../../shared/db/models';
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/sports';
+import { forgetAllRecent } from '../../shared/cache/recent';
 
 type L = LocalizedText;
 const t = (en: string, es = en, pt = es): L => ({ en, es, pt });
@@ -458,6 +459,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
 export async function clearReadData(): Promise<void> {
   const models = [Event, LiveEventData, LiveOddsSnapshot, Recommendation, Pick, Insight, Competition, Region, Team] as unknown as { deleteMany(filter: object): Promise<unknown> }[];
   await Promise.all(models.map((m) => m.deleteMany({})));
+  forgetAllRecent(); // counts kept from the data just removed (shared/cache/recent.ts)
 }
 
 export const SPORT_OF: Record<string, SportId> = { soccer: 1, basketball: 2, tennis: 3, baseball: 4, 'ice-hockey': 7, handball: 8 };
