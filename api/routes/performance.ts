@@ -29,7 +29,7 @@ const performanceDaily: RequestHandler = async (req, res) => {
 };
 
 /**
- * SPEC performance metrics from the per-day rollups settlement maintains: shape B plus shape A's
+ * The contract's performance metrics from the per-day rollups settlement maintains: shape B plus shape A's
  * recommendations block, and the daily breakdown with cumulative profit.
  */
 export function performanceRoutes(): RouteSpec[] {
@@ -39,7 +39,7 @@ export function performanceRoutes(): RouteSpec[] {
       operationId: 'performance',
       summary: 'Performance of the recommendations',
       description:
-        `Settled recommendations of the last \`days\` days (UTC, 1 to ${MAX_PERFORMANCE_DAYS}, default 30): SPEC shape B (overall, byConfidence as an array, lastUpdated) ` +
+        `Settled recommendations of the last \`days\` days (UTC, 1 to ${MAX_PERFORMANCE_DAYS}, default 30): contract shape B (overall, byConfidence as an array, lastUpdated) ` +
         "plus shape A's recommendations block. Win rate = wins / (wins + losses), pushes excluded; roi and profit on flat 1-unit stakes.",
       tag: 'AI',
       auth: 'key',

@@ -8,7 +8,7 @@ import { LOCALES, SPORT_NAMES } from '../../shared/sports';
  */
 ajv.addFormat('iana-timezone', { type: 'string', validate: (s: string) => s.length <= 64 && isValidTimeZone(s) });
 
-/** Statuses a client may filter on: SPEC's three, plus the two the feed also reports. */
+/** Statuses a client may filter on: the contract's three, plus the two the feed also reports. */
 export const STATUS_FILTER_VALUES = ['upcoming', 'live', 'completed', 'postponed', 'cancelled'] as const;
 export type StatusFilter = (typeof STATUS_FILTER_VALUES)[number];
 

@@ -21,12 +21,12 @@ export const performanceResponse = {
     period: { type: 'string', description: "e.g. '30 days'" },
     recommendations: {
       type: 'object',
-      description: "SPEC shape A's block. Win rate = wins / (wins + losses), pushes excluded.",
+      description: "The contract's shape A block. Win rate = wins / (wins + losses), pushes excluded.",
       properties: { total: { type: 'integer' }, wins: { type: 'integer' }, losses: { type: 'integer' }, pushes: { type: 'integer' }, winRate: pct },
     },
     overall: {
       type: 'object',
-      description: 'SPEC shape B. roi and profit on flat 1-unit stakes from the money actually returned (half results included).',
+      description: "The contract's shape B. roi and profit on flat 1-unit stakes from the money actually returned (half results included).",
       properties: { totalBets: { type: 'integer' }, wins: { type: 'integer' }, winRate: pct, roi: pct, profit: { type: 'string', pattern: '^[+-][0-9]+\\.[0-9]{2}$' } },
     },
     byConfidence: {

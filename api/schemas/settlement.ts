@@ -79,7 +79,7 @@ const settledFields = {
   result: resultEnum,
   resultDetail: { ...detailEnum, description: 'won, lost or push, or half_won / half_lost on quarter lines.' },
   returnPerUnit: { ...nullable(num), description: 'Money back per unit staked, stake included (won = odds, push = 1, half won = (odds+1)/2, half lost = 0.5).' },
-  actualReturn: { ...nullable(num), description: 'SPEC: the odds when won, else 0.' },
+  actualReturn: { ...nullable(num), description: 'The contract: the odds when won, else 0.' },
   settlementDate: nullable(dateTime),
   reasonCode: nullable({ type: 'string', enum: ['graded', 'void_abandoned', 'void_postponed', 'missing_score', 'missing_corners', 'missing_cards', 'missing_first_half'] }),
   reason: nullable(str),
@@ -121,7 +121,7 @@ export const settleBetResponse = {
         statsSource: { type: 'string', enum: ['liveEventData', 'event.stats', 'none'] },
         liveEventData: nullable({
           type: 'object',
-          description: 'SPEC LiveEventData: the data settlement uses.',
+          description: "The contract's LiveEventData: the data settlement uses.",
           properties: { ...statsObject.properties, eventId: str, phaseSysname: nullable(str), isLive: { type: 'boolean' }, liveDataJson: { type: 'object' }, updatedAt: nullable(dateTime) },
         }),
         recommendations: {

@@ -1,7 +1,7 @@
 import { devigProportional } from './devig';
 
 /**
- * Market efficiency on the SPEC's 0-100 scale (not 0-1: the bands are given in whole points).
+ * Market efficiency on the contract's 0-100 scale (not 0-1: the bands are given in whole points).
  * A market is efficient when its margin is thin, bookmakers agree, and our model agrees with
  * it. Each symptom costs points, capped so no single one can zero the score:
  *   margin:      2.5 points per percent of overround           (cap 40)

@@ -130,7 +130,7 @@ function pushed(odds: number, reasonCode: RefundReason): SelectionGrade {
 }
 
 /**
- * Grades one selection under SPEC's settlement table. Returns null when nothing may be
+ * Grades one selection under the contract's settlement table. Returns null when nothing may be
  * settled (the event never started). Throws GradingError when the bet itself is invalid,
  * even for an event that never started, so bad bets surface instead of lingering.
  */

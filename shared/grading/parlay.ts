@@ -19,19 +19,19 @@ export interface ParlayGrade {
   resultDetail: ResultDetail;
   /** Product of the legs' returnPerUnit: the bookmaker's money for a 1-unit parlay. */
   returnPerUnit: number;
-  /** SPEC's actualReturn: totalOdds when won, else 0. */
+  /** The contract's actualReturn: totalOdds when won, else 0. */
   actualReturn: number;
-  /** SPEC's totalOdds: product of all legs' odds. */
+  /** The contract's totalOdds: product of all legs' odds. */
   totalOdds: number;
 }
 
 /**
- * SPEC's parlay rule over the legs' three-value results (half_won counts as won, half_lost as
+ * The contract's parlay rule over the legs' three-value results (half_won counts as won, half_lost as
  * lost): any lost -> lost; else any push -> push; else won. The money follows the bookmaker
  * convention instead: each leg contributes its returnPerUnit (won = odds, half_won = (odds+1)/2,
  * push = 1, half_lost = 0.5, lost = 0) and the parlay returns their product. So a parlay can be
  * 'lost' yet return money (a half-lost leg), or 'push' yet return more than the stake
- * (push + half_won legs); ROI uses returnPerUnit, SPEC's result fields use the rule.
+ * (push + half_won legs); ROI uses returnPerUnit, the contract's result fields use the rule.
  *
  * A leg without resultDetail has not settled yet (its event has not finished or never started). The parlay then
  * waits (null), unless a leg already lost outright: nothing can change a zero return.
@@ -56,7 +56,7 @@ export function gradeParlay(legs: readonly ParlayLeg[]): ParlayGrade | null {
   return { result, resultDetail, returnPerUnit: rpu, actualReturn: result === 'won' ? totalOdds : 0, totalOdds };
 }
 
-/** SPEC: a single pick settles exactly as its one recommendation. */
+/** The contract: a single pick settles exactly as its one recommendation. */
 export function gradePick(pickType: 'single' | 'parlay', legs: readonly ParlayLeg[]): ParlayGrade | null {
   if (pickType === 'single' && legs.length !== 1) {
     throw new GradingError('EMPTY_PARLAY', `a single pick has exactly one leg, got ${legs.length}`);

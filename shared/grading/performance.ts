@@ -186,7 +186,7 @@ export function windowDays(today: string, days: number): string[] {
   return Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
 
-/** SPEC: win rate = wins / (wins + losses), pushes excluded; half wins count as wins, half losses as losses. */
+/** The contract: win rate = wins / (wins + losses), pushes excluded; half wins count as wins, half losses as losses. */
 export function winRate(c: Pick<RollupCounters, 'wins' | 'losses'>): number {
   return c.wins + c.losses === 0 ? 0 : c.wins / (c.wins + c.losses);
 }
@@ -225,7 +225,7 @@ function sumWindow(rollups: readonly Rollup[], days: Set<string>, confidence?: C
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * SPEC performance over the last `days` days ending `today` (shape B plus shape A's
+ * The contract's performance over the last `days` days ending `today` (shape B plus shape A's
  * recommendations block). byConfidence always lists High, Medium, Low, zeros included, so
  * clients need not guess a missing band; avgEdge is a number (percentage points, 2 decimals).
  */

@@ -1,11 +1,11 @@
 import { GradingError } from './errors';
 
-/** SPEC's three settlement results. */
+/** The contract's three settlement results. */
 export type SettlementResult = 'won' | 'lost' | 'push';
 
 /**
  * What actually happened to the stake. Quarter lines (x.25, x.75) split the stake in two, so one
- * half can win or lose while the other is refunded. SPEC only knows three results, so
+ * half can win or lose while the other is refunded. The contract only knows three results, so
  * half_won is reported as result 'won' and half_lost as 'lost' (the bettor ended up ahead /
  * behind); the exact money is carried by returnPerUnit.
  */
@@ -41,7 +41,7 @@ export function returnPerUnit(detail: ResultDetail, odds: number): number {
 }
 
 /**
- * SPEC's actualReturn, kept literally: won = the odds value, lost = 0, push = 0 (the stake is
+ * The contract's actualReturn, kept literally: won = the odds value, lost = 0, push = 0 (the stake is
  * refunded, nothing is returned on top). It follows the three-value result, so a half_won bet
  * reports the full odds here; use returnPerUnit for money.
  */

@@ -3,7 +3,7 @@ import { EMPTY_STATS, type EndState, type EventStats } from '../stats';
 /**
  * Where an event stands for settlement, from its stored status (pure).
  * - `pending`: not over yet (upcoming, live): nothing to do.
- * - `unplayed`: it never started (postponed or cancelled before kickoff). SPEC: no settlement,
+ * - `unplayed`: it never started (postponed or cancelled before kickoff). The contract: no settlement,
  *   bets void; recommendations stay unsettled. `final` is true when it will never be played
  *   (cancelled): only then does a parlay count its leg as void (push). A postponed event may be
  *   rescheduled and played later, so its parlays wait.
@@ -56,7 +56,7 @@ function pickStats(doc: Counts): EventStats {
 }
 
 /**
- * The stats settlement grades from. SPEC: LiveEventData "is the data that settlement uses", so it
+ * The stats settlement grades from. The contract: LiveEventData "is the data that settlement uses", so it
  * wins whenever the event has one, field by field as it is (a null there stays null and refunds
  * the markets that need it, even if Event.stats has a value: the two must not be mixed). Only an
  * event without any LiveEventData document falls back to Event.stats (the list view's final

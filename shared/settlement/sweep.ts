@@ -10,9 +10,9 @@ export const SETTLING_STATUSES = ['completed', 'postponed'] as const;
 
 /** How far back the sweep looks for events whose settlement marker is behind their result version. */
 export const SWEEP_LOOKBACK_MS = 14 * 86_400_000;
-/** SPEC: settlement runs 2 to 5 minutes after completion; a re-enqueued job keeps at least the minimum. */
+/** The contract: settlement runs 2 to 5 minutes after completion; a re-enqueued job keeps at least the minimum. */
 const MIN_DELAY_MS = 120_000;
-/** SPEC's latest settlement: 5 minutes after completion, unless SETTLEMENT_DELAY_MS fixes it. */
+/** The contract's latest settlement: 5 minutes after completion, unless SETTLEMENT_DELAY_MS fixes it. */
 const MAX_DELAY_MS = 300_000;
 
 /** When an ended event's settlement is due at the latest, after its end. */

@@ -11,11 +11,11 @@ import { setEnvForChildren } from '../../shared/config';
 import { connectMongo } from '../../shared/db/mongo';
 import { serve, type TestServer } from './api';
 
-/** A SPEC path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
+/** A contract path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
 export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');
 
 /**
- * Minimal handlers at every metered SPEC path (the read endpoints are built on another branch):
+ * Minimal handlers at every metered path of the contract (the read endpoints are built on another branch):
  * each answers 200 with a small body, or the status given by ?fail=<status>, after ?delay=<ms>.
  */
 export function stubReadRouter(): Router {

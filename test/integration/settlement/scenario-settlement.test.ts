@@ -57,7 +57,7 @@ const HL: Outcome = { result: 'lost', detail: 'half_lost', reason: 'graded' };
 const P = (reason = 'graded'): Outcome => ({ result: 'push', detail: 'push', reason });
 const NONE: Outcome = { result: null };
 
-/** Money back per unit staked at `odds`: the stake split on quarter lines (SPEC's three results carry no money). */
+/** Money back per unit staked at `odds`: the stake split on quarter lines (the contract's three results carry no money). */
 function returnPerUnit(detail: Detail | null | undefined, odds: number): number {
   return { won: odds, half_won: (odds + 1) / 2, push: 1, half_lost: 0.5, lost: 0 }[detail!] ?? NaN;
 }

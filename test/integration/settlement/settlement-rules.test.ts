@@ -234,7 +234,7 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     });
   });
 
-  it('happy: parlays follow SPEC (any lost -> lost, else any push -> push, else won), money multiplies', async () => {
+  it('happy: parlays follow the contract (any lost -> lost, else any push -> push, else won), money multiplies', async () => {
     const { body } = await api.get(`/v2/bets/events/${ids[0]}/settle-bet`);
     const picks = Object.fromEntries(body.data.picks.map((p: { id: string }) => [p.id.replace(/-\d+$/, ''), p]));
     const view = (p: Record<string, unknown>) => ({ settled: p.settled, result: p.result, detail: p.resultDetail, rpu: p.returnPerUnit, actual: p.actualReturn });

@@ -46,7 +46,7 @@ describe('billing: cost table', () => {
     }
   });
 
-  it('happy: SPEC conflicts resolved by the cost table; free rows are the public ones', () => {
+  it('happy: contract conflicts resolved by the cost table; free rows are the public ones', () => {
     const byPath = Object.fromEntries(COST_TABLE.map((r) => [r.path, r.credits]));
     expect(byPath['/v2/matches/trending']).to.equal(2);
     expect(byPath['/v2/ai/value-opportunities']).to.equal(5);

@@ -9,6 +9,7 @@ const SELF = 'test/unit/docs/self-contained.test.ts';
 
 /** Built, so that this file does not contain them itself. */
 const OUTSIDE_DOCUMENTS = ['SPEC' + '.md', 'DESIGN' + '.md'];
+const BARE_NAME = new RegExp('\\b' + 'SP' + 'EC' + '\\b');
 
 const isQueueDefinition = (v: unknown): v is AnyQueueDefinition =>
   typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string' && typeof (v as { jobs?: unknown }).jobs === 'object' && 'defaultJobOptions' in v;
@@ -48,6 +49,8 @@ describe('docs: self-contained (issue 13)', () => {
       if (!existsSync(path) || !statSync(path).isFile()) continue; // deleted in the work tree, or a submodule
       const body = readFileSync(path);
       for (const name of OUTSIDE_DOCUMENTS) if (body.includes(name)) offenders.push(`${f}: ${name}`);
+      // The bare name too ("SPEC shape B"): a reader of the repository has no such document.
+      if (BARE_NAME.test(body.toString('latin1'))) offenders.push(`${f}: ${BARE_NAME.source}`);
     }
     expect(offenders, 'point to the OpenAPI document, docs/*.md or docs/contract-choices.md instead').to.deep.equal([]);
   });

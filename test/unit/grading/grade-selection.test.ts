@@ -150,7 +150,7 @@ describe('gradeSelection: result, returnPerUnit and actualReturn per detail', ()
   }
 });
 
-describe("gradeSelection: SPEC's settlement table", () => {
+describe("gradeSelection: the contract's settlement table", () => {
   const allMarkets: [string, string, number | null][] = MARKET_TYPES.map((t) => [t.sysname, t.outcomes[0].code, t.kind === 'total' ? 2.5 : t.kind === 'handicap' ? -0.5 : null]);
 
   it('final score available, prediction correct -> won, actualReturn = odds', () => {

@@ -7,7 +7,7 @@ import { sel, stats } from './helpers';
 
 const leg = (resultDetail: ResultDetail | null, odds = 2): ParlayLeg => ({ resultDetail, odds });
 
-describe("gradeParlay: SPEC's parlay rule and the bookmaker's money", () => {
+describe("gradeParlay: the contract's parlay rule and the bookmaker's money", () => {
   // legs, expected result, expected detail, expected returnPerUnit
   const rows: [ParlayLeg[], string, string, number][] = [
     [[leg('won'), leg('won', 3)], 'won', 'won', 6],

@@ -94,7 +94,7 @@ describe('performance: rollups', () => {
   }
 });
 
-describe('performance: report (SPEC shapes A and B)', () => {
+describe('performance: report (contract shapes A and B)', () => {
   const now = new Date('2024-05-31T12:00:00Z');
 
   it('win rate excludes pushes; ROI and profit come from returnPerUnit', () => {
