@@ -3,7 +3,7 @@ import { worldNow } from '../../clock/worldClock';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
 import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../db/repositories/ai';
-import { findEventByIdLean, type EventLean } from '../../db/repositories/events';
+import { findEventById, type EventLean } from '../../db/repositories/events';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
@@ -19,7 +19,7 @@ export type AnalyzeOutcome =
   | { status: 'no-prices' }
   | { status: 'analyzed'; recommendations: number; inserted: number; picksDay: string };
 
-const loadEvent = (id: string) => findEventByIdLean(id);
+const loadEvent = (id: string) => findEventById(id);
 
 export function toAnalysisEvent(e: EventLean): AnalysisEvent {
   return {

@@ -354,13 +354,8 @@ export async function markProviderSnapshotsStale(provider: string, before?: Date
   await LiveOddsSnapshot.collection.updateMany(before ? { provider, stale: false, capturedAt: { $lt: before } } : { provider, stale: false }, { $set: { stale: true } });
 }
 
-/** One event, whole, as a plain object (null when missing). */
-export async function findEventByIdLean(id: string) {
-  return Event.findById(id).lean();
-}
-
-/** A whole stored event as `findEventByIdLean` returns it. */
-export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventByIdLean>>>;
+/** A whole stored event as `findEventById` returns it. */
+export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
 
 /** Events by id without their markets, liveStats and stats (the picks rebuild's view of them). */
 export async function findEventsWithoutMarketsAndStatsByIds(ids: readonly string[]) {
