@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { efficiencyBand } from '../../shared/ai/efficiency';
+import type { RecommendationIdentity } from '../../shared/ai/eventHeader';
 import { marketType } from '../../shared/markets/catalog';
 import type { Locale, LocalizedText } from '../../shared/sports';
 import { localizeDeep, text } from './localize';
@@ -32,13 +33,7 @@ function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | nu
 }
 
 /** A stored recommendation (shared/db/models/recommendation.ts). */
-export interface StoredRecommendation {
-  _id: string;
-  eventId: string;
-  marketId: string;
-  betItemId: string;
-  betTypeSysname: string;
-  code: string;
+export interface StoredRecommendation extends RecommendationIdentity {
   line?: number | null;
   outcome: string;
   outcomeLocalized?: LocalizedText | null;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LocalizedText } from '../sports';
+import type { EventHeader } from './eventHeader';
 import type { Sentence } from './narrative';
 import type { OutcomeDistribution } from './pricing';
 import { parlay, type Confidence } from './staking';
@@ -28,15 +28,8 @@ export interface PickRecommendation {
   rationale?: Sentence[];
 }
 
-export interface PickEvent {
-  id: string;
-  homeTeam: { id: number; name: LocalizedText };
-  awayTeam: { id: number; name: LocalizedText };
-  competition: { id: number; name: LocalizedText };
-  competitionId: number;
-  regionId: number;
+export interface PickEvent extends EventHeader {
   status: string;
-  startDateTime: Date;
 }
 
 export interface PickCandidate {

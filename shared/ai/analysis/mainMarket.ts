@@ -1,0 +1,44 @@
+import { marketEfficiency, type EfficiencyBreakdown } from '../efficiency';
+import type { BookQuote, MarketFair } from '../fairPrice';
+import { effectiveProbability } from '../pricing';
+import type { TypedMarket } from './quotes';
+import { distributionIn, type PriceViews } from './views';
+
+/** Main market of each sport: its de-vigged price drives efficiency and the blend-weight fit. */
+export const MAIN_MARKET: Record<number, string> = {
+  1: 'SOCCER_MATCH_RESULT',
+  2: 'BASKETBALL_MONEYLINE',
+  3: 'TENNIS_MATCH_WINNER',
+  4: 'BASEBALL_MONEYLINE',
+  5: 'VOLLEYBALL_MATCH_WINNER',
+  6: 'AMERICAN_FOOTBALL_MONEYLINE',
+  7: 'ICE_HOCKEY_MONEYLINE',
+  8: 'HANDBALL_MATCH_RESULT',
+};
+
+/** The event's main market as the insight reports it: its quotes, fair price, model view and efficiency. */
+export interface MainMarketView {
+  sysname: string | undefined;
+  main: TypedMarket | undefined;
+  quotes: BookQuote[];
+  fair: MarketFair | null;
+  /** The model view's probability of each outcome, when there is a model. */
+  model: number[] | null;
+  efficiency: EfficiencyBreakdown | null;
+}
+
+export function mainMarketView(sportId: number, markets: readonly TypedMarket[], quotes: Map<string, BookQuote[]>, fairs: Map<string, MarketFair>, views: PriceViews): MainMarketView {
+  const sysname = MAIN_MARKET[sportId];
+  const main = markets.find((m) => m.type.sysname === sysname);
+  const mainQuotes = main ? (quotes.get(main.market.id) ?? []) : [];
+  const grids = views.modelGrids;
+  const model = main && grids ? main.type.outcomes.map((o) => effectiveProbability(distributionIn(grids, main.type, o.code, null, views.counts)!)) : null;
+  return {
+    sysname,
+    main,
+    quotes: mainQuotes,
+    fair: main ? (fairs.get(main.market.id) ?? null) : null,
+    model,
+    efficiency: mainQuotes.length ? marketEfficiency({ bookmakers: mainQuotes.map((q) => [...q.odds]), model: model ?? undefined }) : null,
+  };
+}
