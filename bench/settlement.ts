@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { startLocalServices } from '../scripts/services';
 import { bootstrapEnv, setEnvForChildren } from '../shared/config';
 import { integer } from './args';
+import { utcDay } from '../shared/days';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
       kellyFraction: 0.01,
       event: { id: a.eventId },
       featuredOrder: 1 + (p % 5),
-      featuredDate: (a.eventStartAt as Date).toISOString().slice(0, 10),
+      featuredDate: utcDay(a.eventStartAt as Date),
       startsAt: a.eventStartAt,
     });
   }

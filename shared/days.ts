@@ -1,8 +1,10 @@
 import { DateTime, IANAZone } from 'luxon';
 
 /**
- * Calendar days in a client's time zone. Day boundaries are computed in the zone (a DST day is
- * 23 or 25 hours long), then compared with stored UTC instants.
+ * The one place for day arithmetic. Calendar days in a client's time zone: day boundaries are
+ * computed in the zone (a DST day is 23 or 25 hours long), then compared with stored UTC
+ * instants. UTC days (YYYY-MM-DD) key what the service stores per day: picks, performance
+ * rollups, scheduled jobs.
  */
 // Checking a zone builds an Intl.DateTimeFormat (tens of microseconds): answers are remembered,
 // for a bounded number of names so arbitrary input cannot grow the maps.
@@ -56,4 +58,42 @@ export function daySpan(startDay: string | undefined, endDay: string | undefined
 /** The calendar day (YYYY-MM-DD) that `at` falls on in `zone`. */
 export function dayOf(at: Date, zone: string): string {
   return DateTime.fromJSDate(at, { zone }).toISODate()!;
+}
+
+/** Milliseconds in a UTC day (UTC has no DST: every UTC day is this long). */
+export const DAY_MS = 86_400_000;
+
+const UTC_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The UTC calendar day (YYYY-MM-DD) of an instant. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The first instant of a UTC day; RangeError when `day` is not a real YYYY-MM-DD day. */
+export function utcDayStart(day: string): Date {
+  const start = new Date(`${day}T00:00:00.000Z`);
+  if (!UTC_DAY.test(day) || Number.isNaN(start.getTime()) || utcDay(start) !== day) throw new RangeError(`day must be YYYY-MM-DD, got ${day}`);
+  return start;
+}
+
+/** The instants of one UTC day: [start, next day's start). */
+export function utcDayRange(day: string): Required<InstantRange> {
+  const gte = utcDayStart(day);
+  return { gte, lt: new Date(gte.getTime() + DAY_MS) };
+}
+
+/** The UTC day `n` days after `day` (before it when n is negative). */
+export function addDays(day: string, n: number): string {
+  return utcDay(new Date(utcDayStart(day).getTime() + n * DAY_MS));
+}
+
+/** The instant `days` days (of DAY_MS) before `at`: a look-back cutoff. */
+export function daysBefore(at: Date | number, days: number): Date {
+  return new Date(+at - days * DAY_MS);
+}
+
+/** Whole UTC days since 1970-01-01 of an epoch-millisecond instant (may be fractional input). */
+export function epochDay(ms: number): number {
+  return Math.floor(ms / DAY_MS);
 }

@@ -11,12 +11,12 @@ import { LeaderLock } from '../shared/locks';
 import { childLogger } from '../shared/logger';
 import { SPORTS } from '../shared/sports';
 import { main, type Service } from './runtime';
+import { daysBefore, utcDay } from '../shared/days';
 
 const log = childLogger({ process: 'scheduler' });
 
 const minuteStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-:T]/g, '');
 const hourStamp = (d = new Date()) => d.toISOString().slice(0, 13).replace(/[-:T]/g, '');
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Slots not enqueued behind a waiting poll: a warning when it starts, then one a minute, with the count. */
 const skippedSlots = {
@@ -79,7 +79,7 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
     {
       name: 'daily-rollup',
       cron: '5 0 * * *',
-      run: () => enqueue(settlementQueue, 'rollup', { day: day(new Date(Date.now() - 86400000)) }),
+      run: () => enqueue(settlementQueue, 'rollup', { day: utcDay(daysBefore(Date.now(), 1)) }),
     },
   ];
 }

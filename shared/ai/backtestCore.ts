@@ -4,6 +4,7 @@ import { dcLambdas, dcScoreGrid, fitDixonColes, lambdasFromMarket, DEFAULT_RIDGE
 import { bootstrap, brier, calibrationTable, logLoss, maxDrawdown, mean, pairedDifference, rps, standardError, type CalibrationBin, type Interval, type Triple } from './metrics';
 import { resultProbabilities } from './scoreGrid';
 import { confidenceLevel, edgePercentage, kellyFraction, marginOfSafety, MAX_CREDIBLE_EDGE, PRICE_MOVE_SCALE, probabilityStandardError, type Confidence } from './staking';
+import { epochDay } from '../days';
 
 /**
  * Walk-forward backtest of the soccer 1X2 model on football-data.co.uk rows. Pure: the caller
@@ -160,7 +161,7 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
   const ridge = options.ridge ?? DEFAULT_RIDGE;
   const windowDays = options.windowDays ?? 1100;
   const sorted = matches
-    .map((m, index) => ({ m, index, day: Math.floor(m.kickoff.getTime() / 86_400_000) }))
+    .map((m, index) => ({ m, index, day: epochDay(m.kickoff.getTime()) }))
     .filter((x) => x.m.season <= options.toSeason)
     .sort((a, b) => a.day - b.day || a.index - b.index);
   const firstSeason = sorted.length ? sorted[0].m.season : 0;

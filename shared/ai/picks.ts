@@ -3,6 +3,7 @@ import type { EventHeader } from './eventHeader';
 import type { Sentence } from './narrative';
 import type { OutcomeDistribution } from './pricing';
 import { parlay, type Confidence } from './staking';
+import { utcDay } from '../days';
 
 /**
  * Featured picks of one day, pure: singles (each event's best recommendation) and parlays of
@@ -93,10 +94,6 @@ export function pickId(recommendationIds: readonly string[]): string {
     .update([...recommendationIds].sort().join('|'))
     .digest('hex')
     .slice(0, 24)}`;
-}
-
-export function utcDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
 }
 
 function eventView(e: PickEvent): Record<string, unknown> {

@@ -21,6 +21,7 @@ import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } fr
 import { apply, balanceOf, resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 import { isDuplicateKey } from '../db/duplicateKey';
+import { daysBefore } from '../days';
 
 /** Operator actions on accounts, keys, credits and auto-recharge (the CLI prints what these return). */
 
@@ -114,7 +115,7 @@ export async function addCredits(input: { accountId: string; packageCredits: num
 export async function accountSummary(accountId: string, days = 30) {
   const account = await mustFindAccount(accountId);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new BillingInputError('days', 'must be an integer from 1 to 3650');
-  const since = new Date(Date.now() - days * 86400000);
+  const since = daysBefore(Date.now(), days);
   const [balance, attempts] = await Promise.all([balanceOf(account._id), findRechargeAttemptsOfAccount(account._id)]);
   // Summed here rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably.
   const usage = new Map<string, { endpoint: string; requests: number; credits: number }>();

@@ -5,6 +5,8 @@
  * the same simulated instant; these functions decide when a stored anchor no longer fits the
  * configuration and what replaces it.
  */
+import { DAY_MS } from '../days';
+
 export interface ClockSettings {
   speed: number;
   /** SIM_EPOCH: the simulated instant a new anchor starts at; null = the real instant. */
@@ -19,7 +21,7 @@ export interface ClockAnchor {
 }
 
 /** Simulated time never runs further ahead of real time than this: no event dated a season ahead. */
-export const MAX_LEAD_MS = 180 * 86_400_000;
+export const MAX_LEAD_MS = 180 * DAY_MS;
 
 export const isRealTime = (s: ClockSettings): boolean => s.speed === 1 && s.epoch === null;
 
@@ -64,7 +66,7 @@ export function reconcileAnchor(stored: ClockAnchor | null, s: ClockSettings, re
   const lead = simAt(anchor, realNow) - realNow;
   if (lead > MAX_LEAD_MS || !Number.isFinite(lead)) {
     anchor = { realMs: realNow, simMs: realNow, speed: s.speed, epoch: s.epoch };
-    replaced = `the simulated clock was ${Math.round(lead / 86_400_000)} days ahead of real time (more than ${MAX_LEAD_MS / 86_400_000}): it starts over at the real time`;
+    replaced = `the simulated clock was ${Math.round(lead / DAY_MS)} days ahead of real time (more than ${MAX_LEAD_MS / DAY_MS}): it starts over at the real time`;
   }
   return { anchor, replaced };
 }

@@ -1,4 +1,5 @@
 import type { ResultDetail, SettlementResult } from './results';
+import { addDays } from '../days';
 
 export const CONFIDENCES = ['High', 'Medium', 'Low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
@@ -181,9 +182,8 @@ export function equalRollups(a: readonly Rollup[], b: readonly Rollup[], epsilon
 /** The days of a window of `days` days ending with `today` (inclusive), oldest first. */
 export function windowDays(today: string, days: number): string[] {
   if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a positive integer, got ${days}`);
-  const end = Date.parse(`${today}T00:00:00Z`);
-  if (!DAY.test(today) || Number.isNaN(end)) throw new RangeError(`today must be YYYY-MM-DD, got ${today}`);
-  return Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  if (!DAY.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`))) throw new RangeError(`today must be YYYY-MM-DD, got ${today}`);
+  return Array.from({ length: days }, (_, i) => addDays(today, i - (days - 1)));
 }
 
 /** The contract: win rate = wins / (wins + losses), pushes excluded; half wins count as wins, half losses as losses. */

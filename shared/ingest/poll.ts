@@ -1,4 +1,4 @@
-import { utcDay } from '../ai/picks';
+import { utcDay } from '../days';
 import { bumpCacheVersion } from '../cache/versions';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';

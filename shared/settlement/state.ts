@@ -1,4 +1,5 @@
 import { EMPTY_STATS, type EndState, type EventStats } from '../stats';
+import { utcDay, utcDayRange } from '../days';
 
 /**
  * Where an event stands for settlement, from its stored status (pure).
@@ -70,10 +71,11 @@ export function settlementStats(led: Counts | null | undefined, eventStats: Coun
 
 /** The performance day of a bet: the UTC day its event started (stable under retries and corrections). */
 export function betDay(eventStartAt: Date): string {
-  return eventStartAt.toISOString().slice(0, 10);
+  return utcDay(eventStartAt);
 }
 
+/** The bets of one performance day, as a query on eventStartAt. */
 export function dayRange(day: string): { $gte: Date; $lt: Date } {
-  const start = new Date(`${day}T00:00:00.000Z`);
-  return { $gte: start, $lt: new Date(start.getTime() + 86_400_000) };
+  const { gte, lt } = utcDayRange(day);
+  return { $gte: gte, $lt: lt };
 }

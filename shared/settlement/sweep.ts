@@ -4,12 +4,13 @@ import type { EnqueueIntent } from '../intents';
 import { distinctEventIdsWithOpenBets } from '../db/repositories/ai';
 import { findSettlementEventsByIds, findSettlementEventsUpdatedSince, type SweepEventRow } from '../db/repositories/events';
 import { settlementState } from './state';
+import { DAY_MS } from '../days';
 
 /** Statuses after which bets are graded (postponed counts only once the event had started). */
 export const SETTLING_STATUSES = ['completed', 'postponed'] as const;
 
 /** How far back the sweep looks for events whose settlement marker is behind their result version. */
-export const SWEEP_LOOKBACK_MS = 14 * 86_400_000;
+export const SWEEP_LOOKBACK_MS = 14 * DAY_MS;
 /** The contract: settlement runs 2 to 5 minutes after completion; a re-enqueued job keeps at least the minimum. */
 const MIN_DELAY_MS = 120_000;
 /** The contract's latest settlement: 5 minutes after completion, unless SETTLEMENT_DELAY_MS fixes it. */

@@ -7,7 +7,7 @@ import { findEventById, type EventLean } from '../../db/repositories/events';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
-import { utcDay } from '../picks';
+import { utcDay } from '../../days';
 
 const log = childLogger({ component: 'ai-analyze' });
 

@@ -4,8 +4,7 @@ import { findEventsWithoutMarketsAndStatsByIds } from '../../db/repositories/eve
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
 import { redis, key } from '../../db/redis';
 import { waitForLock } from '../../locks';
-
-const DAY_MS = 86_400_000;
+import { utcDayRange } from '../../days';
 
 /**
  * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
@@ -16,8 +15,7 @@ const DAY_MS = 86_400_000;
 export async function rebuildPicksForDay(day: string, now: () => Date = worldNow): Promise<{ picks: number; removed: number }> {
   return waitForLock(redis(), key('lock', `picks-${day}`), async () => {
     const at = now();
-    const dayStart = new Date(`${day}T00:00:00.000Z`);
-    const dayEnd = new Date(dayStart.getTime() + DAY_MS);
+    const { gte: dayStart, lt: dayEnd } = utcDayRange(day);
     const from = at > dayStart ? at : dayStart;
     const insights = from < dayEnd ? await findUpcomingInsightsStartingBetween(from, dayEnd) : [];
     const byEvent = new Map(insights.map((i) => [String(i._id), i]));

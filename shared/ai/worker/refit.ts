@@ -5,9 +5,9 @@ import { findCompletedEventScoresOfSport, findEventMarketsOfSportSince } from '.
 import { MAIN_MARKET, fullQuotes } from '../eventAnalysis';
 import { median, overround } from '../fairPrice';
 import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../sportFit';
+import { DAY_MS, daysBefore } from '../../days';
 
 const log = childLogger({ component: 'ai-refit' });
-const DAY_MS = 86_400_000;
 /** Days of recent events whose quotes rank the bookmakers by typical margin. */
 const RANKING_DAYS = 30;
 const RANKING_MIN_MARKETS = 20;
@@ -29,7 +29,7 @@ export interface RefitOutcome {
  * replaces a newer one; the same window twice writes the same fit.
  */
 export async function refitJob(sportId: number, window: string, now: Date = new Date()): Promise<RefitOutcome> {
-  const since = new Date(now.getTime() - FIT_WINDOW_DAYS * DAY_MS);
+  const since = daysBefore(now, FIT_WINDOW_DAYS);
   const completed = await findCompletedEventScoresOfSport(sportId, since, now);
   const games: CompletedGame[] = [];
   for (const e of completed) {
@@ -70,7 +70,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   const blend = fitPoolWeight(rows);
 
   // Sharpness: median margin per bookmaker over recent full markets of this sport.
-  const recent = await findEventMarketsOfSportSince(sportId, new Date(now.getTime() - RANKING_DAYS * DAY_MS), 5000);
+  const recent = await findEventMarketsOfSportSince(sportId, daysBefore(now, RANKING_DAYS), 5000);
   const margins = new Map<string, number[]>();
   for (const e of recent) {
     for (const m of e.markets ?? []) {

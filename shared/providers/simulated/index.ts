@@ -4,6 +4,7 @@ import { BOOKMAKERS } from './pricing';
 import { scenarioAt, type Scenario, type ScenarioEvaluation } from './scenario';
 import { buildFixture, fixtureEnd, Schedule, type SimFixture } from './schedule';
 import { COMPETITIONS, type SimCompetition } from './world';
+import { epochDay } from '../../days';
 
 export interface SimulatedOptions {
   seed: number;
@@ -61,7 +62,7 @@ export class SimulatedProvider implements OddsProvider {
         const c = COMPETITIONS[i % COMPETITIONS.length];
         const a = c.teams[(2 * Math.floor(i / COMPETITIONS.length)) % c.teams.length];
         const b = c.teams[(2 * Math.floor(i / COMPETITIONS.length) + 1) % c.teams.length];
-        const f = buildFixture(opts.seed, c, Math.floor(anchor / 86_400_000), i, a, b, anchor - (5 + (i % 40)) * 60_000);
+        const f = buildFixture(opts.seed, c, epochDay(anchor), i, a, b, anchor - (5 + (i % 40)) * 60_000);
         this.synthetic.push({ ...f, eventId: `8${String(opts.seed % 1000).padStart(3, '0')}${String(i).padStart(9, '0')}`, end: 'completed' });
       }
     }
@@ -98,7 +99,7 @@ export class SimulatedProvider implements OddsProvider {
       const pair = (2 * (Math.floor(slot / COMPETITIONS.length) + cycle)) % c.teams.length;
       const a = c.teams[(pair + c.teams.length) % c.teams.length];
       const b = c.teams[(pair + 1 + c.teams.length) % c.teams.length];
-      f = { ...buildFixture(seed, c, Math.floor(start / 86_400_000), slot, a, b, start), eventId };
+      f = { ...buildFixture(seed, c, epochDay(start), slot, a, b, start), eventId };
       this.rollingBuilt.set(eventId, f);
     }
     return f;

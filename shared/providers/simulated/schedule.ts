@@ -3,6 +3,7 @@ import { buildScript, logistic, type MatchParams, type MatchScript } from './mod
 import { marketsFor, type MarketSpec } from './pricing';
 import { Rng } from './rng';
 import { COMPETITIONS, type SimCompetition } from './world';
+import { DAY_MS, epochDay } from '../../days';
 
 /**
  * The fixture list: for each day and competition, which teams meet and when, and everything the
@@ -10,7 +11,6 @@ import { COMPETITIONS, type SimCompetition } from './world';
  * missing). Pure functions of (seed, day, competition): every worker computes the same list.
  */
 
-export const DAY_MS = 86_400_000;
 const MIN_MS = 60_000;
 
 /** How a simulated match ends. `never` = postponed before it started (no settlement). */
@@ -218,8 +218,8 @@ export class Schedule {
   }
 
   at(t: number): SimFixture[] {
-    const from = Math.floor((t - this.opts.lookbackMs) / DAY_MS) - 1;
-    const to = Math.floor((t + this.opts.horizonMs) / DAY_MS);
+    const from = epochDay(t - this.opts.lookbackMs) - 1;
+    const to = epochDay(t + this.opts.horizonMs);
     const out: SimFixture[] = [];
     for (let d = from; d <= to; d++) {
       for (const f of this.day(d)) {
