@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { isDuplicateKey } from './duplicateKey';
 
 /**
  * The one way the project sends bulk writes. FerretDB 1.24 deadlocks on a bulk write of about
@@ -6,7 +7,8 @@ import mongoose from 'mongoose';
  * SQL connection until the command ends, the pool runs dry and the command waits forever (seen
  * here: 50 updates in 130 ms, 100 never return; every later write to that database then waits
  * too). It runs the statements one by one anyway, so against FerretDB the writes go in batches
- * of 20, one batch at a time; MongoDB takes big batches.
+ * of 20, one batch at a time; MongoDB takes big batches. Inserts do not hold connections that
+ * way: they go in batches of INSERT_BATCH on either server.
  */
 const MONGODB_BATCH = 2000;
 const FERRETDB_BATCH = 20;
@@ -57,4 +59,43 @@ export async function bulkWriteInBatches(target: BulkTarget, ops: readonly unkno
     sum.upsertedCount += r.upsertedCount;
   }
   return sum;
+}
+
+/** Documents per insertMany call: bounds one command's size; FerretDB takes inserts of this size. */
+export const INSERT_BATCH = 5000;
+
+/** A mongoose model (its documents cast and defaulted) or a driver collection (documents as they are). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type InsertTarget = { insertMany(docs: any[], options: any): Promise<unknown> };
+
+/** How many documents an insertMany call wrote: a model answers the documents, a collection a result. */
+function insertedBy(result: unknown, sent: number): number {
+  if (Array.isArray(result)) return result.length;
+  const r = result as { insertedCount?: number } | null | undefined;
+  return r?.insertedCount ?? sent;
+}
+
+/** How many documents a failed unordered insertMany still wrote (the driver and mongoose say it differently). */
+function insertedDespite(err: unknown): number {
+  const e = err as { insertedDocs?: unknown[]; result?: { insertedCount?: number }; insertedCount?: number };
+  return e.insertedDocs?.length ?? e.insertedCount ?? e.result?.insertedCount ?? 0;
+}
+
+/**
+ * Unordered inserts in batches of INSERT_BATCH, one batch at a time; returns how many were
+ * written. With `ignoreDuplicates` a document whose key is already stored is skipped, not an
+ * error (an append-only or replayed write); any other failure throws after the batches before it
+ * were written, as one unordered command would have.
+ */
+export async function insertInBatches(target: InsertTarget, docs: readonly object[], options: { ignoreDuplicates?: boolean } = {}): Promise<number> {
+  let inserted = 0;
+  for (const part of chunks(docs, INSERT_BATCH)) {
+    try {
+      inserted += insertedBy(await target.insertMany(part, { ordered: false }), part.length);
+    } catch (err) {
+      if (!options.ignoreDuplicates || !isDuplicateKey(err)) throw err;
+      inserted += insertedDespite(err);
+    }
+  }
+  return inserted;
 }

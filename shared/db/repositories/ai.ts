@@ -1,5 +1,5 @@
 import type { Connection, FilterQuery } from 'mongoose';
-import { type BulkCounts, bulkWriteInBatches } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, insertInBatches } from '../bulk';
 import { Insight, ModelFit, Pick, Recommendation } from '../models';
 import type { PickDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
@@ -181,12 +181,12 @@ export async function countSettledPicks(): Promise<number> {
 
 /** Inserts recommendations (ordered: false, every valid one is written). */
 export async function insertRecommendationsUnordered(docs: Partial<RecommendationDoc>[]): Promise<void> {
-  await Recommendation.insertMany(docs, { ordered: false });
+  await insertInBatches(Recommendation, docs);
 }
 
 /** Inserts picks (ordered: false, every valid one is written). */
 export async function insertPicksUnordered(docs: Partial<PickDoc>[]): Promise<void> {
-  await Pick.insertMany(docs, { ordered: false });
+  await insertInBatches(Pick, docs);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type BulkCounts, bulkWriteInBatches, chunks } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, insertInBatches } from '../bulk';
 import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
 import type { LiveEventDataDoc } from '../models/liveEventData';
 import { SETTLEMENT_EVENT_FILTER } from '../../settlement/state';
@@ -6,7 +6,6 @@ import type { FilterQuery } from 'mongoose';
 import type { EventDoc } from '../models/event';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { OddsHistoryDoc } from '../models/oddsHistory';
-import { isDuplicateKey } from '../duplicateKey';
 
 /** An event as the result correction reads it. */
 export interface CorrectionEventRow {
@@ -286,12 +285,12 @@ export async function findEventsEndedSince(since: Date) {
 
 /** Inserts events (ordered: false, every valid one is written). */
 export async function insertEventsUnordered(docs: Partial<EventDoc>[]): Promise<void> {
-  await Event.insertMany(docs, { ordered: false });
+  await insertInBatches(Event, docs);
 }
 
 /** Inserts LiveEventData documents (ordered: false, every valid one is written). */
 export async function insertLiveEventDataUnordered(docs: Partial<LiveEventDataDoc>[]): Promise<void> {
-  await LiveEventData.insertMany(docs, { ordered: false });
+  await insertInBatches(LiveEventData, docs);
 }
 
 /** Repository of the event aggregate: Event, LiveEventData, LiveOddsSnapshot, OddsHistory. */
@@ -326,24 +325,14 @@ export type OddsHistoryRow = Pick<OddsHistoryDoc, 'betItemId' | 'eventId' | 'dat
 
 /**
  * Append-only: a row already stored (same item, source and source timestamp) is a duplicate, not
- * an error. Inserts in chunks of 5000, unordered; returns the rows inserted.
+ * an error. Inserts in batches, unordered; returns the rows inserted.
  */
 export async function appendOddsHistoryIgnoringDuplicates(rows: readonly OddsHistoryRow[]): Promise<number> {
-  let n = 0;
-  for (const part of chunks(rows, 5000)) {
-    try {
-      const r = await OddsHistory.collection.insertMany(
-        part.map((x) => ({ ...x })),
-        { ordered: false },
-      );
-      n += r.insertedCount;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const e = err as { result?: { insertedCount?: number }; insertedCount?: number };
-      n += e.insertedCount ?? e.result?.insertedCount ?? 0;
-    }
-  }
-  return n;
+  return insertInBatches(
+    OddsHistory.collection,
+    rows.map((x) => ({ ...x })),
+    { ignoreDuplicates: true },
+  );
 }
 
 /**
