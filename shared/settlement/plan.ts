@@ -226,16 +226,7 @@ export function decidePick(pick: PickRead, legs: readonly LegView[], now: Date, 
 }
 
 function pickGradeFields(g: ParlayGrade) {
-  return {
-    settled: true,
-    result: g.result,
-    resultDetail: g.resultDetail,
-    returnPerUnit: g.returnPerUnit,
-    actualReturn: g.actualReturn,
-    reasonCode: 'graded',
-    reason: `${g.result} by the parlay rule (${g.resultDetail})`,
-    settlementError: null,
-  };
+  return gradeFields({ ...g, reasonCode: 'graded', reason: `${g.result} by the parlay rule (${g.resultDetail})` });
 }
 
 export function pickUpdate(pick: PickRead, legs: readonly LegView[], d: PickDecision, now: Date, version: number): UpdateOp | null {

@@ -4,7 +4,7 @@ import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
 import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../db/repositories/ai';
 import { findEventById, type EventLean } from '../../db/repositories/events';
-import { analyzeEvent, type AnalysisEvent, type AnalysisFit } from '../eventAnalysis';
+import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
 import { utcDay } from '../../days';
@@ -21,6 +21,22 @@ export type AnalyzeOutcome =
 
 const loadEvent = (id: string) => findEventById(id);
 
+/** A stored market as the analysis reads it (ids as text, absent book prices as null). */
+export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): AnalysisMarket {
+  return {
+    id: m.id as string,
+    betTypeSysname: m.betTypeSysname,
+    line: m.line ?? null,
+    betItems: (m.betItems ?? []).map((i) => ({
+      id: i.id as string,
+      code: i.code,
+      price: i.price,
+      isAvailable: i.isAvailable,
+      bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
+    })),
+  };
+}
+
 export function toAnalysisEvent(e: EventLean): AnalysisEvent {
   return {
     id: String(e._id),
@@ -32,18 +48,7 @@ export function toAnalysisEvent(e: EventLean): AnalysisEvent {
     competitionId: e.competitionId,
     regionId: e.regionId,
     startDateTime: e.startDateTime,
-    markets: (e.markets ?? []).map((m) => ({
-      id: m.id as string,
-      betTypeSysname: m.betTypeSysname,
-      line: m.line ?? null,
-      betItems: (m.betItems ?? []).map((i) => ({
-        id: i.id as string,
-        code: i.code,
-        price: i.price,
-        isAvailable: i.isAvailable,
-        bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
-      })),
-    })),
+    markets: (e.markets ?? []).map(toAnalysisMarket),
   };
 }
 

@@ -3,6 +3,7 @@ import { childLogger } from '../../logger';
 import { findInsightBlendInputsByEventIds, upsertModelFitUnlessNewerWindow } from '../../db/repositories/ai';
 import { findCompletedEventScoresOfSport, findEventMarketsOfSportSince } from '../../db/repositories/events';
 import { MAIN_MARKET, fullQuotes } from '../eventAnalysis';
+import { toAnalysisMarket } from './analyze';
 import { median, overround } from '../fairPrice';
 import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../sportFit';
 import { DAY_MS, daysBefore } from '../../days';
@@ -76,19 +77,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
     for (const m of e.markets ?? []) {
       const type = marketType(m.betTypeSysname);
       if (!type || type.kind === 'doubleChance') continue;
-      const market = {
-        id: m.id as string,
-        betTypeSysname: m.betTypeSysname,
-        line: m.line ?? null,
-        betItems: (m.betItems ?? []).map((i) => ({
-          id: i.id as string,
-          code: i.code,
-          price: i.price,
-          isAvailable: i.isAvailable,
-          bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
-        })),
-      };
-      for (const q of fullQuotes(type, market, e.dataSource)) margins.set(q.book, [...(margins.get(q.book) ?? []), overround(q.odds)]);
+      for (const q of fullQuotes(type, toAnalysisMarket(m), e.dataSource)) margins.set(q.book, [...(margins.get(q.book) ?? []), overround(q.odds)]);
     }
   }
   const bookMargins = Object.fromEntries([...margins].filter(([, v]) => v.length >= RANKING_MIN_MARKETS).map(([b, v]) => [b, median(v)]));

@@ -6,6 +6,7 @@ import type { FilterQuery } from 'mongoose';
 import type { EventDoc } from '../models/event';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { OddsHistoryDoc } from '../models/oddsHistory';
+import type { EventStats } from '../../stats';
 
 /** An event as the result correction reads it. */
 export interface CorrectionEventRow {
@@ -15,7 +16,7 @@ export interface CorrectionEventRow {
   startedAt?: Date | null;
   resultVersion?: number | null;
   settledVersion?: number | null;
-  stats?: (Partial<Record<string, number | null>> & { phase?: string | null }) | null;
+  stats?: (Partial<Record<keyof EventStats, number | null>> & { phase?: string | null }) | null;
 }
 
 /** The event fields a result correction reads, or null. */

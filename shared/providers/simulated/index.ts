@@ -138,37 +138,23 @@ export class SimulatedProvider implements OddsProvider {
   }
 
   async fetchOdds(ctx: CallContext, events: FeedEvent[]): Promise<FeedOdds[]> {
-    return this.each(
-      ctx,
-      events,
-      (f, t) => odds(this.opts.seed, f, t),
-      (e) => e.odds,
-    );
+    return this.each(ctx, events, { fixture: (f, t) => odds(this.opts.seed, f, t), scenario: (e) => e.odds });
   }
 
   async fetchLiveStats(ctx: CallContext, events: FeedEvent[]): Promise<FeedLiveStats[]> {
-    return this.each(
-      ctx,
-      events,
-      (f, t) => liveStats(f, t),
-      (e) => e.live,
-    );
+    return this.each(ctx, events, { fixture: (f, t) => liveStats(f, t), scenario: (e) => e.live });
   }
 
   async fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]> {
-    return this.each(
-      ctx,
-      events,
-      (f, t) => result(f, t),
-      (e) => e.result,
-    );
+    return this.each(ctx, events, { fixture: (f, t) => result(f, t), scenario: (e) => e.result });
   }
 
-  private each<T>(ctx: CallContext, events: FeedEvent[], fromFixture: (f: SimFixture, t: number) => T | null, fromScenario: (e: ScenarioEvaluation) => T | null): T[] {
+  /** One answer per event the simulation knows: from its fixture, or from the scenario when one is loaded. */
+  private each<T>(ctx: CallContext, events: FeedEvent[], from: { fixture: (f: SimFixture, t: number) => T | null; scenario: (e: ScenarioEvaluation) => T | null }): T[] {
     const m = this.at(ctx);
     const out: T[] = [];
     for (const e of events) {
-      const v = this.opts.scenario ? (m.scenario.has(e.eventId) ? fromScenario(m.scenario.get(e.eventId)!) : null) : m.fixtures.has(e.eventId) ? fromFixture(m.fixtures.get(e.eventId)!, m.t) : null;
+      const v = this.opts.scenario ? (m.scenario.has(e.eventId) ? from.scenario(m.scenario.get(e.eventId)!) : null) : m.fixtures.has(e.eventId) ? from.fixture(m.fixtures.get(e.eventId)!, m.t) : null;
       if (v) out.push(v);
     }
     return out;
