@@ -140,7 +140,7 @@ export const aiComponents = {
     },
     clv: {
       ...nnum,
-      description: 'Closing line value, set at settlement: odds / de-vigged closing fair odds - 1 (margin removed proportionally from the benchmark\'s closing prices); > 0 beat the close.',
+      description: "Closing line value, set at settlement: odds / de-vigged closing fair odds - 1 (margin removed proportionally from the benchmark's closing prices); > 0 beat the close.",
     },
     eventStartAt: dateTime,
     createdAt: { ...dateTime, description: 'When the recommendation was written; always before eventStartAt.' },

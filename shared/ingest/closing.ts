@@ -36,7 +36,12 @@ export function closingLineOf(markets: readonly StoredMarket[], capturedAt: Date
     capturedAt,
     markets: markets
       .filter((m) => m.betItems.some((it) => it.isAvailable))
-      .map((m) => ({ id: m.id, betTypeSysname: m.betTypeSysname, line: m.line, betItems: m.betItems.map((it) => ({ id: it.id, code: it.code, price: it.price, bookPrices: { ...(it.bookPrices ?? {}) } })) })),
+      .map((m) => ({
+        id: m.id,
+        betTypeSysname: m.betTypeSysname,
+        line: m.line,
+        betItems: m.betItems.map((it) => ({ id: it.id, code: it.code, price: it.price, bookPrices: { ...(it.bookPrices ?? {}) } })),
+      })),
   };
 }
 

@@ -142,8 +142,8 @@ describe('ingest planner writes the closing line once, at kickoff', () => {
     };
     const batch = { provider: 'replay', capturedAt: KICKOFF, events: [e], odds: new Map(), live: new Map(), results: new Map() };
     const set = (status: string) =>
-      (planIngest(batch, new Map([['9', { _id: '9', status, markets, startDateTime: KICKOFF } as PrevEvent]]), KICKOFF).eventOps[0] as { updateOne: { update: { $set: Record<string, unknown> } } })
-        .updateOne.update.$set;
+      (planIngest(batch, new Map([['9', { _id: '9', status, markets, startDateTime: KICKOFF }]]), KICKOFF).eventOps[0] as { updateOne: { update: { $set: Record<string, unknown> } } }).updateOne.update
+        .$set;
     expect(set('upcoming').closingLine).to.deep.equal(closingLineOf(markets, KICKOFF));
     expect(set('live')).to.not.have.property('closingLine');
   });
