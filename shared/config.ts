@@ -4,7 +4,7 @@ import Ajv from 'ajv';
  * The one reader of process.env. Every variable is declared here with its type, default and
  * rule, validated once at start; a bad value stops the process naming the variable.
  */
-const PROVIDER_NAMES = ['simulated', 'theoddsapi'] as const;
+const PROVIDER_NAMES = ['simulated', 'theoddsapi', 'replay'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 interface VarSpec {
@@ -69,6 +69,17 @@ export const CONFIG_VARS = {
       'Simulated events live at every instant beside the league calendars (slots of back-to-back matches, a kickoff every 2 h / N): the chain runs at any hour of the simulated day; larger for load tests, 0 for the calendars alone.',
   },
   SIM_ROLLING_AHEAD: { type: 'integer', default: '3', minimum: 1, maximum: 36, description: 'Upcoming matches each SIM_ROLLING_LIVE slot shows ahead (2 simulated hours apart).' },
+  REPLAY_DATA: {
+    type: 'string',
+    default: '',
+    description: 'Folder of football-data.co.uk season files (E0_2223.csv, ...) the replay provider reads (required when PROVIDERS includes replay).',
+  },
+  REPLAY_SEASONS: {
+    type: 'list',
+    default: '',
+    pattern: '^[A-Z0-9]{1,4}_\\d{4}$',
+    description: 'Seasons the replay provider plays, comma-separated file names without .csv (E0_2223,SP1_2021); required when PROVIDERS includes replay.',
+  },
   SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
   SETTLEMENT_CONCURRENCY: { type: 'integer', default: '64', minimum: 1, maximum: 1000, description: 'Settle jobs one settlement worker runs at once (they are graded together in batches).' },
   SETTLEMENT_SWEEP_MS: {
@@ -147,7 +158,7 @@ function fieldSchema(spec: VarSpec): object {
     case 'boolean':
       return { type: 'boolean' };
     case 'list':
-      return { type: 'array', items: spec.enum ? { enum: spec.enum } : { type: 'string' }, minItems: 1, uniqueItems: true };
+      return { type: 'array', items: spec.enum ? { enum: spec.enum } : { type: 'string', ...(spec.pattern ? { pattern: spec.pattern } : {}) }, minItems: 1, uniqueItems: true };
     default:
       return {
         type: 'string',
@@ -203,6 +214,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if ((out.PROVIDERS as string[]).includes('theoddsapi') && !out.THEODDSAPI_KEY) {
     throw new ConfigError('THEODDSAPI_KEY', 'is required when PROVIDERS includes theoddsapi');
+  }
+  if ((out.PROVIDERS as string[]).includes('replay')) {
+    if (!out.REPLAY_DATA) throw new ConfigError('REPLAY_DATA', 'is required when PROVIDERS includes replay (a folder of football-data.co.uk season files)');
+    if (!(out.REPLAY_SEASONS as string[]).length) throw new ConfigError('REPLAY_SEASONS', 'is required when PROVIDERS includes replay (e.g. E0_2223,SP1_2021)');
   }
   if (out.PAYMENT_GATEWAY === 'stripe' && !out.STRIPE_SECRET_KEY) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');

@@ -52,6 +52,8 @@ export interface StoredRecommendation extends RecommendationIdentity {
   resultDetail?: string | null;
   actualReturn?: number | null;
   settlementDate?: Date | null;
+  closingOdds?: number | null;
+  clv?: number | null;
   eventStartAt: Date;
   createdAt?: Date;
 }
@@ -81,6 +83,8 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
     resultDetail: r.resultDetail ?? null,
     actualReturn: r.actualReturn ?? null,
     settlementDate: iso(r.settlementDate),
+    closingOdds: r.closingOdds ?? null,
+    clv: r.clv ?? null,
     eventStartAt: iso(r.eventStartAt),
     createdAt: iso(r.createdAt),
   };

@@ -133,6 +133,15 @@ export const aiComponents = {
     resultDetail: { type: ['string', 'null'], enum: ['won', 'lost', 'push', 'half_won', 'half_lost', null], description: 'Quarter lines can settle half won or half lost.' },
     actualReturn: { ...nnum, description: 'Gross return per unit staked, set at settlement.' },
     settlementDate: ndateTime,
+    closingOdds: {
+      ...nnum,
+      description:
+        "Set at settlement: the closing price (at kickoff) of this outcome at the benchmark, Pinnacle when it quoted the whole market at the close, else the books' consensus; null when the event has no closing line.",
+    },
+    clv: {
+      ...nnum,
+      description: "Closing line value, set at settlement: odds / de-vigged closing fair odds - 1 (margin removed proportionally from the benchmark's closing prices); > 0 beat the close.",
+    },
     eventStartAt: dateTime,
     createdAt: { ...dateTime, description: 'When the recommendation was written; always before eventStartAt.' },
   }),

@@ -1,6 +1,7 @@
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
+import { replayEpoch } from '../providers/replay/configured';
 import { isRealTime, parseAnchor, reconcileAnchor, simAt, type ClockAnchor, type ClockSettings } from './anchor';
 
 /**
@@ -20,7 +21,8 @@ let timer: NodeJS.Timeout | undefined;
 
 export function clockSettings(): ClockSettings {
   const cfg = getConfig();
-  return { speed: cfg.SIM_SPEED, epoch: cfg.SIM_EPOCH || null };
+  // A replay starts its clock a few hours before its first match unless SIM_EPOCH says otherwise.
+  return { speed: cfg.SIM_SPEED, epoch: cfg.SIM_EPOCH || replayEpoch(cfg) };
 }
 
 /** This process's anchor; before the shared one is loaded, one starting now (tests, benches). */

@@ -7,6 +7,8 @@ import { join } from 'node:path';
  */
 export interface FootballDataMatch {
   file: string;
+  /** Line number in the file (the header is line 1): what a log line about the row names. */
+  row: number;
   division: string;
   /** Kickoff in UTC; files before 2019/20 carry no time, 15:00 UK time is assumed. */
   kickoff: Date;
@@ -42,21 +44,44 @@ function parseDate(date: string, time: string | undefined): Date | null {
   return new Date(Date.UTC(year, Number(m[2]) - 1, Number(m[1]), hh - 1, mm));
 }
 
-export function parseFootballDataCsv(text: string, file = ''): FootballDataMatch[] {
-  const lines = text
+/** Columns without which no row of a file can be read. */
+export const REQUIRED_COLUMNS = ['Date', 'HomeTeam', 'AwayTeam'] as const;
+
+export interface ParseOptions {
+  /** Told of every row (or, at line 1, the whole file) left out, and why. */
+  onSkip?: (line: number, reason: string) => void;
+}
+
+export function parseFootballDataCsv(text: string, file = '', opts: ParseOptions = {}): FootballDataMatch[] {
+  const skip = opts.onSkip ?? (() => undefined);
+  // Blank lines are kept as empty strings so line numbers stay those of the file.
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines.every((l) => l.trim() === '')) return [];
+  const header = lines[0]
     .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '');
-  if (lines.length === 0) return [];
-  const header = lines[0].split(',').map((h) => h.trim());
+    .split(',')
+    .map((h) => h.trim());
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length) {
+    skip(1, `missing columns ${missing.join(', ')}: file skipped`);
+    return [];
+  }
   const out: FootballDataMatch[] = [];
-  for (const line of lines.slice(1)) {
+  for (let n = 1; n < lines.length; n++) {
+    const line = lines[n];
+    if (line.trim() === '' || /^,*$/.test(line.trim())) continue;
     const cells = line.split(',');
     const row: Record<string, string> = {};
     header.forEach((h, i) => (row[h] = cells[i] ?? ''));
-    if (!row.HomeTeam || !row.AwayTeam || !row.Date) continue;
+    if (!row.HomeTeam || !row.AwayTeam || !row.Date) {
+      skip(n + 1, 'no date or team');
+      continue;
+    }
     const kickoff = parseDate(row.Date, row.Time);
-    if (!kickoff) continue;
+    if (!kickoff) {
+      skip(n + 1, `unreadable date "${row.Date}"`);
+      continue;
+    }
     const odds: Record<string, number> = {};
     for (const h of header) {
       const n = num(row[h]);
@@ -64,6 +89,7 @@ export function parseFootballDataCsv(text: string, file = ''): FootballDataMatch
     }
     out.push({
       file,
+      row: n + 1,
       division: row.Div ?? '',
       kickoff,
       homeTeam: row.HomeTeam.trim(),

@@ -7,6 +7,7 @@ import { searchName, teamId } from '../providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../providers/types';
 import { LOCALES, type LocalizedText } from '../sports';
 import type { EventStats } from '../stats';
+import { closingAtKickoff } from './closing';
 
 /**
  * Pure: turns one poll's feed and the stored state of its events into the writes that bring
@@ -328,6 +329,8 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     const step: EventStep = { plan, batch, now, e, prev, ended, set: {} };
     const refs = planReferences(plan, e);
     const statusChanged = planEventFields(step, refs);
+    const closing = closingAtKickoff(prev, e);
+    if (closing) step.set.closingLine = closing;
     const odds = batch.odds?.get(e.eventId);
     const prevItems = itemsOf(prev?.markets);
     const markets = planMarkets(step, odds, prevItems);

@@ -3,6 +3,8 @@ import { toWorldTime } from '../clock/worldClock';
 import { childLogger } from '../logger';
 import { upsertProviderStateFields } from '../db/repositories/providers';
 import { DEFAULT_BREAKER, ProviderBreaker, type BreakerState } from './breaker';
+import { ReplayProvider } from './replay';
+import { configuredReplayMatches } from './replay/configured';
 import { SimulatedProvider } from './simulated';
 import { loadScenario } from './simulated/scenario';
 import { TheOddsApiProvider } from './theoddsapi';
@@ -35,8 +37,10 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
         quotaReserve: cfg.THEODDSAPI_QUOTA_RESERVE,
         log: childLogger({ provider: 'theoddsapi' }),
       });
+    case 'replay':
+      return new ReplayProvider({ matches: configuredReplayMatches(cfg), clock: toWorldTime });
     default:
-      throw new Error(`unknown provider "${name}" (PROVIDERS accepts simulated, theoddsapi)`);
+      throw new Error(`unknown provider "${name}" (PROVIDERS accepts simulated, theoddsapi, replay)`);
   }
 }
 

@@ -1,5 +1,7 @@
 import { decideCorrection, gradePick, gradeSelection, isGradingError, type CorrectionEntry, type ParlayGrade, type ResultDetail, type SelectionGrade, type SettlementResult } from '../grading';
+import type { ClosingLine } from '../ingest/closing';
 import type { EventStats } from '../stats';
+import { closingValue } from './clv';
 import type { SettlementState } from './state';
 
 /**
@@ -13,6 +15,7 @@ import type { SettlementState } from './state';
 /** The fields of a stored recommendation that settlement reads. */
 export interface RecommendationRead {
   _id: string;
+  betItemId?: string | null;
   betTypeSysname: string;
   code: string;
   line?: number | null;
@@ -31,6 +34,8 @@ export interface GradingContext {
   /** The event's resultVersion the grading is of. */
   version: number;
   now: Date;
+  /** The event's closing line (null when it was never captured): the settled bet's closingOdds and clv. */
+  closing?: ClosingLine | null;
 }
 
 export type RecommendationDecision =
@@ -113,7 +118,7 @@ export function recommendationUpdate(rec: RecommendationRead, d: RecommendationD
     case 'none':
       return null;
     case 'settle':
-      return { updateOne: { filter, update: { $set: { ...gradeFields(d.grade), settlementDate: ctx.now, settledVersion: ctx.version }, $inc: COUNT_WRITE } } };
+      return { updateOne: { filter, update: { $set: { ...gradeFields(d.grade), ...closingValue(rec, ctx.closing), settlementDate: ctx.now, settledVersion: ctx.version }, $inc: COUNT_WRITE } } };
     case 'confirm':
       return { updateOne: { filter, update: { $set: { settledVersion: ctx.version, settlementError: null } } } };
     case 'correct': {

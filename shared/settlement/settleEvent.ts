@@ -131,7 +131,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
     for (const e of events) {
       if (!endedIds.includes(e._id)) continue;
       const { stats, source } = settlementStats(ledByEvent.get(e._id), e.stats);
-      contexts.set(e._id, { state: states.get(e._id)!, stats, version: e.resultVersion ?? 0, now, source });
+      contexts.set(e._id, { state: states.get(e._id)!, stats, version: e.resultVersion ?? 0, now, source, closing: e.closingLine ?? null });
       out.get(e._id)!.statsSource = source;
     }
   }

@@ -13,5 +13,5 @@ export function nextSlot(): number {
 export async function clearIngested(): Promise<void> {
   await Promise.all([Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
   forgetWrittenReferences();
-  for (const p of ['simulated', 'theoddsapi']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
+  for (const p of ['simulated', 'theoddsapi', 'replay']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
 }

@@ -37,6 +37,9 @@ describe('config', () => {
       [{ SIM_EPOCH: 'yesterday' }, 'SIM_EPOCH'],
       [{ THEODDSAPI_QUOTA_RESERVE: '-1' }, 'THEODDSAPI_QUOTA_RESERVE'],
       [{ PROVIDER_BREAKER_VOLUME: '0' }, 'PROVIDER_BREAKER_VOLUME'],
+      [{ PROVIDERS: 'replay', REPLAY_SEASONS: 'E0_2223' }, 'REPLAY_DATA'],
+      [{ PROVIDERS: 'replay', REPLAY_DATA: '/data' }, 'REPLAY_SEASONS'],
+      [{ PROVIDERS: 'replay', REPLAY_DATA: '/data', REPLAY_SEASONS: 'E0_2223,premier-league' }, 'REPLAY_SEASONS'],
     ];
     for (const [env, variable] of cases) {
       it(`names ${variable} for ${JSON.stringify(env)}`, () => {

@@ -72,6 +72,11 @@ const EventSchema = new Schema(
     oddsUpdatedAt: { type: Date, default: null },
     /** Bumped when the AI's inputs change (pre-match prices, lineups, status); each bump requests an analysis. */
     analysisVersion: { type: Number, default: 0 },
+    /**
+     * At kickoff, each market's last pre-match price per book (shared/ingest/closing.ts): what
+     * settlement grades recommendations against (closingOdds, clv). Null until the event starts.
+     */
+    closingLine: { type: Schema.Types.Mixed, default: null },
     /** Announced lineups { home: string[], away: string[] } when the provider has them. */
     lineups: { type: Schema.Types.Mixed, default: null },
   },

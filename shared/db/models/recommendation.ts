@@ -82,6 +82,9 @@ const RecommendationSchema = new Schema(
     competitionId: { type: Number, default: null },
     regionId: { type: Number, default: null },
     ...SettlementFields,
+    /** Set at settlement from the event's closing line (shared/settlement/clv.ts): the benchmark's closing price of this outcome, and taken odds / de-vigged closing fair odds - 1. */
+    closingOdds: { type: Number, default: null },
+    clv: { type: Number, default: null },
   },
   { timestamps: true, collection: 'recommendations', minimize: false },
 );

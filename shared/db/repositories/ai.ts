@@ -38,6 +38,7 @@ export type SettlementRecommendationRow = RecommendationRead & { eventId: string
 
 const SETTLEMENT_REC_FIELDS = {
   eventId: 1,
+  betItemId: 1,
   betTypeSysname: 1,
   code: 1,
   line: 1,

@@ -1,3 +1,4 @@
+import type { ClosingLine } from '../../ingest/closing';
 import { type BulkCounts, bulkWriteInBatches, insertInBatches } from '../bulk';
 import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
 import type { LiveEventDataDoc } from '../models/liveEventData';
@@ -42,11 +43,12 @@ export interface SettlementEventRow {
   resultVersion?: number | null;
   settledVersion?: number | null;
   stats?: Record<string, number | null> | null;
+  closingLine?: ClosingLine | null;
 }
 
 /** The events of `ids` with the fields settlement reads. */
 export async function findEventsForSettlement(ids: readonly string[]): Promise<SettlementEventRow[]> {
-  return Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1 }).lean<SettlementEventRow[]>();
+  return Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1, closingLine: 1 }).lean<SettlementEventRow[]>();
 }
 
 /** The ids (as strings) of the events of `ids` that were cancelled before they started. */
@@ -302,7 +304,7 @@ export type EventForIngest = Omit<EventDoc, 'liveStats' | 'views'>;
 /** Stored events by id in one query (driver collection, no casting), without liveStats and views. */
 export async function findEventsForIngestByIds(ids: readonly string[]): Promise<EventForIngest[]> {
   const coll = Event.collection as unknown as Collection<Document>;
-  const docs = await coll.find({ _id: { $in: ids } } as Document, { projection: { liveStats: 0, views: 0 } }).toArray();
+  const docs = await coll.find({ _id: { $in: ids } } as Document, { projection: { liveStats: 0, views: 0, closingLine: 0 } }).toArray();
   return docs as unknown as EventForIngest[];
 }
 
