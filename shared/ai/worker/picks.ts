@@ -4,6 +4,7 @@ import { findEventsWithoutMarketsAndStatsByIds } from '../../db/repositories/eve
 import { buildPicks, type PickCandidate, type PickRecommendation } from '../picks';
 import { redis, key } from '../../db/redis';
 import { waitForLock } from '../../locks';
+import { commitPicks } from '../../commitments/commit';
 
 const DAY_MS = 86_400_000;
 
@@ -61,6 +62,8 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
       // Only a pick that has not started is (re)written; a started one with the same legs stays.
       await upsertPickUnlessStarted(_id, content, at);
     }
+    // Every pick offered is committed once (keyed by its id, which its legs determine); one withdrawn later stays committed.
+    await commitPicks(drafts, at);
     return { picks: drafts.length, removed };
   });
 }
