@@ -120,7 +120,9 @@ export function calibrationBins(bets: readonly TrackRecordBet[], bins = CALIBRAT
   return acc.flatMap((a, i) => {
     if (a.n === 0) return [];
     const predicted = a.p / a.n;
-    return [{ from: round(i / bins), to: round((i + 1) / bins), bets: a.n, predicted: round(predicted), observed: round(a.hit / a.n), standardError: round(Math.sqrt((predicted * (1 - predicted)) / a.n)) }];
+    return [
+      { from: round(i / bins), to: round((i + 1) / bins), bets: a.n, predicted: round(predicted), observed: round(a.hit / a.n), standardError: round(Math.sqrt((predicted * (1 - predicted)) / a.n)) },
+    ];
   });
 }
 

@@ -84,7 +84,9 @@ export function clvHistogramSvg(values: readonly number[], subtitle: string): st
   const body = [
     ...yAxis(0, max, y, Math.min(5, max)),
     ...counts.map((c, i) =>
-      c ? `<rect x="${num(L + i * bw + 0.5)}" y="${num(y(c))}" width="${num(bw - 1)}" height="${num(T + PH - y(c))}" fill="${i + LO >= 0 ? '#2ca02c' : '#d62728'}"><title>${escapeXml(`${i + LO}% to ${i + LO + 1}%: ${c}`)}</title></rect>` : '',
+      c
+        ? `<rect x="${num(L + i * bw + 0.5)}" y="${num(y(c))}" width="${num(bw - 1)}" height="${num(T + PH - y(c))}" fill="${i + LO >= 0 ? '#2ca02c' : '#d62728'}"><title>${escapeXml(`${i + LO}% to ${i + LO + 1}%: ${c}`)}</title></rect>`
+        : '',
     ),
     ...[-20, -10, 0, 10, 20].map((p) => `<text x="${num(xOf(p))}" y="${T + PH + 14}" text-anchor="middle">${p}</text>`),
     `<line x1="${num(xOf(mean * 100))}" y1="${T}" x2="${num(xOf(mean * 100))}" y2="${T + PH}" stroke="#000" stroke-dasharray="4 3"/>`,

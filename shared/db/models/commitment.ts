@@ -13,6 +13,8 @@ const CommitmentSchema = new Schema(
     key: { type: String, required: true },
     kind: { type: String, required: true },
     recordId: { type: String, required: true },
+    /** The bet the link is about (a settlement's recordId without its `@v<version>`): finds a bet's settlements. */
+    subject: { type: String, required: true },
     /** The canonical record, exactly as hashed. */
     record: { type: String, required: true },
     prevHash: { type: String, required: true },
@@ -22,6 +24,7 @@ const CommitmentSchema = new Schema(
   { collection: 'commitments', versionKey: false },
 );
 CommitmentSchema.index({ key: 1 }, { unique: true });
+CommitmentSchema.index({ subject: 1, kind: 1 });
 
 export type CommitmentDoc = InferSchemaType<typeof CommitmentSchema>;
 export const Commitment = model('Commitment', CommitmentSchema);

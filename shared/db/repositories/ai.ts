@@ -334,10 +334,18 @@ export async function upsertPickUnlessStarted(id: string, content: PickContent, 
 
 /** The settled recommendations of these events, as their settlement is committed (closingOdds and clv where captured). */
 export async function findSettledRecommendationsOfEvents(eventIds: readonly string[]) {
-  return Recommendation.find(
-    { eventId: { $in: eventIds }, settled: true },
-    { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 },
-  ).lean<{ _id: string; result: string | null; resultDetail?: string | null; returnPerUnit?: number | null; settledVersion?: number | null; settlementDate?: Date | null; closingOdds?: number | null; clv?: number | null }[]>();
+  return Recommendation.find({ eventId: { $in: eventIds }, settled: true }, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 }).lean<
+    {
+      _id: string;
+      result: string | null;
+      resultDetail?: string | null;
+      returnPerUnit?: number | null;
+      settledVersion?: number | null;
+      settlementDate?: Date | null;
+      closingOdds?: number | null;
+      clv?: number | null;
+    }[]
+  >();
 }
 
 /** The settled picks with a leg on these events, as their settlement is committed. */

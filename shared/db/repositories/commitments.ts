@@ -13,10 +13,12 @@ export interface LinkRow {
   at: Date;
 }
 
-type StoredLink = Omit<LinkRow, 'seq'> & { _id: number; key: string };
+type StoredLink = Omit<LinkRow, 'seq'> & { _id: number; key: string; subject: string };
 
 const toRow = (d: StoredLink): LinkRow => ({ seq: d._id, kind: d.kind, recordId: d.recordId, record: d.record, prevHash: d.prevHash, hash: d.hash, at: d.at });
-const LINK_FIELDS = { key: 0 } as const;
+const LINK_FIELDS = { key: 0, subject: 0 } as const;
+/** The bet a link is about: its record id without the settlement's `@v<version>`. */
+const subjectOf = (recordId: string) => recordId.replace(/@v[0-9]+$/, '');
 
 /** The last link (highest seq); null for an empty chain. */
 export async function findLastLink(): Promise<LinkRow | null> {
@@ -46,12 +48,9 @@ export async function findLinksFrom(from: number, limit: number): Promise<LinkRo
   return docs.map(toRow);
 }
 
-/** The links of these kinds and record ids (settlements of one bet: `<id>@v<version>`). */
-export async function findLinksOfRecordIds(kind: string, recordIds: readonly string[]): Promise<LinkRow[]> {
-  if (recordIds.length === 0) return [];
-  const docs = await Commitment.find({ key: { $in: recordIds.map((r) => `${kind}:${r}`) } }, LINK_FIELDS)
-    .sort({ _id: 1 })
-    .lean<StoredLink[]>();
+/** The settlement links of one bet (one per result version), in order. */
+export async function findSettlementLinksOf(kind: string, id: string): Promise<LinkRow[]> {
+  const docs = await Commitment.find({ subject: id, kind }, LINK_FIELDS).sort({ _id: 1 }).lean<StoredLink[]>();
   return docs.map(toRow);
 }
 
@@ -71,7 +70,17 @@ function firstFailedIndex(err: unknown): number {
  * writer, or a record linked already): returns how many were inserted. Any other error is thrown.
  */
 export async function insertLinksInOrder(links: readonly Omit<LinkRow, never>[]): Promise<number> {
-  const docs = links.map((l) => ({ _id: l.seq, key: `${l.kind}:${l.recordId}`, kind: l.kind, recordId: l.recordId, record: l.record, prevHash: l.prevHash, hash: l.hash, at: l.at }));
+  const docs = links.map((l) => ({
+    _id: l.seq,
+    key: `${l.kind}:${l.recordId}`,
+    subject: subjectOf(l.recordId),
+    kind: l.kind,
+    recordId: l.recordId,
+    record: l.record,
+    prevHash: l.prevHash,
+    hash: l.hash,
+    at: l.at,
+  }));
   let inserted = 0;
   while (inserted < docs.length) {
     const chunk = docs.slice(inserted, inserted + MAX_INSERT);
