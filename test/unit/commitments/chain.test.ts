@@ -108,7 +108,9 @@ describe('commitments: records', () => {
 describe('commitments: chain', () => {
   it('happy: a link is SHA-256 of the previous hash and the record (UTF-8), link 0 after 64 zeros', () => {
     expect(GENESIS).to.equal('0'.repeat(64));
-    const expected = createHash('sha256').update(Buffer.from(`${GENESIS}{"a":"é"}`, 'utf8')).digest('hex');
+    const expected = createHash('sha256')
+      .update(Buffer.from(`${GENESIS}{"a":"é"}`, 'utf8'))
+      .digest('hex');
     expect(linkHash(GENESIS, '{"a":"é"}')).to.equal(expected);
   });
 

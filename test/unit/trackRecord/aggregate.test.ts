@@ -27,7 +27,17 @@ describe('track record: aggregation', () => {
   });
 
   it('edge: no bets, no closing lines: nulls, not NaN', () => {
-    expect(summarize([])).to.deep.equal({ bets: 0, wins: 0, losses: 0, pushes: 0, staked: 0, returned: 0, profit: 0, roi: null, clv: { bets: 0, mean: null, standardError: null, beatCloseShare: null } });
+    expect(summarize([])).to.deep.equal({
+      bets: 0,
+      wins: 0,
+      losses: 0,
+      pushes: 0,
+      staked: 0,
+      returned: 0,
+      profit: 0,
+      roi: null,
+      clv: { bets: 0, mean: null, standardError: null, beatCloseShare: null },
+    });
     expect(clvSummary([bet({ clv: 0.1 })])).to.deep.equal({ bets: 1, mean: 0.1, standardError: null, beatCloseShare: 1 });
   });
 
@@ -58,7 +68,13 @@ describe('track record: aggregation', () => {
   });
 
   it('happy: cumulative profit follows the events in start order', () => {
-    expect(cumulativeProfit([bet({ eventStartAt: at(3), result: 'lost', returnPerUnit: 0 }), bet({ eventStartAt: at(1), returnPerUnit: 2.5 }), bet({ eventStartAt: at(2), result: 'push', returnPerUnit: 1 })])).to.deep.equal([1.5, 1.5, 0.5]);
+    expect(
+      cumulativeProfit([
+        bet({ eventStartAt: at(3), result: 'lost', returnPerUnit: 0 }),
+        bet({ eventStartAt: at(1), returnPerUnit: 2.5 }),
+        bet({ eventStartAt: at(2), result: 'push', returnPerUnit: 1 }),
+      ]),
+    ).to.deep.equal([1.5, 1.5, 0.5]);
   });
 });
 
