@@ -13,10 +13,11 @@ import { aiRoutes } from './routes/ai';
 import { docsRouter, healthDoc } from './routes/docs';
 import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
+import { trackRecordRoutes } from './routes/trackRecord';
 import { mountRoutes } from './routes/spec';
 
 /** Every /v2 endpoint with a RouteSpec. Each feature adds its routes here. */
-export const v2Routes = () => [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...betsRoutes()];
+export const v2Routes = () => [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes()];
 
 /** Routers mounted under /v2, in order. */
 export function v2Routers(): Router[] {

@@ -5,11 +5,12 @@ import { aiComponents, aiResponses } from './schemas/ai';
 import { performanceResponses } from './schemas/performance';
 import { components as readComponents, responses as readResponses } from './schemas/responses';
 import { settlementResponses } from './schemas/settlement';
+import { trackRecordResponses } from './schemas/trackRecord';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
 
 /** Every named schema and every 200 body, whichever feature's file defines it. */
 const components = { ...readComponents, ...aiComponents };
-const responses = { ...readResponses, ...aiResponses, ...settlementResponses, ...performanceResponses };
+const responses = { ...readResponses, ...aiResponses, ...settlementResponses, ...performanceResponses, ...trackRecordResponses };
 
 /** What the document needs of a route (the health route is described without being mounted here). */
 export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
@@ -68,7 +69,7 @@ function operation(route: DocumentedRoute): object {
     responses: {
       200: {
         description: 'OK',
-        content: { 'application/json': { schema: responses[route.response as keyof typeof responses] } },
+        content: { [route.mediaType ?? 'application/json']: { schema: responses[route.response as keyof typeof responses] } },
       },
       ...Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponse(s)])),
     },

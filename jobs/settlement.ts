@@ -9,6 +9,8 @@ export interface SettlementPayloads {
   'settle-event': { eventId: string; resultVersion: number };
   sweep: { window: string };
   rollup: { day: string };
+  /** The commitments chain's head, published once per hour (yyyymmddhh, UTC). */
+  'publish-head': { hour: string };
 }
 
 export const settlementQueue = defineQueue<SettlementPayloads>({
@@ -23,5 +25,6 @@ export const settlementQueue = defineQueue<SettlementPayloads>({
     'settle-event': { jobId: (p) => safeJobId('settle', [p.eventId, `v${p.resultVersion}`]) },
     sweep: { jobId: (p) => safeJobId('sweep', [p.window]) },
     rollup: { jobId: (p) => safeJobId('rollup', [p.day]) },
+    'publish-head': { jobId: (p) => safeJobId('chain-head', [p.hour]) },
   },
 });

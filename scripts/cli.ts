@@ -12,6 +12,7 @@ import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/conf
 import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/settlement/check';
 import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/settlement/correct';
 import { startLocalServices } from './services';
+import { verifyRecord, type VerifyReport } from '../shared/commitments/verifyRemote';
 
 /** Where the API a user started answers: PUBLIC_URL, else this machine on PORT. */
 const publicBase = () => getConfigOrExit().PUBLIC_URL.replace(/\/+$/, '') || `http://localhost:${getConfigOrExit().PORT}`;
@@ -31,6 +32,8 @@ interface Command<R> {
   human(r: R): string;
   /** A result that reports a problem (a failed check) exits 1. */
   failed?(r: R): boolean;
+  /** Talks to a running API only: no database, no local services. */
+  remote?: boolean;
 }
 
 /** Types one entry of COMMANDS by its run's result; the table holds them with the result erased. */
@@ -188,7 +191,21 @@ const COMMANDS: Record<string, Command<unknown>> = {
     run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
     human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
   }),
+  'verify-record': defineCommand({
+    usage: 'verify-record --url <base> --key <key> [--proofs 20]',
+    options: { url: { type: 'string' }, key: { type: 'string' }, proofs: { type: 'string' } },
+    required: ['url', 'key'],
+    remote: true,
+    run: (v) => verifyRecord({ url: str(v, 'url'), key: str(v, 'key'), proofs: v.proofs === undefined ? 20 : int('proofs', v.proofs) }),
+    failed: (r) => !r.ok,
+    human: verifyHuman,
+  }),
 };
+
+function verifyHuman(r: VerifyReport): string {
+  if (r.firstBad) return `CHAIN BROKEN at link ${r.firstBad.seq}: ${r.firstBad.problem}\n(${r.links} links downloaded)`;
+  return `chain OK: ${r.links} links recompute to head ${r.head.hash} (length ${r.head.length}); ${r.publishedHeadsChecked} published heads and ${r.proofsChecked} proofs agree`;
+}
 
 function help(): string {
   return `usage: npm run cli -- <command> [options] [--json]\n\ncommands:\n${Object.values(COMMANDS)
@@ -217,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const json = Boolean(values.json);
   logToStderr();
+  if (command.remote) return runRemote(name, command, values, json);
   // Without MONGODB_URI the CLI works on the embedded default: the servers `npm start` runs
   // (recorded in .local/services.json), or servers it starts for this one command.
   const local = bootstrapEnv().mongodbUri ? undefined : await startLocalServices();
@@ -240,6 +258,22 @@ async function main(argv: string[]): Promise<number> {
     await closeAllRedis();
     await disconnectMongo();
     await local?.stop();
+  }
+}
+
+/** A command that only calls a running API: no configuration of this machine's stores is read. */
+async function runRemote(name: string, command: Command<unknown>, values: Values, json: boolean): Promise<number> {
+  try {
+    const result = await command.run(values);
+    process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${command.human(result)}\n`);
+    return command.failed?.(result) ? 1 : 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${name}: ${err.message}\nusage: npm run cli -- ${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
+    return 1;
   }
 }
 

@@ -76,6 +76,7 @@ export function scheduledJobs(): { name: string; cron?: string; everyMs?: number
       cron: '7 * * * *',
       run: () => Promise.all(SPORTS.map((s) => enqueue(aiQueue, 'refit', { sportId: s.id, window: hourStamp() }))),
     },
+    { name: 'chain-head', cron: '0 * * * *', run: () => enqueue(settlementQueue, 'publish-head', { hour: hourStamp() }) },
     {
       name: 'daily-rollup',
       cron: '5 0 * * *',

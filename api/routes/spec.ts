@@ -26,6 +26,8 @@ export interface RouteSpec {
   params?: { type: 'object'; required: readonly string[]; properties: Record<string, object> };
   /** Name of the 200 body schema in api/schemas/responses.ts. */
   response: string;
+  /** Media type of the 200 body when it is not JSON (an SVG chart). */
+  mediaType?: string;
   /** Documented non-2xx statuses besides 400. */
   errors?: number[];
   handler: RequestHandler;

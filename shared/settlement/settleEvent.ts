@@ -1,6 +1,7 @@
 import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../db/repositories/ai';
 import { findCancelledUnstartedEventIds, findEventsForSettlement, findLiveEventDataOfEvents, markEventsSettledAtVersions, type SettlementEventRow } from '../db/repositories/events';
 import { childLogger } from '../logger';
+import { commitSettlements } from '../commitments/commit';
 import { recordFirstSettlements } from '../metrics/record';
 import {
   correctionReason,
@@ -26,7 +27,8 @@ import { betDay, settlementState, settlementStats, type SettlementState, type St
  *   2. grades every recommendation not yet settled at the event's resultVersion (a correction
  *      bumps the version: settled bets are re-graded and a changed result pushes a history entry),
  *   3. then every pick with a leg on these events (legs from their recommendations' results),
- *   4. then refreshes the performance rollups of the days concerned (recomputed, never incremented),
+ *   4. then refreshes the performance rollups of the days concerned (recomputed, never incremented)
+ *      and commits each settlement to the commitments chain (shared/commitments/),
  *   5. and last marks each event settled at its version (Event.settledVersion), which is what the
  *      sweeper checks: a job lost anywhere before this point is found and run again.
  * Every write is conditional on the document's state as read, so re-running any step changes
@@ -190,6 +192,10 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   // 4. Performance of the days of these events' bets (recomputed from the bets).
   const days = [...new Set(recs.map((r) => betDay(r.eventStartAt)))];
   await refresher.request(days);
+
+  // Each settlement becomes a later link of the commitments chain, before the marker: a crash
+  // before it leaves the event for the sweeper, whose re-run commits what is missing.
+  await commitSettlements(endedIds, pickEventIds);
 
   // 5. The settled-at-version marker the sweeper looks for.
   await markEventsSettledAtVersions(

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { SettlementPayloads, settlementQueue } from '../../jobs/settlement';
+import { publishChainHead } from '../../shared/commitments/publish';
 import { dispatch } from '../../shared/intents';
 import { childLogger } from '../../shared/logger';
 import { SettlementBatcher } from '../../shared/settlement/batcher';
@@ -35,4 +36,5 @@ export const settlementHandlers: Registration<typeof settlementQueue>[] = [
   ['sweep', () => sweepUnsettled()],
   // The daily safety net: yesterday's rollups recomputed from the bets.
   ['rollup', async (job: Job<SettlementPayloads['rollup']>) => (await refreshRollupDays([job.data.day]), { day: job.data.day })],
+  ['publish-head', (job: Job<SettlementPayloads['publish-head']>) => publishChainHead(job.data.hour)],
 ];

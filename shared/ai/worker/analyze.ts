@@ -8,6 +8,7 @@ import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
 import { utcDay } from '../../days';
+import { commitRecommendations } from '../../commitments/commit';
 
 const log = childLogger({ component: 'ai-analyze' });
 
@@ -152,6 +153,11 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
   if (fresh.length) {
     inserted = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
+    // Committed before the insight names them: a crash in between leaves the inputs unanalysed, so the retry commits them.
+    await commitRecommendations(
+      fresh.map((r) => r._id),
+      { id: eventId, home: input.homeTeam.name.en, away: input.awayTeam.name.en, competition: input.competition.name.en, startAt: event.startDateTime },
+    );
   }
   const insight = analysis.insight;
   // A slower job that analysed older prices must not overwrite a newer analysis.

@@ -5,6 +5,7 @@ import { buildPicks, type PickCandidate, type PickRecommendation } from '../pick
 import { redis, key } from '../../db/redis';
 import { waitForLock } from '../../locks';
 import { utcDayRange } from '../../days';
+import { commitPicks } from '../../commitments/commit';
 
 /**
  * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
@@ -59,6 +60,8 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
       // Only a pick that has not started is (re)written; a started one with the same legs stays.
       await upsertPickUnlessStarted(_id, content, at);
     }
+    // Every pick offered is committed once (keyed by its id, which its legs determine); one withdrawn later stays committed.
+    await commitPicks(drafts, at);
     return { picks: drafts.length, removed };
   });
 }

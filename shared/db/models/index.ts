@@ -1,5 +1,7 @@
 import { Account } from './account';
 import { ApiKey } from './apiKey';
+import { ChainHead } from './chainHead';
+import { Commitment } from './commitment';
 import { Competition } from './competition';
 import { CreditLedger } from './creditLedger';
 import { Event } from './event';
@@ -20,6 +22,8 @@ import { Team } from './team';
 export {
   Account,
   ApiKey,
+  ChainHead,
+  Commitment,
   Competition,
   CreditLedger,
   Event,
@@ -41,6 +45,8 @@ export {
 export const ALL_MODELS = [
   Account,
   ApiKey,
+  ChainHead,
+  Commitment,
   Competition,
   CreditLedger,
   Event,

@@ -332,3 +332,50 @@ export async function upsertPickUnlessStarted(id: string, content: PickContent, 
     if (!isDuplicateKey(err)) throw err;
   });
 }
+
+/** The settled recommendations of these events, as their settlement is committed (closingOdds and clv where captured). */
+export async function findSettledRecommendationsOfEvents(eventIds: readonly string[]) {
+  return Recommendation.find({ eventId: { $in: eventIds }, settled: true }, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 }).lean<
+    {
+      _id: string;
+      result: string | null;
+      resultDetail?: string | null;
+      returnPerUnit?: number | null;
+      settledVersion?: number | null;
+      settlementDate?: Date | null;
+      closingOdds?: number | null;
+      clv?: number | null;
+    }[]
+  >();
+}
+
+/** The settled picks with a leg on these events, as their settlement is committed. */
+export async function findSettledPicksOfEvents(eventIds: readonly string[]) {
+  return Pick.find({ eventIds: { $in: eventIds }, settled: true } as FilterQuery<PickDoc>, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1 }).lean<
+    { _id: string; result: string | null; resultDetail?: string | null; returnPerUnit?: number | null; settledVersion?: number | null; settlementDate?: Date | null }[]
+  >();
+}
+
+/** Settled recommendations whose event started at or after `since`, optionally of one sport and confidence, oldest start first: the track record. */
+export async function findSettledRecommendationsForTrackRecord(filter: { since: Date; sportId?: number; confidence?: string }) {
+  const q: FilterQuery<RecommendationDoc> = { settled: true, eventStartAt: { $gte: filter.since } };
+  if (filter.sportId !== undefined) q.sportId = filter.sportId;
+  if (filter.confidence) q.confidence = filter.confidence;
+  return Recommendation.find(q, { confidence: 1, probability: 1, odds: 1, result: 1, resultDetail: 1, returnPerUnit: 1, eventStartAt: 1, sportId: 1, closingOdds: 1, clv: 1 })
+    .sort({ eventStartAt: 1, _id: 1 })
+    .lean<
+      {
+        _id: string;
+        confidence: string;
+        probability: number;
+        odds: number;
+        result: string | null;
+        resultDetail?: string | null;
+        returnPerUnit?: number | null;
+        eventStartAt: Date;
+        sportId: number;
+        closingOdds?: number | null;
+        clv?: number | null;
+      }[]
+    >();
+}

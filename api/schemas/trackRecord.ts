@@ -1,0 +1,160 @@
+import { sportName } from './params';
+
+/** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */
+export const MAX_TRACK_RECORD_DAYS = 3650;
+export const MAX_CHAIN_PAGE = 1000;
+
+const days = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_TRACK_RECORD_DAYS,
+  default: 30,
+  description: `Window in days ending now (simulated clock), 1 to ${MAX_TRACK_RECORD_DAYS}; a bet counts by its event's start.`,
+} as const;
+const sport = { ...sportName, description: 'Only recommendations of this sport.' } as const;
+const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'], description: 'Only recommendations of this confidence.' } as const;
+
+export const trackRecordQuery = { type: 'object', properties: { days, sport, confidence } } as const;
+export const trackRecordChartQuery = {
+  type: 'object',
+  required: ['kind'],
+  properties: {
+    kind: {
+      type: 'string',
+      enum: ['cumulative', 'clv', 'calibration'],
+      description: 'cumulative: profit in units after each bet; clv: closing line value histogram; calibration: reliability diagram.',
+    },
+    days,
+    sport,
+    confidence,
+  },
+} as const;
+export const chainQuery = {
+  type: 'object',
+  properties: {
+    from: { type: 'integer', minimum: 0, maximum: 1e12, default: 0, description: 'First link (seq) of the page.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_CHAIN_PAGE, default: MAX_CHAIN_PAGE, description: `Links per page (1 to ${MAX_CHAIN_PAGE}).` },
+  },
+} as const;
+export const chainHeadsQuery = {
+  type: 'object',
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 168, description: 'Published heads returned, newest first (1 to 1000; default 168, a week).' } },
+} as const;
+export const proofQuery = { type: 'object', properties: {} } as const;
+export const proofParams = {
+  type: 'object',
+  required: ['recommendationId'],
+  properties: { recommendationId: { type: 'string', pattern: '^[^/\\u0000-\\u001f]{1,300}$', description: 'Id of a recommendation (or of a featured pick).' } },
+} as const;
+
+const hash = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+const nullableNumber = { type: ['number', 'null'] } as const;
+const head = {
+  type: 'object',
+  required: ['hash', 'length', 'time'],
+  description: 'The chain head: the last link hash (64 zeros for an empty chain), the number of links, and when the last link was written (null for an empty chain).',
+  properties: { hash, length: { type: 'integer', minimum: 0 }, time: { type: ['string', 'null'], format: 'date-time' } },
+} as const;
+const publishedHead = {
+  type: 'object',
+  required: ['hour', 'hash', 'length', 'time'],
+  properties: { hour: { type: 'string', pattern: '^[0-9]{10}$', description: 'yyyymmddhh, UTC' }, hash, length: { type: 'integer', minimum: 0 }, time: { type: 'string', format: 'date-time' } },
+} as const;
+const clv = {
+  type: 'object',
+  required: ['bets', 'mean', 'standardError', 'beatCloseShare'],
+  description: 'Closing line value (taken odds over the de-vigged closing fair odds, minus one) of the bets with a captured closing line.',
+  properties: { bets: { type: 'integer' }, mean: nullableNumber, standardError: nullableNumber, beatCloseShare: nullableNumber },
+} as const;
+const summaryProps = {
+  bets: { type: 'integer' },
+  wins: { type: 'integer' },
+  losses: { type: 'integer' },
+  pushes: { type: 'integer' },
+  staked: { type: 'number', description: 'Units staked: 1 per bet.' },
+  returned: { type: 'number' },
+  profit: { type: 'number', description: 'returned - staked, in units.' },
+  roi: { ...nullableNumber, description: 'profit / staked, as a fraction; null without bets.' },
+  clv,
+} as const;
+const summaryRequired = ['bets', 'wins', 'losses', 'pushes', 'staked', 'returned', 'profit', 'roi', 'clv'] as const;
+const link = {
+  type: 'object',
+  required: ['seq', 'kind', 'recordId', 'record', 'prevHash', 'hash'],
+  properties: {
+    seq: { type: 'integer', minimum: 0 },
+    kind: { type: 'string', enum: ['recommendation', 'pick', 'recommendation-settlement', 'pick-settlement'] },
+    recordId: { type: 'string' },
+    record: { type: 'string', description: 'The canonical record, exactly as hashed.' },
+    prevHash: hash,
+    hash: { ...hash, description: 'SHA-256 (hex) of the UTF-8 bytes of prevHash followed by record.' },
+    at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const trackRecordResponse = {
+  type: 'object',
+  required: ['period', 'filters', ...summaryRequired, 'calibration', 'byConfidence', 'head', 'lastPublishedHead'],
+  properties: {
+    period: { type: 'object', required: ['days', 'from', 'to'], properties: { days: { type: 'integer' }, from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } } },
+    filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, confidence: { type: ['string', 'null'] } } },
+    ...summaryProps,
+    calibration: {
+      type: 'array',
+      description:
+        'Bins of predicted win probability (tenths; empty bins left out): predicted mean against observed win rate (won 1, half won 0.5, pushes left out), with the binomial standard error.',
+      items: {
+        type: 'object',
+        required: ['from', 'to', 'bets', 'predicted', 'observed', 'standardError'],
+        properties: { from: { type: 'number' }, to: { type: 'number' }, bets: { type: 'integer' }, predicted: { type: 'number' }, observed: { type: 'number' }, standardError: { type: 'number' } },
+      },
+    },
+    byConfidence: { type: 'array', items: { type: 'object', required: ['confidence', ...summaryRequired], properties: { confidence: { type: 'string' }, ...summaryProps } } },
+    head,
+    lastPublishedHead: { oneOf: [publishedHead, { type: 'null' }] },
+  },
+} as const;
+
+export const trackRecordProofResponse = {
+  type: 'object',
+  required: ['id', 'record', 'link', 'settlements', 'path', 'head'],
+  properties: {
+    id: { type: 'string' },
+    record: {
+      type: 'object',
+      required: ['canonical', 'parsed'],
+      properties: { canonical: { type: 'string', description: 'The committed record, exactly as hashed.' }, parsed: { type: 'object', description: 'The same record, parsed.' } },
+    },
+    link,
+    settlements: { type: 'array', description: 'The links of its settlement (one per result version: a correction is a later link).', items: link },
+    path: {
+      type: 'array',
+      description: 'Every later link up to the head, in order: hash each record after the previous hash to recompute the head.',
+      items: { type: 'object', required: ['seq', 'record', 'hash'], properties: { seq: { type: 'integer' }, record: { type: 'string' }, hash } },
+    },
+    head,
+  },
+} as const;
+
+export const trackRecordChainResponse = {
+  type: 'object',
+  required: ['links', 'head', 'next'],
+  properties: { links: { type: 'array', items: link }, head, next: { type: ['integer', 'null'], description: 'The `from` of the next page; null at the head.' } },
+} as const;
+
+export const trackRecordHeadsResponse = {
+  type: 'object',
+  required: ['heads', 'head'],
+  properties: { heads: { type: 'array', description: 'Heads published once an hour, newest first.', items: publishedHead }, head },
+} as const;
+
+export const trackRecordChartResponse = { type: 'string', description: 'An SVG document (image/svg+xml), readable without JavaScript.' } as const;
+
+/** The 200 bodies, by the RouteSpec `response` names of api/routes/trackRecord.ts. */
+export const trackRecordResponses = {
+  trackRecord: trackRecordResponse,
+  trackRecordProof: trackRecordProofResponse,
+  trackRecordChain: trackRecordChainResponse,
+  trackRecordHeads: trackRecordHeadsResponse,
+  trackRecordChart: trackRecordChartResponse,
+} as const;

@@ -1,0 +1,94 @@
+import { GENESIS, verifyLinks, verifyProof, type Head, type Link, type Proof } from './chain';
+
+/**
+ * `verify-record`: what a customer runs against the API, trusting nothing it serves. Downloads
+ * the whole chain page by page and recomputes every link, checks the served head and every
+ * published head against the recomputed hashes, then fetches proofs of the latest
+ * recommendations and recomputes each to the head.
+ */
+export interface VerifyOptions {
+  url: string;
+  key: string;
+  /** Proofs fetched (of the latest committed recommendations); each is a metered request. */
+  proofs: number;
+  fetchImpl?: typeof fetch;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  links: number;
+  head: Head;
+  publishedHeadsChecked: number;
+  proofsChecked: number;
+  /** The first link that does not recompute (or disagrees with a head or a proof), and why. */
+  firstBad: { seq: number; problem: string } | null;
+}
+
+export class RemoteError extends Error {
+  override name = 'RemoteError';
+}
+
+type ServedLink = Link & { at?: string };
+
+export async function verifyRecord(o: VerifyOptions): Promise<VerifyReport> {
+  const base = o.url.replace(/\/+$/, '').replace(/\/v2$/, '');
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await (o.fetchImpl ?? fetch)(`${base}/v2${path}`, { headers: { Authorization: `Bearer ${o.key}` } });
+    if (!res.ok) throw new RemoteError(`GET /v2${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    return (await res.json()) as T;
+  };
+
+  const links: ServedLink[] = [];
+  let servedHead: Head = { hash: GENESIS, length: 0 };
+  for (let from: number | null = 0; from !== null;) {
+    const page: { links: ServedLink[]; head: Head; next: number | null } = await get(`/ai/track-record/chain?from=${from}&limit=1000`);
+    links.push(...page.links);
+    servedHead = page.head;
+    if (page.links.length === 0) break;
+    from = page.next;
+  }
+  const report = (firstBad: VerifyReport['firstBad'], extra: Partial<VerifyReport> = {}): VerifyReport => ({
+    ok: firstBad === null,
+    links: links.length,
+    head: servedHead,
+    publishedHeadsChecked: 0,
+    proofsChecked: 0,
+    firstBad,
+    ...extra,
+  });
+
+  const walked = verifyLinks(links);
+  if (!walked.ok) return report({ seq: walked.seq, problem: walked.problem });
+  const hashAt = (length: number) => (length === 0 ? GENESIS : links[length - 1]?.hash);
+  const headProblem = (h: Head, what: string) =>
+    h.length > links.length
+      ? `${what} has length ${h.length}, the chain served ${links.length} links`
+      : hashAt(h.length) !== h.hash
+        ? `${what} ${h.hash} is not the hash of link ${h.length - 1}`
+        : null;
+
+  const served = headProblem(servedHead, 'the served head');
+  if (served) return report({ seq: Math.max(0, servedHead.length - 1), problem: served });
+
+  const { heads } = await get<{ heads: (Head & { hour: string })[] }>('/ai/track-record/heads?limit=1000');
+  for (const h of [...heads].reverse()) {
+    const problem = headProblem(h, `the head published for hour ${h.hour}`);
+    if (problem) return report({ seq: Math.max(0, h.length - 1), problem }, { publishedHeadsChecked: heads.length });
+  }
+
+  const recommendations = links.filter((l) => l.kind === 'recommendation').slice(-o.proofs);
+  let checked = 0;
+  for (const r of recommendations) {
+    const p = await get<Proof & { record: { canonical: string } }>(`/ai/track-record/${encodeURIComponent(r.recordId)}/proof`);
+    const proof: Proof = { link: p.link, path: p.path, head: p.head };
+    const check = verifyProof(proof);
+    if (!check.ok) return report({ seq: check.seq, problem: `proof of ${r.recordId}: ${check.problem}` }, { publishedHeadsChecked: heads.length, proofsChecked: checked });
+    if (p.link.seq !== r.seq || p.link.record !== r.record || p.record.canonical !== r.record) {
+      return report({ seq: r.seq, problem: `proof of ${r.recordId}: its committed record differs from the chain's link ${r.seq}` }, { publishedHeadsChecked: heads.length, proofsChecked: checked });
+    }
+    const atHead = p.head.length <= links.length ? headProblem(p.head, `the head of the proof of ${r.recordId}`) : null;
+    if (atHead) return report({ seq: Math.max(0, p.head.length - 1), problem: atHead }, { publishedHeadsChecked: heads.length, proofsChecked: checked });
+    checked++;
+  }
+  return report(null, { publishedHeadsChecked: heads.length, proofsChecked: checked });
+}

@@ -1,0 +1,20 @@
+import { worldNow } from '../clock/worldClock';
+import { findSettledRecommendationsForTrackRecord } from '../db/repositories/ai';
+import { sportByName } from '../sports';
+import type { TrackRecordBet } from './aggregate';
+
+export interface TrackRecordFilter {
+  days: number;
+  sport?: string;
+  confidence?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The settled recommendations of the window (events started in the last `days` days of the simulated clock), oldest first. */
+export async function loadTrackRecordBets(f: TrackRecordFilter, now: Date = worldNow()): Promise<{ bets: TrackRecordBet[]; from: Date; to: Date }> {
+  const from = new Date(now.getTime() - f.days * DAY_MS);
+  const sportId = f.sport ? sportByName(f.sport)?.id : undefined;
+  const rows = await findSettledRecommendationsForTrackRecord({ since: from, sportId, confidence: f.confidence });
+  return { bets: rows.filter((r) => r.eventStartAt <= now), from, to: now };
+}

@@ -1,0 +1,180 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { expect } from 'chai';
+import mongoose from 'mongoose';
+import { trackRecordResponses } from '../../../api/schemas/trackRecord';
+import { appendCommitments } from '../../../shared/commitments/append';
+import { linkHash, verifyLinks, verifyProof, type Commitment } from '../../../shared/commitments/chain';
+import { commitRecommendations } from '../../../shared/commitments/commit';
+import { publishChainHead } from '../../../shared/commitments/publish';
+import { canonicalize } from '../../../shared/commitments/canonical';
+import { findLinkOf, findLinksFrom } from '../../../shared/db/repositories/commitments';
+import { settleEvent } from '../../../shared/settlement/settleEvent';
+import { startApi, type TestServer } from '../../helpers/api';
+import { cli } from '../../helpers/cli';
+import { createEvent, createRecommendations } from '../../helpers/settlementFixtures';
+import { wellFormedRoot } from '../../helpers/xml';
+
+/**
+ * The commitments chain on the real store (MongoDB or FerretDB): concurrent appends keep one
+ * chain, appends are idempotent, settlement adds links and edits none; the track-record
+ * endpoints over HTTP; `verify-record` as its own process, passing and then catching a tampered link.
+ */
+const validator = new Ajv({ strict: false, allErrors: true });
+addFormats(validator);
+function valid(name: keyof typeof trackRecordResponses, body: unknown): void {
+  const check = validator.compile(trackRecordResponses[name]);
+  expect(check(body), JSON.stringify(check.errors?.slice(0, 3))).to.equal(true);
+}
+
+const raw = (name: string) => mongoose.connection.collection(name);
+const record = (i: number, tag = 't'): Commitment => ({ kind: 'recommendation', recordId: `${tag}-${i}`, record: canonicalize({ id: `${tag}-${i}`, odds: 2 + i / 100 }) });
+const allLinks = () => findLinksFrom(0, 100000);
+
+describe('track record: the commitments chain and its endpoints', function () {
+  this.timeout(120000);
+  let api: TestServer;
+
+  before(async () => {
+    api = await startApi();
+    await raw('commitments').deleteMany({});
+    await raw('chainheads').deleteMany({});
+  });
+  after(() => api?.close());
+
+  it('happy: 20 concurrent appends (and the same records again, concurrently) keep one chain, seq 0..n-1, each record once', async () => {
+    const before = (await allLinks()).length;
+    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => appendCommitments([record(i, 'conc')])));
+    expect(added.reduce((a, b) => a + b, 0)).to.equal(20);
+    // Overlapping batches racing: every record ends up linked exactly once.
+    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => appendCommitments([record(i, 'conc'), record(i, 'more'), record(i + 1, 'more')])));
+    expect(again.reduce((a, b) => a + b, 0)).to.equal(11);
+    const links = await allLinks();
+    expect(links.length).to.equal(before + 31);
+    expect(links.map((l) => l.seq)).to.deep.equal(links.map((_, i) => i));
+    expect(new Set(links.map((l) => `${l.kind}:${l.recordId}`)).size).to.equal(links.length);
+    expect(verifyLinks(links).ok).to.equal(true);
+  });
+
+  it('happy: a retried append adds nothing', async () => {
+    const n = (await allLinks()).length;
+    expect(await appendCommitments([record(3, 'conc'), record(4, 'conc')])).to.equal(0);
+    expect((await allLinks()).length).to.equal(n);
+  });
+
+  let recIds: string[] = [];
+  it('happy: a settlement is appended as a later link; the recommendation link is not edited', async () => {
+    const eventId = await createEvent({ start: new Date(Date.now() - 3 * 3600_000) });
+    recIds = await createRecommendations(eventId, [
+      { key: 'home', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.2, confidence: 'High' },
+      { key: 'over', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 3.5, odds: 2.5, confidence: 'Low' },
+    ]);
+    const ev = { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: new Date(Date.now() - 3 * 3600_000) };
+    expect(await commitRecommendations(recIds, ev)).to.equal(2);
+    expect(await commitRecommendations(recIds, ev)).to.equal(0);
+    const committed = await findLinkOf('recommendation', recIds[0]);
+    await settleEvent(eventId);
+    await settleEvent(eventId); // a retried job
+    const after = await findLinkOf('recommendation', recIds[0]);
+    expect(after).to.deep.equal(committed);
+    const settled = await findLinkOf('recommendation-settlement', `${recIds[0]}@v0`);
+    expect(settled, 'settlement link').to.not.equal(null);
+    expect(settled!.seq).to.be.greaterThan(committed!.seq);
+    expect(JSON.parse(settled!.record)).to.include({ id: recIds[0], result: 'won', resultVersion: 0 });
+    expect(JSON.parse((await findLinkOf('recommendation-settlement', `${recIds[1]}@v0`))!.record)).to.include({ result: 'lost' });
+    const links = await allLinks();
+    expect(links.filter((l) => l.recordId.startsWith(`${recIds[0]}@`)).length).to.equal(1);
+    expect(verifyLinks(links).ok).to.equal(true);
+  });
+
+  it('happy: GET /v2/ai/track-record counts the settled bets, by confidence, with the chain head', async () => {
+    const res = await api.get('/v2/ai/track-record?days=3650');
+    expect(res.status).to.equal(200);
+    valid('trackRecord', res.body);
+    expect(res.body.bets).to.be.at.least(2);
+    const links = await allLinks();
+    expect(res.body.head).to.include({ hash: links.at(-1)!.hash, length: links.length });
+    const high = await api.get('/v2/ai/track-record?days=3650&confidence=High&sport=soccer');
+    expect(high.status).to.equal(200);
+    expect(high.body.byConfidence.find((c: { confidence: string }) => c.confidence === 'Low').bets).to.equal(0);
+    expect(high.body.filters).to.deep.equal({ sport: 'soccer', confidence: 'High' });
+  });
+
+  it('sad: bad parameters are 400s naming the parameter, unknown ids 404', async () => {
+    for (const q of ['days=0', 'days=abc', 'confidence=Huge', 'sport=chess', 'other=1']) {
+      const res = await api.get(`/v2/ai/track-record?${q}`);
+      expect(res.status, q).to.equal(400);
+    }
+    expect((await api.get('/v2/ai/track-record/chart.svg')).status).to.equal(400);
+    expect((await api.get('/v2/ai/track-record/chart.svg?kind=pie')).status).to.equal(400);
+    expect((await api.get('/v2/ai/track-record/chain?limit=0')).status).to.equal(400);
+    const missing = await api.get('/v2/ai/track-record/rec-nope/proof');
+    expect(missing.status).to.equal(404);
+    expect(missing.body).to.include({ statusCode: 404, error: 'Not Found' });
+  });
+
+  it('happy: the proof of a recommendation recomputes the current head and lists its settlement', async () => {
+    const res = await api.get(`/v2/ai/track-record/${encodeURIComponent(recIds[0])}/proof`);
+    expect(res.status).to.equal(200);
+    valid('trackRecordProof', res.body);
+    expect(res.body.record.parsed).to.include({ id: recIds[0], odds: 2.2, confidence: 'High' });
+    expect(res.body.settlements.map((s: { recordId: string }) => s.recordId)).to.deep.equal([`${recIds[0]}@v0`]);
+    expect(verifyProof(res.body)).to.deep.include({ ok: true });
+    const links = await allLinks();
+    expect(res.body.head.length).to.equal(links.length);
+  });
+
+  it('happy: chart.svg in each kind is a well-formed SVG served as image/svg+xml', async () => {
+    for (const kind of ['cumulative', 'clv', 'calibration']) {
+      const res = await api.get(`/v2/ai/track-record/chart.svg?kind=${kind}&days=3650`);
+      expect(res.status, kind).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+      expect(wellFormedRoot(res.body as string)).to.equal('svg');
+    }
+  });
+
+  it('happy: chain pages and the hourly published heads', async () => {
+    const first = await api.get('/v2/ai/track-record/chain?from=0&limit=10');
+    valid('trackRecordChain', first.body);
+    expect(first.body.links.map((l: { seq: number }) => l.seq)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(first.body.next).to.equal(10);
+    const published = await publishChainHead('2030010100');
+    expect(published.published).to.equal(true);
+    expect((await publishChainHead('2030010100')).published).to.equal(false);
+    const heads = await api.get('/v2/ai/track-record/heads');
+    valid('trackRecordHeads', heads.body);
+    expect(heads.body.heads[0]).to.include({ hour: '2030010100', hash: published.hash, length: published.length });
+  });
+
+  it('happy: verify-record recomputes the chain, heads and proofs; sad: a tampered stored record is caught, naming its link', async () => {
+    const ok = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '3', '--json');
+    expect(ok.code, ok.err).to.equal(0);
+    expect(ok.json).to.include({ ok: true, proofsChecked: 3, publishedHeadsChecked: 1, firstBad: null });
+    const human = await cli('verify-record', '--url', `${api.url}/v2`, '--key', api.key!, '--proofs', '0');
+    expect(human.out).to.match(/^chain OK: \d+ links recompute to head [0-9a-f]{64}/);
+
+    const victim = await findLinkOf('recommendation', recIds[1]);
+    const tampered = victim!.record.replace('"odds":2.5', '"odds":3.5');
+    expect(tampered).to.not.equal(victim!.record);
+    await raw('commitments').updateOne({ _id: victim!.seq } as never, { $set: { record: tampered } });
+    const bad = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '0');
+    expect(bad.code).to.equal(1);
+    expect(bad.out).to.include(`CHAIN BROKEN at link ${victim!.seq}`);
+    await raw('commitments').updateOne({ _id: victim!.seq } as never, { $set: { record: victim!.record } });
+
+    // Rewriting history consistently (record and every later hash) no longer matches a published head.
+    const links = await allLinks();
+    const published = await publishChainHead('2030010101');
+    expect(published.length).to.equal(links.length);
+    const rewritten = links.map((l) => ({ ...l }));
+    rewritten[victim!.seq].record = tampered;
+    for (let i = victim!.seq; i < rewritten.length; i++) {
+      if (i > 0) rewritten[i].prevHash = rewritten[i - 1].hash;
+      rewritten[i].hash = linkHash(rewritten[i].prevHash, rewritten[i].record);
+      await raw('commitments').updateOne({ _id: i } as never, { $set: { record: rewritten[i].record, prevHash: rewritten[i].prevHash, hash: rewritten[i].hash } });
+    }
+    const rewrittenRun = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '0', '--json');
+    expect(rewrittenRun.code).to.equal(1);
+    expect(rewrittenRun.json.firstBad.problem).to.match(/published for hour 20300101/);
+  });
+});
