@@ -1,4 +1,5 @@
 import { worldNow } from '../clock/worldClock';
+import { DAY_MS } from '../days';
 import { findSettledRecommendationsForTrackRecord } from '../db/repositories/ai';
 import { sportByName } from '../sports';
 import type { TrackRecordBet } from './aggregate';
@@ -8,8 +9,6 @@ export interface TrackRecordFilter {
   sport?: string;
   confidence?: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The settled recommendations of the window (events started in the last `days` days of the simulated clock), oldest first. */
 export async function loadTrackRecordBets(f: TrackRecordFilter, now: Date = worldNow()): Promise<{ bets: TrackRecordBet[]; from: Date; to: Date }> {
