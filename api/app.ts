@@ -1,6 +1,7 @@
 import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
+import { dashboardRouter } from './dashboard';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
 import { meterAccess } from './middleware/metering';
@@ -38,6 +39,7 @@ export function createApp(): Express {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
     app.use(metricsRouter(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD));
   }
+  app.use('/dashboard', dashboardRouter());
   // Before every /v2 router: key check and rate limit of a priced path; each route debits after
   // its validation (docs/metering.md).
   app.use('/v2', meterAccess());
