@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import express, { Router } from 'express';
 
 /** The dashboard's files: plain HTML, CSS and ES modules, served as they are (no build step, no CDN). */
@@ -34,6 +34,8 @@ export function dashboardRouter(): Router {
     res.setHeader('Cache-Control', 'no-cache');
     next();
   });
-  router.use(express.static(DASHBOARD_DIR, { index: 'index.html', redirect: false, dotfiles: 'ignore', etag: true, lastModified: true }));
+  // The page's own URLs are absolute, so /dashboard is served as it is (no redirect to /dashboard/).
+  router.get('/', (_req, res) => res.sendFile(join(DASHBOARD_DIR, 'index.html')));
+  router.use(express.static(DASHBOARD_DIR, { index: false, redirect: false, dotfiles: 'ignore' }));
   return router;
 }

@@ -75,7 +75,12 @@ export function stackedBars(rows, days, metric, width) {
       base += r[metric];
     }
     root.append(g);
-    if ((range.length - 1 - i) % every === 0) root.append(svg('text', { x: m.left + i * band + band / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, dayLabel(d)));
+    if ((range.length - 1 - i) % every === 0) {
+      // A label wider than the space left at the right edge is aligned to it rather than clipped.
+      const cx = m.left + i * band + band / 2;
+      const atEdge = cx + 24 > W;
+      root.append(svg('text', { x: atEdge ? W - 1 : cx, y: H - 8, 'text-anchor': atEdge ? 'end' : 'middle', class: 'tick' }, dayLabel(d)));
+    }
   });
   return { element: root, series };
 }
