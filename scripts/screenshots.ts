@@ -39,6 +39,8 @@ async function shot(page: Page, name: string): Promise<void> {
   // Fonts and the chart settle after the view's requests; wait for them rather than for time.
   await page.waitForLoadState('networkidle');
   await page.evaluate('document.fonts.ready');
+  // The passing notice ("Welcome!", "Key revoked") would sit over the page in a full-page shot.
+  await page.evaluate("document.getElementById('toast').hidden = true");
   const file = join(OUT, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   say(`wrote ${file}`);

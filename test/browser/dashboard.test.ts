@@ -28,8 +28,11 @@ describe('dashboard in Chromium (issue 14)', function () {
   });
 
   const callMatches = (key: string) => fetch(`${api.url}/v2/matches?limit=5`, { headers: { Authorization: `Bearer ${key}` } });
-  /** Problems other than the expected 401 of the first account check (not signed in yet). */
-  const unexpected = (b: Browser) => b.problems.filter((p) => !/status of 401/.test(p));
+  /**
+   * Problems other than the API's deliberate refusals (Chromium logs each 4xx: the first account
+   * check before sign-in, the weak password): a script error or a CSP refusal remains.
+   */
+  const unexpected = (b: Browser) => b.problems.filter((p) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(p));
   const text = async (page: Page, selector: string) => (await page.locator(selector).textContent())?.trim() ?? '';
 
   it('happy: the page is served with its own files only, under a CSP that forbids inline script', async () => {
@@ -123,6 +126,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
     expect(firstCall, 'sign-up to first successful API call').to.be.below(30_000);
+    process.stderr.write(`      (page load to first successful API call with the new key: ${firstCall} ms, typing at machine speed)\n`);
   });
 
   it('happy: on a phone (390x844) every page fits the screen and the usage chart is drawn', async () => {
@@ -137,12 +141,14 @@ describe('dashboard in Chromium (issue 14)', function () {
     for (const view of ['overview', 'keys', 'usage', 'billing']) {
       await page.goto(`${api.url}/dashboard#/${view}`);
       await page.locator(`main[data-view="${view}"]`).waitFor();
-      if (view === 'usage') await page.locator('#usage-chart svg').waitFor();
+      if (view === 'usage') {
+        const chart = page.locator('#usage-chart svg');
+        await chart.waitFor();
+        expect(await chart.evaluate((el) => el.getBoundingClientRect().width)).to.be.within(250, PHONE.width);
+      }
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'); // runs in the page (no DOM types here)
       expect(overflow, `${view} scrolls sideways`).to.be.at.most(0);
     }
-    const chartWidth = await page.locator('#usage-chart svg').evaluate((el) => el.getBoundingClientRect().width);
-    expect(chartWidth).to.be.within(250, PHONE.width);
     expect(unexpected(browser)).to.deep.equal([]);
   });
 });
