@@ -40,7 +40,7 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
   await page.evaluate('document.fonts.ready');
   // The passing notice ("Welcome!", "Key revoked") would sit over the page in a full-page shot.
-  await page.evaluate("document.getElementById('toast').hidden = true");
+  await page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)");
   const file = join(OUT, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   say(`wrote ${file}`);
@@ -83,6 +83,9 @@ async function desktop(url: string, email: string, password: string): Promise<vo
     await shot(page, 'overview');
     await page.goto(`${url}/dashboard#/usage`);
     await page.locator('#usage-chart svg').waitFor();
+    // A new account's usage is one day: a week shows it better than a month of empty days.
+    await page.getByRole('button', { name: '7 days' }).click();
+    await page.locator('#usage-chart svg').waitFor();
     await page.getByText('Show as a table').click();
     await shot(page, 'usage');
     await page.goto(`${url}/dashboard#/billing`);
@@ -109,6 +112,8 @@ async function phone(url: string, email: string, password: string): Promise<void
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await shot(page, 'phone-overview');
     await page.goto(`${url}/dashboard#/usage`);
+    await page.locator('#usage-chart svg').waitFor();
+    await page.getByRole('button', { name: '7 days' }).click();
     await page.locator('#usage-chart svg').waitFor();
     await shot(page, 'phone-usage');
     await page.goto(`${url}/dashboard#/keys`);

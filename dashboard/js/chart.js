@@ -22,11 +22,12 @@ export function seriesOf(rows, metric) {
     .map(([endpoint, total], i) => ({ endpoint, total, colour: PALETTE[i % PALETTE.length] }));
 }
 
+/** The axis top: four gridline steps of 1, 2 or 5 times a power of ten, so every tick is a whole number. */
 function niceMax(v) {
-  if (v <= 4) return 4;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
+  const raw = Math.max(1, v / 4);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  return step * 4;
 }
 
 /**
@@ -71,7 +72,7 @@ export function stackedBars(rows, days, metric, width) {
     for (const r of segments) {
       const top = y(base + r[metric]);
       const height = Math.max(1, y(base) - top);
-      g.append(svg('rect', { x, y: top, width: barW, height, fill: colour.get(r.endpoint) }, svg('title', {}, `${dayLabel(d)} · ${endpointLabel(r.endpoint)}: ${fmt(r[metric])} ${unit}`)));
+      g.append(svg('rect', { x, y: top, width: barW, height, fill: colour.get(r.endpoint) }, svg('title', {}, `${dayLabel(d)} · ${endpointLabel(r.endpoint)}: ${fmt(r[metric])} ${r[metric] === 1 ? unit.replace(/s$/, '') : unit}`)));
       base += r[metric];
     }
     root.append(g);
@@ -95,7 +96,7 @@ export function legend(series, metric) {
         {},
         svg('svg', { width: 12, height: 12, 'aria-hidden': 'true' }, svg('rect', { width: 12, height: 12, rx: 2, fill: s.colour })),
         h('span', { class: 'legend-name' }, endpointLabel(s.endpoint)),
-        h('span', { class: 'legend-total' }, `${fmt(s.total)} ${metric}`),
+        h('span', { class: 'legend-total' }, `${fmt(s.total)} ${s.total === 1 ? metric.replace(/s$/, '') : metric}`),
       ),
     ),
   );

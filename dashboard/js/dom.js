@@ -52,7 +52,8 @@ export async function pending(button, label, action) {
   } finally {
     button.disabled = false;
     button.removeAttribute('aria-busy');
-    button.textContent = original;
+    // Unless the action relabelled the button itself ("Turn on" becoming "Save changes").
+    if (button.textContent === label) button.textContent = original;
   }
 }
 

@@ -101,7 +101,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     await page.locator('#usage-chart svg rect').first().waitFor();
     expect(await text(page, '#usage-requests')).to.equal('1');
     expect(await page.locator('.legend').textContent()).to.include('/matches');
-    expect(await page.locator('#usage-chart svg title').first().textContent()).to.match(/\/matches: 1 requests/);
+    expect(await page.locator('#usage-chart svg title').first().textContent()).to.match(/\/matches: 1 request$/);
     await page.getByText('Show as a table').click();
     expect(await page.locator('.usage-table tbody tr').count()).to.equal(1);
 

@@ -43,7 +43,8 @@ export async function renderOverview(ctx) {
 
   // The secret is shown once: only a key created in this tab can fill the snippet in full.
   const shownKey = ctx.lastKey?.key;
-  const newest = keys[0];
+  // The key a developer most likely means: the newest live one, else the newest test one.
+  const newest = [...keys].sort((a, b) => Number(b.mode === 'live') - Number(a.mode === 'live') || String(b.createdAt).localeCompare(String(a.createdAt)))[0];
   const placeholder = newest ? `${newest.prefix}…` : 'sk_live_YOUR_KEY';
   const start = h(
     'section',
