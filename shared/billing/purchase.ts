@@ -5,7 +5,7 @@ import { AccountError } from '../accounts/errors';
 import { BillingInputError } from './accounts';
 import { chargeThroughBreaker, GatewayUnavailableError, paymentGateway } from './gateway';
 import { apply, balanceOf } from './ledger';
-import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS, type PackageCredits } from './packages';
+import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 
 /**
  * A credit package bought by its account's owner through the configured gateway. One idempotency
