@@ -100,7 +100,12 @@ const credentials = {
 const CSRF = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrfToken of the session.', schema: { type: 'string' } };
 const session = [{ sessionCookie: [] }];
 
-function op(operationId: string, summary: string, description: string, extra: { ok: [number, object | null]; errors: Record<number, string>; body?: object; csrf?: boolean; auth?: boolean; parameters?: object[] }) {
+function op(
+  operationId: string,
+  summary: string,
+  description: string,
+  extra: { ok: [number, object | null]; errors: Record<number, string>; body?: object; csrf?: boolean; auth?: boolean; parameters?: object[] },
+) {
   const [status, schema] = extra.ok;
   return {
     operationId,
@@ -128,7 +133,11 @@ export function accountPaths(): Record<string, Record<string, object>> {
         ok: [201, ref('AccountSession')],
         body: credentials,
         auth: false,
-        errors: { 400: 'Malformed e-mail or weak password (under 12 characters or a common password); the message names the field.', 409: 'An account with this e-mail exists (case-insensitive).', 415: 'Not a JSON body.' },
+        errors: {
+          400: 'Malformed e-mail or weak password (under 12 characters or a common password); the message names the field.',
+          409: 'An account with this e-mail exists (case-insensitive).',
+          415: 'Not a JSON body.',
+        },
       }),
     },
     '/v2/account/login': {
@@ -136,20 +145,32 @@ export function accountPaths(): Record<string, Record<string, object>> {
         ok: [200, ref('AccountSession')],
         body: credentials,
         auth: false,
-        errors: { 400: 'email or password missing.', 401: 'Wrong e-mail or password (one answer for both).', 429: 'Too many failed logins for this e-mail or from this address; Retry-After says when to try again.' },
+        errors: {
+          400: 'email or password missing.',
+          401: 'Wrong e-mail or password (one answer for both).',
+          429: 'Too many failed logins for this e-mail or from this address; Retry-After says when to try again.',
+        },
       }),
     },
     '/v2/account/logout': { post: op('accountLogout', 'Sign out', 'Ends the session and clears the cookie.', { ok: [204, null], csrf: true, errors: CHANGE }) },
-    '/v2/account': { get: op('accountGet', 'The signed-in account', 'E-mail, balance, auto-recharge settings and the CSRF token of the session.', { ok: [200, ref('AccountSession')], errors: SIGNED_IN }) },
+    '/v2/account': {
+      get: op('accountGet', 'The signed-in account', 'E-mail, balance, auto-recharge settings and the CSRF token of the session.', { ok: [200, ref('AccountSession')], errors: SIGNED_IN }),
+    },
     '/v2/account/keys': {
       get: op('accountKeysList', 'List API keys', 'The unrevoked keys: name, mode, prefix, created, last used. Never a secret.', {
         ok: [200, { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('AccountKey') } } }],
         errors: SIGNED_IN,
       }),
       post: op('accountKeysCreate', 'Create an API key', 'The secret is in this answer only: it is stored hashed.', {
-        ok: [201, { type: 'object', required: ['id', 'key'], properties: { id: { type: 'string' }, key: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, prefix: { type: 'string' } } }],
+        ok: [
+          201,
+          { type: 'object', required: ['id', 'key'], properties: { id: { type: 'string' }, key: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, prefix: { type: 'string' } } },
+        ],
         csrf: true,
-        body: { required: true, content: json({ type: 'object', required: ['name', 'mode'], properties: { name: { type: 'string', maxLength: 100 }, mode: { type: 'string', enum: ['live', 'test'] } } }) },
+        body: {
+          required: true,
+          content: json({ type: 'object', required: ['name', 'mode'], properties: { name: { type: 'string', maxLength: 100 }, mode: { type: 'string', enum: ['live', 'test'] } } }),
+        },
         errors: { 400: 'Bad name or mode.', ...CHANGE, 409: 'Too many keys.' },
       }),
     },
@@ -176,27 +197,60 @@ export function accountPaths(): Record<string, Record<string, object>> {
       }),
     },
     '/v2/account/purchases': {
-      post: op('accountPurchase', 'Buy a credit package', 'Charges the payment method through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.', {
-        ok: [201, ref('AccountPurchase')],
-        csrf: true,
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
-        body: {
-          required: true,
-          content: json({ type: 'object', required: ['package', 'paymentMethod'], properties: { package: { type: 'integer', enum: [...CREDIT_PACKAGES] }, paymentMethod: { type: 'string', pattern: '^pm_' }, customer: { type: 'string', pattern: '^cus_', description: 'Required with the Stripe gateway.' } } }),
+      post: op(
+        'accountPurchase',
+        'Buy a credit package',
+        'Charges the payment method through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.',
+        {
+          ok: [201, ref('AccountPurchase')],
+          csrf: true,
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+          body: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['package', 'paymentMethod'],
+              properties: {
+                package: { type: 'integer', enum: [...CREDIT_PACKAGES] },
+                paymentMethod: { type: 'string', pattern: '^pm_' },
+                customer: { type: 'string', pattern: '^cus_', description: 'Required with the Stripe gateway.' },
+              },
+            }),
+          },
+          errors: {
+            400: 'Bad package, paymentMethod or customer.',
+            ...CHANGE,
+            402: 'Payment declined.',
+            409: 'Idempotency-Key reused for another purchase.',
+            503: 'Gateway did not answer: retry with the same key.',
+          },
         },
-        errors: { 400: 'Bad package, paymentMethod or customer.', ...CHANGE, 402: 'Payment declined.', 409: 'Idempotency-Key reused for another purchase.', 503: 'Gateway did not answer: retry with the same key.' },
-      }),
+      ),
     },
     '/v2/account/auto-recharge': {
-      put: op('accountAutoRechargeSet', 'Turn auto-recharge on', 'Buys the package when the balance falls below the threshold (once per low-balance window; a decline is retried once an hour later).', {
-        ok: [200, ref('AutoRechargeSettings')],
-        csrf: true,
-        body: {
-          required: true,
-          content: json({ type: 'object', required: ['threshold', 'package', 'paymentMethod'], properties: { threshold: { type: 'integer', minimum: 1 }, package: { type: 'integer', enum: [...CREDIT_PACKAGES] }, paymentMethod: { type: 'string', pattern: '^pm_' }, customer: { type: 'string', pattern: '^cus_' } } }),
+      put: op(
+        'accountAutoRechargeSet',
+        'Turn auto-recharge on',
+        'Buys the package when the balance falls below the threshold (once per low-balance window; a decline is retried once an hour later).',
+        {
+          ok: [200, ref('AutoRechargeSettings')],
+          csrf: true,
+          body: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['threshold', 'package', 'paymentMethod'],
+              properties: {
+                threshold: { type: 'integer', minimum: 1 },
+                package: { type: 'integer', enum: [...CREDIT_PACKAGES] },
+                paymentMethod: { type: 'string', pattern: '^pm_' },
+                customer: { type: 'string', pattern: '^cus_' },
+              },
+            }),
+          },
+          errors: { 400: 'Bad threshold, package, paymentMethod or customer.', ...CHANGE },
         },
-        errors: { 400: 'Bad threshold, package, paymentMethod or customer.', ...CHANGE },
-      }),
+      ),
       delete: op('accountAutoRechargeOff', 'Turn auto-recharge off', 'No further charges.', { ok: [200, ref('AutoRechargeSettings')], csrf: true, errors: CHANGE }),
     },
   };

@@ -122,4 +122,3 @@ export async function usageOf(accountId: string, days: number, now = new Date())
   const data = aggregateUsage(entries);
   return { days, from: since.toISOString().slice(0, 10), to: now.toISOString().slice(0, 10), data, totals: usageTotals(data) };
 }
-

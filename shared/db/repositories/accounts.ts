@@ -140,4 +140,3 @@ export async function findCredentialOfAccount(accountId: string) {
 export async function findApiKeyOfAccount(accountId: string, keyId: string) {
   return ApiKey.findOne({ _id: keyId, accountId }).lean();
 }
-

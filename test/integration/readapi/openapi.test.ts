@@ -15,7 +15,6 @@ import { readApiWith, type ReadApi } from '../../helpers/readApi';
 const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1');
 const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance', '/v2/ai/performance/daily'];
 
-
 /** The read API's paths (GET operations); the account API's (other methods, tag Account) are tested in test/integration/account/. */
 const readPaths = (doc: { paths: Record<string, unknown> }) => Object.fromEntries(Object.entries(doc.paths).filter(([p]) => !p.startsWith('/v2/account')));
 
