@@ -1,6 +1,7 @@
 import { Account } from './account';
 import { ApiKey } from './apiKey';
 import { Competition } from './competition';
+import { Credential } from './credential';
 import { CreditLedger } from './creditLedger';
 import { Event } from './event';
 import { Insight } from './insight';
@@ -15,12 +16,14 @@ import { ProviderState } from './providerState';
 import { Recommendation } from './recommendation';
 import { RechargeAttempt } from './rechargeAttempt';
 import { Region } from './region';
+import { Session } from './session';
 import { Team } from './team';
 
 export {
   Account,
   ApiKey,
   Competition,
+  Credential,
   CreditLedger,
   Event,
   Insight,
@@ -35,6 +38,7 @@ export {
   Recommendation,
   RechargeAttempt,
   Region,
+  Session,
   Team,
 };
 
@@ -42,6 +46,7 @@ export const ALL_MODELS = [
   Account,
   ApiKey,
   Competition,
+  Credential,
   CreditLedger,
   Event,
   Insight,
@@ -56,5 +61,6 @@ export const ALL_MODELS = [
   Recommendation,
   RechargeAttempt,
   Region,
+  Session,
   Team,
 ] as const;
