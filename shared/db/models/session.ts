@@ -2,9 +2,10 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
 
 /**
  * A signed-in browser. `_id` is the SHA-256 of the session id the cookie carries: the id itself is
- * stored nowhere, so a read of this collection signs nobody in. Expired sessions are removed by
- * the TTL index where the server honours it; readers also check `expiresAt` (FerretDB 1.x may keep
- * expired documents).
+ * stored nowhere, so a read of this collection signs nobody in. Expired sessions are removed by a
+ * TTL index on MongoDB; FerretDB 1.x refuses the index ("expireAfterSeconds is not implemented"), so
+ * the repository creates it itself where it can, sweeps expired ones otherwise, and every read
+ * checks `expiresAt` (shared/db/repositories/sessions.ts).
  */
 const SessionSchema = new Schema(
   {
@@ -16,7 +17,6 @@ const SessionSchema = new Schema(
   },
   { timestamps: true, collection: 'sessions' },
 );
-SessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 SessionSchema.index({ accountId: 1 });
 
 export type SessionDoc = InferSchemaType<typeof SessionSchema>;
