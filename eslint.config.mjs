@@ -66,4 +66,14 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The dashboard's browser modules (dashboard/js, served as they are): browser globals, ES modules.
+    files: ['dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'navigator', 'fetch', 'crypto', 'console', 'setTimeout', 'clearTimeout', 'Node', 'Intl', 'ResizeObserver', 'HTMLElement'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

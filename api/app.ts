@@ -1,6 +1,8 @@
 import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
+import { accountRouter } from './account/router';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
+import { dashboardRouter } from './dashboard';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
 import { meterAccess } from './middleware/metering';
@@ -39,9 +41,12 @@ export function createApp(): Express {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
     app.use(metricsRouter(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD));
   }
+  app.use('/dashboard', dashboardRouter());
   // Before every /v2 router: key check and rate limit of a priced path; each route debits after
   // its validation (docs/metering.md).
   app.use('/v2', meterAccess());
+  // The account API (free, sessions, JSON bodies): the one /v2 router with other methods than GET.
+  app.use('/v2/account', accountRouter());
   for (const router of v2Routers()) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

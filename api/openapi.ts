@@ -7,9 +7,10 @@ import { components as readComponents, responses as readResponses } from './sche
 import { settlementResponses } from './schemas/settlement';
 import { trackRecordResponses } from './schemas/trackRecord';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
+import { ACCOUNT_SCHEMAS, ACCOUNT_TAG, accountPaths } from './account/openapi';
 
 /** Every named schema and every 200 body, whichever feature's file defines it. */
-const components = { ...readComponents, ...aiComponents };
+const components = { ...readComponents, ...aiComponents, ...ACCOUNT_SCHEMAS };
 const responses = { ...readResponses, ...aiResponses, ...settlementResponses, ...performanceResponses, ...trackRecordResponses };
 
 /** What the document needs of a route (the health route is described without being mounted here). */
@@ -109,11 +110,15 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
       { name: 'AI', description: 'Recommendations, featured picks, processed insights, value opportunities and performance.' },
       { name: 'Settlement', description: "How an event's bets were graded, and a bet item's price history." },
       { name: 'System', description: 'Health and statistics.' },
+      ACCOUNT_TAG,
     ],
-    paths,
+    paths: { ...paths, ...accountPaths() },
     components: {
       schemas: components,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key (sk_live_... or sk_test_...)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key (sk_live_... or sk_test_...)' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'odds_session', description: 'The session of the account API (set by signup and login).' },
+      },
     },
   };
 }

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrapEnv } from '../shared/config';
+import { ensureChromium } from './chromium';
 import { startLocalServices } from './services';
 
 const ROOT = resolve(__dirname, '..');
@@ -36,6 +37,9 @@ async function run(): Promise<number> {
   // .mocharc's spec globs would be added to files named here: name the same options without them.
   const files = args.some((a) => /\.test\.ts$/.test(a) || existsSync(resolve(ROOT, a)));
   const mochaArgs = files ? ['--no-config', '--require', 'tsx/cjs', '--require', 'test/setup.ts', '--extension', 'ts', '--timeout', '20000', '--exit', ...args] : args;
+  // The browser tests need Chromium: installed here when missing (and root), before any test runs;
+  // if it cannot be, they fail with the reason rather than being skipped.
+  if (!files || args.some((a) => a.includes('test/browser'))) ensureChromium();
   const local = await startLocalServices();
   try {
     const mocha = spawnSync(bin('mocha'), mochaArgs, {

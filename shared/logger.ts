@@ -1,11 +1,21 @@
 import pino, { type Logger } from 'pino';
 import { getConfig } from './config';
 
-/** Paths whose values never reach a log line: API keys, passwords, payment secrets. */
+/** Paths whose values never reach a log line: API keys, passwords, session cookies, CSRF tokens, payment secrets. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'cookie',
+  'csrfToken',
+  '*.csrfToken',
+  'sessionId',
+  '*.sessionId',
+  'passwordHash',
+  '*.passwordHash',
   'headers.authorization',
   'authorization',
   'apiKey',

@@ -3,6 +3,7 @@ import { ApiKey } from './apiKey';
 import { ChainHead } from './chainHead';
 import { Commitment } from './commitment';
 import { Competition } from './competition';
+import { Credential } from './credential';
 import { CreditLedger } from './creditLedger';
 import { Event } from './event';
 import { Insight } from './insight';
@@ -17,6 +18,7 @@ import { ProviderState } from './providerState';
 import { Recommendation } from './recommendation';
 import { RechargeAttempt } from './rechargeAttempt';
 import { Region } from './region';
+import { Session } from './session';
 import { Team } from './team';
 
 export {
@@ -25,6 +27,7 @@ export {
   ChainHead,
   Commitment,
   Competition,
+  Credential,
   CreditLedger,
   Event,
   Insight,
@@ -39,6 +42,7 @@ export {
   Recommendation,
   RechargeAttempt,
   Region,
+  Session,
   Team,
 };
 
@@ -48,6 +52,7 @@ export const ALL_MODELS = [
   ChainHead,
   Commitment,
   Competition,
+  Credential,
   CreditLedger,
   Event,
   Insight,
@@ -62,5 +67,6 @@ export const ALL_MODELS = [
   Recommendation,
   RechargeAttempt,
   Region,
+  Session,
   Team,
 ] as const;

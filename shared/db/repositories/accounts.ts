@@ -1,4 +1,4 @@
-import { Account, ApiKey, RechargeAttempt } from '../models';
+import { Account, ApiKey, Credential, RechargeAttempt } from '../models';
 import type { RechargeAttemptDoc } from '../models/rechargeAttempt';
 
 /** One account, or null. */
@@ -119,4 +119,24 @@ export async function createRechargeAttempt(doc: Omit<RechargeAttemptDoc, 'creat
 /** Sets fields of one recharge attempt. */
 export async function setRechargeAttemptFields(attemptId: string, set: Partial<RechargeAttemptDoc>): Promise<void> {
   await RechargeAttempt.updateOne({ _id: attemptId }, { $set: set });
+}
+
+/** The sign-in credential of a normalised e-mail, or null. */
+export async function findCredentialByEmail(email: string) {
+  return Credential.findById(email).lean();
+}
+
+/** Claims an e-mail for an account (a taken e-mail throws 11000: the primary key is the address). */
+export async function createCredential(doc: { email: string; accountId: string; passwordHash: string }) {
+  return Credential.create({ _id: doc.email, accountId: doc.accountId, passwordHash: doc.passwordHash });
+}
+
+/** The e-mail an account signs in with, or null (operator-made accounts have none). */
+export async function findCredentialOfAccount(accountId: string) {
+  return Credential.findOne({ accountId }, { _id: 1 }).lean();
+}
+
+/** One key of one account, or null: another account's key is as absent as an unknown one. */
+export async function findApiKeyOfAccount(accountId: string, keyId: string) {
+  return ApiKey.findOne({ _id: keyId, accountId }).lean();
 }

@@ -1,0 +1,218 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { endSession, startSession } from '../../shared/accounts/sessions';
+import { accountView, keysOf, logIn, newKey, revokeOwnKey, signUp, usageOf } from '../../shared/accounts/selfServe';
+import { clearAutoRecharge, setAutoRecharge } from '../../shared/billing/accounts';
+import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/billing/packages';
+import { checkIdempotencyKey, purchasePackage } from '../../shared/billing/purchase';
+import { ApiError, badRequest } from '../errors';
+import { toApiError } from './failures';
+import { clearSessionCookie, cookieSessionId, requireSession, sessionOf, setSessionCookie } from './session';
+
+/**
+ * The account API under /v2/account: sign-up, sessions, keys, usage, purchases and auto-recharge
+ * for a developer in a browser (the dashboard) or a script. Free: no row of the cost table names
+ * these paths, so metering lets them through and nothing is debited or counted as API usage.
+ * JSON bodies only, parsed here alone (10 KB at most).
+ */
+
+/** Every path of the router and its methods: any other method is a 405 naming them. */
+export const ACCOUNT_METHODS: Record<string, string[]> = {
+  '/signup': ['POST'],
+  '/login': ['POST'],
+  '/logout': ['POST'],
+  '/': ['GET'],
+  '/keys': ['GET', 'POST'],
+  '/keys/:id': ['DELETE'],
+  '/usage': ['GET'],
+  '/packages': ['GET'],
+  '/purchases': ['POST'],
+  '/auto-recharge': ['PUT', 'DELETE'],
+};
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/** Runs a handler and renders the account actions' refusals in the error shape. */
+const handle =
+  (fn: Handler): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
+    Promise.resolve()
+      .then(() => fn(req, res))
+      .catch((err: unknown) => next(toApiError(err)));
+  };
+
+type Body = Record<string, unknown>;
+
+/** The JSON object a body-carrying request must send (a form post or text is refused: no cross-site simple request gets through). */
+const jsonBody: RequestHandler = (req, _res, next) => {
+  if (!req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body with Content-Type: application/json'));
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) return next(badRequest('body must be a JSON object'));
+  next();
+};
+
+/** Only the query parameters named: anything else is a 400 naming it, as on the read API. */
+const onlyQuery =
+  (...allowed: string[]): RequestHandler =>
+  (req, _res, next) => {
+    for (const [name, value] of Object.entries(req.query)) {
+      if (!allowed.includes(name)) return next(badRequest(`unknown parameter "${name}"`));
+      if (typeof value !== 'string') return next(badRequest(`${name} must be a single value`));
+    }
+    next();
+  };
+
+const clientAddress = (req: Request) => req.socket.remoteAddress ?? 'unknown';
+
+async function signedIn(req: Request, res: Response, accountId: string, status: number): Promise<void> {
+  // Rotated at every sign-in: a session id planted before login is worthless after it.
+  await endSession(cookieSessionId(req));
+  const session = await startSession(accountId);
+  setSessionCookie(req, res, session.sessionId);
+  res.status(status).json({ account: await accountView(accountId), csrfToken: session.csrfToken });
+}
+
+const packages = () => CREDIT_PACKAGES.map((credits) => ({ package: credits, credits, priceCents: PACKAGE_PRICES_CENTS[credits], currency: CURRENCY }));
+
+export function accountRouter(): Router {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.use(express.json({ limit: '10kb', strict: true, type: 'application/json' }));
+
+  router.post(
+    '/signup',
+    jsonBody,
+    handle(async (req, res) => {
+      const body = req.body as Body;
+      const { accountId } = await signUp({ email: body.email, password: body.password });
+      await signedIn(req, res, accountId, 201);
+    }),
+  );
+
+  router.post(
+    '/login',
+    jsonBody,
+    handle(async (req, res) => {
+      const body = req.body as Body;
+      const { accountId } = await logIn({ email: body.email, password: body.password }, clientAddress(req));
+      await signedIn(req, res, accountId, 200);
+    }),
+  );
+
+  router.get(
+    '/packages',
+    onlyQuery(),
+    handle((_req, res) => void res.json({ data: packages() })),
+  );
+
+  // Everything below needs a session (and, to change anything, its CSRF token).
+  const session = requireSession();
+
+  router.post(
+    '/logout',
+    session,
+    handle(async (req, res) => {
+      await endSession(cookieSessionId(req));
+      clearSessionCookie(req, res);
+      res.status(204).end();
+    }),
+  );
+
+  router.get(
+    '/',
+    onlyQuery(),
+    session,
+    handle(async (_req, res) => {
+      const s = sessionOf(res);
+      res.json({ account: await accountView(s.accountId), csrfToken: s.csrfToken });
+    }),
+  );
+
+  router.get(
+    '/keys',
+    onlyQuery(),
+    session,
+    handle(async (_req, res) => void res.json({ data: await keysOf(sessionOf(res).accountId) })),
+  );
+
+  router.post(
+    '/keys',
+    session,
+    jsonBody,
+    handle(async (req, res) => {
+      const body = req.body as Body;
+      res.status(201).json(await newKey(sessionOf(res).accountId, { name: body.name, mode: body.mode }));
+    }),
+  );
+
+  router.delete(
+    '/keys/:id',
+    session,
+    handle(async (req, res) => void res.json(await revokeOwnKey(sessionOf(res).accountId, String(req.params.id)))),
+  );
+
+  router.get(
+    '/usage',
+    onlyQuery('days'),
+    session,
+    handle(async (req, res) => {
+      const raw = req.query.days as string | undefined;
+      const days = raw === undefined ? 30 : /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
+      res.json(await usageOf(sessionOf(res).accountId, days));
+    }),
+  );
+
+  router.post(
+    '/purchases',
+    session,
+    jsonBody,
+    handle(async (req, res) => {
+      const body = req.body as Body;
+      const purchase = await purchasePackage({
+        accountId: sessionOf(res).accountId,
+        package: body.package,
+        paymentMethod: body.paymentMethod,
+        customer: body.customer,
+        idempotencyKey: checkIdempotencyKey(req.headers['idempotency-key']),
+      });
+      if (purchase.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.status(201).json(purchase);
+    }),
+  );
+
+  router.put(
+    '/auto-recharge',
+    session,
+    jsonBody,
+    handle(async (req, res) => {
+      const body = req.body as Body;
+      const accountId = sessionOf(res).accountId;
+      await setAutoRecharge({
+        accountId,
+        threshold: body.threshold as number,
+        packageCredits: body.package as number,
+        paymentMethod: body.paymentMethod as string,
+        customer: (body.customer ?? null) as string | null,
+      });
+      res.json({ autoRecharge: (await accountView(accountId)).autoRecharge });
+    }),
+  );
+
+  router.delete(
+    '/auto-recharge',
+    session,
+    handle(async (_req, res) => {
+      const accountId = sessionOf(res).accountId;
+      await clearAutoRecharge(accountId);
+      res.json({ autoRecharge: (await accountView(accountId)).autoRecharge });
+    }),
+  );
+
+  // A known path asked with another method: 405 with the methods it has (HEAD goes with GET).
+  for (const [path, methods] of Object.entries(ACCOUNT_METHODS)) {
+    const allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+    router.all(path, (req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.baseUrl}${req.path}`, {}, { Allow: allow.join(', ') })));
+  }
+  return router;
+}
