@@ -1,60 +1,23 @@
-import { Account } from './account';
-import { ApiKey } from './apiKey';
-import { Competition } from './competition';
-import { CreditLedger } from './creditLedger';
-import { Event } from './event';
-import { Insight } from './insight';
-import { LiveEventData } from './liveEventData';
-import { LiveOddsSnapshot } from './liveOddsSnapshot';
-import { ModelFit } from './modelFit';
-import { MeterHold } from './meterHold';
-import { OddsHistory } from './oddsHistory';
-import { PerformanceRollup } from './performanceRollup';
-import { Pick } from './pick';
-import { ProviderState } from './providerState';
-import { Recommendation } from './recommendation';
-import { RechargeAttempt } from './rechargeAttempt';
-import { Region } from './region';
-import { Team } from './team';
+import { definedModels } from './define';
 
-export {
-  Account,
-  ApiKey,
-  Competition,
-  CreditLedger,
-  Event,
-  Insight,
-  LiveEventData,
-  LiveOddsSnapshot,
-  ModelFit,
-  MeterHold,
-  OddsHistory,
-  PerformanceRollup,
-  Pick,
-  ProviderState,
-  Recommendation,
-  RechargeAttempt,
-  Region,
-  Team,
-};
+export { Account } from './account';
+export { ApiKey } from './apiKey';
+export { Competition } from './competition';
+export { CreditLedger } from './creditLedger';
+export { Event } from './event';
+export { Insight } from './insight';
+export { LiveEventData } from './liveEventData';
+export { LiveOddsSnapshot } from './liveOddsSnapshot';
+export { ModelFit } from './modelFit';
+export { MeterHold } from './meterHold';
+export { OddsHistory } from './oddsHistory';
+export { PerformanceRollup } from './performanceRollup';
+export { Pick } from './pick';
+export { ProviderState } from './providerState';
+export { Recommendation } from './recommendation';
+export { RechargeAttempt } from './rechargeAttempt';
+export { Region } from './region';
+export { Team } from './team';
 
-export const ALL_MODELS = [
-  Account,
-  ApiKey,
-  Competition,
-  CreditLedger,
-  Event,
-  Insight,
-  LiveEventData,
-  LiveOddsSnapshot,
-  ModelFit,
-  MeterHold,
-  OddsHistory,
-  PerformanceRollup,
-  Pick,
-  ProviderState,
-  Recommendation,
-  RechargeAttempt,
-  Region,
-  Team,
-] as const;
+/** Every model exported above: the re-exports load their files before this line runs. */
+export const ALL_MODELS = definedModels();
