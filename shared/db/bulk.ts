@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 
 /**
  * The one way the project sends bulk writes. FerretDB 1.24 deadlocks on a bulk write of about
@@ -37,6 +38,9 @@ export interface BulkCounts {
   modifiedCount: number;
   upsertedCount: number;
 }
+
+/** Driver bulk operations (no mongoose casting), as ingestion builds them. */
+export type WriteOps = readonly AnyBulkWriteOperation<Document>[];
 
 /** A mongoose model or a driver collection. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,10 +1,10 @@
-import { type BulkCounts, bulkWriteInBatches, chunks } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, chunks, type WriteOps } from '../bulk';
 import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
 import type { LiveEventDataDoc } from '../models/liveEventData';
 import { SETTLEMENT_EVENT_FILTER } from '../../settlement/state';
 import type { FilterQuery } from 'mongoose';
 import type { EventDoc } from '../models/event';
-import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { OddsHistoryDoc } from '../models/oddsHistory';
 import { isDuplicateKey } from '../duplicateKey';
 
@@ -307,19 +307,13 @@ export async function findEventsForIngestByIds(ids: readonly string[]): Promise<
 }
 
 /** Ingestion's event writes (upserts keyed by event id) on the driver collection, in server-sized batches. */
-export async function writeEventOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Event.collection, ops);
-}
+export const writeEventOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(Event.collection, ops);
 
 /** Ingestion's live-data writes on the driver collection, in server-sized batches. */
-export async function writeLiveEventDataOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(LiveEventData.collection, ops);
-}
+export const writeLiveEventDataOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(LiveEventData.collection, ops);
 
 /** Ingestion's odds-snapshot writes on the driver collection, in server-sized batches. */
-export async function writeLiveOddsSnapshotOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(LiveOddsSnapshot.collection, ops);
-}
+export const writeLiveOddsSnapshotOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(LiveOddsSnapshot.collection, ops);
 
 /** A price of one bet item from one source at one source time. */
 export type OddsHistoryRow = Pick<OddsHistoryDoc, 'betItemId' | 'eventId' | 'dataSource' | 'price' | 'at'>;
