@@ -1,7 +1,7 @@
 import { key, redis } from '../db/redis';
 import { tryWithLock } from '../locks';
 import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
-import { findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
+import { type CorrectionEventRow, findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
 
@@ -88,16 +88,6 @@ export interface CorrectionOutcome {
   jobId: string | null;
 }
 
-interface EventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: (Counts & { phase?: string | null }) | null;
-}
-
 const LOCK_TTL_MS = 30_000;
 
 /**
@@ -130,7 +120,7 @@ export async function correctResult(req: CorrectionRequest): Promise<CorrectionO
 
 /** The correction's writes; returns its outcome and the settle job it asks for. */
 async function correctLocked(req: CorrectionRequest): Promise<{ outcome: CorrectionOutcome; intents: EnqueueIntent[] }> {
-  const event: EventRow | null = await findEventForCorrection(req.eventId);
+  const event: CorrectionEventRow | null = await findEventForCorrection(req.eventId);
   if (!event) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   const state = settlementState(event);
   if (state.kind !== 'ended') {

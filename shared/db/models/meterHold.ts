@@ -12,5 +12,7 @@ const HeldDebitSchema = new Schema(required({ ref: String, cost: Number, keyId: 
 
 const MeterHoldSchema = new Schema(required({ _id: String, accountId: String, items: [HeldDebitSchema], at: Date }), { collection: 'meterholds', versionKey: false });
 
+/** One debit of a hold: its ledger ref and what refunding it takes. */
+export type HeldDebit = InferSchemaType<typeof HeldDebitSchema>;
 export type MeterHoldDoc = InferSchemaType<typeof MeterHoldSchema>;
 export const MeterHold = defineModel('MeterHold', MeterHoldSchema, [[{ at: 1 }]]);

@@ -9,15 +9,7 @@ import type { OddsHistoryDoc } from '../models/oddsHistory';
 import { isDuplicateKey } from '../duplicateKey';
 
 /** An event as the result correction reads it. */
-export interface CorrectionEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: (Partial<Record<string, number | null>> & { phase?: string | null }) | null;
-}
+export type CorrectionEventRow = Pick<EventDoc, '_id' | 'status' | 'voided' | 'startedAt' | 'resultVersion' | 'settledVersion' | 'stats'>;
 
 /** The event fields a result correction reads, or null. */
 export async function findEventForCorrection(eventId: string): Promise<CorrectionEventRow | null> {
@@ -257,18 +249,9 @@ export async function countOddsHistoryOf(betItemId: string, dataSource: string):
   return OddsHistory.countDocuments({ betItemId, dataSource });
 }
 
-export async function countAllEvents(): Promise<number> {
-  return Event.countDocuments();
-}
-
-export async function countAllLiveOddsSnapshots(): Promise<number> {
-  return LiveOddsSnapshot.countDocuments();
-}
-
-export async function countAllOddsHistory(): Promise<number> {
-  return OddsHistory.countDocuments();
-}
-
+export const countAllEvents = (): Promise<number> => Event.countDocuments().exec();
+export const countAllLiveOddsSnapshots = (): Promise<number> => LiveOddsSnapshot.countDocuments().exec();
+export const countAllOddsHistory = (): Promise<number> => OddsHistory.countDocuments().exec();
 /** Upcoming events with stored prices: when their prices last changed. */
 export async function findUpcomingEventsOddsUpdatedAt() {
   return Event.find({ status: 'upcoming', oddsUpdatedAt: { $ne: null } }, { oddsUpdatedAt: 1 }).lean();

@@ -43,18 +43,9 @@ export async function countTeamsMatching(filter: FilterQuery<TeamDoc>): Promise<
   return Team.countDocuments(filter);
 }
 
-export async function countAllCompetitions(): Promise<number> {
-  return Competition.countDocuments();
-}
-
-export async function countAllRegions(): Promise<number> {
-  return Region.countDocuments();
-}
-
-export async function countAllTeams(): Promise<number> {
-  return Team.countDocuments();
-}
-
+export const countAllCompetitions = (): Promise<number> => Competition.countDocuments().exec();
+export const countAllRegions = (): Promise<number> => Region.countDocuments().exec();
+export const countAllTeams = (): Promise<number> => Team.countDocuments().exec();
 /** Repository of the reference documents: Region, Competition, Team. */
 
 /** Region upserts (ingestion) on the driver collection, in server-sized batches. */
