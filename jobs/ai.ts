@@ -16,12 +16,7 @@ export interface AiPayloads {
 
 export const aiQueue = defineQueue<AiPayloads>({
   name: 'ai',
-  defaultJobOptions: {
-    attempts: 3,
-    backoff: { type: 'exponential', delay: 5000 },
-    removeOnComplete: { age: 3600, count: 5000 },
-    removeOnFail: { age: 7 * 86400 },
-  },
+  defaultJobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, removeOnComplete: { age: 3600, count: 5000 }, removeOnFail: { age: 7 * 86400 } },
   jobs: {
     'analyze-event': { jobId: (p) => safeJobId('analyze', [p.eventId, p.generation]) },
     'rebuild-picks': { jobId: (p) => safeJobId('picks', [p.day, p.generation]) },

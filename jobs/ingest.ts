@@ -8,12 +8,7 @@ export interface IngestPayloads {
 
 export const ingestQueue = defineQueue<IngestPayloads>({
   name: 'ingest',
-  defaultJobOptions: {
-    attempts: 2,
-    backoff: { type: 'fixed', delay: 2000 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: 86400 },
-  },
+  defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 2000 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 86400 } },
   jobs: {
     poll: { jobId: (p) => safeJobId('poll', p.intervalMs === undefined ? [p.provider, p.slot] : [p.provider, p.intervalMs, p.slot]) },
   },

@@ -13,12 +13,7 @@ export const RECHARGE_RETRY_DELAY_MS = 60 * 60 * 1000;
 
 export const rechargeQueue = defineQueue<RechargePayloads>({
   name: 'recharge',
-  defaultJobOptions: {
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 15000 },
-    removeOnComplete: { age: 30 * 86400 },
-    removeOnFail: { age: 90 * 86400 },
-  },
+  defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 15000 }, removeOnComplete: { age: 30 * 86400 }, removeOnFail: { age: 90 * 86400 } },
   jobs: {
     charge: { jobId: (p) => safeJobId('charge', [p.accountId, p.window, `a${p.attempt}`]) },
     sweep: { jobId: (p) => safeJobId('recharge-sweep', [p.window]) },

@@ -15,12 +15,7 @@ export interface SettlementPayloads {
 
 export const settlementQueue = defineQueue<SettlementPayloads>({
   name: 'settlement',
-  defaultJobOptions: {
-    attempts: 8,
-    backoff: { type: 'exponential', delay: 10000 },
-    removeOnComplete: { age: 7 * 86400, count: 50000 },
-    removeOnFail: { age: 30 * 86400 },
-  },
+  defaultJobOptions: { attempts: 8, backoff: { type: 'exponential', delay: 10000 }, removeOnComplete: { age: 7 * 86400, count: 50000 }, removeOnFail: { age: 30 * 86400 } },
   jobs: {
     'settle-event': { jobId: (p) => safeJobId('settle', [p.eventId, `v${p.resultVersion}`]) },
     sweep: { jobId: (p) => safeJobId('sweep', [p.window]) },

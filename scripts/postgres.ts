@@ -62,29 +62,32 @@ export async function postgresAnswers(url: string, timeoutMs = 2000): Promise<bo
   }
 }
 
-/** Creates the database unless it exists (tolerating a concurrent creator). */
-export async function ensureDatabase(serverUrl: string, database: string): Promise<void> {
+/** Runs `work` on a fresh connection to the server, closed afterwards whatever happens. */
+async function withServer(serverUrl: string, work: (client: Client) => Promise<void>): Promise<void> {
   const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount) return;
-    await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
-      if (err.code !== '42P04' && err.code !== '23505') throw err; // created meanwhile by another run
-    });
+    await work(client);
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
+const quoted = (database: string) => `"${database.replace(/"/g, '""')}"`;
+
+/** Creates the database unless it exists (tolerating a concurrent creator). */
+export async function ensureDatabase(serverUrl: string, database: string): Promise<void> {
+  await withServer(serverUrl, async (client) => {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount) return;
+    await client.query(`CREATE DATABASE ${quoted(database)}`).catch((err: { code?: string }) => {
+      if (err.code !== '42P04' && err.code !== '23505') throw err; // created meanwhile by another run
+    });
+  });
+}
+
 export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
-  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${database.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  await withServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`).then(() => undefined));
 }
 
 export async function ensurePostgres(opts: PostgresOptions): Promise<PostgresServer | undefined> {

@@ -18,10 +18,13 @@ interface VarSpec {
   secret?: boolean;
 }
 
+/** An integer variable: its default (as the environment would spell it), its bounds and what it does. */
+const integer = (defaultValue: string, minimum: number, maximum: number, description: string) => ({ type: 'integer' as const, default: defaultValue, minimum, maximum, description });
+
 export const CONFIG_VARS = {
   NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
   HOST: { type: 'string', default: '0.0.0.0', description: 'Interface the web process listens on.' },
-  PORT: { type: 'integer', default: '3000', minimum: 0, maximum: 65535, description: 'HTTP port of the web process (0 = any free port).' },
+  PORT: integer('3000', 0, 65535, 'HTTP port of the web process (0 = any free port).'),
   PUBLIC_URL: {
     type: 'string',
     default: '',
@@ -42,9 +45,9 @@ export const CONFIG_VARS = {
   REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },
   LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS, description: 'pino log level.' },
   PROVIDERS: { type: 'list', default: 'simulated', enum: PROVIDER_NAMES, description: 'Odds providers to poll, comma-separated; the first is the default dataSource.' },
-  POLL_INTERVAL_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 3600000, description: 'Provider poll interval.' },
-  SIM_SEED: { type: 'integer', default: '42', minimum: 0, maximum: 2147483647, description: 'Seed of the simulated provider.' },
-  SIM_SPEED: { type: 'integer', default: '1', minimum: 1, maximum: 100000, description: 'Simulated seconds per real second.' },
+  POLL_INTERVAL_MS: integer('30000', 1000, 3600000, 'Provider poll interval.'),
+  SIM_SEED: integer('42', 0, 2147483647, 'Seed of the simulated provider.'),
+  SIM_SPEED: integer('1', 1, 100000, 'Simulated seconds per real second.'),
   SIM_SCENARIO: { type: 'string', default: '', description: 'Path of a scenario file that scripts the simulated provider exactly.' },
   SIM_EPOCH: {
     type: 'string',
@@ -53,22 +56,14 @@ export const CONFIG_VARS = {
     description:
       'Simulated instant the clock starts at; unset = the real time of the first start. Every process reads one shared anchor from Redis; a changed SIM_SPEED continues from the simulated instant reached, a changed SIM_EPOCH starts over, and simulated time never runs more than 180 days ahead of real time.',
   },
-  SIM_DENSITY: {
-    type: 'integer',
-    default: '1',
-    minimum: 1,
-    maximum: 100,
-    description: "Multiplier on the simulated fixtures per competition and day (capped by each competition's teams); load tests.",
-  },
-  SIM_ROLLING_LIVE: {
-    type: 'integer',
-    default: '4',
-    minimum: 0,
-    maximum: 50000,
-    description:
-      'Simulated events live at every instant beside the league calendars (slots of back-to-back matches, a kickoff every 2 h / N): the chain runs at any hour of the simulated day; larger for load tests, 0 for the calendars alone.',
-  },
-  SIM_ROLLING_AHEAD: { type: 'integer', default: '3', minimum: 1, maximum: 36, description: 'Upcoming matches each SIM_ROLLING_LIVE slot shows ahead (2 simulated hours apart).' },
+  SIM_DENSITY: integer('1', 1, 100, "Multiplier on the simulated fixtures per competition and day (capped by each competition's teams); load tests."),
+  SIM_ROLLING_LIVE: integer(
+    '4',
+    0,
+    50000,
+    'Simulated events live at every instant beside the league calendars (slots of back-to-back matches, a kickoff every 2 h / N): the chain runs at any hour of the simulated day; larger for load tests, 0 for the calendars alone.',
+  ),
+  SIM_ROLLING_AHEAD: integer('3', 1, 36, 'Upcoming matches each SIM_ROLLING_LIVE slot shows ahead (2 simulated hours apart).'),
   REPLAY_DATA: {
     type: 'string',
     default: '',
@@ -77,58 +72,34 @@ export const CONFIG_VARS = {
   REPLAY_SEASONS: {
     type: 'list',
     default: '',
-    pattern: '^[A-Z0-9]{1,4}_\\d{4}$',
+    pattern: '^[A-Z0-9]{1,4}_\d{4}$',
     description: 'Seasons the replay provider plays, comma-separated file names without .csv (E0_2223,SP1_2021); required when PROVIDERS includes replay.',
   },
-  SETTLEMENT_DELAY_MS: { type: 'integer', default: '', minimum: 0, maximum: 86400000, description: 'Delay between an event ending and its settlement; unset = random 120000..300000.' },
-  SETTLEMENT_CONCURRENCY: { type: 'integer', default: '64', minimum: 1, maximum: 1000, description: 'Settle jobs one settlement worker runs at once (they are graded together in batches).' },
-  SETTLEMENT_SWEEP_MS: {
-    type: 'integer',
-    default: '60000',
-    minimum: 1000,
-    maximum: 3600000,
-    description: 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.',
-  },
-  SETTLEMENT_LOCK_MS: { type: 'integer', default: '30000', minimum: 1000, maximum: 600000, description: 'Lock of a running settlement job; a job whose worker died is retried after about this long.' },
-  SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: '25000', minimum: 100, maximum: 600000, description: 'How long a stopping worker lets active jobs finish before releasing them.' },
+  SETTLEMENT_DELAY_MS: integer('', 0, 86400000, 'Delay between an event ending and its settlement; unset = random 120000..300000.'),
+  SETTLEMENT_CONCURRENCY: integer('64', 1, 1000, 'Settle jobs one settlement worker runs at once (they are graded together in batches).'),
+  SETTLEMENT_SWEEP_MS: integer('60000', 1000, 3600000, 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.'),
+  SETTLEMENT_LOCK_MS: integer('30000', 1000, 600000, 'Lock of a running settlement job; a job whose worker died is retried after about this long.'),
+  SHUTDOWN_TIMEOUT_MS: integer('25000', 100, 600000, 'How long a stopping worker lets active jobs finish before releasing them.'),
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
   ADMIN_PASSWORD: { type: 'string', default: '', secret: true, description: 'Bull Board password.' },
-  CACHE_TTL_S: { type: 'integer', default: '30', minimum: 0, maximum: 3600, description: 'Upper bound on the life of a cached API page (pages are also invalidated on data change).' },
+  CACHE_TTL_S: integer('30', 0, 3600, 'Upper bound on the life of a cached API page (pages are also invalidated on data change).'),
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   THEODDSAPI_SPORTS: { type: 'list', default: 'soccer_epl,basketball_nba', description: 'The Odds API sport keys to poll, comma-separated (all = every active sport we carry; each costs quota).' },
   THEODDSAPI_REGIONS: { type: 'list', default: 'eu', description: 'The Odds API bookmaker regions (us, us2, uk, eu, au), comma-separated; each multiplies the quota cost.' },
-  THEODDSAPI_QUOTA_RESERVE: {
-    type: 'integer',
-    default: '0',
-    minimum: 0,
-    maximum: 10000000,
-    description: 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.',
-  },
-  PROVIDER_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 120000, description: 'Per-call provider timeout (the request is aborted).' },
-  AI_CONCURRENCY: { type: 'integer', default: '8', minimum: 1, maximum: 256, description: 'Analysis jobs one ai worker runs at once (they mostly wait on the database).' },
-  AI_MIN_EDGE: {
-    type: 'integer',
-    default: '2',
-    minimum: 0,
-    maximum: 25,
-    description: 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).',
-  },
-  RATE_LIMIT_LIVE_RPS: { type: 'integer', default: '20', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one live key (bursts up to twice that).' },
-  RATE_LIMIT_TEST_RPS: { type: 'integer', default: '2', minimum: 1, maximum: 1000000, description: 'Requests per second allowed to one test key (bursts up to twice that).' },
+  THEODDSAPI_QUOTA_RESERVE: integer('0', 0, 10000000, 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.'),
+  PROVIDER_TIMEOUT_MS: integer('10000', 100, 120000, 'Per-call provider timeout (the request is aborted).'),
+  AI_CONCURRENCY: integer('8', 1, 256, 'Analysis jobs one ai worker runs at once (they mostly wait on the database).'),
+  AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
+  RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
+  RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),
   PAYMENT_GATEWAY: { type: 'string', default: 'test', enum: ['test', 'stripe'], description: 'Gateway that charges auto-recharges: test (built in, Stripe test-card behaviour) or stripe.' },
   STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
   STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
-  PAYMENT_TIMEOUT_MS: { type: 'integer', default: '10000', minimum: 100, maximum: 60000, description: 'Per-call payment gateway timeout (the request is aborted).' },
-  PROVIDER_BREAKER_RESET_MS: { type: 'integer', default: '30000', minimum: 100, maximum: 3600000, description: 'How long an open provider circuit breaker waits before one trial call (half-open).' },
-  PROVIDER_BREAKER_VOLUME: { type: 'integer', default: '3', minimum: 1, maximum: 1000, description: 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.' },
-  METRICS_PUBLISH_MS: {
-    type: 'integer',
-    default: '5000',
-    minimum: 100,
-    maximum: 300000,
-    description: 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).',
-  },
+  PAYMENT_TIMEOUT_MS: integer('10000', 100, 60000, 'Per-call payment gateway timeout (the request is aborted).'),
+  PROVIDER_BREAKER_RESET_MS: integer('30000', 100, 3600000, 'How long an open provider circuit breaker waits before one trial call (half-open).'),
+  PROVIDER_BREAKER_VOLUME: integer('3', 1, 1000, 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.'),
+  METRICS_PUBLISH_MS: integer('5000', 100, 300000, 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).'),
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigKey = keyof typeof CONFIG_VARS;

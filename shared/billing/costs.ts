@@ -17,29 +17,20 @@ export interface CostRow {
 
 const row = (path: string, credits: number, note?: string): CostRow => ({ path, credits, public: credits === 0, ...(note ? { note } : {}) });
 
+/** Rows of the same price without a note, in table order. */
+const rows = (credits: number, ...paths: string[]) => paths.map((path) => row(path, credits));
+
 export const COST_TABLE = [
-  row('/v2/health', 0),
-  row('/v2/regions', 0),
-  row('/v2/competitions', 0),
-  row('/v2/stats', 0),
-  row('/v2/openapi.json', 0),
+  ...rows(0, '/v2/health', '/v2/regions', '/v2/competitions', '/v2/stats', '/v2/openapi.json'),
   row('/v2/docs', 0, 'browsable API documentation'),
   row('/v2/docs/{asset}', 0, "the documentation page's own files"),
   row('/v2/costs', 0, 'this table'),
-  row('/v2/matches', 1),
-  row('/v2/matches/{eventId}', 1),
-  row('/v2/teams', 1),
-  row('/v2/bets/events/{eventId}/settle-bet', 1),
-  row('/v2/bets/bet-items/{betItemId}/odds-movement', 1),
-  row('/v2/ai/performance', 1),
+  ...rows(1, '/v2/matches', '/v2/matches/{eventId}', '/v2/teams', '/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance'),
   row('/v2/ai/performance/daily', 1, 'daily breakdown with cumulative profit and loss'),
   row('/v2/ai/track-record/chain', 1, 'a page of the commitments chain'),
   row('/v2/ai/track-record/heads', 1, 'the hourly published chain heads'),
   row('/v2/ai/track-record/{recommendationId}/proof', 1, 'a committed record and its links to the head'),
-  row('/v2/matches/live', 2),
-  row('/v2/matches/{eventId}/live-odds', 2),
-  row('/v2/ai/betting-recommendations', 2),
-  row('/v2/ai/processed-insights', 2),
+  ...rows(2, '/v2/matches/live', '/v2/matches/{eventId}/live-odds', '/v2/ai/betting-recommendations', '/v2/ai/processed-insights'),
   row('/v2/matches/trending', 2, 'the API contract lists 1 on the endpoint page and 2 in the cost table; the cost table wins'),
   row('/v2/ai/track-record', 2, 'computed from the settled bets of the window'),
   row('/v2/ai/track-record/chart.svg', 2, 'a server-rendered SVG chart'),

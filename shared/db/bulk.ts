@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { isDuplicateKey } from './duplicateKey';
 
 /**
@@ -39,6 +40,9 @@ export interface BulkCounts {
   modifiedCount: number;
   upsertedCount: number;
 }
+
+/** Driver bulk operations (no mongoose casting), as ingestion builds them. */
+export type WriteOps = readonly AnyBulkWriteOperation<Document>[];
 
 /** A mongoose model or a driver collection. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

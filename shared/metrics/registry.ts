@@ -25,85 +25,32 @@ export const metricsProcess = (): string => processName;
 
 const registers = [processRegistry];
 const SECONDS_FAST = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const SECONDS_POLL = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const SECONDS_JOBS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const SECONDS_LAG = [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200];
 
-export const pollDuration = new Histogram({
-  name: 'odds_poll_duration_seconds',
-  help: 'Duration of successful provider polls (fetch, read, plan, write), per provider.',
-  labelNames: ['provider'] as const,
-  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-  registers,
-});
+/** Metrics of this process's registry; the label names type their `inc` and `observe` calls. */
+const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers });
+const histogram = <L extends string = never>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) => new Histogram<L>({ name, help, buckets, labelNames, registers });
 
-export const polls = new Counter({
-  name: 'odds_polls_total',
-  help: 'Provider polls by outcome: ok, failed (provider error, breaker open, quota) or skipped (locked, stale slot).',
-  labelNames: ['provider', 'status'] as const,
-  registers,
-});
+export const pollDuration = histogram('odds_poll_duration_seconds', 'Duration of successful provider polls (fetch, read, plan, write), per provider.', SECONDS_POLL, ['provider']);
 
-export const eventsWritten = new Counter({
-  name: 'odds_events_written_total',
-  help: 'Event documents written by ingestion (upserts that matched or inserted), per provider.',
-  labelNames: ['provider'] as const,
-  registers,
-});
+export const polls = counter('odds_polls_total', 'Provider polls by outcome: ok, failed (provider error, breaker open, quota) or skipped (locked, stale slot).', ['provider', 'status']);
 
-export const marketsWritten = new Counter({
-  name: 'odds_markets_written_total',
-  help: 'Markets written by ingestion (the markets of events whose markets changed), per provider.',
-  labelNames: ['provider'] as const,
-  registers,
-});
+export const eventsWritten = counter('odds_events_written_total', 'Event documents written by ingestion (upserts that matched or inserted), per provider.', ['provider']);
 
-export const jobDuration = new Histogram({
-  name: 'odds_job_duration_seconds',
-  help: 'Run time of queue jobs (each attempt), per queue and job name.',
-  labelNames: ['queue', 'job'] as const,
-  buckets: SECONDS_JOBS,
-  registers,
-});
+export const marketsWritten = counter('odds_markets_written_total', 'Markets written by ingestion (the markets of events whose markets changed), per provider.', ['provider']);
 
-export const jobsFinished = new Counter({
-  name: 'odds_jobs_finished_total',
-  help: 'Job attempts finished, per queue, job name and outcome (completed or failed).',
-  labelNames: ['queue', 'job', 'outcome'] as const,
-  registers,
-});
+export const jobDuration = histogram('odds_job_duration_seconds', 'Run time of queue jobs (each attempt), per queue and job name.', SECONDS_JOBS, ['queue', 'job']);
 
-export const analysisLag = new Histogram({
-  name: 'odds_analysis_lag_seconds',
-  help: 'From the odds change that queued an event analysis to the recommendations written (analyses that wrote).',
-  buckets: SECONDS_LAG,
-  registers,
-});
+export const jobsFinished = counter('odds_jobs_finished_total', 'Job attempts finished, per queue, job name and outcome (completed or failed).', ['queue', 'job', 'outcome']);
 
-export const settlementLag = new Histogram({
-  name: 'odds_settlement_lag_seconds',
-  help: "From an event's end to its first settlement (includes the configured settlement delay).",
-  buckets: SECONDS_LAG,
-  registers,
-});
+export const analysisLag = histogram('odds_analysis_lag_seconds', 'From the odds change that queued an event analysis to the recommendations written (analyses that wrote).', SECONDS_LAG);
 
-export const creditsDebited = new Counter({
-  name: 'odds_credits_debited_total',
-  help: 'Credits charged for served requests (refunded answers excluded), per endpoint.',
-  labelNames: ['endpoint'] as const,
-  registers,
-});
+export const settlementLag = histogram('odds_settlement_lag_seconds', "From an event's end to its first settlement (includes the configured settlement delay).", SECONDS_LAG);
 
-export const httpRequests = new Counter({
-  name: 'odds_http_requests_total',
-  help: 'HTTP requests answered, per method, route pattern and status.',
-  labelNames: ['method', 'route', 'status'] as const,
-  registers,
-});
+export const creditsDebited = counter('odds_credits_debited_total', 'Credits charged for served requests (refunded answers excluded), per endpoint.', ['endpoint']);
 
-export const httpDuration = new Histogram({
-  name: 'odds_http_request_duration_seconds',
-  help: 'HTTP request duration until the response is written, per method and route pattern.',
-  labelNames: ['method', 'route'] as const,
-  buckets: SECONDS_FAST,
-  registers,
-});
+export const httpRequests = counter('odds_http_requests_total', 'HTTP requests answered, per method, route pattern and status.', ['method', 'route', 'status']);
+
+export const httpDuration = histogram('odds_http_request_duration_seconds', 'HTTP request duration until the response is written, per method and route pattern.', SECONDS_FAST, ['method', 'route']);

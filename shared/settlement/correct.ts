@@ -1,7 +1,7 @@
 import { key, redis } from '../db/redis';
 import { tryWithLock } from '../locks';
 import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
-import { findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion, type CorrectionEventRow } from '../db/repositories/events';
+import { type CorrectionEventRow, findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
 

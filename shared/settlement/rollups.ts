@@ -1,4 +1,4 @@
-import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Confidence, type Rollup, type SettledBet } from '../grading';
+import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Rollup, type SettledBet } from '../grading';
 import { childLogger } from '../logger';
 import { findAllSettledBets, findSettledBetsInRanges, type SettledBetRow } from '../db/repositories/ai';
 import { bulkWriteRollups, findRollups } from '../db/repositories/performance';
@@ -24,7 +24,7 @@ type BetRow = Omit<SettledBetRow, '_id'>;
 export function toSettledBet(b: BetRow): SettledBet {
   return {
     day: betDay(b.eventStartAt),
-    confidence: b.confidence as Confidence,
+    confidence: b.confidence,
     result: b.result as SettledBet['result'],
     resultDetail: b.resultDetail as SettledBet['resultDetail'],
     returnPerUnit: b.returnPerUnit ?? 0,

@@ -6,17 +6,18 @@ import type { ChargeRequest, ChargeResult, PaymentGateway } from './types';
  * idempotency key replays its first answer like Stripe does, across processes (kept in Redis).
  * Every first answer is appended to a charge log, so tests and demos can count real charges.
  */
+const declined = (code: string, message = 'Your card was declined.') => ({ code, message });
 const DECLINES: Record<string, { code: string; message: string }> = {
-  pm_card_chargeDeclined: { code: 'generic_decline', message: 'Your card was declined.' },
-  pm_card_visa_chargeDeclined: { code: 'generic_decline', message: 'Your card was declined.' },
-  pm_card_chargeDeclinedInsufficientFunds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-  pm_card_visa_chargeDeclinedInsufficientFunds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-  pm_card_chargeDeclinedExpiredCard: { code: 'expired_card', message: 'Your card has expired.' },
-  pm_card_chargeDeclinedIncorrectCvc: { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
-  pm_card_chargeDeclinedProcessingError: { code: 'processing_error', message: 'An error occurred while processing your card. Try again in a little bit.' },
-  pm_card_visa_chargeDeclinedLostCard: { code: 'lost_card', message: 'Your card was declined.' },
-  pm_card_visa_chargeDeclinedStolenCard: { code: 'stolen_card', message: 'Your card was declined.' },
-  pm_card_chargeDeclinedFraudulent: { code: 'fraudulent', message: 'Your card was declined.' },
+  pm_card_chargeDeclined: declined('generic_decline'),
+  pm_card_visa_chargeDeclined: declined('generic_decline'),
+  pm_card_chargeDeclinedInsufficientFunds: declined('insufficient_funds', 'Your card has insufficient funds.'),
+  pm_card_visa_chargeDeclinedInsufficientFunds: declined('insufficient_funds', 'Your card has insufficient funds.'),
+  pm_card_chargeDeclinedExpiredCard: declined('expired_card', 'Your card has expired.'),
+  pm_card_chargeDeclinedIncorrectCvc: declined('incorrect_cvc', "Your card's security code is incorrect."),
+  pm_card_chargeDeclinedProcessingError: declined('processing_error', 'An error occurred while processing your card. Try again in a little bit.'),
+  pm_card_visa_chargeDeclinedLostCard: declined('lost_card'),
+  pm_card_visa_chargeDeclinedStolenCard: declined('stolen_card'),
+  pm_card_chargeDeclinedFraudulent: declined('fraudulent'),
 };
 const SUCCEEDS = new Set([
   'pm_card_visa',

@@ -1,6 +1,6 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
-
+import { Schema, type InferSchemaType } from 'mongoose';
 import { CREDIT_PACKAGES, FREE_CREDITS } from '../../billing/packages';
+import { defineModel, nullable, required } from './define';
 
 export { CREDIT_PACKAGES, FREE_CREDITS };
 
@@ -13,8 +13,7 @@ const AutoRechargeSchema = new Schema(
     paymentMethod: { type: String, default: null },
     /** Gateway customer the payment method is attached to (e.g. cus_...): Stripe needs it for off-session charges. */
     customer: { type: String, default: null },
-    disabledReason: { type: String, default: null },
-    disabledAt: { type: Date, default: null },
+    ...nullable({ disabledReason: String, disabledAt: Date }),
     /** Bumped on every change of these settings: part of the recharge window, so re-enabling starts a fresh one. */
     version: { type: Number, default: 0 },
   },
@@ -23,8 +22,7 @@ const AutoRechargeSchema = new Schema(
 
 const AccountSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    name: { type: String, required: true },
+    ...required({ _id: String, name: String }),
     email: { type: String, default: null },
     /**
      * Opening balance, written once at creation. The live balance is the head of the account's
@@ -34,8 +32,8 @@ const AccountSchema = new Schema(
     balance: { type: Number, required: true, min: 0 },
     autoRecharge: { type: AutoRechargeSchema, default: () => ({}) },
   },
-  { timestamps: true, collection: 'accounts', minimize: false },
+  { collection: 'accounts', timestamps: true, minimize: false },
 );
 
 export type AccountDoc = InferSchemaType<typeof AccountSchema>;
-export const Account = model('Account', AccountSchema);
+export const Account = defineModel('Account', AccountSchema);

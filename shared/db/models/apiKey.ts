@@ -1,21 +1,16 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, nullable, required } from './define';
 
 /** Keys are stored as a SHA-256 hash and a short visible prefix; the plaintext exists only once. */
 const ApiKeySchema = new Schema(
   {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    name: { type: String, required: true },
+    ...required({ _id: String, accountId: String, name: String }),
     mode: { type: String, enum: ['live', 'test'], required: true },
-    hash: { type: String, required: true },
-    prefix: { type: String, required: true },
-    revokedAt: { type: Date, default: null },
-    lastUsedAt: { type: Date, default: null },
+    ...required({ hash: String, prefix: String }),
+    ...nullable({ revokedAt: Date, lastUsedAt: Date }),
   },
-  { timestamps: true, collection: 'apikeys' },
+  { collection: 'apikeys', timestamps: true },
 );
-ApiKeySchema.index({ hash: 1 }, { unique: true });
-ApiKeySchema.index({ accountId: 1 });
 
 export type ApiKeyDoc = InferSchemaType<typeof ApiKeySchema>;
-export const ApiKey = model('ApiKey', ApiKeySchema);
+export const ApiKey = defineModel('ApiKey', ApiKeySchema, [[{ hash: 1 }, { unique: true }], [{ accountId: 1 }]]);

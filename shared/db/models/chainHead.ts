@@ -1,4 +1,5 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, required } from './define';
 
 /**
  * The commitments chain's head as published once an hour (`_id` = the hour, yyyymmddhh UTC): a
@@ -7,15 +8,11 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
  */
 const ChainHeadSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    hash: { type: String, required: true },
-    length: { type: Number, required: true },
-    /** When it was published. */
-    time: { type: Date, required: true },
+    /** `time`: when it was published. */
+    ...required({ _id: String, hash: String, length: Number, time: Date }),
   },
   { collection: 'chainheads', versionKey: false },
 );
-ChainHeadSchema.index({ time: -1 });
 
 export type ChainHeadDoc = InferSchemaType<typeof ChainHeadSchema>;
-export const ChainHead = model('ChainHead', ChainHeadSchema);
+export const ChainHead = defineModel('ChainHead', ChainHeadSchema, [[{ time: -1 }]]);

@@ -1,4 +1,5 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, required } from './define';
 
 /**
  * The commitments hash chain (shared/commitments/chain.ts), append-only: link `seq` is inserted
@@ -10,21 +11,14 @@ const CommitmentSchema = new Schema(
   {
     /** The link's position: 0, 1, 2, ... with no gap. */
     _id: { type: Number, required: true },
-    key: { type: String, required: true },
-    kind: { type: String, required: true },
-    recordId: { type: String, required: true },
-    /** The bet the link is about (a settlement's recordId without its `@v<version>`): finds a bet's settlements. */
-    subject: { type: String, required: true },
-    /** The canonical record, exactly as hashed. */
-    record: { type: String, required: true },
-    prevHash: { type: String, required: true },
-    hash: { type: String, required: true },
-    at: { type: Date, required: true },
+    /**
+     * subject: the bet the link is about (a settlement's recordId without its `@v<version>`);
+     * record: the canonical record, exactly as hashed.
+     */
+    ...required({ key: String, kind: String, recordId: String, subject: String, record: String, prevHash: String, hash: String, at: Date }),
   },
   { collection: 'commitments', versionKey: false },
 );
-CommitmentSchema.index({ key: 1 }, { unique: true });
-CommitmentSchema.index({ subject: 1, kind: 1 });
 
 export type CommitmentDoc = InferSchemaType<typeof CommitmentSchema>;
-export const Commitment = model('Commitment', CommitmentSchema);
+export const Commitment = defineModel('Commitment', CommitmentSchema, [[{ key: 1 }, { unique: true }], [{ subject: 1, kind: 1 }]]);

@@ -1,18 +1,11 @@
 import { Schema } from 'mongoose';
+import { nullable } from './define';
 
 /** A name in every supported locale (en required; es/pt fall back to en when absent). */
 export const LocalizedTextSchema = new Schema({ en: { type: String, required: true }, es: String, pt: String }, { _id: false });
 
 /** Counts settlement reads (the contract's LiveEventData); any of them may be null. */
 export const StatsFields = {
-  homeGoals: { type: Number, default: null },
-  awayGoals: { type: Number, default: null },
-  homeGoalsFirstHalf: { type: Number, default: null },
-  awayGoalsFirstHalf: { type: Number, default: null },
-  homeCorners: { type: Number, default: null },
-  awayCorners: { type: Number, default: null },
-  homeYellowCards: { type: Number, default: null },
-  awayYellowCards: { type: Number, default: null },
-  homeRedCards: { type: Number, default: null },
-  awayRedCards: { type: Number, default: null },
+  ...nullable({ homeGoals: Number, awayGoals: Number, homeGoalsFirstHalf: Number, awayGoalsFirstHalf: Number, homeCorners: Number, awayCorners: Number }),
+  ...nullable({ homeYellowCards: Number, awayYellowCards: Number, homeRedCards: Number, awayRedCards: Number }),
 };

@@ -1,19 +1,17 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
+import { defineModel, required } from './define';
 
 const CompetitionSchema = new Schema(
   {
     _id: { type: Number, required: true },
     name: { type: LocalizedTextSchema, required: true },
-    regionId: { type: Number, required: true },
-    sportId: { type: Number, required: true },
+    ...required({ regionId: Number, sportId: Number }),
     /** Higher is more popular (prioritize on the live list). */
     priority: { type: Number, default: 0 },
   },
-  { timestamps: true, collection: 'competitions' },
+  { collection: 'competitions', timestamps: true },
 );
-CompetitionSchema.index({ regionId: 1 });
-CompetitionSchema.index({ sportId: 1 });
 
 export type CompetitionDoc = InferSchemaType<typeof CompetitionSchema>;
-export const Competition = model('Competition', CompetitionSchema);
+export const Competition = defineModel('Competition', CompetitionSchema, [[{ regionId: 1 }], [{ sportId: 1 }]]);

@@ -1,6 +1,6 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
-
+import { Schema, type InferSchemaType } from 'mongoose';
 import { LEDGER_KINDS } from '../../billing/ledgerKinds';
+import { defineModel, nullable } from './define';
 
 export { LEDGER_KINDS };
 
@@ -18,8 +18,7 @@ const CreditLedgerSchema = new Schema(
     delta: { type: Number, required: true },
     /** Idempotency: one entry per reference (request id + kind, recharge attempt, ...). */
     ref: { type: String, required: true },
-    endpoint: { type: String, default: null },
-    keyId: { type: String, default: null },
+    ...nullable({ endpoint: String, keyId: String }),
     at: { type: Date, required: true },
     /** Position in the account's chain (1 = first entry). */
     seq: { type: Number, required: true },
@@ -32,9 +31,6 @@ const CreditLedgerSchema = new Schema(
   },
   { collection: 'creditledger', versionKey: false },
 );
-CreditLedgerSchema.index({ ref: 1 }, { unique: true });
-CreditLedgerSchema.index({ slot: 1 }, { unique: true });
-CreditLedgerSchema.index({ accountId: 1, at: 1 });
 
 export type CreditLedgerDoc = InferSchemaType<typeof CreditLedgerSchema>;
-export const CreditLedger = model('CreditLedger', CreditLedgerSchema);
+export const CreditLedger = defineModel('CreditLedger', CreditLedgerSchema, [[{ ref: 1 }, { unique: true }], [{ slot: 1 }, { unique: true }], [{ accountId: 1, at: 1 }]]);

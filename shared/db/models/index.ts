@@ -1,72 +1,27 @@
-import { Account } from './account';
-import { ApiKey } from './apiKey';
-import { ChainHead } from './chainHead';
-import { Commitment } from './commitment';
-import { Competition } from './competition';
-import { Credential } from './credential';
-import { CreditLedger } from './creditLedger';
-import { Event } from './event';
-import { Insight } from './insight';
-import { LiveEventData } from './liveEventData';
-import { LiveOddsSnapshot } from './liveOddsSnapshot';
-import { ModelFit } from './modelFit';
-import { MeterHold } from './meterHold';
-import { OddsHistory } from './oddsHistory';
-import { PerformanceRollup } from './performanceRollup';
-import { Pick } from './pick';
-import { ProviderState } from './providerState';
-import { Recommendation } from './recommendation';
-import { RechargeAttempt } from './rechargeAttempt';
-import { Region } from './region';
-import { Session } from './session';
-import { Team } from './team';
+import { definedModels } from './define';
 
-export {
-  Account,
-  ApiKey,
-  ChainHead,
-  Commitment,
-  Competition,
-  Credential,
-  CreditLedger,
-  Event,
-  Insight,
-  LiveEventData,
-  LiveOddsSnapshot,
-  ModelFit,
-  MeterHold,
-  OddsHistory,
-  PerformanceRollup,
-  Pick,
-  ProviderState,
-  Recommendation,
-  RechargeAttempt,
-  Region,
-  Session,
-  Team,
-};
+export { Account } from './account';
+export { ApiKey } from './apiKey';
+export { ChainHead } from './chainHead';
+export { Commitment } from './commitment';
+export { Competition } from './competition';
+export { Credential } from './credential';
+export { CreditLedger } from './creditLedger';
+export { Event } from './event';
+export { Insight } from './insight';
+export { LiveEventData } from './liveEventData';
+export { LiveOddsSnapshot } from './liveOddsSnapshot';
+export { ModelFit } from './modelFit';
+export { MeterHold } from './meterHold';
+export { OddsHistory } from './oddsHistory';
+export { PerformanceRollup } from './performanceRollup';
+export { Pick } from './pick';
+export { ProviderState } from './providerState';
+export { Recommendation } from './recommendation';
+export { RechargeAttempt } from './rechargeAttempt';
+export { Region } from './region';
+export { Session } from './session';
+export { Team } from './team';
 
-export const ALL_MODELS = [
-  Account,
-  ApiKey,
-  ChainHead,
-  Commitment,
-  Competition,
-  Credential,
-  CreditLedger,
-  Event,
-  Insight,
-  LiveEventData,
-  LiveOddsSnapshot,
-  ModelFit,
-  MeterHold,
-  OddsHistory,
-  PerformanceRollup,
-  Pick,
-  ProviderState,
-  Recommendation,
-  RechargeAttempt,
-  Region,
-  Session,
-  Team,
-] as const;
+/** Every model exported above: the re-exports load their files before this line runs. */
+export const ALL_MODELS = definedModels();

@@ -1,21 +1,19 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { StatsFields } from './common';
+import { defineModel, required } from './define';
 
 /** Per-event live data (the contract's LiveEventData): the data settlement uses. One document per event. */
 const LiveEventDataSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    eventId: { type: String, required: true },
+    ...required({ _id: String, eventId: String }),
     ...StatsFields,
     phaseSysname: { type: String, default: null },
     isLive: { type: Boolean, default: false },
     liveDataJson: { type: Schema.Types.Mixed, default: {} },
     dataSource: { type: String },
   },
-  { timestamps: true, collection: 'liveeventdata', minimize: false },
+  { collection: 'liveeventdata', timestamps: true, minimize: false },
 );
 
-LiveEventDataSchema.index({ eventId: 1 });
-
 export type LiveEventDataDoc = InferSchemaType<typeof LiveEventDataSchema>;
-export const LiveEventData = model('LiveEventData', LiveEventDataSchema);
+export const LiveEventData = defineModel('LiveEventData', LiveEventDataSchema, [[{ eventId: 1 }]]);

@@ -1,4 +1,5 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, required } from './define';
 
 /**
  * Metered requests in flight, one document per group-committed batch of debits: each debit may
@@ -7,26 +8,11 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
  * batch is settled; the recharge sweep refunds what a crashed process left behind. Small: it holds
  * in-flight requests only.
  */
-const HeldDebitSchema = new Schema(
-  {
-    ref: { type: String, required: true },
-    cost: { type: Number, required: true },
-    keyId: { type: String, required: true },
-    endpoint: { type: String, required: true },
-  },
-  { _id: false },
-);
+const HeldDebitSchema = new Schema(required({ ref: String, cost: Number, keyId: String, endpoint: String }), { _id: false });
 
-const MeterHoldSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    items: { type: [HeldDebitSchema], required: true },
-    at: { type: Date, required: true },
-  },
-  { collection: 'meterholds', versionKey: false },
-);
-MeterHoldSchema.index({ at: 1 });
+const MeterHoldSchema = new Schema(required({ _id: String, accountId: String, items: [HeldDebitSchema], at: Date }), { collection: 'meterholds', versionKey: false });
 
+/** One debit of a hold: its ledger ref and what refunding it takes. */
+export type HeldDebit = InferSchemaType<typeof HeldDebitSchema>;
 export type MeterHoldDoc = InferSchemaType<typeof MeterHoldSchema>;
-export const MeterHold = model('MeterHold', MeterHoldSchema);
+export const MeterHold = defineModel('MeterHold', MeterHoldSchema, [[{ at: 1 }]]);

@@ -1,4 +1,5 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, nullable, required, zeros } from './define';
 
 /**
  * The latest fitted model of one sport, written by the `refit` job and read by `analyze-event`;
@@ -7,26 +8,19 @@ import { Schema, model, type InferSchemaType } from 'mongoose';
  */
 const ModelFitSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    sportId: { type: Number, required: true },
-    /** The refit job's time window (hour stamp): orders fits. */
-    window: { type: String, required: true },
-    fittedAt: { type: Date, required: true },
-    family: { type: String, required: true },
+    ...required({ _id: String, sportId: Number }),
+    /** window: the refit job's time window (hour stamp), which orders fits. */
+    ...required({ window: String, fittedAt: Date, family: String }),
     params: { type: Schema.Types.Mixed, default: null },
-    gamesUsed: { type: Number, default: 0 },
-    /** Model weight in the linear pool with the market, fitted on completed events (0: market only). */
-    blendWeight: { type: Number, default: 0 },
-    blendEvents: { type: Number, default: 0 },
-    blendRps: { type: Number, default: null },
-    marketRps: { type: Number, default: null },
+    /** blendWeight: model weight in the linear pool with the market, fitted on completed events (0: market only). */
+    ...zeros('gamesUsed', 'blendWeight', 'blendEvents'),
+    ...nullable({ blendRps: Number, marketRps: Number }),
     /** dataSources sharpest first (median margin over recent events), with those medians. */
     bookRanking: { type: [String], default: [] },
     bookMargins: { type: Schema.Types.Mixed, default: {} },
   },
-  { timestamps: true, collection: 'modelfits', minimize: false },
+  { collection: 'modelfits', timestamps: true, minimize: false },
 );
-ModelFitSchema.index({ sportId: 1 });
 
 export type ModelFitDoc = InferSchemaType<typeof ModelFitSchema>;
-export const ModelFit = model('ModelFit', ModelFitSchema);
+export const ModelFit = defineModel('ModelFit', ModelFitSchema, [[{ sportId: 1 }]]);

@@ -1,26 +1,16 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, required, zeros } from './define';
 
 /** Settled-bet totals per day and confidence; `_id` = `${day}|${confidence}`. Recomputable from bets. */
 const PerformanceRollupSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    day: { type: String, required: true },
-    confidence: { type: String, required: true },
-    total: { type: Number, default: 0 },
-    wins: { type: Number, default: 0 },
-    losses: { type: Number, default: 0 },
-    pushes: { type: Number, default: 0 },
-    halfWins: { type: Number, default: 0 },
-    halfLosses: { type: Number, default: 0 },
-    staked: { type: Number, default: 0 },
-    returned: { type: Number, default: 0 },
-    sumEdge: { type: Number, default: 0 },
+    ...required({ _id: String, day: String, confidence: String }),
+    ...zeros('total', 'wins', 'losses', 'pushes', 'halfWins', 'halfLosses', 'staked', 'returned', 'sumEdge'),
     /** Compare-and-set revision: each recompute writes only over the revision it read. */
     rev: { type: Number },
   },
-  { timestamps: true, collection: 'performancerollups' },
+  { collection: 'performancerollups', timestamps: true },
 );
-PerformanceRollupSchema.index({ day: 1 });
 
 export type PerformanceRollupDoc = InferSchemaType<typeof PerformanceRollupSchema>;
-export const PerformanceRollup = model('PerformanceRollup', PerformanceRollupSchema);
+export const PerformanceRollup = defineModel('PerformanceRollup', PerformanceRollupSchema, [[{ day: 1 }]]);

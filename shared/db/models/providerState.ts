@@ -1,20 +1,19 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
+import { defineModel, nullable } from './define';
 
 /** What the last poll of each provider did; `/v2/health` reports it. */
 const ProviderStateSchema = new Schema(
   {
     _id: { type: String, required: true },
-    lastAttemptAt: { type: Date, default: null },
-    lastSuccessAt: { type: Date, default: null },
-    lastError: { type: String, default: null },
+    ...nullable({ lastAttemptAt: Date, lastSuccessAt: Date, lastError: String }),
     eventsSeen: { type: Number, default: 0 },
     breaker: { type: String, default: 'closed' },
     stale: { type: Boolean, default: false },
     /** Request quota as the provider last reported it (The Odds API headers). */
     quota: { type: Schema.Types.Mixed, default: null },
   },
-  { timestamps: true, collection: 'providerstates' },
+  { collection: 'providerstates', timestamps: true },
 );
 
 export type ProviderStateDoc = InferSchemaType<typeof ProviderStateSchema>;
-export const ProviderState = model('ProviderState', ProviderStateSchema);
+export const ProviderState = defineModel('ProviderState', ProviderStateSchema);

@@ -1,5 +1,6 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
+import { defineModel, nullable, required } from './define';
 
 export const CONFIDENCES = ['High', 'Medium', 'Low'] as const;
 export const RESULTS = ['won', 'lost', 'push'] as const;
@@ -27,11 +28,8 @@ export const SettlementFields = {
   settled: { type: Boolean, default: false },
   result: { type: String, enum: [...RESULTS, null], default: null },
   resultDetail: { type: String, enum: [...RESULT_DETAILS, null], default: null },
-  returnPerUnit: { type: Number, default: null },
-  actualReturn: { type: Number, default: null },
-  settlementDate: { type: Date, default: null },
-  /** Which event resultVersion this grading is of; a correction bumps it. */
-  settledVersion: { type: Number, default: null },
+  /** settledVersion: which event resultVersion this grading is of; a correction bumps it. */
+  ...nullable({ returnPerUnit: Number, actualReturn: Number, settlementDate: Date, settledVersion: Number }),
   corrections: { type: [CorrectionSchema], default: [] },
   /**
    * Result writes this bet has had: the first settlement and each correction that changed it.
@@ -40,8 +38,7 @@ export const SettlementFields = {
    */
   settlementWrites: { type: Number, default: 0 },
   /** Why it settled that way (grading reasonCode: graded, void_abandoned, missing_corners, ...). */
-  reasonCode: { type: String, default: null },
-  reason: { type: String, default: null },
+  ...nullable({ reasonCode: String, reason: String }),
   /** Set when the bet itself cannot be graded (GradingError): left unsettled for review, not retried in a loop. */
   settlementError: { type: new Schema({ code: String, message: String, resultVersion: Number, at: Date }, { _id: false }), default: null },
 };
@@ -52,22 +49,11 @@ export const SettlementFields = {
  */
 const RecommendationSchema = new Schema(
   {
-    _id: { type: String, required: true },
-    eventId: { type: String, required: true },
-    marketId: { type: String, required: true },
-    betItemId: { type: String, required: true },
-    betTypeSysname: { type: String, required: true },
-    code: { type: String, required: true },
+    ...required({ _id: String, eventId: String, marketId: String, betItemId: String, betTypeSysname: String, code: String }),
     line: { type: Number, default: null },
-    sportId: { type: Number, required: true },
-    outcome: { type: String, required: true },
-    bookmaker: { type: String, required: true },
-    odds: { type: Number, required: true },
-    probability: { type: Number, required: true },
-    fairOdds: { type: Number, required: true },
+    ...required({ sportId: Number, outcome: String, bookmaker: String, odds: Number, probability: Number, fairOdds: Number }),
     confidence: { type: String, enum: CONFIDENCES, required: true },
-    edgePercentage: { type: Number, required: true },
-    kellyFraction: { type: Number, required: true },
+    ...required({ edgePercentage: Number, kellyFraction: Number }),
     rationale: { type: [LocalizedTextSchema], default: [] },
     riskFactors: { type: [LocalizedTextSchema], default: [] },
     dataSupport: { type: [LocalizedTextSchema], default: [] },
@@ -75,27 +61,26 @@ const RecommendationSchema = new Schema(
     /** The outcome as bettors read it, per locale ("Over 2.5", "Más de 2,5"). */
     outcomeLocalized: { type: LocalizedTextSchema, default: null },
     /** The market's view before blending (sharp de-vigged price), and the fair price's standard error. */
-    marketProbability: { type: Number, default: null },
-    standardError: { type: Number, default: null },
+    ...nullable({ marketProbability: Number, standardError: Number }),
     /** Probabilities of win, halfWin, push, halfLoss, loss at the time of writing (parlay pricing). */
     distribution: { type: Schema.Types.Mixed, default: null },
-    competitionId: { type: Number, default: null },
-    regionId: { type: Number, default: null },
+    ...nullable({ competitionId: Number, regionId: Number }),
     ...SettlementFields,
     /** Set at settlement from the event's closing line (shared/settlement/clv.ts): the benchmark's closing price of this outcome, and taken odds / de-vigged closing fair odds - 1. */
     closingOdds: { type: Number, default: null },
     clv: { type: Number, default: null },
   },
-  { timestamps: true, collection: 'recommendations', minimize: false },
+  { collection: 'recommendations', timestamps: true, minimize: false },
 );
-RecommendationSchema.index({ eventId: 1, settled: 1 });
-RecommendationSchema.index({ settled: 1, result: 1, createdAt: -1 });
-RecommendationSchema.index({ confidence: 1, createdAt: -1 });
-RecommendationSchema.index({ edgePercentage: -1 });
-RecommendationSchema.index({ settlementDate: 1 });
-RecommendationSchema.index({ createdAt: -1 });
-// Performance rollups are recomputed per day of the event's start.
-RecommendationSchema.index({ settled: 1, eventStartAt: 1 });
 
 export type RecommendationDoc = InferSchemaType<typeof RecommendationSchema>;
-export const Recommendation = model('Recommendation', RecommendationSchema);
+export const Recommendation = defineModel('Recommendation', RecommendationSchema, [
+  [{ eventId: 1, settled: 1 }],
+  [{ settled: 1, result: 1, createdAt: -1 }],
+  [{ confidence: 1, createdAt: -1 }],
+  [{ edgePercentage: -1 }],
+  [{ settlementDate: 1 }],
+  [{ createdAt: -1 }],
+  // Performance rollups are recomputed per day of the event's start.
+  [{ settled: 1, eventStartAt: 1 }],
+]);

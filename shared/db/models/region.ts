@@ -1,5 +1,6 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
+import { defineModel } from './define';
 
 const RegionSchema = new Schema(
   {
@@ -8,8 +9,8 @@ const RegionSchema = new Schema(
     code: { type: String, default: null },
     name: { type: LocalizedTextSchema, required: true },
   },
-  { timestamps: true, collection: 'regions' },
+  { collection: 'regions', timestamps: true },
 );
 
 export type RegionDoc = InferSchemaType<typeof RegionSchema>;
-export const Region = model('Region', RegionSchema);
+export const Region = defineModel('Region', RegionSchema);

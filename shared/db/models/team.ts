@@ -1,19 +1,17 @@
-import { Schema, model, type InferSchemaType } from 'mongoose';
+import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
+import { defineModel, required } from './define';
 
 const TeamSchema = new Schema(
   {
     _id: { type: Number, required: true },
     name: { type: LocalizedTextSchema, required: true },
-    sportId: { type: Number, required: true },
-    regionId: { type: Number, required: true },
+    ...required({ sportId: Number, regionId: Number }),
     /** Lower-cased, accent-free names in every locale: team search matches on these. */
     searchNames: { type: [String], default: [] },
   },
-  { timestamps: true, collection: 'teams' },
+  { collection: 'teams', timestamps: true },
 );
-TeamSchema.index({ sportId: 1 });
-TeamSchema.index({ searchNames: 1 });
 
 export type TeamDoc = InferSchemaType<typeof TeamSchema>;
-export const Team = model('Team', TeamSchema);
+export const Team = defineModel('Team', TeamSchema, [[{ sportId: 1 }], [{ searchNames: 1 }]]);

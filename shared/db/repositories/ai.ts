@@ -10,15 +10,7 @@ import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
 
 /** A settled bet as the performance rollups count it. */
-export interface SettledBetRow {
-  _id: string;
-  confidence: string;
-  result?: string | null;
-  resultDetail?: string | null;
-  returnPerUnit?: number | null;
-  edgePercentage: number;
-  eventStartAt: Date;
-}
+export type SettledBetRow = Pick<RecommendationDoc, '_id' | 'confidence' | 'result' | 'resultDetail' | 'returnPerUnit' | 'edgePercentage' | 'eventStartAt'>;
 
 const SETTLED_BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPerUnit: 1, edgePercentage: 1, eventStartAt: 1 } as const;
 

@@ -1,24 +1,15 @@
 import type { ClosingLine } from '../../ingest/closing';
-import { type BulkCounts, bulkWriteInBatches, insertInBatches } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, insertInBatches, type WriteOps } from '../bulk';
 import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
 import type { LiveEventDataDoc } from '../models/liveEventData';
 import { SETTLEMENT_EVENT_FILTER } from '../../settlement/state';
 import type { FilterQuery } from 'mongoose';
 import type { EventDoc } from '../models/event';
-import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { OddsHistoryDoc } from '../models/oddsHistory';
-import type { EventStats } from '../../stats';
 
 /** An event as the result correction reads it. */
-export interface CorrectionEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: (Partial<Record<keyof EventStats, number | null>> & { phase?: string | null }) | null;
-}
+export type CorrectionEventRow = Pick<EventDoc, '_id' | 'status' | 'voided' | 'startedAt' | 'resultVersion' | 'settledVersion' | 'stats'>;
 
 /** The event fields a result correction reads, or null. */
 export async function findEventForCorrection(eventId: string): Promise<CorrectionEventRow | null> {
@@ -259,18 +250,9 @@ export async function countOddsHistoryOf(betItemId: string, dataSource: string):
   return OddsHistory.countDocuments({ betItemId, dataSource });
 }
 
-export async function countAllEvents(): Promise<number> {
-  return Event.countDocuments();
-}
-
-export async function countAllLiveOddsSnapshots(): Promise<number> {
-  return LiveOddsSnapshot.countDocuments();
-}
-
-export async function countAllOddsHistory(): Promise<number> {
-  return OddsHistory.countDocuments();
-}
-
+export const countAllEvents = (): Promise<number> => Event.countDocuments().exec();
+export const countAllLiveOddsSnapshots = (): Promise<number> => LiveOddsSnapshot.countDocuments().exec();
+export const countAllOddsHistory = (): Promise<number> => OddsHistory.countDocuments().exec();
 /** Upcoming events with stored prices: when their prices last changed. */
 export async function findUpcomingEventsOddsUpdatedAt() {
   return Event.find({ status: 'upcoming', oddsUpdatedAt: { $ne: null } }, { oddsUpdatedAt: 1 }).lean();
@@ -309,19 +291,13 @@ export async function findEventsForIngestByIds(ids: readonly string[]): Promise<
 }
 
 /** Ingestion's event writes (upserts keyed by event id) on the driver collection, in server-sized batches. */
-export async function writeEventOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Event.collection, ops);
-}
+export const writeEventOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(Event.collection, ops);
 
 /** Ingestion's live-data writes on the driver collection, in server-sized batches. */
-export async function writeLiveEventDataOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(LiveEventData.collection, ops);
-}
+export const writeLiveEventDataOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(LiveEventData.collection, ops);
 
 /** Ingestion's odds-snapshot writes on the driver collection, in server-sized batches. */
-export async function writeLiveOddsSnapshotOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(LiveOddsSnapshot.collection, ops);
-}
+export const writeLiveOddsSnapshotOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(LiveOddsSnapshot.collection, ops);
 
 /** A price of one bet item from one source at one source time. */
 export type OddsHistoryRow = Pick<OddsHistoryDoc, 'betItemId' | 'eventId' | 'dataSource' | 'price' | 'at'>;

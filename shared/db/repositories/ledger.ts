@@ -1,6 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { CreditLedger, MeterHold } from '../models';
 import type { CreditLedgerDoc } from '../models/creditLedger';
+import type { HeldDebit } from '../models/meterHold';
 import { isDuplicateKey } from '../duplicateKey';
 
 /*
@@ -10,11 +11,7 @@ import { isDuplicateKey } from '../duplicateKey';
  */
 
 /** A position of an account's chain: what the head search reads. */
-export interface LedgerPositionRow {
-  seq: number;
-  balance: number;
-  topUpSeq: number;
-}
+export type LedgerPositionRow = Pick<CreditLedgerDoc, 'seq' | 'balance' | 'topUpSeq'>;
 
 /**
  * The entry at one position (`slot` = accountId#seq), or null. A single-key lookup: FerretDB 1.x
@@ -88,12 +85,7 @@ export function streamUsageEntriesOfAccount(accountId: string, since: Date): Asy
 }
 
 /** One debit of a hold: its ledger ref and what refunding it takes. */
-export interface HeldDebitRow {
-  ref: string;
-  cost: number;
-  keyId: string;
-  endpoint: string;
-}
+export type HeldDebitRow = HeldDebit;
 
 /** Writes one hold document (the driver's insertOne, no mongoose casting). */
 export async function insertMeterHold(id: string, accountId: string, items: HeldDebitRow[], at: Date): Promise<void> {

@@ -1,8 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { Competition, Region, Team } from '../models';
 import type { TeamDoc } from '../models/team';
-import type { AnyBulkWriteOperation, Document } from 'mongodb';
-import { type BulkCounts, bulkWriteInBatches } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, type WriteOps } from '../bulk';
 
 /** Reference data: regions, competitions and teams. */
 
@@ -44,31 +43,16 @@ export async function countTeamsMatching(filter: FilterQuery<TeamDoc>): Promise<
   return Team.countDocuments(filter);
 }
 
-export async function countAllCompetitions(): Promise<number> {
-  return Competition.countDocuments();
-}
-
-export async function countAllRegions(): Promise<number> {
-  return Region.countDocuments();
-}
-
-export async function countAllTeams(): Promise<number> {
-  return Team.countDocuments();
-}
-
+export const countAllCompetitions = (): Promise<number> => Competition.countDocuments().exec();
+export const countAllRegions = (): Promise<number> => Region.countDocuments().exec();
+export const countAllTeams = (): Promise<number> => Team.countDocuments().exec();
 /** Repository of the reference documents: Region, Competition, Team. */
 
 /** Region upserts (ingestion) on the driver collection, in server-sized batches. */
-export async function writeRegionOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Region.collection, ops);
-}
+export const writeRegionOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(Region.collection, ops);
 
 /** Competition upserts (ingestion) on the driver collection, in server-sized batches. */
-export async function writeCompetitionOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Competition.collection, ops);
-}
+export const writeCompetitionOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(Competition.collection, ops);
 
 /** Team upserts (ingestion) on the driver collection, in server-sized batches. */
-export async function writeTeamOpsInBatches(ops: readonly AnyBulkWriteOperation<Document>[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Team.collection, ops);
-}
+export const writeTeamOpsInBatches = (ops: WriteOps): Promise<BulkCounts> => bulkWriteInBatches(Team.collection, ops);
