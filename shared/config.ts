@@ -72,7 +72,7 @@ export const CONFIG_VARS = {
   REPLAY_SEASONS: {
     type: 'list',
     default: '',
-    pattern: '^[A-Z0-9]{1,4}_\d{4}$',
+    pattern: '^[A-Z0-9]{1,4}_\\d{4}$',
     description: 'Seasons the replay provider plays, comma-separated file names without .csv (E0_2223,SP1_2021); required when PROVIDERS includes replay.',
   },
   SETTLEMENT_DELAY_MS: integer('', 0, 86400000, 'Delay between an event ending and its settlement; unset = random 120000..300000.'),
