@@ -14,6 +14,9 @@ import { readApiWith, type ReadApi } from '../../helpers/readApi';
 /** The bet item whose price history odds-movement serves (OddsHistory is not part of clearReadData). */
 const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1');
 const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance', '/v2/ai/performance/daily'];
+const TRACK_RECORD_PATHS = ['/v2/ai/track-record', '/v2/ai/track-record/chain', '/v2/ai/track-record/heads', '/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof'];
+/** Served as image/svg+xml (its 400 is JSON); and a proof's 200 needs a committed bet: test/integration/ai/track-record.test.ts checks both bodies. */
+const NOT_JSON_200 = new Set(['/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof']);
 
 /** The read API's paths (GET operations); the account API's (other methods, tag Account) are tested in test/integration/account/. */
 const readPaths = (doc: { paths: Record<string, unknown> }) => Object.fromEntries(Object.entries(doc.paths).filter(([p]) => !p.startsWith('/v2/account')));
@@ -62,6 +65,7 @@ describe('OpenAPI document and docs page', () => {
         '/v2/ai/value-opportunities',
         '/v2/ai/betting-recommendations',
         ...SETTLEMENT_PATHS,
+        ...TRACK_RECORD_PATHS,
       ].sort(),
     );
   });
@@ -149,8 +153,9 @@ describe('OpenAPI document and docs page', () => {
     ajv.addSchema(api.document, 'doc');
     for (const name of Object.keys(api.document.components.schemas)) expect(ajv.getSchema(`doc#/components/schemas/${name}`), name).to.be.a('function');
     for (const [path, item] of Object.entries<any>(readPaths(api.document))) {
-      for (const status of Object.keys(item.get.responses)) {
-        const pointer = `doc#/paths/${path.replace(/\//g, '~1')}/get/responses/${status}/content/application~1json/schema`;
+      for (const [status, response] of Object.entries<any>(item.get.responses)) {
+        const mediaType = Object.keys(response.content)[0].replace(/\//g, '~1');
+        const pointer = `doc#/paths/${path.replace(/\//g, '~1')}/get/responses/${status}/content/${mediaType}/schema`;
         expect(ajv.getSchema(pointer), `${path} ${status}`).to.be.a('function');
       }
     }
@@ -188,6 +193,11 @@ describe('OpenAPI document and docs page', () => {
       '/v2/ai/performance',
       '/v2/ai/performance?days=7',
       '/v2/ai/performance/daily?days=3',
+      '/v2/ai/track-record',
+      '/v2/ai/track-record?days=7&sport=soccer&confidence=High',
+      '/v2/ai/track-record/chain',
+      '/v2/ai/track-record/heads',
+      '/v2/ai/track-record/rec-unknown/proof',
       // errors
       '/v2/matches?limit=500',
       '/v2/matches/77777777',
@@ -213,6 +223,11 @@ describe('OpenAPI document and docs page', () => {
       '/v2/bets/bet-items/%24x/odds-movement',
       '/v2/ai/performance?days=0',
       '/v2/ai/performance/daily?days=366',
+      '/v2/ai/track-record?days=0',
+      '/v2/ai/track-record/chain?limit=0',
+      '/v2/ai/track-record/heads?limit=0',
+      '/v2/ai/track-record/chart.svg?kind=pie',
+      `/v2/ai/track-record/${'x'.repeat(301)}/proof`,
     ];
     api.validated.clear();
     for (const path of requests) {
@@ -221,8 +236,12 @@ describe('OpenAPI document and docs page', () => {
     }
     // Every documented operation had a 200 and a 400 validated against its schemas.
     for (const path of Object.keys(readPaths(api.document))) {
-      expect([...(api.validated.get(path) ?? [])], path).to.include.members([200, 400]);
+      expect([...(api.validated.get(path) ?? [])], path).to.include.members(NOT_JSON_200.has(path) ? [400] : [200, 400]);
     }
+    expect([...api.validated.get('/v2/ai/track-record/{recommendationId}/proof')!]).to.include(404);
+    const chart = await api.get('/v2/ai/track-record/chart.svg?kind=calibration');
+    expect(chart.status).to.equal(200);
+    expect(chart.headers.get('content-type')).to.match(/^image\/svg\+xml/);
     expect([...api.validated.get('/v2/matches/{eventId}')!]).to.include(404);
     expect([...api.validated.get('/v2/matches/{eventId}/live-odds')!]).to.include(404);
     for (const path of SETTLEMENT_PATHS.slice(0, 2)) expect([...api.validated.get(path)!], path).to.include(404);
