@@ -3,19 +3,15 @@ import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
 import { Event, ProviderState } from '../../shared/db/models';
 import { startApi, type TestServer } from '../helpers/api';
-import { useOwnStores } from '../helpers/ownStores';
 import { forgetAllRecent } from '../../shared/cache/recent';
 
 describe('GET /v2/health', () => {
   let api: TestServer;
-  let dropStores: () => Promise<void>;
   before(async () => {
-    dropStores = await useOwnStores('health');
     api = await startApi();
   });
   after(async () => {
     await api.close();
-    await dropStores();
   });
   afterEach(async () => {
     forgetAllRecent();

@@ -7,7 +7,7 @@ import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';
 import { startApi, type TestServer } from '../../helpers/api';
 import { cli } from '../../helpers/cli';
-import { useOwnStores } from '../../helpers/ownStores';
+import { connectMongo } from '../../../shared/db/mongo';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, recId, type BetSpec } from '../../helpers/settlementFixtures';
 
@@ -33,12 +33,11 @@ describe('operator settlement commands (check-performance, correct-result) with 
   let corrected: string;
   let other: string;
   let upcoming: string;
-  let restoreStores: (() => Promise<void>) | undefined;
 
   const settledAt = (ids: string[], version: number) => async () => (await Event.countDocuments({ _id: { $in: ids }, settledVersion: version })) === ids.length;
 
   before(async function () {
-    restoreStores = await useOwnStores('ops');
+    await connectMongo();
     corrected = await createEvent();
     other = await createEvent({ start: new Date(Date.now() - 2 * 86_400_000) });
     upcoming = await createEvent({ status: 'upcoming', led: null });
@@ -55,7 +54,6 @@ describe('operator settlement commands (check-performance, correct-result) with 
   after(async () => {
     await api?.close();
     if (worker && worker.child.exitCode === null) (worker.child.kill('SIGTERM'), await worker.exited);
-    await restoreStores?.();
   });
 
   it('happy: check-performance exits 0 on rollups the worker wrote', async () => {

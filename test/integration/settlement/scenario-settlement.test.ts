@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { aiQueue } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
@@ -10,10 +9,9 @@ import { Event, Pick, Recommendation } from '../../../shared/db/models';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario, type Scenario } from '../../../shared/providers/simulated/scenario';
-import { refreshRollupDays, toSettledBet } from '../../../shared/settlement/rollups';
+import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
-import { useOwnStores } from '../../helpers/ownStores';
-import { clearIngested, nextSlot } from '../../helpers/ingest';
+import { nextSlot } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createPick, createRecommendations, recId } from '../../helpers/settlementFixtures';
 
@@ -301,15 +299,10 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     await createRecommendations(c.id, specs);
   }
 
-  let restoreStores: (() => Promise<void>) | undefined;
   before(async function () {
     await connectMongo();
-    // Performance is compared with a recomputation from every settled bet: only this file's bets.
-    restoreStores = await useOwnStores('scenario');
-    await clearIngested();
-    // Jobs of an earlier replay (scenario-replay leaves delayed settle-71000xx-v0) would swallow ours.
-    await queueFor(settlementQueue).obliterate({ force: true });
-    await queueFor(aiQueue).obliterate({ force: true });
+    // Performance is compared with a recomputation from every settled bet: this file's database
+    // holds only its own (test/helpers/fileStores.ts).
     worker = spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' });
     const soccer = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: replayedYesterday('soccer-settlement-rules.json') }));
     const multi = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: replayedYesterday('multi-sport-rules.json') }));
@@ -339,14 +332,6 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     await api?.close();
     if (worker && worker.child.exitCode === null) (worker.child.kill('SIGTERM'), await worker.exited);
     handles.forEach((h) => h.breaker.shutdown());
-    // Leave no settled bets or picks behind for other files' suite-wide checks; rollups follow.
-    await Recommendation.deleteMany({ eventId: { $in: EVENT_IDS } });
-    await Pick.deleteMany({ eventIds: { $in: EVENT_IDS } });
-    await refreshRollupDays([REPLAY_DAY]);
-    await clearIngested();
-    await queueFor(settlementQueue).obliterate({ force: true });
-    await queueFor(aiQueue).obliterate({ force: true });
-    await restoreStores?.();
   });
 
   const expectBet = (c: EventCase, r: Body, want: Outcome, key: string) => {
