@@ -1,0 +1,53 @@
+import { Competition, CreditLedger, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Pick, ProviderState, Recommendation, Region, Team } from '../models';
+import type { CompetitionDoc } from '../models/competition';
+import type { RegionDoc } from '../models/region';
+import type { TeamDoc } from '../models/team';
+
+/*
+ * Stored state written or wiped whole, as tests and benchmarks set the scene: documents go in as
+ * given (validated by their schemas), with none of the conditions the services' own writes keep.
+ * No service code calls these.
+ */
+
+type WithId<T, Id> = Partial<T> & { _id: Id };
+
+/** Regions, competitions and teams written as given (upserts by id: seeding twice is harmless). */
+export async function upsertReferenceDocuments(docs: {
+  regions?: readonly WithId<RegionDoc, number>[];
+  competitions?: readonly WithId<CompetitionDoc, number>[];
+  teams?: readonly WithId<TeamDoc, number>[];
+}): Promise<void> {
+  await Promise.all([
+    ...(docs.regions ?? []).map((r) => Region.updateOne({ _id: r._id }, { $set: r }, { upsert: true })),
+    ...(docs.competitions ?? []).map((c) => Competition.updateOne({ _id: c._id }, { $set: c }, { upsert: true })),
+    ...(docs.teams ?? []).map((t) => Team.updateOne({ _id: t._id }, { $set: t }, { upsert: true })),
+  ]);
+}
+
+const SEEDED = { events: Event, liveEventData: LiveEventData, liveOddsSnapshots: LiveOddsSnapshot, recommendations: Recommendation, picks: Pick, insights: Insight } as const;
+
+/** A document as a test writes it: plain values, checked by the collection's schema on insert. */
+export type SeedDocument = { _id: string } & Record<string, unknown>;
+
+/** Documents of one collection written as given, in order; the schema's validation still applies. */
+export async function insertSeedDocuments(collection: keyof typeof SEEDED, docs: readonly SeedDocument[]): Promise<void> {
+  const model = SEEDED[collection] as unknown as { insertMany(docs: readonly SeedDocument[]): Promise<unknown> };
+  await model.insertMany(docs);
+}
+
+/** Empties what the read API serves: events, their live data and odds, AI output and references. */
+export async function deleteAllReadData(): Promise<void> {
+  await Promise.all([Event, LiveEventData, LiveOddsSnapshot, Recommendation, Pick, Insight, Competition, Region, Team].map((m) => m.collection.deleteMany({})));
+}
+
+/** Empties what ingestion writes: events, live data and odds, odds history, references, provider state. */
+export async function deleteAllIngested(): Promise<void> {
+  await Promise.all([Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
+}
+
+/** An account's ledger entries of these kinds, in chain order: what a test checks was charged. */
+export async function findLedgerEntriesOfAccount(accountId: string, kinds: readonly string[]) {
+  return CreditLedger.find({ accountId, kind: { $in: kinds } })
+    .sort({ seq: 1 })
+    .lean();
+}
