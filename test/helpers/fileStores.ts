@@ -7,7 +7,7 @@ import { forgetHeads } from '../../shared/billing/ledger';
 import { forgetAllRecent } from '../../shared/cache/recent';
 import { resetWorldClock } from '../../shared/clock/worldClock';
 import { getConfig, setEnvForChildren } from '../../shared/config';
-import { disconnectMongo } from '../../shared/db/mongo';
+import { connectMongo, disconnectMongo } from '../../shared/db/mongo';
 import { forgetWrittenReferences } from '../../shared/ingest/apply';
 import { deleteKeysOfThisRun } from './redisKeys';
 
@@ -87,6 +87,10 @@ async function enterStores(file: string): Promise<void> {
   await disconnectMongo();
   forgetProcessMemos();
   setEnvForChildren({ MONGODB_DB: current.db, REDIS_PREFIX: current.prefix });
+  // Connected here, under this hook's long timeout: a new database first gets every index (on
+  // FerretDB, dozens of PostgreSQL indexes), which a loaded machine may not finish within the
+  // file's own 20 s before-all hook.
+  await connectMongo();
 }
 
 /** Drops the last file's stores (a --grep may skip the suite that would have). */
@@ -110,7 +114,7 @@ export function giveEachFileItsStores(root: Mocha.Suite): void {
     const file = suite.file;
     if (!file || !relative(ROOT, file).startsWith('test/integration/')) continue;
     suite.beforeAll(HOOK, async function (this: Mocha.Context) {
-      this.timeout(30000);
+      this.timeout(120_000);
       await enterStores(file);
     });
     const hooks = (suite as unknown as SuiteHooks).getHooks('beforeAll');
@@ -119,7 +123,7 @@ export function giveEachFileItsStores(root: Mocha.Suite): void {
   }
   for (const suite of lastSuiteOf.values()) {
     suite.afterAll(HOOK, async function (this: Mocha.Context) {
-      this.timeout(30000);
+      this.timeout(120_000);
       if (current) await dropStores(current);
     });
   }
