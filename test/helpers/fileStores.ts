@@ -82,7 +82,8 @@ async function enterStores(file: string): Promise<void> {
   if (current) await dropStores(current);
   runBase ??= { db: getConfig().MONGODB_DB, prefix: getConfig().REDIS_PREFIX };
   const name = slug(file);
-  current = { file, db: `${runBase.db}_${name}`, prefix: `${runBase.prefix}-${name}`, dropped: false };
+  // The prefix stays short (the config allows 40 characters); the database name says which file.
+  current = { file, db: `${runBase.db}_${name}`, prefix: `${runBase.prefix}-${count}`, dropped: false };
   await closeQueues();
   await disconnectMongo();
   forgetProcessMemos();
