@@ -51,3 +51,33 @@ export async function findLedgerEntriesOfAccount(accountId: string, kinds: reado
     .sort({ seq: 1 })
     .lean();
 }
+
+/** Regions, competitions and teams removed by id: a test takes back what it added. */
+export async function deleteReferenceDocuments(ids: { regions?: readonly number[]; competitions?: readonly number[]; teams?: readonly number[] }): Promise<void> {
+  await Promise.all([
+    ids.regions?.length ? Region.deleteMany({ _id: { $in: ids.regions } }) : undefined,
+    ids.competitions?.length ? Competition.deleteMany({ _id: { $in: ids.competitions } }) : undefined,
+    ids.teams?.length ? Team.deleteMany({ _id: { $in: ids.teams } }) : undefined,
+  ]);
+}
+
+/**
+ * Fields of one stored document set as given (dotted paths allowed), as a provider's feed or an
+ * operator would change them behind the services' back: what a test then expects them to notice.
+ */
+export async function setEventFields(eventId: string, set: Record<string, unknown>): Promise<void> {
+  await Event.updateOne({ _id: eventId }, { $set: set });
+}
+
+export async function setCompetitionFields(competitionId: number, set: Record<string, unknown>): Promise<void> {
+  await Competition.updateOne({ _id: competitionId }, { $set: set });
+}
+
+export async function setLiveOddsSnapshotFields(eventId: string, dataSource: string, set: Record<string, unknown>): Promise<void> {
+  await LiveOddsSnapshot.updateOne({ _id: `${eventId}|${dataSource}` }, { $set: set });
+}
+
+/** Events made to look created at `at` (timestamps bypassed): how old a test needs them to be. */
+export async function backdateEventsCreatedAt(eventIds: readonly string[], at: Date): Promise<void> {
+  await Event.collection.updateMany({ _id: { $in: eventIds } } as never, { $set: { createdAt: at } });
+}

@@ -14,9 +14,7 @@ const files = tracked.filter((f) => !f.startsWith('test/'));
  */
 const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/ai/ai-worker.test.ts',
-  'test/integration/db/bulk-writes.test.ts',
   'test/integration/db/ferretdb-indexes.test.ts',
-  'test/integration/health.test.ts',
   'test/integration/ingest/breaker.test.ts',
   'test/integration/ingest/operator-override.test.ts',
   'test/integration/ingest/scenario-replay.test.ts',
@@ -28,11 +26,6 @@ const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/metering/crash.test.ts',
   'test/integration/metering/recharge.test.ts',
   'test/integration/pipeline/live-chain.test.ts',
-  'test/integration/queue-across-processes.test.ts',
-  'test/integration/readapi/catalog.test.ts',
-  'test/integration/readapi/openapi.test.ts',
-  'test/integration/readapi/page-cache.test.ts',
-  'test/integration/readapi/trending-live.test.ts',
   'test/integration/settlement/corrections-cli.test.ts',
   'test/integration/settlement/scenario-settlement.test.ts',
   'test/integration/settlement/settlement-resilience.test.ts',
