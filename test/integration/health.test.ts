@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
-import { upsertProviderStateFields } from '../../shared/db/repositories/providers';
 import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/db/repositories/fixtures';
 import { startApi, type TestServer } from '../helpers/api';
 import { forgetAllRecent } from '../../shared/cache/recent';
@@ -21,7 +20,7 @@ describe('GET /v2/health', () => {
   });
 
   it('happy: reports MongoDB, Redis and every queue without a key', async () => {
-    await upsertProviderStateFields('simulated', { lastSuccessAt: new Date(), lastAttemptAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), lastAttemptAt: new Date(), breaker: 'closed', stale: false }]);
     const res = await api.get('/v2/health');
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('ok');
@@ -36,7 +35,7 @@ describe('GET /v2/health', () => {
 
   it('happy: reports the last successful ingest and breaker states', async () => {
     const at = new Date('2026-11-21T10:00:00Z');
-    await upsertProviderStateFields('simulated', { lastSuccessAt: at, lastAttemptAt: at, breaker: 'open', stale: true });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: at, lastAttemptAt: at, breaker: 'open', stale: true }]);
     const res = await api.get('/v2/health');
     expect(res.body.lastIngestAt).to.equal(at.toISOString());
     expect(res.body.providers[0]).to.deep.include({ name: 'simulated', breaker: 'open', stale: true, lastAttemptAt: at.toISOString(), lastSuccessAt: at.toISOString(), lastError: null, quota: null });
@@ -44,7 +43,7 @@ describe('GET /v2/health', () => {
 
   it('error: degraded (still 200) when the last successful poll is older than three intervals', async () => {
     const old = new Date(Date.now() - 3 * 30_000 - 1000);
-    await upsertProviderStateFields('simulated', { lastSuccessAt: old, lastAttemptAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: old, lastAttemptAt: new Date(), breaker: 'closed', stale: false }]);
     const res = await api.get('/v2/health');
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('degraded');
@@ -52,7 +51,7 @@ describe('GET /v2/health', () => {
   });
 
   it('error: degraded when an analysis has waited longer than three intervals, and counts one waiting job per event', async () => {
-    await upsertProviderStateFields('simulated', { lastSuccessAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false }]);
     // Requested five times while waiting: one job. Its timestamp is what makes it old.
     for (let i = 0; i < 5; i++) await requestAnalyses(['h-ev1']);
     const [job] = await queueFor(aiQueue).getJobs(['waiting']);
@@ -68,7 +67,7 @@ describe('GET /v2/health', () => {
   });
 
   it('error: degraded when an ended event is overdue for settlement by more than a minute', async () => {
-    await upsertProviderStateFields('simulated', { lastSuccessAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false }]);
     const base = {
       sportId: 1,
       competitionId: 1,

@@ -24,7 +24,15 @@ export async function upsertReferenceDocuments(docs: {
   ]);
 }
 
-const SEEDED = { events: Event, liveEventData: LiveEventData, liveOddsSnapshots: LiveOddsSnapshot, recommendations: Recommendation, picks: Pick, insights: Insight } as const;
+const SEEDED = {
+  events: Event,
+  liveEventData: LiveEventData,
+  liveOddsSnapshots: LiveOddsSnapshot,
+  recommendations: Recommendation,
+  picks: Pick,
+  insights: Insight,
+  providerStates: ProviderState,
+} as const;
 
 /** A document as a test writes it: plain values, checked by the collection's schema on insert. */
 export type SeedDocument = { _id: string } & Record<string, unknown>;
@@ -80,4 +88,18 @@ export async function setLiveOddsSnapshotFields(eventId: string, dataSource: str
 /** Events made to look created at `at` (timestamps bypassed): how old a test needs them to be. */
 export async function backdateEventsCreatedAt(eventIds: readonly string[], at: Date): Promise<void> {
   await Event.collection.updateMany({ _id: { $in: eventIds } } as never, { $set: { createdAt: at } });
+}
+
+/** Stored price history rows, per bet item in time order: what a test checks ingestion appended. */
+export async function findOddsHistoryRows(filter: { eventId?: string; betItemId?: string } = {}) {
+  return OddsHistory.find(filter).sort({ betItemId: 1, at: 1 }).lean();
+}
+
+/** Stored live odds snapshots (of one event, or all), whole. */
+export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
+  return LiveOddsSnapshot.find(filter).lean();
+}
+
+export async function countAllLiveEventData(): Promise<number> {
+  return LiveEventData.countDocuments();
 }

@@ -15,12 +15,6 @@ const files = tracked.filter((f) => !f.startsWith('test/'));
 const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/ai/ai-worker.test.ts',
   'test/integration/db/ferretdb-indexes.test.ts',
-  'test/integration/ingest/breaker.test.ts',
-  'test/integration/ingest/operator-override.test.ts',
-  'test/integration/ingest/scenario-replay.test.ts',
-  'test/integration/ingest/simulated-lifecycle.test.ts',
-  'test/integration/ingest/theoddsapi.test.ts',
-  'test/integration/ingest/two-workers.test.ts',
   'test/integration/metering/cli.test.ts',
   'test/integration/metering/concurrency.test.ts',
   'test/integration/metering/crash.test.ts',
