@@ -1,4 +1,4 @@
-import { Competition, CreditLedger, Event, Insight, LiveEventData, LiveOddsSnapshot, OddsHistory, Pick, ProviderState, Recommendation, Region, Team } from '../models';
+import { Competition, CreditLedger, Event, Insight, LiveEventData, LiveOddsSnapshot, MeterHold, OddsHistory, Pick, ProviderState, RechargeAttempt, Recommendation, Region, Team } from '../models';
 import type { CompetitionDoc } from '../models/competition';
 import type { RegionDoc } from '../models/region';
 import type { TeamDoc } from '../models/team';
@@ -53,11 +53,30 @@ export async function deleteAllIngested(): Promise<void> {
   await Promise.all([Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
 }
 
-/** An account's ledger entries of these kinds, in chain order: what a test checks was charged. */
-export async function findLedgerEntriesOfAccount(accountId: string, kinds: readonly string[]) {
-  return CreditLedger.find({ accountId, kind: { $in: kinds } })
+/** An account's ledger entries (of these kinds, or all), in chain order: what a test checks was charged. */
+export async function findLedgerEntriesOfAccount(accountId: string, kinds?: readonly string[]) {
+  return CreditLedger.find(kinds ? { accountId, kind: { $in: kinds } } : { accountId })
     .sort({ seq: 1 })
     .lean();
+}
+
+/** A ledger entry written raw, past every check of the chain: the forgery a ledger check must catch. */
+export async function insertForgedLedgerEntry(entry: Record<string, unknown>): Promise<void> {
+  await CreditLedger.collection.insertOne(entry);
+}
+
+export async function deleteLedgerEntryByRef(ref: string): Promise<void> {
+  await CreditLedger.deleteOne({ ref });
+}
+
+/** Holds of an account's debits not yet settled: none left once its requests have answered. */
+export async function countMeterHoldsOfAccount(accountId: string): Promise<number> {
+  return MeterHold.countDocuments({ accountId });
+}
+
+/** An account's recharge attempt (its `attempt`-th, or any); null when there is none. */
+export async function findRechargeAttemptOfAccount(accountId: string, attempt?: number) {
+  return RechargeAttempt.findOne(attempt === undefined ? { accountId } : { accountId, attempt }).lean();
 }
 
 /** Regions, competitions and teams removed by id: a test takes back what it added. */

@@ -15,10 +15,6 @@ const files = tracked.filter((f) => !f.startsWith('test/'));
 const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/ai/ai-worker.test.ts',
   'test/integration/db/ferretdb-indexes.test.ts',
-  'test/integration/metering/cli.test.ts',
-  'test/integration/metering/concurrency.test.ts',
-  'test/integration/metering/crash.test.ts',
-  'test/integration/metering/recharge.test.ts',
   'test/integration/pipeline/live-chain.test.ts',
   'test/integration/settlement/corrections-cli.test.ts',
   'test/integration/settlement/scenario-settlement.test.ts',
