@@ -122,3 +122,17 @@ export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
 export async function countAllLiveEventData(): Promise<number> {
   return LiveEventData.countDocuments();
 }
+
+/** The stored recommendations on these events, whole, by id: what settlement wrote to each. */
+export async function findRecommendationsOfEventsById(eventIds: readonly string[]) {
+  return Recommendation.find({ eventId: { $in: eventIds } })
+    .sort({ _id: 1 })
+    .lean();
+}
+
+/** Stored picks (these ones, or every settled one), whole, by id: what settlement wrote to each. */
+export async function findPicksById(filter: { ids: readonly string[] } | { settled: true }) {
+  return Pick.find('ids' in filter ? { _id: { $in: filter.ids } } : { settled: true })
+    .sort({ _id: 1 })
+    .lean();
+}

@@ -17,9 +17,6 @@ const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/db/ferretdb-indexes.test.ts',
   'test/integration/pipeline/live-chain.test.ts',
   'test/integration/settlement/corrections-cli.test.ts',
-  'test/integration/settlement/scenario-settlement.test.ts',
-  'test/integration/settlement/settlement-resilience.test.ts',
-  'test/integration/settlement/settlement-rules.test.ts',
   'test/unit/db/ferret-index-plan.test.ts',
 ]);
 const source = (f: string) => readFileSync(resolve(ROOT, f), 'utf8');
