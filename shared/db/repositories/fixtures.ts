@@ -1,4 +1,20 @@
-import { Competition, CreditLedger, Event, Insight, LiveEventData, LiveOddsSnapshot, MeterHold, OddsHistory, Pick, ProviderState, RechargeAttempt, Recommendation, Region, Team } from '../models';
+import {
+  Competition,
+  CreditLedger,
+  Event,
+  Insight,
+  LiveEventData,
+  LiveOddsSnapshot,
+  MeterHold,
+  OddsHistory,
+  PerformanceRollup,
+  Pick,
+  ProviderState,
+  RechargeAttempt,
+  Recommendation,
+  Region,
+  Team,
+} from '../models';
 import type { CompetitionDoc } from '../models/competition';
 import type { RegionDoc } from '../models/region';
 import type { TeamDoc } from '../models/team';
@@ -135,4 +151,23 @@ export async function findPicksById(filter: { ids: readonly string[] } | { settl
   return Pick.find('ids' in filter ? { _id: { $in: filter.ids } } : { settled: true })
     .sort({ _id: 1 })
     .lean();
+}
+
+/** A recommendation written raw, past its schema: the hand edit a performance check must name. */
+export async function insertRawRecommendation(doc: { _id: string } & Record<string, unknown>): Promise<void> {
+  await Recommendation.collection.insertOne(doc as never);
+}
+
+export async function deleteRecommendation(id: string): Promise<void> {
+  await Recommendation.deleteOne({ _id: id });
+}
+
+/** One stored performance rollup (`${day}|${confidence}`); null when there is none. */
+export async function findRollupById(id: string) {
+  return PerformanceRollup.findById(id).lean();
+}
+
+/** Counters of a stored rollup overwritten: the tampering a performance check must catch. */
+export async function setRollupFields(id: string, set: Record<string, unknown>): Promise<void> {
+  await PerformanceRollup.updateOne({ _id: id }, { $set: set });
 }

@@ -16,7 +16,6 @@ const TESTS_STILL_ON_MODELS = new Set([
   'test/integration/ai/ai-worker.test.ts',
   'test/integration/db/ferretdb-indexes.test.ts',
   'test/integration/pipeline/live-chain.test.ts',
-  'test/integration/settlement/corrections-cli.test.ts',
   'test/unit/db/ferret-index-plan.test.ts',
 ]);
 const source = (f: string) => readFileSync(resolve(ROOT, f), 'utf8');
