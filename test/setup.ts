@@ -1,30 +1,27 @@
 /**
  * Loaded by mocha before any test file. Each run gets its own database and Redis prefix on the
- * real servers `npm test` started, so runs never see each other's data; both are removed after.
+ * real servers `npm test` started (helpers/runEnv.ts), so runs never see each other's data, and
+ * each integration file one of its own under it (helpers/fileStores.ts), so files never see each
+ * other's; all are removed after.
  */
-import { randomBytes } from 'node:crypto';
-import mongoose from 'mongoose';
+import './helpers/runEnv'; // first: before any module of the service reads the config
 import { closeQueues } from '../jobs/client';
-import { setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { getConfig } from '../shared/config';
+import { disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
+import { dropDatabaseNamed, dropLastFileStores, giveEachFileItsStores } from './helpers/fileStores';
 import { deleteKeysOfThisRun } from './helpers/redisKeys';
 
-const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
-setEnvForChildren({
-  MONGODB_DB: `odds_test_${runId}`,
-  REDIS_PREFIX: `test-${runId}`,
-  LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
-  NODE_ENV: 'test',
-  SHUTDOWN_TIMEOUT_MS: '5000',
-});
-
 export const mochaHooks = {
+  beforeAll(this: Mocha.Context) {
+    // The root suite holds every loaded file's suites; none has started yet.
+    giveEachFileItsStores(this.test!.parent!);
+  },
   async afterAll(this: Mocha.Context) {
     this.timeout(30000);
-    await connectMongo();
-    await mongoose.connection.db!.dropDatabase();
+    await dropLastFileStores();
     await disconnectMongo();
+    await dropDatabaseNamed(getConfig().MONGODB_DB);
     await deleteKeysOfThisRun();
     await closeQueues();
     await closeAllRedis();

@@ -3,7 +3,7 @@
  * ingest worker stores them (denormalized events, reference documents, live data, AI output).
  * Deterministic: the same event id always gets the same prices.
  */
-import { Competition, Event, Insight, LiveEventData, LiveOddsSnapshot, Pick, Recommendation, Region, Team } from '../../shared/db/models';
+import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from '../../shared/db/repositories/fixtures';
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/sports';
 import { forgetAllRecent } from '../../shared/cache/recent';
@@ -74,11 +74,11 @@ export const searchNames = (name: L) => [
 
 /** Regions, competitions and teams (idempotent). */
 export async function seedReference(): Promise<void> {
-  await Promise.all([
-    ...Object.values(REGIONS).map((r) => Region.updateOne({ _id: r._id }, { $set: r }, { upsert: true })),
-    ...Object.values(COMPETITIONS).map((c) => Competition.updateOne({ _id: c._id }, { $set: c }, { upsert: true })),
-    ...Object.values(TEAMS).map((tm) => Team.updateOne({ _id: tm._id }, { $set: { ...tm, searchNames: searchNames(tm.name) } }, { upsert: true })),
-  ]);
+  await upsertReferenceDocuments({
+    regions: Object.values(REGIONS),
+    competitions: Object.values(COMPETITIONS),
+    teams: Object.values(TEAMS).map((tm) => ({ ...tm, searchNames: searchNames(tm.name) })),
+  });
 }
 
 /** A small seeded generator (mulberry32) so prices are the same on every run. */
@@ -317,7 +317,7 @@ export function liveStatsFor(eventId: string, sportId: number, start: Date) {
 
 export async function insertEvents(...fixtures: EventFixture[]) {
   const docs = fixtures.map(eventDoc);
-  await Event.insertMany(docs);
+  await insertSeedDocuments('events', docs);
   return docs;
 }
 
@@ -325,61 +325,65 @@ export async function insertEvents(...fixtures: EventFixture[]) {
 export async function insertLiveSnapshot(eventId: string, dataSource: string, capturedAt = new Date(), priceShift = 0) {
   const mr = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
   const uo = marketId(eventId, 'SOCCER_UNDER_OVER', 2.5);
-  return LiveOddsSnapshot.create({
-    _id: `${eventId}|${dataSource}`,
-    eventId,
-    dataSource,
-    capturedAt,
-    stale: false,
-    liveMarkets: [
-      {
-        marketId: mr,
-        marketSysname: 'SOCCER_MATCH_RESULT',
-        marketCaption: 'Match Result',
-        betItems: [
-          { code: '1', price: 1.5 + priceShift, priceChange: -0.05, isAvailable: true },
-          { code: 'X', price: 3.9 + priceShift, priceChange: 0.2, isAvailable: true },
-          { code: '2', price: 7.0 + priceShift, priceChange: 0.5, isAvailable: true },
-        ],
-      },
-      {
-        marketId: uo,
-        marketSysname: 'SOCCER_UNDER_OVER',
-        marketCaption: 'Over/Under 2.5',
-        betItems: [
-          { code: 'O', price: 2.25 + priceShift, isAvailable: true },
-          { code: 'U', price: 1.62 + priceShift, priceChange: -0.02, isAvailable: true },
-        ],
-      },
-    ],
-  });
+  await insertSeedDocuments('liveOddsSnapshots', [
+    {
+      _id: `${eventId}|${dataSource}`,
+      eventId,
+      dataSource,
+      capturedAt,
+      stale: false,
+      liveMarkets: [
+        {
+          marketId: mr,
+          marketSysname: 'SOCCER_MATCH_RESULT',
+          marketCaption: 'Match Result',
+          betItems: [
+            { code: '1', price: 1.5 + priceShift, priceChange: -0.05, isAvailable: true },
+            { code: 'X', price: 3.9 + priceShift, priceChange: 0.2, isAvailable: true },
+            { code: '2', price: 7.0 + priceShift, priceChange: 0.5, isAvailable: true },
+          ],
+        },
+        {
+          marketId: uo,
+          marketSysname: 'SOCCER_UNDER_OVER',
+          marketCaption: 'Over/Under 2.5',
+          betItems: [
+            { code: 'O', price: 2.25 + priceShift, isAvailable: true },
+            { code: 'U', price: 1.62 + priceShift, priceChange: -0.02, isAvailable: true },
+          ],
+        },
+      ],
+    },
+  ]);
 }
 
 export async function insertLiveEventData(eventId: string) {
-  return LiveEventData.create({
-    _id: eventId,
-    eventId,
-    homeGoals: 1,
-    awayGoals: 0,
-    homeGoalsFirstHalf: 1,
-    awayGoalsFirstHalf: 0,
-    homeCorners: 4,
-    awayCorners: 1,
-    homeYellowCards: 1,
-    awayYellowCards: 0,
-    homeRedCards: 0,
-    awayRedCards: 0,
-    phaseSysname: 'SECOND_HALF',
-    isLive: true,
-    liveDataJson: { minute: 62, possession: { home: 58, away: 42 } },
-    dataSource: 'simulated',
-  });
+  await insertSeedDocuments('liveEventData', [
+    {
+      _id: eventId,
+      eventId,
+      homeGoals: 1,
+      awayGoals: 0,
+      homeGoalsFirstHalf: 1,
+      awayGoalsFirstHalf: 0,
+      homeCorners: 4,
+      awayCorners: 1,
+      homeYellowCards: 1,
+      awayYellowCards: 0,
+      homeRedCards: 0,
+      awayRedCards: 0,
+      phaseSysname: 'SECOND_HALF',
+      isLive: true,
+      liveDataJson: { minute: 62, possession: { home: 58, away: 42 } },
+      dataSource: 'simulated',
+    },
+  ]);
 }
 
 /** AI output for an event: a recommendation, its single pick and an insight. */
 export async function insertAiOutput(eventId: string, start: Date) {
   const mid = marketId(eventId, 'SOCCER_UNDER_OVER', 2.5);
-  const rec = await Recommendation.create({
+  const rec = {
     _id: `rec-${eventId}-O`,
     eventId,
     marketId: mid,
@@ -400,65 +404,69 @@ export async function insertAiOutput(eventId: string, start: Date) {
     riskFactors: [t('Rotation risk', 'Riesgo de rotaciones', 'Risco de rodízio')],
     dataSupport: [t('Last 10 head-to-head matches', 'Últimos 10 enfrentamientos', 'Últimos 10 confrontos')],
     eventStartAt: start,
-  });
-  await Pick.create({
-    _id: `pick-${eventId}`,
-    pickType: 'single',
-    legs: [
-      {
-        recommendationId: rec._id,
-        eventId,
-        betItemId: rec.betItemId,
-        market: 'SOCCER_UNDER_OVER',
-        outcome: 'Over 2.5',
-        code: 'O',
-        bookmaker: 'simulated',
-        odds: 2.1,
-        point: 2.5,
-        edgePercentage: 9.2,
-        confidence: 'Medium',
+  };
+  await insertSeedDocuments('recommendations', [rec]);
+  await insertSeedDocuments('picks', [
+    {
+      _id: `pick-${eventId}`,
+      pickType: 'single',
+      legs: [
+        {
+          recommendationId: rec._id,
+          eventId,
+          betItemId: rec.betItemId,
+          market: 'SOCCER_UNDER_OVER',
+          outcome: 'Over 2.5',
+          code: 'O',
+          bookmaker: 'simulated',
+          odds: 2.1,
+          point: 2.5,
+          edgePercentage: 9.2,
+          confidence: 'Medium',
+        },
+      ],
+      eventIds: [eventId],
+      totalOdds: 2.1,
+      probability: 0.52,
+      edgePercentage: 9.2,
+      confidence: 'Medium',
+      kellyFraction: 0.021,
+      rationale: [t('Value on goals', 'Valor en goles', 'Valor em gols')],
+      event: {
+        id: eventId,
+        homeTeam: { id: 100, name: TEAMS.arsenal.name },
+        awayTeam: { id: 101, name: TEAMS.chelsea.name },
+        commenceTime: start,
+        startDateTime: start,
+        competition: { caption: COMPETITIONS.premierLeague.name },
+        competitionId: 10,
+        status: 'upcoming',
+        league: COMPETITIONS.premierLeague.name,
       },
-    ],
-    eventIds: [eventId],
-    totalOdds: 2.1,
-    probability: 0.52,
-    edgePercentage: 9.2,
-    confidence: 'Medium',
-    kellyFraction: 0.021,
-    rationale: [t('Value on goals', 'Valor en goles', 'Valor em gols')],
-    event: {
-      id: eventId,
-      homeTeam: { id: 100, name: TEAMS.arsenal.name },
-      awayTeam: { id: 101, name: TEAMS.chelsea.name },
-      commenceTime: start,
-      startDateTime: start,
-      competition: { caption: COMPETITIONS.premierLeague.name },
-      competitionId: 10,
-      status: 'upcoming',
-      league: COMPETITIONS.premierLeague.name,
+      featuredOrder: 1,
+      featuredDate: start.toISOString().slice(0, 10),
+      startsAt: start,
+      analysisInsight: { summary: t('Open game expected', 'Se espera un partido abierto', 'Jogo aberto esperado') },
+      matchSimulation: { runs: 10000, mostLikelyScore: '2-1' },
+      eventNews: { injuries: [t('Saka doubtful', 'Saka en duda', 'Saka em dúvida')], weather: null },
     },
-    featuredOrder: 1,
-    featuredDate: start.toISOString().slice(0, 10),
-    startsAt: start,
-    analysisInsight: { summary: t('Open game expected', 'Se espera un partido abierto', 'Jogo aberto esperado') },
-    matchSimulation: { runs: 10000, mostLikelyScore: '2-1' },
-    eventNews: { injuries: [t('Saka doubtful', 'Saka en duda', 'Saka em dúvida')], weather: null },
-  });
-  await Insight.create({
-    _id: eventId,
-    eventId,
-    status: 'upcoming',
-    startDateTime: start,
-    marketEfficiencyScore: 84,
-    event: { homeTeam: 'Arsenal', awayTeam: 'Chelsea', commenceTime: start, league: 'Premier League' },
-    analysisInsight: { home: { form: 'WWDLW' }, away: { form: 'LDWWL' }, note: t('Home side stronger', 'Local más fuerte', 'Mandante mais forte') },
-    analysisTimestamp: new Date(start.getTime() - 3600_000),
-  });
+  ]);
+  await insertSeedDocuments('insights', [
+    {
+      _id: eventId,
+      eventId,
+      status: 'upcoming',
+      startDateTime: start,
+      marketEfficiencyScore: 84,
+      event: { homeTeam: 'Arsenal', awayTeam: 'Chelsea', commenceTime: start, league: 'Premier League' },
+      analysisInsight: { home: { form: 'WWDLW' }, away: { form: 'LDWWL' }, note: t('Home side stronger', 'Local más fuerte', 'Mandante mais forte') },
+      analysisTimestamp: new Date(start.getTime() - 3600_000),
+    },
+  ]);
 }
 
 export async function clearReadData(): Promise<void> {
-  const models = [Event, LiveEventData, LiveOddsSnapshot, Recommendation, Pick, Insight, Competition, Region, Team] as unknown as { deleteMany(filter: object): Promise<unknown> }[];
-  await Promise.all(models.map((m) => m.deleteMany({})));
+  await deleteAllReadData();
   forgetAllRecent(); // counts kept from the data just removed (shared/cache/recent.ts)
 }
 

@@ -1,6 +1,6 @@
 import { key, redis } from '../../shared/db/redis';
 import { forgetWrittenReferences } from '../../shared/ingest/apply';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, ProviderState, Region, Team } from '../../shared/db/models';
+import { deleteAllIngested } from '../../shared/db/repositories/fixtures';
 
 let slot = 1_000;
 
@@ -11,7 +11,7 @@ export function nextSlot(): number {
 
 /** Empties what ingestion writes, and the per-process memo of written references. */
 export async function clearIngested(): Promise<void> {
-  await Promise.all([Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
+  await deleteAllIngested();
   forgetWrittenReferences();
   for (const p of ['simulated', 'theoddsapi', 'replay']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
 }

@@ -6,7 +6,7 @@ import { createAccount, createKey } from '../../shared/billing/accounts';
 import { COST_TABLE } from '../../shared/billing/costs';
 import type { KeyMode } from '../../shared/billing/keys';
 import { apply } from '../../shared/billing/ledger';
-import { FREE_CREDITS } from '../../shared/db/models/account';
+import { FREE_CREDITS } from '../../shared/billing/packages';
 import { setEnvForChildren } from '../../shared/config';
 import { connectMongo } from '../../shared/db/mongo';
 import { serve, type TestServer } from './api';

@@ -2,7 +2,9 @@
  * Builds what ingest and the AI worker would have stored for settlement to act on: ended events
  * with their LiveEventData, recommendations and picks, written straight through the models.
  */
-import { Event, LiveEventData, Pick, Recommendation } from '../../shared/db/models';
+import { findRecommendationsByIds } from '../../shared/db/repositories/ai';
+import { findEventById } from '../../shared/db/repositories/events';
+import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
 import type { EventStats } from '../../shared/stats';
 
 export const FINAL_2_1: EventStats = {
@@ -61,30 +63,32 @@ export async function createEvent(spec: EventSpec = {}): Promise<string> {
   const started = spec.started ?? status !== 'upcoming';
   const led = spec.led === undefined ? FINAL_2_1 : spec.led;
   const eventStats = spec.eventStats === undefined ? led : spec.eventStats;
-  await Event.create({
-    _id: id,
-    sportId: spec.sportId ?? 1,
-    competitionId: 1,
-    regionId: 1,
-    homeTeam: { id: 1, name: { en: 'Home FC', es: 'Local FC' } },
-    awayTeam: { id: 2, name: { en: 'Away FC', es: 'Visitante FC' } },
-    competition: { id: 1, name: { en: 'League' } },
-    region: { id: 1, name: { en: 'England' } },
-    startDateTime: start,
-    startedAt: started ? start : null,
-    endedAt: spec.endedAt === undefined ? (status === 'upcoming' || status === 'live' ? null : new Date(Date.now() - 3600_000)) : spec.endedAt,
-    status,
-    voided: spec.voided ?? false,
-    stats: eventStats ? { ...eventStats, phase: 'FT' } : null,
-    resultVersion: spec.resultVersion ?? 0,
-    dataSource: 'simulated',
-  });
-  if (led) await LiveEventData.create({ _id: id, eventId: id, ...led, phaseSysname: 'FT', isLive: false, dataSource: 'simulated' });
+  await insertSeedDocuments('events', [
+    {
+      _id: id,
+      sportId: spec.sportId ?? 1,
+      competitionId: 1,
+      regionId: 1,
+      homeTeam: { id: 1, name: { en: 'Home FC', es: 'Local FC' } },
+      awayTeam: { id: 2, name: { en: 'Away FC', es: 'Visitante FC' } },
+      competition: { id: 1, name: { en: 'League' } },
+      region: { id: 1, name: { en: 'England' } },
+      startDateTime: start,
+      startedAt: started ? start : null,
+      endedAt: spec.endedAt === undefined ? (status === 'upcoming' || status === 'live' ? null : new Date(Date.now() - 3600_000)) : spec.endedAt,
+      status,
+      voided: spec.voided ?? false,
+      stats: eventStats ? { ...eventStats, phase: 'FT' } : null,
+      resultVersion: spec.resultVersion ?? 0,
+      dataSource: 'simulated',
+    },
+  ]);
+  if (led) await insertSeedDocuments('liveEventData', [{ _id: id, eventId: id, ...led, phaseSysname: 'FT', isLive: false, dataSource: 'simulated' }]);
   return id;
 }
 
 export async function createRecommendations(eventId: string, bets: BetSpec[], eventStartAt?: Date): Promise<string[]> {
-  const event = await Event.findById(eventId, { startDateTime: 1, sportId: 1 }).lean();
+  const event = await findEventById(eventId);
   const start = eventStartAt ?? event!.startDateTime;
   const docs = bets.map((b) => ({
     _id: recId(eventId, b.key),
@@ -105,41 +109,43 @@ export async function createRecommendations(eventId: string, bets: BetSpec[], ev
     kellyFraction: 0.02,
     eventStartAt: start,
   }));
-  await Recommendation.insertMany(docs);
+  await insertSeedDocuments('recommendations', docs);
   return docs.map((d) => d._id);
 }
 
 /** A pick over existing recommendations (legs copied from them, as the AI worker does). */
 export async function createPick(id: string, recommendationIds: string[]): Promise<string> {
-  const recs = await Recommendation.find({ _id: { $in: recommendationIds } }).lean();
+  const recs = await findRecommendationsByIds(recommendationIds);
   const ordered = recommendationIds.map((rid) => recs.find((r) => r._id === rid)!);
   const eventIds = [...new Set(ordered.map((r) => r.eventId))];
-  await Pick.create({
-    _id: id,
-    pickType: ordered.length === 1 ? 'single' : 'parlay',
-    legs: ordered.map((r) => ({
-      recommendationId: r._id,
-      eventId: r.eventId,
-      betItemId: r.betItemId,
-      market: r.betTypeSysname,
-      outcome: r.outcome,
-      code: r.code,
-      bookmaker: r.bookmaker,
-      odds: r.odds,
-      point: r.line ?? null,
-      edgePercentage: r.edgePercentage,
-      confidence: r.confidence,
-    })),
-    eventIds,
-    totalOdds: ordered.reduce((p, r) => p * r.odds, 1),
-    probability: 0.3,
-    edgePercentage: 4,
-    confidence: 'Medium',
-    kellyFraction: 0.01,
-    event: { id: eventIds[0] },
-    featuredOrder: 1,
-    featuredDate: ordered[0].eventStartAt.toISOString().slice(0, 10),
-    startsAt: ordered[0].eventStartAt,
-  });
+  await insertSeedDocuments('picks', [
+    {
+      _id: id,
+      pickType: ordered.length === 1 ? 'single' : 'parlay',
+      legs: ordered.map((r) => ({
+        recommendationId: r._id,
+        eventId: r.eventId,
+        betItemId: r.betItemId,
+        market: r.betTypeSysname,
+        outcome: r.outcome,
+        code: r.code,
+        bookmaker: r.bookmaker,
+        odds: r.odds,
+        point: r.line ?? null,
+        edgePercentage: r.edgePercentage,
+        confidence: r.confidence,
+      })),
+      eventIds,
+      totalOdds: ordered.reduce((p, r) => p * r.odds, 1),
+      probability: 0.3,
+      edgePercentage: 4,
+      confidence: 'Medium',
+      kellyFraction: 0.01,
+      event: { id: eventIds[0] },
+      featuredOrder: 1,
+      featuredDate: ordered[0].eventStartAt.toISOString().slice(0, 10),
+      startsAt: ordered[0].eventStartAt,
+    },
+  ]);
   return id;
 }

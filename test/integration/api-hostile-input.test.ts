@@ -5,7 +5,7 @@ import { drainMetering } from '../../shared/billing/metering';
 import { hashKey } from '../../shared/billing/keys';
 import { setEnvForChildren } from '../../shared/config';
 import { key, redis } from '../../shared/db/redis';
-import { CreditLedger } from '../../shared/db/models';
+import { findLedgerEntriesOfAccount } from '../../shared/db/repositories/fixtures';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { accountWithKey, bearer } from '../helpers/meteredApp';
 import { get, rawRequest, type RawAnswer } from '../helpers/rawHttp';
@@ -130,7 +130,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
       expect(ok.status).to.equal(200);
       expect(ok.headers.get('x-credits-remaining')).to.equal('99');
       await drainMetering();
-      const entries = await CreditLedger.find({ accountId, kind: { $in: ['debit', 'refund'] } }).lean();
+      const entries = await findLedgerEntriesOfAccount(accountId, ['debit', 'refund']);
       expect(entries.map((e) => `${e.kind} ${e.endpoint}`)).to.deep.equal(['debit GET /v2/matches']);
     });
 

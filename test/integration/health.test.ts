@@ -1,31 +1,26 @@
 import { expect } from 'chai';
 import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
-import { Event, ProviderState } from '../../shared/db/models';
+import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/db/repositories/fixtures';
 import { startApi, type TestServer } from '../helpers/api';
-import { useOwnStores } from '../helpers/ownStores';
 import { forgetAllRecent } from '../../shared/cache/recent';
 
 describe('GET /v2/health', () => {
   let api: TestServer;
-  let dropStores: () => Promise<void>;
   before(async () => {
-    dropStores = await useOwnStores('health');
     api = await startApi();
   });
   after(async () => {
     await api.close();
-    await dropStores();
   });
   afterEach(async () => {
     forgetAllRecent();
-    await ProviderState.deleteMany({});
-    await Event.deleteMany({});
+    await deleteAllIngested();
     await queueFor(aiQueue).obliterate({ force: true });
   });
 
   it('happy: reports MongoDB, Redis and every queue without a key', async () => {
-    await ProviderState.create({ _id: 'simulated', lastSuccessAt: new Date(), lastAttemptAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), lastAttemptAt: new Date(), breaker: 'closed', stale: false }]);
     const res = await api.get('/v2/health');
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('ok');
@@ -40,7 +35,7 @@ describe('GET /v2/health', () => {
 
   it('happy: reports the last successful ingest and breaker states', async () => {
     const at = new Date('2026-11-21T10:00:00Z');
-    await ProviderState.create({ _id: 'simulated', lastSuccessAt: at, lastAttemptAt: at, breaker: 'open', stale: true });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: at, lastAttemptAt: at, breaker: 'open', stale: true }]);
     const res = await api.get('/v2/health');
     expect(res.body.lastIngestAt).to.equal(at.toISOString());
     expect(res.body.providers[0]).to.deep.include({ name: 'simulated', breaker: 'open', stale: true, lastAttemptAt: at.toISOString(), lastSuccessAt: at.toISOString(), lastError: null, quota: null });
@@ -48,7 +43,7 @@ describe('GET /v2/health', () => {
 
   it('error: degraded (still 200) when the last successful poll is older than three intervals', async () => {
     const old = new Date(Date.now() - 3 * 30_000 - 1000);
-    await ProviderState.create({ _id: 'simulated', lastSuccessAt: old, lastAttemptAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: old, lastAttemptAt: new Date(), breaker: 'closed', stale: false }]);
     const res = await api.get('/v2/health');
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('degraded');
@@ -56,7 +51,7 @@ describe('GET /v2/health', () => {
   });
 
   it('error: degraded when an analysis has waited longer than three intervals, and counts one waiting job per event', async () => {
-    await ProviderState.create({ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false }]);
     // Requested five times while waiting: one job. Its timestamp is what makes it old.
     for (let i = 0; i < 5; i++) await requestAnalyses(['h-ev1']);
     const [job] = await queueFor(aiQueue).getJobs(['waiting']);
@@ -72,7 +67,7 @@ describe('GET /v2/health', () => {
   });
 
   it('error: degraded when an ended event is overdue for settlement by more than a minute', async () => {
-    await ProviderState.create({ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false });
+    await insertSeedDocuments('providerStates', [{ _id: 'simulated', lastSuccessAt: new Date(), breaker: 'closed', stale: false }]);
     const base = {
       sportId: 1,
       competitionId: 1,
@@ -85,24 +80,26 @@ describe('GET /v2/health', () => {
       dataSource: 'simulated',
     };
     // Due 5 minutes after its end (SETTLEMENT_DELAY_MS unset): 6.5 minutes ago is overdue, 2 minutes ago is not.
-    await Event.create({ ...base, _id: 'h-late', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000) });
-    await Event.create({ ...base, _id: 'h-fresh', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 120_000) });
-    await Event.create({
-      ...base,
-      _id: 'h-done',
-      status: 'completed',
-      startDateTime: new Date(Date.now() - 3 * 3600_000),
-      endedAt: new Date(Date.now() - 390_000),
-      settledVersion: 0,
-      settledAt: new Date(),
-    });
+    await insertSeedDocuments('events', [{ ...base, _id: 'h-late', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 390_000) }]);
+    await insertSeedDocuments('events', [{ ...base, _id: 'h-fresh', status: 'completed', startDateTime: new Date(Date.now() - 3 * 3600_000), endedAt: new Date(Date.now() - 120_000) }]);
+    await insertSeedDocuments('events', [
+      {
+        ...base,
+        _id: 'h-done',
+        status: 'completed',
+        startDateTime: new Date(Date.now() - 3 * 3600_000),
+        endedAt: new Date(Date.now() - 390_000),
+        settledVersion: 0,
+        settledAt: new Date(),
+      },
+    ]);
     // Ended hours ago but first stored a moment ago (a fresh start): its settlement is not due yet.
-    await Event.create({ ...base, _id: 'h-new', status: 'completed', startDateTime: new Date(Date.now() - 5 * 3600_000), endedAt: new Date(Date.now() - 3 * 3600_000) });
-    await Event.collection.updateMany({ _id: { $in: ['h-late', 'h-fresh', 'h-done'] } as never }, { $set: { createdAt: new Date(Date.now() - 4 * 3600_000) } });
+    await insertSeedDocuments('events', [{ ...base, _id: 'h-new', status: 'completed', startDateTime: new Date(Date.now() - 5 * 3600_000), endedAt: new Date(Date.now() - 3 * 3600_000) }]);
+    await backdateEventsCreatedAt(['h-late', 'h-fresh', 'h-done'], new Date(Date.now() - 4 * 3600_000));
     const res = await api.get('/v2/health');
     expect(res.body.settlement).to.deep.equal({ overdue: 1 });
     expect(res.body.status).to.equal('degraded');
-    await Event.updateOne({ _id: 'h-late' }, { $set: { settledVersion: 0, settledAt: new Date() } });
+    await setEventFields('h-late', { settledVersion: 0, settledAt: new Date() });
     forgetAllRecent(); // a count the store was slow to give is kept 15 s: this asserts the recount
     expect((await api.get('/v2/health')).body.status).to.equal('ok');
   });

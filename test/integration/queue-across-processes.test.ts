@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { enqueue, queueFor } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { connectMongo } from '../../shared/db/mongo';
-import { Event, Recommendation } from '../../shared/db/models';
+import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';
 
 describe('jobs through real Redis between processes', () => {
@@ -18,38 +18,42 @@ describe('jobs through real Redis between processes', () => {
   it('happy: a sweep enqueued here is run by the settlement worker process', async function () {
     this.timeout(40000);
     const eventId = '900001';
-    await Event.create({
-      _id: eventId,
-      sportId: 1,
-      competitionId: 1,
-      regionId: 1,
-      homeTeam: { id: 1, name: { en: 'Home FC' } },
-      awayTeam: { id: 2, name: { en: 'Away FC' } },
-      competition: { id: 1, name: { en: 'League' } },
-      region: { id: 1, name: { en: 'England' } },
-      startDateTime: new Date(Date.now() - 3 * 3600_000),
-      startedAt: new Date(Date.now() - 3 * 3600_000),
-      status: 'completed',
-      dataSource: 'simulated',
-    });
-    await Recommendation.create({
-      _id: `rec-${eventId}`,
-      eventId,
-      marketId: `${eventId}-SOCCER_MATCH_RESULT`,
-      betItemId: `${eventId}-SOCCER_MATCH_RESULT-1`,
-      betTypeSysname: 'SOCCER_MATCH_RESULT',
-      code: '1',
-      sportId: 1,
-      outcome: 'Home',
-      bookmaker: 'simulated',
-      odds: 2.1,
-      probability: 0.5,
-      fairOdds: 2,
-      confidence: 'Medium',
-      edgePercentage: 5,
-      kellyFraction: 0.01,
-      eventStartAt: new Date(Date.now() - 3 * 3600_000),
-    });
+    await insertSeedDocuments('events', [
+      {
+        _id: eventId,
+        sportId: 1,
+        competitionId: 1,
+        regionId: 1,
+        homeTeam: { id: 1, name: { en: 'Home FC' } },
+        awayTeam: { id: 2, name: { en: 'Away FC' } },
+        competition: { id: 1, name: { en: 'League' } },
+        region: { id: 1, name: { en: 'England' } },
+        startDateTime: new Date(Date.now() - 3 * 3600_000),
+        startedAt: new Date(Date.now() - 3 * 3600_000),
+        status: 'completed',
+        dataSource: 'simulated',
+      },
+    ]);
+    await insertSeedDocuments('recommendations', [
+      {
+        _id: `rec-${eventId}`,
+        eventId,
+        marketId: `${eventId}-SOCCER_MATCH_RESULT`,
+        betItemId: `${eventId}-SOCCER_MATCH_RESULT-1`,
+        betTypeSysname: 'SOCCER_MATCH_RESULT',
+        code: '1',
+        sportId: 1,
+        outcome: 'Home',
+        bookmaker: 'simulated',
+        odds: 2.1,
+        probability: 0.5,
+        fairOdds: 2,
+        confidence: 'Medium',
+        edgePercentage: 5,
+        kellyFraction: 0.01,
+        eventStartAt: new Date(Date.now() - 3 * 3600_000),
+      },
+    ]);
 
     worker = spawnEntry('workers/settlement.ts');
     const jobId = await enqueue(settlementQueue, 'sweep', { window: `test-${Date.now()}` });

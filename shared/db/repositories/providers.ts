@@ -22,3 +22,8 @@ export async function upsertProviderStateFields(provider: string, fields: Provid
 export async function findProviderStatesForMetrics() {
   return ProviderState.find({}, { lastSuccessAt: 1, stale: 1, breaker: 1 }).lean();
 }
+
+/** One provider's state; null before its first poll. */
+export async function findProviderState(provider: string) {
+  return ProviderState.findById(provider).lean();
+}

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { aiQueue, beginAnalysis, requestAnalyses } from '../../../jobs/ai';
 import { bullPrefix, queueFor } from '../../../jobs/client';
 import { createRedis } from '../../../shared/db/redis';
-import { useOwnStores } from '../../helpers/ownStores';
 import { waitUntil } from '../../helpers/processes';
 
 /**
@@ -13,12 +12,9 @@ import { waitUntil } from '../../helpers/processes';
  */
 describe('analysis requests coalesce per event (real BullMQ)', function () {
   this.timeout(60_000);
-  let dropStores: () => Promise<void>;
   let worker: Worker | undefined;
-  before(async () => (dropStores = await useOwnStores('coalesce')));
   after(async () => {
     await worker?.close();
-    await dropStores();
   });
 
   const waiting = async () => (await queueFor(aiQueue).getJobs(['waiting', 'delayed', 'prioritized'])).filter((j) => j.name === 'analyze-event');

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { LiveOddsSnapshot, ProviderState } from '../../../shared/db/models';
+import { findLiveOddsSnapshot } from '../../../shared/db/repositories/events';
+import { findProviderState } from '../../../shared/db/repositories/providers';
 import { providerEventId } from '../../../shared/providers/ids';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { TheOddsApiProvider } from '../../../shared/providers/theoddsapi';
@@ -48,7 +49,7 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
     handle = makeHandle();
     // A good poll first: there are snapshots to fall back on.
     expect((await poll(0)).status).to.equal('ok');
-    expect((await LiveOddsSnapshot.findById(`${ARSENAL}|theoddsapi`).lean())!.stale).to.equal(false);
+    expect((await findLiveOddsSnapshot(ARSENAL, 'theoddsapi'))!.stale).to.equal(false);
 
     server.mode = 'fail';
     // Failing polls until the error rate opens it (the good poll's calls count in the window).
@@ -70,9 +71,9 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
     expect(server.count()).to.equal(calls);
 
     // The fallback: last stored snapshots, marked stale; health shows the breaker.
-    expect((await LiveOddsSnapshot.findById(`${ARSENAL}|theoddsapi`).lean())!.stale).to.equal(true);
-    expect((await LiveOddsSnapshot.findById(`${ARSENAL}|pinnacle`).lean())!.stale).to.equal(true);
-    const state = (await ProviderState.findById('theoddsapi').lean())!;
+    expect((await findLiveOddsSnapshot(ARSENAL, 'theoddsapi'))!.stale).to.equal(true);
+    expect((await findLiveOddsSnapshot(ARSENAL, 'pinnacle'))!.stale).to.equal(true);
+    const state = (await findProviderState('theoddsapi'))!;
     expect([state.breaker, state.stale]).to.deep.equal(['open', true]);
     const health = await api.get('/v2/health');
     expect(health.body.providers.find((p: any) => p.name === 'theoddsapi')).to.deep.include({ breaker: 'open', stale: true });
@@ -84,9 +85,9 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
     expect(recovered.status).to.equal('ok');
     expect(handle.breaker.state).to.equal('closed');
     expect(server.count()).to.be.greaterThan(calls);
-    const after = (await ProviderState.findById('theoddsapi').lean())!;
+    const after = (await findProviderState('theoddsapi'))!;
     expect([after.breaker, after.stale, after.lastError]).to.deep.equal(['closed', false, null]);
-    expect((await LiveOddsSnapshot.findById(`${ARSENAL}|theoddsapi`).lean())!.stale).to.equal(false);
+    expect((await findLiveOddsSnapshot(ARSENAL, 'theoddsapi'))!.stale).to.equal(false);
     const health2 = await api.get('/v2/health');
     expect(health2.body.providers.find((p: any) => p.name === 'theoddsapi')).to.deep.include({ breaker: 'closed', stale: false });
   });
@@ -116,7 +117,7 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
     expect(Date.now() - started).to.be.below(8000);
     // The server saw both requests (call and retry) closed by the client, not left hanging.
     await waitUntil('the server to see the aborts', () => server.requests.length === 2 && server.requests.every((q) => q.aborted), 2000, 20);
-    const state = (await ProviderState.findById('theoddsapi').lean())!;
+    const state = (await findProviderState('theoddsapi'))!;
     expect(state.lastError).to.match(/timed out/i);
   });
 });

@@ -5,7 +5,7 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Event, LiveEventData } from '../../../shared/db/models';
+import { findEventById, findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario } from '../../../shared/providers/simulated/scenario';
@@ -46,18 +46,18 @@ describe('ingest: an operator-corrected result stands against the feed', functio
   });
 
   it("happy: later polls and the provider's own correction leave the operator's counts, void flag and version alone", async () => {
-    const before = (await Event.findById('7100008').lean())!;
+    const before = (await findEventById('7100008'))!;
     expect(before.status).to.equal('completed');
     const out = await correctResult({ eventId: '7100008', stats: { homeCorners: 12, homeGoals: 3 }, voided: false });
     expect(out).to.include({ changed: true, previousVersion: 0, resultVersion: 1 });
 
     await poll(at('14:50'));
     await poll(at('15:15')); // the scenario's published correction of event 8 (homeCorners 6)
-    const e = (await Event.findById('7100008').lean())!;
+    const e = (await findEventById('7100008'))!;
     expect(e.resultVersion).to.equal(1);
     expect(e.stats).to.include({ homeCorners: 12, homeGoals: 3 });
     expect(e.resultOverride).to.include({ resultVersion: 1 });
-    const led = (await LiveEventData.findById('7100008').lean())!;
+    const led = (await findLiveEventDataOfEvent('7100008'))!;
     expect([led.homeCorners, led.homeGoals]).to.deep.equal([12, 3]);
     expect(await settleJobs())
       .to.include('settle-7100008-v1')
@@ -66,7 +66,7 @@ describe('ingest: an operator-corrected result stands against the feed', functio
 
   it("happy: without an operator correction the provider's correction still applies (control)", async () => {
     await poll(at('15:15'));
-    const e = (await Event.findById('7100008').lean())!;
+    const e = (await findEventById('7100008'))!;
     expect(e.resultVersion).to.equal(1);
     expect((e.stats as { homeCorners: number }).homeCorners).to.equal(6);
     expect(e.resultOverride ?? null).to.equal(null);

@@ -5,7 +5,8 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../../../shared/db/models';
+import { countAllEvents, countAllLiveOddsSnapshots, countAllOddsHistory, findEventById, findLiveEventDataOfEvent, findLiveOddsSnapshot } from '../../../shared/db/repositories/events';
+import { findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario } from '../../../shared/providers/simulated/scenario';
@@ -22,7 +23,7 @@ async function settleJobs(): Promise<string[]> {
     .sort();
 }
 
-const ev = async (id: string) => (await Event.findById(id).lean())!;
+const ev = async (id: string) => (await findEventById(id))!;
 
 describe('ingest: a scenario file replayed exactly', function () {
   this.timeout(120_000);
@@ -49,7 +50,7 @@ describe('ingest: a scenario file replayed exactly', function () {
     const mr = () => e1.markets.find((m) => m.betTypeSysname === 'SOCCER_MATCH_RESULT')!.betItems;
     expect(mr().map((i) => i.price)).to.deep.equal([2.1, 3.4, 3.6]);
     expect(mr()[0].bookPrices).to.deep.equal({ 'simbook-a': 2.15, 'simbook-b': 2.05 });
-    expect(await Event.countDocuments()).to.equal(8);
+    expect(await countAllEvents()).to.equal(8);
 
     // 12:35 - the pre-match move at minute -30; the never-started event is announced at -20.
     await poll(at('12:35'));
@@ -63,13 +64,13 @@ describe('ingest: a scenario file replayed exactly', function () {
     expect(e1.status).to.equal('live');
     expect(e1.liveStats).to.include({ homeGoals: 1, awayGoals: 0, homeCorners: 0, phaseSysname: 'FIRST_HALF', elapsedSeconds: 900, isInPlay: true });
     expect(mr().map((i) => i.price)).to.deep.equal([1.55, 4.0, 6.5]);
-    const snapB = (await LiveOddsSnapshot.findById('7100001|simbook-b').lean())!;
+    const snapB = (await findLiveOddsSnapshot('7100001', 'simbook-b'))!;
     const mrB = (snapB.liveMarkets as any[]).find((m) => m.marketSysname === 'SOCCER_MATCH_RESULT');
     expect(mrB.betItems.map((i: any) => [i.code, i.price, i.priceChange])).to.deep.equal([
       ['1', 1.5, -0.55],
       ['X', 3.9, 0.6],
     ]);
-    const cons = (await LiveOddsSnapshot.findById('7100001|simulated').lean())!;
+    const cons = (await findLiveOddsSnapshot('7100001', 'simulated'))!;
     expect((cons.liveMarkets as any[])[0].betItems[0]).to.include({ price: 1.55, priceChange: -0.5 });
     expect(cons.capturedAt.toISOString()).to.equal(at('13:15').toISOString());
     const e6 = await ev('7100006');
@@ -108,7 +109,7 @@ describe('ingest: a scenario file replayed exactly', function () {
     expect((await ev('7100002')).stats).to.include({ homeGoals: null, awayGoals: null });
     expect((await ev('7100003')).stats).to.include({ homeGoals: 0, awayGoals: 1, homeCorners: null, awayCorners: null, homeYellowCards: null, awayRedCards: null });
     expect((await ev('7100004')).stats).to.include({ homeGoals: 1, homeGoalsFirstHalf: null, awayGoalsFirstHalf: null });
-    const led = (await LiveEventData.findById('7100002').lean())!;
+    const led = (await findLiveEventDataOfEvent('7100002'))!;
     expect([led.homeGoals, led.awayGoals, led.isLive]).to.deep.equal([null, null, false]);
     expect(await settleJobs()).to.deep.equal(['settle-7100001-v0', 'settle-7100002-v0', 'settle-7100003-v0', 'settle-7100004-v0', 'settle-7100005-v0', 'settle-7100007-v0', 'settle-7100008-v0']);
 
@@ -120,7 +121,7 @@ describe('ingest: a scenario file replayed exactly', function () {
     expect(await settleJobs()).to.include('settle-7100008-v1');
 
     // The odds history of the home price is exactly the scripted sequence, at the polled instants.
-    const rows = await OddsHistory.find({ betItemId: '7100001-SOCCER_MATCH_RESULT-1' }).sort({ at: 1 }).lean();
+    const rows = await findOddsHistoryRows({ betItemId: '7100001-SOCCER_MATCH_RESULT-1' });
     expect(rows.map((r) => [r.price, r.at.toISOString()])).to.deep.equal([
       [2.1, at('12:00').toISOString()],
       [2.05, at('12:35').toISOString()],
@@ -155,11 +156,11 @@ describe('ingest: a scenario file replayed exactly', function () {
   it('happy: replaying the same poll twice writes nothing twice', async () => {
     handle = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: loadScenario(resolve(DIR, 'soccer-settlement-rules.json')) }));
     await poll(at('13:15'));
-    const before = { history: await OddsHistory.countDocuments(), snaps: await LiveOddsSnapshot.countDocuments(), events: await Event.countDocuments() };
+    const before = { history: await countAllOddsHistory(), snaps: await countAllLiveOddsSnapshots(), events: await countAllEvents() };
     // A second worker polling the same instant under a new slot (after a lost lock, say).
     const again = await poll(at('13:15'));
     expect(again.status).to.equal('ok');
     if (again.status === 'ok') expect(again.written.history).to.equal(0);
-    expect({ history: await OddsHistory.countDocuments(), snaps: await LiveOddsSnapshot.countDocuments(), events: await Event.countDocuments() }).to.deep.equal(before);
+    expect({ history: await countAllOddsHistory(), snaps: await countAllLiveOddsSnapshots(), events: await countAllEvents() }).to.deep.equal(before);
   });
 });

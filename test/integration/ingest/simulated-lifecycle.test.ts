@@ -4,7 +4,9 @@ import { aiQueue } from '../../../jobs/ai';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Region, Team } from '../../../shared/db/models';
+import { findEventById, findLiveEventDataOfEvent, raiseEventViewsTo } from '../../../shared/db/repositories/events';
+import { findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
+import { countTeamsMatching, findCompetitionsByIds, findRegionNamesByIds } from '../../../shared/db/repositories/reference';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { result as simResult } from '../../../shared/providers/simulated/feed';
@@ -46,7 +48,7 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         // Upcoming: two hours before kickoff.
         const up = await poll(f.start - 120 * MIN);
         expect(up.status).to.equal('ok');
-        let doc = (await Event.findById(f.eventId).lean())!;
+        let doc = (await findEventById(f.eventId))!;
         expect(doc.status).to.equal('upcoming');
         expect(doc.sportId).to.equal(sport.id);
         expect(doc.markets.length).to.equal(f.markets.length);
@@ -54,21 +56,21 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         expect(doc.stats).to.equal(null);
         expect(doc.liveStats).to.equal(null);
         expect(doc.views).to.equal(0);
-        expect(await Competition.exists({ _id: f.competition.id })).to.not.equal(null);
-        expect(await Region.exists({ _id: doc.regionId })).to.not.equal(null);
-        expect(await Team.countDocuments({ _id: { $in: [doc.homeTeam.id, doc.awayTeam.id] } })).to.equal(2);
-        expect(await OddsHistory.countDocuments({ eventId: f.eventId })).to.equal(doc.markets.flatMap((m) => m.betItems).length);
+        expect(await findCompetitionsByIds([f.competition.id])).to.have.length(1);
+        expect(await findRegionNamesByIds([doc.regionId])).to.have.length(1);
+        expect(await countTeamsMatching({ _id: { $in: [doc.homeTeam.id, doc.awayTeam.id] } })).to.equal(2);
+        expect((await findOddsHistoryRows({ eventId: f.eventId })).length).to.equal(doc.markets.flatMap((m) => m.betItems).length);
         expect(await queueFor(aiQueue).getJob(`analyze-${f.eventId}-0`)).to.not.equal(undefined);
 
         // Readers count views meanwhile; ingestion must never overwrite them.
-        await Event.updateOne({ _id: f.eventId }, { $inc: { views: 7 } });
+        await raiseEventViewsTo(f.eventId, 7);
 
         // Live: three moments of the match.
         for (const frac of [0.1, 0.5, 0.9]) {
           const t = f.start + Math.floor(f.script.end * frac) * 1000;
           const r = await poll(t);
           expect(r.status).to.equal('ok');
-          doc = (await Event.findById(f.eventId).lean())!;
+          doc = (await findEventById(f.eventId))!;
           expect(doc.status, `at ${frac}`).to.equal('live');
           expect(doc.startedAt!.getTime()).to.equal(f.start);
           const expected = (
@@ -86,9 +88,9 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
           expect(ls.referenceTime).to.equal(new Date(t).toISOString());
           expect(ls.liveBetItems).to.have.length(doc.markets.flatMap((m) => m.betItems).length);
           expect(ls.liveBetItems[0]).to.have.all.keys('betItemId', 'marketId', 'marketSysname', 'marketCaption', 'code', 'caption', 'line', 'price', 'priceChange', 'isAvailable', 'timestamp');
-          const led = (await LiveEventData.findById(f.eventId).lean())!;
+          const led = (await findLiveEventDataOfEvent(f.eventId))!;
           expect(led).to.include({ isLive: true, homeGoals: expected.stats.homeGoals, phaseSysname: expected.phaseSysname });
-          const snaps = await LiveOddsSnapshot.find({ eventId: f.eventId }).lean();
+          const snaps = await findLiveOddsSnapshots({ eventId: f.eventId });
           const sources = snaps.map((s) => s.dataSource).sort();
           expect(sources).to.include('simulated');
           expect(sources.filter((s) => s.startsWith('simbook-')).length).to.be.at.least(2);
@@ -102,7 +104,7 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         const tEnd = f.start + f.script.end * 1000 + MIN;
         const done = await poll(tEnd);
         expect(done.status).to.equal('ok');
-        doc = (await Event.findById(f.eventId).lean())!;
+        doc = (await findEventById(f.eventId))!;
         const final = simResult(f, tEnd)!;
         expect(doc.status).to.equal('completed');
         expect(doc.liveStats).to.equal(null);
@@ -111,13 +113,13 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
         expect(counts).to.deep.equal(final.stats);
         expect(phase).to.equal(final.phaseSysname);
         expect(doc.markets.flatMap((m) => m.betItems).every((i) => !i.isAvailable)).to.equal(true);
-        expect((await LiveEventData.findById(f.eventId).lean())!).to.include({ isLive: false, homeGoals: final.stats.homeGoals, phaseSysname: final.phaseSysname });
+        expect((await findLiveEventDataOfEvent(f.eventId))!).to.include({ isLive: false, homeGoals: final.stats.homeGoals, phaseSysname: final.phaseSysname });
         const settle = await queueFor(settlementQueue).getJob(`settle-${f.eventId}-v0`);
         expect(settle, 'settlement job').to.not.equal(undefined);
         expect(settle!.opts.delay).to.equal(SETTLE_DELAY);
         expect(settle!.data).to.deep.equal({ eventId: f.eventId, resultVersion: 0 });
         // History only grew when prices changed: never two consecutive equal prices per item.
-        const rows = await OddsHistory.find({ eventId: f.eventId }).sort({ betItemId: 1, at: 1 }).lean();
+        const rows = await findOddsHistoryRows({ eventId: f.eventId });
         for (let i = 1; i < rows.length; i++) {
           if (rows[i].betItemId === rows[i - 1].betItemId) expect(rows[i].price).to.not.equal(rows[i - 1].price);
         }

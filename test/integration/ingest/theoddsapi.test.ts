@@ -4,7 +4,10 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { loadConfig } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Competition, Event, LiveOddsSnapshot, OddsHistory, ProviderState } from '../../../shared/db/models';
+import { countAllEvents, findEventById, findLiveOddsSnapshot } from '../../../shared/db/repositories/events';
+import { findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
+import { findProviderState } from '../../../shared/db/repositories/providers';
+import { countAllCompetitions } from '../../../shared/db/repositories/reference';
 import { providerEventId } from '../../../shared/providers/ids';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { TheOddsApiProvider } from '../../../shared/providers/theoddsapi';
@@ -42,9 +45,9 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
     handle = handleFor(server);
     const r = await pollProvider(handle, { slot: nextSlot(), at: AT, settlementDelayMs: () => 120_000 });
     expect(r.status).to.equal('ok');
-    expect(await Event.countDocuments()).to.equal(4);
+    expect(await countAllEvents()).to.equal(4);
 
-    const arsenal = (await Event.findById(ARSENAL).lean())!;
+    const arsenal = (await findEventById(ARSENAL))!;
     expect([arsenal.status, arsenal.sportId, arsenal.dataSource, arsenal.providerEventId]).to.deep.equal(['live', 1, 'theoddsapi', 'e912304de2b2ce35b473ce2ecd3d1502']);
     expect(arsenal.homeTeam.name.en).to.equal('Arsenal');
     expect(arsenal.competition.name.en).to.equal('Premier League');
@@ -65,29 +68,29 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
     expect(byId.has(`${ARSENAL}-SOCCER_UNDER_OVER@2.75`)).to.equal(true);
     expect(byId.get(`${ARSENAL}-SOCCER_ASIAN_HANDICAP@-0.5`)!.line).to.equal(-0.5);
     expect(arsenal.liveStats).to.include({ homeGoals: 1, awayGoals: 0, phaseSysname: 'IN_PROGRESS', elapsedSeconds: 1800 });
-    const sources = (await LiveOddsSnapshot.find({ eventId: ARSENAL }).lean()).map((s) => s.dataSource).sort();
+    const sources = (await findLiveOddsSnapshots({ eventId: ARSENAL })).map((s) => s.dataSource).sort();
     expect(sources).to.deep.equal(['pinnacle', 'theoddsapi', 'unibet_eu', 'williamhill']);
     // History is keyed by the bookmakers' own update time.
-    const h = await OddsHistory.findOne({ betItemId: `${ARSENAL}-SOCCER_MATCH_RESULT-1` }).lean();
-    expect(h!.at.toISOString()).to.equal('2026-11-21T19:59:41.000Z');
+    const h = (await findOddsHistoryRows({ betItemId: `${ARSENAL}-SOCCER_MATCH_RESULT-1` }))[0];
+    expect(h.at.toISOString()).to.equal('2026-11-21T19:59:41.000Z');
 
-    const liverpool = (await Event.findById(LIVERPOOL).lean())!;
+    const liverpool = (await findEventById(LIVERPOOL))!;
     expect(liverpool.status).to.equal('upcoming');
     expect(liverpool.markets.map((m) => m.id)).to.include(`${LIVERPOOL}-SOCCER_ASIAN_HANDICAP@-0.25`);
 
-    const everton = (await Event.findById(EVERTON).lean())!;
+    const everton = (await findEventById(EVERTON))!;
     expect(everton.status).to.equal('completed');
     expect(everton.stats).to.include({ homeGoals: 2, awayGoals: 2, homeCorners: null, phase: 'FULL_TIME' });
     expect(await queueFor(settlementQueue).getJob(`settle-${EVERTON}-v0`)).to.not.equal(undefined);
 
-    const celtics = (await Event.findById(CELTICS).lean())!;
+    const celtics = (await findEventById(CELTICS))!;
     expect(celtics.markets.map((m) => m.id)).to.deep.equal([`${CELTICS}-BASKETBALL_MONEYLINE`, `${CELTICS}-BASKETBALL_SPREAD@-7.5`, `${CELTICS}-BASKETBALL_TOTAL_POINTS@221.5`]);
-    expect(await Competition.countDocuments()).to.equal(2);
+    expect(await countAllCompetitions()).to.equal(2);
 
     const odds = server.requests.filter((q) => q.path.endsWith('/odds'));
     expect(odds.map((q) => q.path)).to.deep.equal(['/v4/sports/soccer_epl/odds', '/v4/sports/basketball_nba/odds']);
     expect(odds[0].query).to.include({ regions: 'eu', markets: 'h2h,spreads,totals', oddsFormat: 'decimal', dateFormat: 'iso' });
-    const state = (await ProviderState.findById('theoddsapi').lean())!;
+    const state = (await findProviderState('theoddsapi'))!;
     expect(state.quota).to.include({ remaining: 490, used: 10, last: 2 });
     expect([state.breaker, state.stale, state.lastError]).to.deep.equal(['closed', false, null]);
   });
@@ -108,10 +111,10 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
     expect(server.requests.slice(before).map((q) => q.path)).to.deep.equal(['/v4/sports']);
     // A spent quota is not a provider fault: the breaker stays closed, the data is marked stale.
     expect(handle.breaker.state).to.equal('closed');
-    const state = (await ProviderState.findById('theoddsapi').lean())!;
+    const state = (await findProviderState('theoddsapi'))!;
     expect(state.stale).to.equal(true);
     expect(state.lastError).to.match(/quota/);
-    expect((await LiveOddsSnapshot.findById(`${ARSENAL}|theoddsapi`).lean())!.stale).to.equal(true);
+    expect((await findLiveOddsSnapshot(ARSENAL, 'theoddsapi'))!.stale).to.equal(true);
   });
 
   it('happy: a poll that would spend into the reserve is cut to the sports that fit', async () => {
@@ -127,7 +130,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
     handle = createHandle('theoddsapi', new TheOddsApiProvider({ baseUrl: server.url, apiKey: 'wrong-secret-key', sports: ['soccer_epl'], regions: ['eu'], quotaReserve: 0 }), loadConfig({}));
     const r = await pollProvider(handle, { slot: nextSlot(), at: AT, retryDelayMs: 10 });
     expect(r.status).to.equal('failed');
-    const state = (await ProviderState.findById('theoddsapi').lean())!;
+    const state = (await findProviderState('theoddsapi'))!;
     expect(state.lastError).to.match(/HTTP 401/);
     expect(JSON.stringify(state)).to.not.include('wrong-secret-key');
   });

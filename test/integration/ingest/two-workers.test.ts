@@ -5,7 +5,9 @@ import { enqueue, queueFor } from '../../../jobs/client';
 import { ingestQueue } from '../../../jobs/ingest';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
-import { Competition, Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Team } from '../../../shared/db/models';
+import { countAllEvents, findEventById } from '../../../shared/db/repositories/events';
+import { countAllLiveEventData, findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
+import { countAllCompetitions, countAllTeams } from '../../../shared/db/repositories/reference';
 import { clearIngested } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 
@@ -74,13 +76,13 @@ describe('ingest: two worker processes share the polls without writing anything 
     }
 
     // No duplicate documents.
-    expect(await Event.countDocuments()).to.equal(8);
-    expect(await LiveEventData.countDocuments()).to.be.at.most(8);
-    expect(await Competition.countDocuments()).to.equal(8);
-    expect(await Team.countDocuments()).to.equal(16);
-    const snaps = await LiveOddsSnapshot.find({}, { eventId: 1, dataSource: 1 }).lean();
+    expect(await countAllEvents()).to.equal(8);
+    expect(await countAllLiveEventData()).to.be.at.most(8);
+    expect(await countAllCompetitions()).to.equal(8);
+    expect(await countAllTeams()).to.equal(16);
+    const snaps = await findLiveOddsSnapshots();
     expect(new Set(snaps.map((s) => `${s.eventId}|${s.dataSource}`)).size).to.equal(snaps.length);
-    const rows = await OddsHistory.find({}).sort({ betItemId: 1, at: 1 }).lean();
+    const rows = await findOddsHistoryRows();
     for (let i = 1; i < rows.length; i++) {
       const a = rows[i - 1];
       const b = rows[i];
@@ -103,7 +105,7 @@ describe('ingest: two worker processes share the polls without writing anything 
       'settle-7100008-v0',
       'settle-7100008-v1',
     ]);
-    const e1 = (await Event.findById('7100001').lean())!;
+    const e1 = (await findEventById('7100001'))!;
     expect([e1.status, (e1.stats as any).homeGoals, (e1.stats as any).awayGoals]).to.deep.equal(['completed', 2, 1]);
   });
 });

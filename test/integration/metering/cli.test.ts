@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { hashKey } from '../../../shared/billing/keys';
 import { slotOf } from '../../../shared/billing/ledger';
 import { connectMongo } from '../../../shared/db/mongo';
-import { ApiKey, CreditLedger } from '../../../shared/db/models';
+import { findApiKeyByHash } from '../../../shared/db/repositories/accounts';
+import { deleteLedgerEntryByRef, insertForgedLedgerEntry } from '../../../shared/db/repositories/fixtures';
 import { cli, cliWith } from '../../helpers/cli';
 
 describe('operator CLI', function () {
@@ -17,7 +18,7 @@ describe('operator CLI', function () {
     const key = await cli('create-key', '--account', id, '--name', 'bot', '--mode', 'test', '--json');
     expect(key.code).to.equal(0);
     expect(key.json.key).to.match(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(await ApiKey.exists({ hash: hashKey(key.json.key) })).to.not.equal(null);
+    expect(await findApiKeyByHash(hashKey(key.json.key))).to.not.equal(null);
     const human = await cli('create-key', '--account', id, '--name', 'live bot');
     expect(human.code).to.equal(0);
     expect(human.out)
@@ -49,7 +50,7 @@ describe('operator CLI', function () {
     expect(a.code).to.equal(0);
     expect(a.json.key).to.match(/^sk_live_/);
     expect(b.json).to.include({ key: a.json.key, created: false, accountId: 'acct_demo' });
-    const doc = await ApiKey.findOne({ hash: hashKey(a.json.key) }).lean();
+    const doc = await findApiKeyByHash(hashKey(a.json.key));
     expect(doc).to.include({ accountId: 'acct_demo', revokedAt: null });
   });
 
@@ -121,7 +122,7 @@ describe('operator CLI', function () {
       expect(ok.code).to.equal(0);
       expect(ok.json.problems).to.deep.equal([]);
       // A forged entry whose running balance does not follow from the chain.
-      await CreditLedger.collection.insertOne({
+      await insertForgedLedgerEntry({
         accountId: id,
         kind: 'adjustment',
         delta: -10,
@@ -139,7 +140,7 @@ describe('operator CLI', function () {
         expect(bad.code).to.equal(1);
         expect(bad.out).to.match(new RegExp(`${id}: entries sum to 490 but the balance is 999`));
       } finally {
-        await CreditLedger.deleteOne({ ref: `forged:${id}` });
+        await deleteLedgerEntryByRef(`forged:${id}`);
       }
     });
   });

@@ -3,7 +3,7 @@ import { addCredits } from '../../../shared/billing/accounts';
 import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { drainMetering } from '../../../shared/billing/metering';
-import { CreditLedger, MeterHold } from '../../../shared/db/models';
+import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
 import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -21,7 +21,7 @@ async function hit(url: string, key: string): Promise<Hit> {
 }
 
 async function ledgerOf(accountId: string) {
-  const entries = await CreditLedger.find({ accountId }).lean();
+  const entries = await findLedgerEntriesOfAccount(accountId);
   return {
     debits: entries.filter((e) => e.kind === 'debit'),
     refunds: entries.filter((e) => e.kind === 'refund'),
@@ -56,7 +56,7 @@ describe('metering: exact under concurrency', function () {
     expect(l.refunds).to.have.length(0);
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
-    expect(await MeterHold.countDocuments({ accountId })).to.equal(0);
+    expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
   });
 
@@ -69,7 +69,7 @@ describe('metering: exact under concurrency', function () {
       const hits = await Promise.all(Array.from({ length: 2000 }, (_, i) => hit(urls[i % 2], key)));
       expectExactlyFiveHundred(hits);
       // Settlements are written just after the answers; then the processes can go.
-      await waitUntil('every hold to be settled', async () => (await MeterHold.countDocuments({ accountId })) === 0, 30000);
+      await waitUntil('every hold to be settled', async () => (await countMeterHoldsOfAccount(accountId)) === 0, 30000);
     } finally {
       for (const p of procs) await sigkillTree(p);
     }
@@ -78,7 +78,7 @@ describe('metering: exact under concurrency', function () {
     expect(l.debits).to.have.length(500);
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
-    expect(await MeterHold.countDocuments({ accountId })).to.equal(0);
+    expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
   });
 

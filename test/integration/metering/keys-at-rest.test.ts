@@ -4,7 +4,7 @@ import { createKey, listKeys, revokeKey } from '../../../shared/billing/accounts
 import { hashKey } from '../../../shared/billing/keys';
 import { connectMongo } from '../../../shared/db/mongo';
 import { key as redisKey, redis } from '../../../shared/db/redis';
-import { ApiKey } from '../../../shared/db/models';
+import { findApiKeyById } from '../../../shared/db/repositories/accounts';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
@@ -35,7 +35,7 @@ describe('metering: keys at rest and in logs', function () {
 
   it('security: a key is stored only as its SHA-256 hash and a short prefix', async () => {
     const { key, keyId, accountId } = await accountWithKey(500);
-    const doc = (await ApiKey.findById(keyId).lean())!;
+    const doc = (await findApiKeyById(keyId))!;
     expect(doc.hash).to.equal(hashKey(key));
     expect(key.startsWith(doc.prefix)).to.equal(true);
     expect(doc.prefix.length).to.be.at.most(14);

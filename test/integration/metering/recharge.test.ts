@@ -9,7 +9,8 @@ import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { drainMetering } from '../../../shared/billing/metering';
 import { runCharge } from '../../../shared/billing/recharge';
 import { redis } from '../../../shared/db/redis';
-import { Account, CreditLedger, RechargeAttempt } from '../../../shared/db/models';
+import { findAccountById, findRechargeAttemptsOfAccount } from '../../../shared/db/repositories/accounts';
+import { findLedgerEntriesOfAccount, findRechargeAttemptOfAccount } from '../../../shared/db/repositories/fixtures';
 import { rechargeHandlers, sweepRecharges } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
 import { type TestServer } from '../../helpers/api';
@@ -23,7 +24,7 @@ async function gatewayCharges(accountId: string): Promise<{ status: string; idem
   return all.filter((c) => c.metadata.accountId === accountId);
 }
 
-const rechargeEntries = (accountId: string) => CreditLedger.find({ accountId, kind: 'recharge' }).lean();
+const rechargeEntries = (accountId: string) => findLedgerEntriesOfAccount(accountId, ['recharge']);
 
 async function spend(api: TestServer, key: string, n: number): Promise<number[]> {
   return Promise.all(Array.from({ length: n }, async () => (await api.get('/v2/matches', bearer(key))).status));
@@ -52,9 +53,9 @@ describe('auto-recharge', function () {
       await new Promise((r) => setTimeout(r, 1000)); // room for a wrong second charge to show up
       expect(await gatewayCharges(accountId)).to.have.length(1);
       expect(await rechargeEntries(accountId)).to.have.length(1);
-      expect(await RechargeAttempt.countDocuments({ accountId })).to.equal(1);
+      expect((await findRechargeAttemptsOfAccount(accountId)).length).to.equal(1);
       expect(await balanceOf(accountId)).to.equal(1020 - 40 + 20000);
-      const attempt = await RechargeAttempt.findOne({ accountId }).lean();
+      const attempt = await findRechargeAttemptOfAccount(accountId);
       expect(attempt).to.include({ status: 'succeeded', credited: true, attempt: 1, amountCents: 1000 });
       expect((await checkLedger()).problems).to.deep.equal([]);
     });
@@ -63,8 +64,8 @@ describe('auto-recharge', function () {
       const { accountId, key } = await accountWithKey(1000);
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_chargeDeclined' });
       await spend(api, key, 5);
-      await waitUntil('attempt 1 to be declined', async () => (await RechargeAttempt.findOne({ accountId, attempt: 1 }).lean())?.status === 'declined', 30000);
-      const first = (await RechargeAttempt.findOne({ accountId, attempt: 1 }).lean())!;
+      await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
+      const first = (await findRechargeAttemptOfAccount(accountId, 1))!;
       expect(first.error).to.match(/^generic_decline/);
 
       // Attempt 2 waits in the queue as a delayed job, an hour after the decline.
@@ -81,8 +82,8 @@ describe('auto-recharge', function () {
 
       // The hour passes: the delayed job becomes due.
       await retry.promote();
-      await waitUntil('auto-recharge to be disabled', async () => (await Account.findById(accountId).lean())?.autoRecharge?.enabled === false, 30000);
-      const account = (await Account.findById(accountId).lean())!;
+      await waitUntil('auto-recharge to be disabled', async () => (await findAccountById(accountId))?.autoRecharge?.enabled === false, 30000);
+      const account = (await findAccountById(accountId))!;
       expect(account.autoRecharge.disabledReason).to.match(/declined twice.*generic_decline/);
       expect(account.autoRecharge.disabledAt).to.be.instanceOf(Date);
       const charges = await gatewayCharges(accountId);
@@ -102,7 +103,7 @@ describe('auto-recharge', function () {
       const { accountId, key } = await accountWithKey(1000);
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' });
       await spend(api, key, 1);
-      await waitUntil('attempt 1 to be declined', async () => (await RechargeAttempt.findOne({ accountId, attempt: 1 }).lean())?.status === 'declined', 30000);
+      await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
       // New settings open a new window: the next trigger charges the new card at once.
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard' });
       await new Promise((r) => setTimeout(r, 5100)); // the web process re-reads settings every 5 s
@@ -135,7 +136,7 @@ describe('auto-recharge', function () {
       await spend(api, key, 1);
       await waitUntil('Stripe to make the charge', () => stripe.created.length === 1, 60000);
       await sigkillTree(first);
-      const attempt = (await RechargeAttempt.findOne({ accountId }).lean())!;
+      const attempt = (await findRechargeAttemptOfAccount(accountId))!;
       expect(attempt.status).to.equal('charging');
       expect(await rechargeEntries(accountId)).to.have.length(0);
 
@@ -154,7 +155,7 @@ describe('auto-recharge', function () {
       expect(await rechargeEntries(accountId)).to.have.length(1);
       expect(await balanceOf(accountId)).to.equal(999 + 20000);
       expect(stripe.created).to.have.length(1);
-      const done = (await RechargeAttempt.findOne({ accountId }).lean())!;
+      const done = (await findRechargeAttemptOfAccount(accountId))!;
       expect(done).to.include({ status: 'succeeded', credited: true });
       expect(done.gatewayChargeId).to.match(/^pi_/);
     });
@@ -165,8 +166,8 @@ describe('auto-recharge', function () {
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       stripe.failNext = 1;
       await spend(api, key, 1);
-      await waitUntil('attempt 1 to be declined', async () => (await RechargeAttempt.findOne({ accountId, attempt: 1 }).lean())?.status === 'declined', 60000, 250);
-      const a = (await RechargeAttempt.findOne({ accountId, attempt: 1 }).lean())!;
+      await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 60000, 250);
+      const a = (await findRechargeAttemptOfAccount(accountId, 1))!;
       expect(a.error).to.match(/^insufficient_funds: Your card has insufficient funds/);
       expect(a.gatewayChargeId).to.match(/^pi_/);
       // The 500 was retried with the same key; Stripe created one PaymentIntent for the attempt.
@@ -180,12 +181,12 @@ describe('auto-recharge', function () {
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       await spend(api, key, 1);
-      await waitUntil('auto-recharge to be disabled', async () => (await Account.findById(accountId).lean())?.autoRecharge?.enabled === false, 60000, 250);
-      const account = (await Account.findById(accountId).lean())!;
+      await waitUntil('auto-recharge to be disabled', async () => (await findAccountById(accountId))?.autoRecharge?.enabled === false, 60000, 250);
+      const account = (await findAccountById(accountId))!;
       expect(account.autoRecharge.disabledReason).to.match(/settings incomplete: the stripe gateway needs the customer/);
       expect(account.autoRecharge.disabledAt).to.be.instanceOf(Date);
       expect(stripe.requests.filter((r) => r.body['metadata[accountId]'] === accountId)).to.have.length(0);
-      expect(await RechargeAttempt.countDocuments({ accountId })).to.equal(0);
+      expect((await findRechargeAttemptsOfAccount(accountId)).length).to.equal(0);
       expect(await balanceOf(accountId)).to.equal(999);
     });
   });

@@ -6,7 +6,7 @@ import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
 import { Event, ProviderState, Recommendation } from '../../../shared/db/models';
-import { useOwnStores } from '../../helpers/ownStores';
+import { connectMongo } from '../../../shared/db/mongo';
 import { waitUntil } from '../../helpers/processes';
 import { freePort, Stack } from '../../helpers/stack';
 
@@ -21,14 +21,13 @@ const SEASON_MS = 180 * 86_400_000;
 describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis)', function () {
   this.timeout(15 * 60_000);
   let stack: Stack;
-  let dropStores: () => Promise<void>;
   let auth: Record<string, string>;
   /** Peak ai waiting count against the open events at that moment, sampled throughout. */
   const samples: { waiting: number; open: number }[] = [];
   let sampler: NodeJS.Timeout | undefined;
 
   before(async () => {
-    dropStores = await useOwnStores('live');
+    await connectMongo();
     const account = await createAccount({ name: 'live chain' });
     await addCredits({ accountId: String(account.id), packageCredits: 20000 });
     auth = { Authorization: `Bearer ${(await createKey({ accountId: String(account.id), name: 'live chain' })).key}` };
@@ -48,7 +47,6 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
   after(async () => {
     clearInterval(sampler);
     await stack?.kill();
-    await dropStores?.();
   });
 
   afterEach(function () {

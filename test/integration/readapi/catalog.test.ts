@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { Competition, Team } from '../../../shared/db/models';
+import { deleteReferenceDocuments, upsertReferenceDocuments } from '../../../shared/db/repositories/fixtures';
 import { COMPETITIONS, marketsFor, searchNames, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -112,7 +112,7 @@ describe('reference endpoints: /v2/competitions, /v2/regions, /v2/teams, /v2/sta
     });
 
     it('security: regex syntax is matched literally, never as a pattern', async () => {
-      await Team.create({ _id: 999, sportId: 1, regionId: 1, name: { en: 'A.F.C. Test' }, searchNames: searchNames({ en: 'A.F.C. Test' }) });
+      await upsertReferenceDocuments({ teams: [{ _id: 999, sportId: 1, regionId: 1, name: { en: 'A.F.C. Test' }, searchNames: searchNames({ en: 'A.F.C. Test' }) }] });
       await bumpCacheVersion('competitions');
       expect((await api.get('/v2/teams?search=a.f.c')).body.data.map((t: { id: number }) => t.id)).to.deep.equal([999]);
       expect((await api.get('/v2/teams?search=a.c')).body.count).to.equal(0);
@@ -121,7 +121,7 @@ describe('reference endpoints: /v2/competitions, /v2/regions, /v2/teams, /v2/sta
         expect(res.status, bad).to.equal(400);
         expect(res.body.message, bad).to.include('search');
       }
-      await Team.deleteOne({ _id: 999 });
+      await deleteReferenceDocuments({ teams: [999] });
       await bumpCacheVersion('competitions');
     });
   });
@@ -141,10 +141,10 @@ describe('reference endpoints: /v2/competitions, /v2/regions, /v2/teams, /v2/sta
     });
 
     it('happy: a new competition shows once its scope version moves', async () => {
-      await Competition.create({ _id: 90, regionId: 6, sportId: 8, priority: 1, name: { en: 'DHB-Pokal' } });
+      await upsertReferenceDocuments({ competitions: [{ _id: 90, regionId: 6, sportId: 8, priority: 1, name: { en: 'DHB-Pokal' } }] });
       await bumpCacheVersion('competitions');
       expect((await api.get('/v2/stats')).body.data.competitions).to.equal(Object.keys(COMPETITIONS).length + 1);
-      await Competition.deleteOne({ _id: 90 });
+      await deleteReferenceDocuments({ competitions: [90] });
       await bumpCacheVersion('competitions');
     });
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { drainViewFlushes } from '../../../api/queries/views';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { Event } from '../../../shared/db/models';
+import { eventExists, findEventById } from '../../../shared/db/repositories/events';
 import { COMPETITIONS, insertAiOutput, insertLiveEventData, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -57,7 +57,7 @@ describe('GET /v2/matches/{eventId}', () => {
     expect(e.metadata).to.deep.include({ sportName: 'Soccer', homeTeamName: 'Arsenal', awayTeamName: 'Chelsea' });
     expect(e.metadata.markets).to.include.members(['SOCCER_MATCH_RESULT', 'SOCCER_ASIAN_HANDICAP', 'SOCCER_CORNERS_UNDER_OVER']);
     // Every market of the event, each with its event id and every bet item with its market id.
-    const stored = await Event.findById('5001').lean();
+    const stored = await findEventById('5001');
     expect(e.markets).to.have.length(stored!.markets.length);
     for (const m of e.markets) {
       expect(m.eventId).to.equal('5001');
@@ -175,20 +175,20 @@ describe('GET /v2/matches/{eventId}', () => {
 
   it('happy: every request counts one view, atomically, and shows the count including itself', async () => {
     await drainViewFlushes(); // earlier tests' views of this event
-    const before = (await Event.findById('5004').lean())!.views;
+    const before = (await findEventById('5004'))!.views;
     const results = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/matches/5004')));
     const seen = results.map((r) => r.body.data.views).sort((a, b) => a - b);
     expect(seen).to.deep.equal(Array.from({ length: 20 }, (_, i) => before + i + 1));
     // Stored after the answers, not before them.
     await drainViewFlushes();
-    expect((await Event.findById('5004').lean())!.views).to.equal(before + 20);
+    expect((await findEventById('5004'))!.views).to.equal(before + 20);
   });
 
   it('error: an unknown event is 404 in the error shape, and counts nothing', async () => {
     const res = await api.get('/v2/matches/999999999');
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ statusCode: 404, message: 'Event 999999999 not found', error: 'Not Found' });
-    expect(await Event.exists({ _id: '999999999' })).to.equal(null);
+    expect(await eventExists('999999999')).to.equal(null);
   });
 
   it('error: a malformed id is 400 naming eventId, before any database access', async () => {

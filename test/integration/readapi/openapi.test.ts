@@ -7,11 +7,12 @@ import { performanceRoutes } from '../../../api/routes/performance';
 import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { betItemId, marketId } from '../../../shared/markets/catalog';
-import { OddsHistory, Recommendation } from '../../../shared/db/models';
+import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/db/repositories/events';
+import { insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
 import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
-/** The bet item whose price history odds-movement serves (OddsHistory is not part of clearReadData). */
+/** The bet item whose price history odds-movement serves. */
 const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1');
 const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance', '/v2/ai/performance/daily'];
 const TRACK_RECORD_PATHS = ['/v2/ai/track-record', '/v2/ai/track-record/chain', '/v2/ai/track-record/heads', '/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof'];
@@ -35,14 +36,12 @@ describe('OpenAPI document and docs page', () => {
     await insertLiveEventData('1302');
     await insertAiOutput('1301', soon);
     await settledRecommendation('1303');
-    await OddsHistory.deleteMany({ betItemId: MOVING_ITEM });
-    await OddsHistory.insertMany([1.9, 1.85, 1.95].map((price, i) => ({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', price, at: new Date(Date.now() - (3 - i) * 60_000) })));
+    await appendOddsHistoryIgnoringDuplicates(
+      [1.9, 1.85, 1.95].map((price, i) => ({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', price, at: new Date(Date.now() - (3 - i) * 60_000) })),
+    );
     await bumpCacheVersion('events', 'competitions');
   });
-  after(async () => {
-    await OddsHistory.deleteMany({ betItemId: MOVING_ITEM });
-    await api.close();
-  });
+  after(() => api.close());
 
   it('happy: OpenAPI 3.1, document version 1.0.0, every endpoint under /v2', async () => {
     const doc = api.document;
@@ -307,31 +306,33 @@ describe('OpenAPI document and docs page', () => {
 /** A graded recommendation on an old event (outside every performance window, so no rollup sees it). */
 async function settledRecommendation(eventId: string): Promise<void> {
   const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
-  await Recommendation.create({
-    _id: `rec-${eventId}-settled`,
-    eventId,
-    marketId: mid,
-    betItemId: betItemId(mid, '1'),
-    betTypeSysname: 'SOCCER_MATCH_RESULT',
-    code: '1',
-    sportId: 1,
-    outcome: 'Arsenal',
-    bookmaker: 'simulated',
-    odds: 1.8,
-    probability: 0.6,
-    fairOdds: 1.67,
-    confidence: 'High',
-    edgePercentage: 8,
-    kellyFraction: 0.05,
-    eventStartAt: new Date('2024-04-01T18:00:00Z'),
-    settled: true,
-    result: 'won',
-    resultDetail: 'won',
-    returnPerUnit: 1.8,
-    actualReturn: 1.8,
-    settlementDate: new Date('2024-04-01T21:00:00Z'),
-    settledVersion: 0,
-    reasonCode: 'graded',
-    reason: 'Final score 2-1',
-  });
+  await insertSeedDocuments('recommendations', [
+    {
+      _id: `rec-${eventId}-settled`,
+      eventId,
+      marketId: mid,
+      betItemId: betItemId(mid, '1'),
+      betTypeSysname: 'SOCCER_MATCH_RESULT',
+      code: '1',
+      sportId: 1,
+      outcome: 'Arsenal',
+      bookmaker: 'simulated',
+      odds: 1.8,
+      probability: 0.6,
+      fairOdds: 1.67,
+      confidence: 'High',
+      edgePercentage: 8,
+      kellyFraction: 0.05,
+      eventStartAt: new Date('2024-04-01T18:00:00Z'),
+      settled: true,
+      result: 'won',
+      resultDetail: 'won',
+      returnPerUnit: 1.8,
+      actualReturn: 1.8,
+      settlementDate: new Date('2024-04-01T21:00:00Z'),
+      settledVersion: 0,
+      reasonCode: 'graded',
+      reason: 'Final score 2-1',
+    },
+  ]);
 }

@@ -5,7 +5,7 @@ import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
 import { setEnvForChildren } from '../../../shared/config';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
 import { key, redis } from '../../../shared/db/redis';
-import { Competition, Event, LiveOddsSnapshot } from '../../../shared/db/models';
+import { setCompetitionFields, setEventFields, setLiveOddsSnapshotFields } from '../../../shared/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -32,10 +32,10 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     expect(again.body).to.deep.equal(first.body);
   });
 
-  it('happy: a change written through the models shows on the next request once ingest bumps the version', async () => {
+  it('happy: a change written straight to the store shows on the next request once ingest bumps the version', async () => {
     const before = await api.get('/v2/matches?limit=50');
     const old = price(before.body, '1201');
-    await Event.updateOne({ _id: '1201' }, { $set: { 'markets.0.betItems.0.price': old + 1 } }); // markets[0] is the match result
+    await setEventFields('1201', { 'markets.0.betItems.0.price': old + 1 }); // markets[0] is the match result
     // Without the version bump the cached page is still served: the version is the contract.
     const stale = await api.get('/v2/matches?limit=50');
     expect(stale.headers.get('x-cache')).to.equal('HIT');
@@ -48,7 +48,7 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
 
   it('happy: status and deletions: an event leaving the filter disappears on the next request', async () => {
     await api.get('/v2/matches?status=live');
-    await Event.updateOne({ _id: '1203' }, { $set: { status: 'completed', stats: { homeGoals: 3, awayGoals: 0, phase: 'FT' } } });
+    await setEventFields('1203', { status: 'completed', stats: { homeGoals: 3, awayGoals: 0, phase: 'FT' } });
     await bumpCacheVersion('events');
     const live = await api.get('/v2/matches?status=live');
     expect(live.body).to.deep.equal({ data: [], count: 0 });
@@ -124,11 +124,11 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
   it('happy: reference data has its own scope: a competition renamed shows after the competitions bump', async () => {
     const captions = async () => (await api.get('/v2/competitions?status=upcoming,live,completed')).body.data.map((c: { caption: string }) => c.caption);
     expect(await captions()).to.include('LaLiga');
-    await Competition.updateOne({ _id: 11 }, { $set: { 'name.en': 'LaLiga EA Sports' } });
+    await setCompetitionFields(11, { 'name.en': 'LaLiga EA Sports' });
     expect(await captions()).to.include('LaLiga');
     await redis().incr(cacheVersionKey('competitions'));
     expect(await captions()).to.include('LaLiga EA Sports');
-    await Competition.updateOne({ _id: 11 }, { $set: { 'name.en': 'LaLiga' } });
+    await setCompetitionFields(11, { 'name.en': 'LaLiga' });
     await bumpCacheVersion('competitions');
     expect(await captions()).to.include('LaLiga');
   });
@@ -138,7 +138,7 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     const b = await api.get('/v2/matches/1203-slug/live-odds');
     expect(b.headers.get('x-cache')).to.equal('HIT');
     expect(b.body).to.deep.equal(a.body);
-    await LiveOddsSnapshot.updateOne({ _id: '1203|simulated' }, { $set: { 'liveMarkets.0.betItems.0.price': 9.99, capturedAt: new Date('2030-01-01T00:00:00Z') } });
+    await setLiveOddsSnapshotFields('1203', 'simulated', { 'liveMarkets.0.betItems.0.price': 9.99, capturedAt: new Date('2030-01-01T00:00:00Z') });
     await bumpCacheVersion('events');
     const c = await api.get('/v2/matches/1203/live-odds');
     expect(c.body.data.capturedAt).to.equal('2030-01-01T00:00:00.000Z');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { LiveOddsSnapshot } from '../../../shared/db/models';
+import { setLiveOddsSnapshotFields } from '../../../shared/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -242,7 +242,7 @@ describe('GET /v2/matches/{eventId}/live-odds', () => {
   });
 
   it('happy: a provider marked stale says so', async () => {
-    await LiveOddsSnapshot.updateOne({ _id: '8001|sim-book-b' }, { $set: { stale: true } });
+    await setLiveOddsSnapshotFields('8001', 'sim-book-b', { stale: true });
     await bumpCacheVersion('events');
     const res = await api.get('/v2/matches/8001/live-odds?dataSource=sim-book-b');
     expect(res.body.data.stale).to.equal(true);

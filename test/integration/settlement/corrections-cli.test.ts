@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { Event, LiveEventData, Pick, PerformanceRollup, Recommendation } from '../../../shared/db/models';
+import { countEventsMatching, findEventById, findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
+import { deleteRecommendation, findPicksById, findRecommendationsOfEventsById, findRollupById, insertRawRecommendation, setRollupFields } from '../../../shared/db/repositories/fixtures';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
 import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';
 import { startApi, type TestServer } from '../../helpers/api';
 import { cli } from '../../helpers/cli';
-import { useOwnStores } from '../../helpers/ownStores';
+import { connectMongo } from '../../../shared/db/mongo';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, recId, type BetSpec } from '../../helpers/settlementFixtures';
 
@@ -33,12 +34,11 @@ describe('operator settlement commands (check-performance, correct-result) with 
   let corrected: string;
   let other: string;
   let upcoming: string;
-  let restoreStores: (() => Promise<void>) | undefined;
 
-  const settledAt = (ids: string[], version: number) => async () => (await Event.countDocuments({ _id: { $in: ids }, settledVersion: version })) === ids.length;
+  const settledAt = (ids: string[], version: number) => async () => (await countEventsMatching({ _id: { $in: ids }, settledVersion: version })) === ids.length;
 
   before(async function () {
-    restoreStores = await useOwnStores('ops');
+    await connectMongo();
     corrected = await createEvent();
     other = await createEvent({ start: new Date(Date.now() - 2 * 86_400_000) });
     upcoming = await createEvent({ status: 'upcoming', led: null });
@@ -55,7 +55,6 @@ describe('operator settlement commands (check-performance, correct-result) with 
   after(async () => {
     await api?.close();
     if (worker && worker.child.exitCode === null) (worker.child.kill('SIGTERM'), await worker.exited);
-    await restoreStores?.();
   });
 
   it('happy: check-performance exits 0 on rollups the worker wrote', async () => {
@@ -69,10 +68,10 @@ describe('operator settlement commands (check-performance, correct-result) with 
   });
 
   it('error: a tampered rollup makes check-performance exit 1 naming the day, confidence and counter; --fix repairs it', async () => {
-    const day = betDay((await Event.findById(other, { startDateTime: 1 }).lean())!.startDateTime);
-    const before = await PerformanceRollup.findById(`${day}|High`).lean();
+    const day = betDay((await findEventById(other))!.startDateTime);
+    const before = await findRollupById(`${day}|High`);
     expect(before).to.include({ wins: 1, losses: 1 });
-    await PerformanceRollup.updateOne({ _id: `${day}|High` }, { $set: { wins: 5 } });
+    await setRollupFields(`${day}|High`, { wins: 5 });
 
     const bad = await cli('check-performance');
     expect(bad.code).to.equal(1);
@@ -85,16 +84,16 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect(fixed.code, fixed.err).to.equal(0);
     expect(fixed.json.fixed).to.deep.include({ days: [day] });
     expect(fixed.json.fixed.after).to.include({ equal: true });
-    expect(await PerformanceRollup.findById(`${day}|High`).lean()).to.include({ wins: 1, losses: 1 });
+    expect(await findRollupById(`${day}|High`)).to.include({ wins: 1, losses: 1 });
     expect((await cli('check-performance')).code).to.equal(0);
   });
 
   it("error: a settled bet that cannot be counted is named by check-performance and does not stop its day's rollups", async () => {
-    const start = (await Event.findById(other, { startDateTime: 1 }).lean())!.startDateTime;
+    const start = (await findEventById(other))!.startDateTime;
     const day = betDay(start);
-    const source = (await Recommendation.findOne({ eventId: other }).lean())!;
+    const source = (await findRecommendationsOfEventsById([other]))[0];
     const badId = `${source._id}-hand-edited`;
-    await Recommendation.collection.insertOne({ ...source, _id: badId, settled: true, result: 'won', resultDetail: null, returnPerUnit: 2 } as never);
+    await insertRawRecommendation({ ...source, _id: badId, settled: true, result: 'won', resultDetail: null, returnPerUnit: 2 });
     try {
       const r = await cli('check-performance');
       expect(r.code).to.equal(1);
@@ -104,9 +103,9 @@ describe('operator settlement commands (check-performance, correct-result) with 
       expect(json.mismatches).to.deep.equal([]);
       // The worker's refresh of that day still runs over the other bets.
       await refreshRollupDays([day]);
-      expect(await PerformanceRollup.findById(`${day}|High`).lean()).to.include({ wins: 1, losses: 1 });
+      expect(await findRollupById(`${day}|High`)).to.include({ wins: 1, losses: 1 });
     } finally {
-      await Recommendation.deleteOne({ _id: badId });
+      await deleteRecommendation(badId);
     }
     expect((await cli('check-performance')).code).to.equal(0);
   });
@@ -117,11 +116,11 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect(r.code, r.err).to.equal(0);
     expect(r.json).to.deep.include({ eventId: corrected, changed: true, previousVersion: 0, resultVersion: 1, jobId: `settle-${corrected}-v1` });
     expect(r.json.changes).to.deep.equal([{ field: 'homeGoals', from: 2, to: 1 }]);
-    expect(await LiveEventData.findOne({ eventId: corrected }).lean()).to.include({ homeGoals: 1, awayGoals: 1 });
-    expect((await Event.findById(corrected).lean())!.stats).to.include({ homeGoals: 1, awayGoals: 1, homeCorners: 7 });
+    expect(await findLiveEventDataOfEvent(corrected)).to.include({ homeGoals: 1, awayGoals: 1 });
+    expect((await findEventById(corrected))!.stats).to.include({ homeGoals: 1, awayGoals: 1, homeCorners: 7 });
 
     await waitUntil('the corrected version to be settled', settledAt([corrected], 1), 60000, 250);
-    const recs = Object.fromEntries((await Recommendation.find({ eventId: corrected }).lean()).map((x) => [x._id.replace(`rec-${corrected}-`, ''), x]));
+    const recs = Object.fromEntries((await findRecommendationsOfEventsById([corrected])).map((x) => [x._id.replace(`rec-${corrected}-`, ''), x]));
     const view = (k: string) => ({ result: recs[k].result, rpu: recs[k].returnPerUnit, writes: recs[k].settlementWrites, version: recs[k].settledVersion });
     expect(view('mr1')).to.deep.equal({ result: 'lost', rpu: 0, writes: 2, version: 1 });
     expect(view('mrX')).to.deep.equal({ result: 'won', rpu: 3.4, writes: 2, version: 1 });
@@ -140,11 +139,11 @@ describe('operator settlement commands (check-performance, correct-result) with 
     expect(recs.mrX.corrections[0]).to.include({ previousResult: 'lost', newResult: 'won' });
     expect(recs.bttsY.corrections).to.deep.equal([]);
 
-    const parlay = (await Pick.findById(`parlay-${corrected}`).lean())!;
+    const parlay = (await findPicksById({ ids: [`parlay-${corrected}`] }))[0];
     expect(parlay).to.include({ result: 'lost', settlementWrites: 2 });
     expect(parlay.corrections[0]).to.include({ previousResult: 'won', newResult: 'lost' });
     expect(parlay.legs.map((l) => l.resultDetail)).to.deep.equal(['lost', 'won']);
-    const single = (await Pick.findById(`single-${corrected}`).lean())!;
+    const single = (await findPicksById({ ids: [`single-${corrected}`] }))[0];
     expect(single).to.include({ result: 'won', returnPerUnit: 3.4, settlementWrites: 2 });
 
     // Exactly the three changed bets move the figures: 2 wins become losses, 1 loss a win;
@@ -168,7 +167,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
     const r = await cli('correct-result', '--event', corrected, '--home-goals', '1', '--json');
     expect(r.code, r.err).to.equal(0);
     expect(r.json).to.include({ changed: false, resultVersion: 1, jobId: null });
-    expect((await Event.findById(corrected).lean())!.resultVersion).to.equal(1);
+    expect((await findEventById(corrected))!.resultVersion).to.equal(1);
     expect(await queueFor(settlementQueue).getJob(`settle-${corrected}-v2`)).to.equal(undefined);
   });
 
@@ -187,12 +186,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
     for (const [name, args, message] of cases) {
       it(`${name}: exits non-zero naming the argument`, async () => {
         const ids = [other, upcoming];
-        const versions = async () =>
-          (
-            await Event.find({ _id: { $in: ids } }, { resultVersion: 1, stats: 1 })
-              .sort({ _id: 1 })
-              .lean()
-          ).map((e) => [e.resultVersion, e.stats?.homeGoals ?? null]);
+        const versions = async () => (await Promise.all(ids.map(findEventById))).map((e) => [e?.resultVersion, e?.stats?.homeGoals ?? null]);
         const before = await versions();
         const r = await cli('correct-result', ...args());
         expect(r.code).to.not.equal(0);
@@ -211,13 +205,13 @@ describe('operator settlement commands (check-performance, correct-result) with 
       for (const r of runs) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(CorrectionConflictError);
       expect(done.length).to.be.at.least(1);
       expect(new Set(done.map((d) => d.resultVersion)).size, 'distinct versions').to.equal(done.length);
-      const event = (await Event.findById(id).lean())!;
+      const event = (await findEventById(id))!;
       expect(event.resultVersion).to.equal(done.length);
       // Every correction that reported success is in the data, none half-applied.
       const expected = { homeGoals: 2, awayGoals: 1 };
       for (const d of done) for (const c of d.changes) Object.assign(expected, { [c.field]: c.to });
       expect(event.stats).to.include(expected);
-      expect(await LiveEventData.findOne({ eventId: id }).lean()).to.include(expected);
+      expect(await findLiveEventDataOfEvent(id)).to.include(expected);
     }
   });
 });

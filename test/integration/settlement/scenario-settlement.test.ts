@@ -1,19 +1,19 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { aiQueue } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { Event, Pick, Recommendation } from '../../../shared/db/models';
+import { countEventsMatching, findEventById } from '../../../shared/db/repositories/events';
+import { findAllSettledBets } from '../../../shared/db/repositories/ai';
+import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario, type Scenario } from '../../../shared/providers/simulated/scenario';
-import { refreshRollupDays, toSettledBet } from '../../../shared/settlement/rollups';
+import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
-import { useOwnStores } from '../../helpers/ownStores';
-import { clearIngested, nextSlot } from '../../helpers/ingest';
+import { nextSlot } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createPick, createRecommendations, recId } from '../../helpers/settlementFixtures';
 
@@ -289,7 +289,7 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
 
   /** The AI worker's write, as createRecommendations stores it, at the price the event shows now. */
   async function recommend(c: EventCase, index: { i: number }): Promise<void> {
-    const event = (await Event.findById(c.id).lean())!;
+    const event = (await findEventById(c.id))!;
     expect(event.status, `${c.id} must be upcoming when recommended`).to.equal('upcoming');
     const specs = c.bets.map((bet) => {
       const market = event.markets.find((m) => m.id === `${c.id}-${bet.betTypeSysname}${bet.line === null ? '' : `@${bet.line}`}`);
@@ -301,15 +301,10 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     await createRecommendations(c.id, specs);
   }
 
-  let restoreStores: (() => Promise<void>) | undefined;
   before(async function () {
     await connectMongo();
-    // Performance is compared with a recomputation from every settled bet: only this file's bets.
-    restoreStores = await useOwnStores('scenario');
-    await clearIngested();
-    // Jobs of an earlier replay (scenario-replay leaves delayed settle-71000xx-v0) would swallow ours.
-    await queueFor(settlementQueue).obliterate({ force: true });
-    await queueFor(aiQueue).obliterate({ force: true });
+    // Performance is compared with a recomputation from every settled bet: this file's database
+    // holds only its own (test/helpers/fileStores.ts).
     worker = spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' });
     const soccer = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: replayedYesterday('soccer-settlement-rules.json') }));
     const multi = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: replayedYesterday('multi-sport-rules.json') }));
@@ -325,28 +320,20 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     // Every event to its end state; the worker settles each from the job ingest enqueued.
     for (const t of ['12:35', '13:15', '13:35', '14:15', '14:46']) await poll(soccer, t);
     for (const t of ['12:42', '16:30']) await poll(multi, t);
-    await waitUntil('every ended event settled at version 0', async () => (await Event.countDocuments({ _id: { $in: SETTLED_IDS }, settledVersion: 0 })) === SETTLED_IDS.length, 120_000, 250);
+    await waitUntil('every ended event settled at version 0', async () => (await countEventsMatching({ _id: { $in: SETTLED_IDS }, settledVersion: 0 })) === SETTLED_IDS.length, 120_000, 250);
     api = await startApi();
     v0 = await settleBet('7100008');
     atV0 = { ...(await performance()), expected: await recomputed() };
 
     // The published correction: a new result version, settled by its own job.
     await poll(soccer, '15:15');
-    await waitUntil('the correction of 7100008 settled', async () => (await Event.findById('7100008', { settledVersion: 1 }).lean())?.settledVersion === 1, 60_000, 250);
+    await waitUntil('the correction of 7100008 settled', async () => (await findEventById('7100008'))?.settledVersion === 1, 60_000, 250);
   });
 
   after(async () => {
     await api?.close();
     if (worker && worker.child.exitCode === null) (worker.child.kill('SIGTERM'), await worker.exited);
     handles.forEach((h) => h.breaker.shutdown());
-    // Leave no settled bets or picks behind for other files' suite-wide checks; rollups follow.
-    await Recommendation.deleteMany({ eventId: { $in: EVENT_IDS } });
-    await Pick.deleteMany({ eventIds: { $in: EVENT_IDS } });
-    await refreshRollupDays([REPLAY_DAY]);
-    await clearIngested();
-    await queueFor(settlementQueue).obliterate({ force: true });
-    await queueFor(aiQueue).obliterate({ force: true });
-    await restoreStores?.();
   });
 
   const expectBet = (c: EventCase, r: Body, want: Outcome, key: string) => {
@@ -449,11 +436,11 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
   });
 
   it('happy: each settled bet and pick was written once, the corrected ones twice, the unsettled never', async () => {
-    const recs = await Recommendation.find({ eventId: { $in: EVENT_IDS } }, { settled: 1, settlementWrites: 1 }).lean();
+    const recs = await findRecommendationsOfEventsById(EVENT_IDS);
     const writes = Object.fromEntries(recs.map((r) => [r._id, [r.settled, r.settlementWrites]]));
     const expected = Object.fromEntries(CASES.flatMap((c) => c.bets.map((bet) => [recId(c.id, bet.key), bet.expect.result === null ? [false, 0] : [true, bet.before ? 2 : 1]])));
     expect(writes).to.deep.equal(expected);
-    const picks = await Pick.find({ _id: { $in: PICKS.map((p) => p.id) } }, { settled: 1, settlementWrites: 1 }).lean();
+    const picks = await findPicksById({ ids: PICKS.map((p) => p.id) });
     expect(Object.fromEntries(picks.map((p) => [p._id, [p.settled, p.settlementWrites]]))).to.deep.equal(
       Object.fromEntries(PICKS.map((p) => [p.id, p.result === null ? [false, 0] : [true, p.before ? 2 : 1]])),
     );
@@ -500,12 +487,8 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
 
   it('error: settle jobs replayed for every event (a retry, a duplicate) write nothing twice', async () => {
     const snapshot = async () => ({
-      recs: await Recommendation.find({ eventId: { $in: EVENT_IDS } })
-        .sort({ _id: 1 })
-        .lean(),
-      picks: await Pick.find({ _id: { $in: PICKS.map((p) => p.id) } })
-        .sort({ _id: 1 })
-        .lean(),
+      recs: await findRecommendationsOfEventsById(EVENT_IDS),
+      picks: await findPicksById({ ids: PICKS.map((p) => p.id) }),
       perf: (await performance()).daily.days,
     });
     const was = await snapshot();
@@ -523,7 +506,7 @@ async function recomputed() {
   const today = new Date().toISOString().slice(0, 10);
   const days = windowDays(today, WINDOW);
   // As the worker's rollups do: a settled bet that cannot be counted is left out (betProblem).
-  const bets = (await Recommendation.find({ settled: true }).lean()).map(toSettledBet).filter((x) => days.includes(x.day) && betProblem(x) === null);
+  const bets = (await findAllSettledBets()).map(toSettledBet).filter((x) => days.includes(x.day) && betProblem(x) === null);
   const rollups = recomputeFromBets(bets);
   return { report: performanceReport(rollups, { days: WINDOW, today, now: new Date(0) }), daily: dailyBreakdown(rollups, { days: WINDOW, today }) };
 }

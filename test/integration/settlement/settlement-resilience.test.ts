@@ -3,7 +3,9 @@ import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { equalRollups } from '../../../shared/grading';
-import { Event, Pick, Recommendation } from '../../../shared/db/models';
+import { countEventsMatching } from '../../../shared/db/repositories/events';
+import { countRecommendationsMatching } from '../../../shared/db/repositories/ai';
+import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
 import { loadRollups, recomputeAll } from '../../../shared/settlement/rollups';
 import { sigkillTree } from '../../helpers/kill';
 import { deleteKeysOfThisRun } from '../../helpers/redisKeys';
@@ -45,14 +47,14 @@ async function seed(events: number, betsPerEvent: number): Promise<{ eventIds: s
 
 /** Every bet of these events settled exactly once, every pick too, every event marked, rollups true. */
 async function expectExactlyOnce(eventIds: string[], pickIds: string[], betsPerEvent: number): Promise<void> {
-  const recs = await Recommendation.find({ eventId: { $in: eventIds } }, { settled: 1, settlementWrites: 1, corrections: 1 }).lean();
+  const recs = await findRecommendationsOfEventsById(eventIds);
   expect(recs).to.have.length(eventIds.length * betsPerEvent);
   const writes = recs.map((r) => `${r.settled}:${r.settlementWrites}:${r.corrections.length}`);
   expect(new Set(writes), 'settled:settlementWrites:corrections of every bet').to.deep.equal(new Set(['true:1:0']));
-  const picks = await Pick.find({ _id: { $in: pickIds } }, { settled: 1, settlementWrites: 1 }).lean();
+  const picks = await findPicksById({ ids: pickIds });
   expect(picks).to.have.length(pickIds.length);
   expect(new Set(picks.map((p) => `${p.settled}:${p.settlementWrites}`))).to.deep.equal(new Set(['true:1']));
-  expect(await Event.countDocuments({ _id: { $in: eventIds }, settledVersion: 0 })).to.equal(eventIds.length);
+  expect(await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })).to.equal(eventIds.length);
   const { rollups, invalid } = await recomputeAll();
   expect(invalid).to.deep.equal([]);
   const check = equalRollups(await loadRollups(), rollups);
@@ -61,7 +63,7 @@ async function expectExactlyOnce(eventIds: string[], pickIds: string[], betsPerE
 }
 
 async function settledCount(eventIds: string[]): Promise<number> {
-  return Recommendation.countDocuments({ eventId: { $in: eventIds }, settled: true });
+  return countRecommendationsMatching({ eventId: { $in: eventIds }, settled: true });
 }
 
 const stop = async (p: Spawned | undefined) => {
@@ -91,7 +93,7 @@ describe('settlement resilience (worker and scheduler processes)', function () {
     running.push(spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' }));
     running.push(spawnEntry('workers/scheduler.ts', { SETTLEMENT_SWEEP_MS: '1500', POLL_INTERVAL_MS: '3600000' }));
     await waitUntil('the sweep to settle every bet', async () => (await settledCount(eventIds)) === eventIds.length * 5, 150_000, 500);
-    await waitUntil('every event marked settled', async () => (await Event.countDocuments({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 30_000, 250);
+    await waitUntil('every event marked settled', async () => (await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 30_000, 250);
     await expectExactlyOnce(eventIds, pickIds, 5);
     const swept = (await queueFor(settlementQueue).getJobs(['completed'])).filter((j) => j.name === 'sweep');
     expect(swept.length, 'completed sweep jobs').to.be.greaterThan(0);
@@ -133,7 +135,7 @@ describe('settlement resilience (worker and scheduler processes)', function () {
 
     running.push(spawnEntry('workers/settlement.ts', env));
     await waitUntil('every bet settled after the kills', async () => (await settledCount(eventIds)) === total, 180_000, 500);
-    await waitUntil('every event marked settled', async () => (await Event.countDocuments({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 60_000, 250);
+    await waitUntil('every event marked settled', async () => (await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 60_000, 250);
     await expectExactlyOnce(eventIds, pickIds, perEvent);
   });
 });

@@ -3,7 +3,9 @@ import { enqueue } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
-import { Event, Pick, Recommendation } from '../../../shared/db/models';
+import { countEventsMatching } from '../../../shared/db/repositories/events';
+import { findAllSettledBets } from '../../../shared/db/repositories/ai';
+import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
 import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -199,7 +201,7 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     // What ingest does when an event ends: one delayed job per event and result version.
     for (const id of [...ids, cancelled]) await enqueue(settlementQueue, 'settle-event', { eventId: id, resultVersion: 0 });
     const expectMarked = ids.filter((_, i) => SCENARIOS[i].state === 'settled').concat(cancelled);
-    await waitUntil('every ended event to be settled', async () => (await Event.countDocuments({ _id: { $in: expectMarked }, settledVersion: 0 })) === expectMarked.length, 90000, 250);
+    await waitUntil('every ended event to be settled', async () => (await countEventsMatching({ _id: { $in: expectMarked }, settledVersion: 0 })) === expectMarked.length, 90000, 250);
     api = await startApi();
   });
 
@@ -252,10 +254,10 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
   });
 
   it('happy: each settled bet was written once (settlementWrites), unsettled ones never', async () => {
-    const recs = await Recommendation.find({ eventId: { $in: [...ids, cancelled] } }, { settled: 1, settlementWrites: 1 }).lean();
+    const recs = await findRecommendationsOfEventsById([...ids, cancelled]);
     expect(recs.filter((r) => r.settled).map((r) => r.settlementWrites)).to.satisfy((xs: number[]) => xs.length >= 40 && xs.every((x) => x === 1));
     expect(recs.filter((r) => !r.settled).map((r) => r.settlementWrites)).to.satisfy((xs: number[]) => xs.length > 0 && xs.every((x) => x === 0));
-    const picks = await Pick.find({ settled: true }, { settlementWrites: 1 }).lean();
+    const picks = await findPicksById({ settled: true });
     expect(picks.map((p) => p.settlementWrites)).to.satisfy((xs: number[]) => xs.length >= 6 && xs.every((x) => x === 1));
   });
 
@@ -278,7 +280,7 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
   it('happy: performance equals a recomputation from the settled bets, daily cumulative profit included', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const days = windowDays(today, 30);
-    const bets = (await Recommendation.find({ settled: true }).lean()).map(toSettledBet).filter((b) => days.includes(b.day));
+    const bets = (await findAllSettledBets()).map(toSettledBet).filter((b) => days.includes(b.day));
     const expected = performanceReport(recomputeFromBets(bets), { days: 30, today, now: new Date(0) });
     const { status, body } = await api.get('/v2/ai/performance');
     expect(status).to.equal(200);

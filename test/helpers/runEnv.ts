@@ -1,0 +1,16 @@
+/**
+ * The run's database, Redis prefix and quiet logs, set before any module of the service is
+ * loaded (test/setup.ts imports this first): a module that builds its logger when loaded must
+ * already see LOG_LEVEL.
+ */
+import { randomBytes } from 'node:crypto';
+import { setEnvForChildren } from '../../shared/config';
+
+const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
+setEnvForChildren({
+  MONGODB_DB: `odds_test_${runId}`,
+  REDIS_PREFIX: `test-${runId}`,
+  LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+  NODE_ENV: 'test',
+  SHUTDOWN_TIMEOUT_MS: '5000',
+});
