@@ -13,6 +13,7 @@ import {
   RechargeAttempt,
   Recommendation,
   Region,
+  Session,
   Team,
 } from '../models';
 import type { CompetitionDoc } from '../models/competition';
@@ -170,4 +171,23 @@ export async function findRollupById(id: string) {
 /** Counters of a stored rollup overwritten: the tampering a performance check must catch. */
 export async function setRollupFields(id: string, set: Record<string, unknown>): Promise<void> {
   await PerformanceRollup.updateOne({ _id: id }, { $set: set });
+}
+
+/** Every stored session of an account made already expired: the session a test then sees refused. */
+export async function expireSessionsOfAccount(accountId: string, at: Date): Promise<void> {
+  await Session.updateMany({ accountId }, { $set: { expiresAt: at } });
+}
+
+/** Every stored session, as stored: what a read of the collection would give an intruder. */
+export async function findAllSessions() {
+  return Session.find({}).lean();
+}
+
+/** Recommendations and rollups a test wrote under its own id prefix and day. */
+export async function deleteRecommendationsWithIdPrefix(prefix: string): Promise<void> {
+  await Recommendation.deleteMany({ _id: { $regex: `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` } });
+}
+
+export async function deleteRollupsOfDay(day: string): Promise<void> {
+  await PerformanceRollup.deleteMany({ day });
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CreditLedger, Session } from '../../../shared/db/models';
+import { expireSessionsOfAccount, findAllSessions, findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
 import { connectMongo } from '../../../shared/db/mongo';
 import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
 import { Browser, forgetLocalFailures, PASSWORD, startWebProcess, uniqueEmail, type WebProcess } from './client';
@@ -92,7 +92,7 @@ describe('account API: security', function () {
     expect(again.body.replayed).to.equal(true);
     expect(stripe.created.length - createdBefore).to.equal(1);
     expect(stripe.created.at(-1)).to.include({ amount: 4500, paymentMethod: 'pm_card_visa', status: 'succeeded' });
-    expect(await CreditLedger.countDocuments({ accountId, kind: 'purchase' })).to.equal(1);
+    expect(await findLedgerEntriesOfAccount(accountId, ['purchase'])).to.have.length(1);
     expect((await alice.send('GET', '/v2/account')).body.account.balance).to.equal(500 + 100000);
     // A new key is a new purchase.
     const second = await alice.send('POST', '/v2/account/purchases', body, { 'Idempotency-Key': `order2-${accountId}` });
@@ -112,14 +112,14 @@ describe('account API: security', function () {
 
   it('security: an expired session is refused even while the store still holds it (FerretDB keeps expired documents)', async () => {
     const alice = await signedUp(web[0]);
-    await Session.updateMany({ accountId: (await alice.send('GET', '/v2/account')).body.account.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await expireSessionsOfAccount((await alice.send('GET', '/v2/account')).body.account.id, new Date(Date.now() - 1000));
     expect((await alice.send('GET', '/v2/account')).status).to.equal(401);
   });
 
   it('security: sessions are stored by hash: the cookie value is in no session document', async () => {
     const alice = await signedUp(web[1]);
     const id = alice.cookie!.split('=')[1];
-    const docs = await Session.find({}).lean();
+    const docs = await findAllSessions();
     expect(JSON.stringify(docs)).to.not.include(id);
     expect(docs.some((d) => d.csrfToken === alice.csrf)).to.equal(true);
   });

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { PerformanceRollup, Recommendation, Event } from '../../../shared/db/models';
+import { findRecommendationsByIds } from '../../../shared/db/repositories/ai';
+import { findEventById } from '../../../shared/db/repositories/events';
+import { deleteRecommendationsWithIdPrefix, deleteRollupsOfDay, insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
 import { connectMongo } from '../../../shared/db/mongo';
 import type { ClosingLine } from '../../../shared/ingest/closing';
 import { pollProvider } from '../../../shared/ingest/poll';
@@ -41,42 +43,44 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
   after(async () => {
     handle?.breaker.shutdown();
     await clearIngested();
-    await Recommendation.deleteMany({ _id: /^replay-test-/ });
-    if (m) await PerformanceRollup.deleteMany({ day: new Date(m.kickoff).toISOString().slice(0, 10) });
+    await deleteRecommendationsWithIdPrefix('replay-test-');
+    if (m) await deleteRollupsOfDay(new Date(m.kickoff).toISOString().slice(0, 10));
   });
 
   it('happy: opening prices, the closing line per book at kickoff, the real final counts, and a settled recommendation with closingOdds and clv', async () => {
     const r = rowOf(lines[0], lines[m.row - 1]);
     expect((await poll(m.kickoff - APPEAR_MS + 60_000)).status).to.equal('ok');
-    let e = (await Event.findById(m.eventId).lean())!;
+    let e = (await findEventById(m.eventId))!;
     expect([e.status, e.homeTeam.name.en, e.awayTeam.name.en, e.competition.name.en]).to.deep.equal(['upcoming', r.HomeTeam, r.AwayTeam, 'Premier League']);
     const mr = () => e.markets.find((x) => x.betTypeSysname === 'SOCCER_MATCH_RESULT')!;
     expect(mr().betItems[0].bookPrices).to.include({ bet365: num(r.B365H), pinnacle: num(r.PSH) });
 
     await poll(m.kickoff - 2 * HOUR);
     // A recommendation written before kickoff on the home win, at Bet365's closing price.
-    const item = (await Event.findById(m.eventId).lean())!.markets.find((x) => x.betTypeSysname === 'SOCCER_MATCH_RESULT')!.betItems[0];
-    await Recommendation.create({
-      _id: 'replay-test-1',
-      eventId: m.eventId,
-      marketId: `${m.eventId}-SOCCER_MATCH_RESULT`,
-      betItemId: item.id,
-      betTypeSysname: 'SOCCER_MATCH_RESULT',
-      code: '1',
-      sportId: 1,
-      outcome: r.HomeTeam,
-      bookmaker: 'bet365',
-      odds: num(r.B365CH),
-      probability: 0.25,
-      fairOdds: 4,
-      confidence: 'Low',
-      edgePercentage: 2,
-      kellyFraction: 0.01,
-      eventStartAt: new Date(m.kickoff),
-    });
+    const item = (await findEventById(m.eventId))!.markets.find((x) => x.betTypeSysname === 'SOCCER_MATCH_RESULT')!.betItems[0];
+    await insertSeedDocuments('recommendations', [
+      {
+        _id: 'replay-test-1',
+        eventId: m.eventId,
+        marketId: `${m.eventId}-SOCCER_MATCH_RESULT`,
+        betItemId: item.id,
+        betTypeSysname: 'SOCCER_MATCH_RESULT',
+        code: '1',
+        sportId: 1,
+        outcome: r.HomeTeam,
+        bookmaker: 'bet365',
+        odds: num(r.B365CH),
+        probability: 0.25,
+        fairOdds: 4,
+        confidence: 'Low',
+        edgePercentage: 2,
+        kellyFraction: 0.01,
+        eventStartAt: new Date(m.kickoff),
+      },
+    ]);
 
     await poll(m.kickoff + 30 * 60_000);
-    e = (await Event.findById(m.eventId).lean())!;
+    e = (await findEventById(m.eventId))!;
     expect(e.status).to.equal('live');
     const closing = e.closingLine as unknown as ClosingLine;
     expect(new Date(closing.capturedAt).getTime()).to.equal(m.kickoff);
@@ -92,7 +96,7 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
     expect(closing.markets.find((x) => x.betTypeSysname === 'SOCCER_ASIAN_HANDICAP')!.line).to.equal(num(r.AHCh));
 
     await poll(m.kickoff + 2 * HOUR);
-    e = (await Event.findById(m.eventId).lean())!;
+    e = (await findEventById(m.eventId))!;
     expect(e.status).to.equal('completed');
     expect(e.stats).to.include({
       homeGoals: num(r.FTHG),
@@ -108,7 +112,7 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
     });
 
     await settleEvent(m.eventId);
-    const rec = (await Recommendation.findById('replay-test-1').lean())!;
+    const rec = (await findRecommendationsByIds(['replay-test-1']))[0];
     const q = [r.PSCH, r.PSCD, r.PSCA].map((x) => 1 / num(x));
     const fairHome = q[0] / (q[0] + q[1] + q[2]);
     expect(rec.settled).to.equal(true);
