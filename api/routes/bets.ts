@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { getConfig } from '../../shared/config';
 import { findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
 import {
@@ -11,9 +10,8 @@ import {
 } from '../../shared/db/repositories/events';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
-import { validQuery } from '../middleware/validate';
-import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery } from '../schemas/settlement';
-import type { RouteSpec } from './spec';
+import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery, settlementResponses } from '../schemas/settlement';
+import { route, type Infer, type Route, type RouteContext, type Sent } from './spec';
 
 type Locale = 'en' | 'es' | 'pt';
 type Localized = { en: string; es?: string | null; pt?: string | null };
@@ -35,9 +33,9 @@ function tally(items: { settled?: boolean | null; result?: string | null }[]) {
 
 const HISTORY_LIMIT = 5000;
 
-const settleBet: RequestHandler = async (req, res) => {
-  const eventId = String(req.params.eventId);
-  const { locale } = validQuery<{ locale: Locale }>(req);
+type Context<Q, P, K extends keyof typeof settlementResponses> = RouteContext<Infer<Q>, Infer<P>, Infer<(typeof settlementResponses)[K]>>;
+
+async function settleBet({ query: { locale }, params: { eventId }, json }: Context<typeof settleBetQuery, typeof settleBetParams, 'settleBet'>): Promise<Sent> {
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   const [led, recs, picks] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId)]);
@@ -46,7 +44,7 @@ const settleBet: RequestHandler = async (req, res) => {
   const resultVersion = event.resultVersion ?? 0;
   const settledVersion = event.settledVersion ?? null;
   const settlementStateName = state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
-  res.json({
+  return json({
     data: {
       eventId,
       status: event.status,
@@ -112,11 +110,9 @@ const settleBet: RequestHandler = async (req, res) => {
       summary: { recommendations: tally(recs), picks: tally(picks) },
     },
   });
-};
+}
 
-const oddsMovement: RequestHandler = async (req, res) => {
-  const betItemId = String(req.params.betItemId);
-  const q = validQuery<{ dataSource?: string }>(req);
+async function oddsMovement({ query: q, params: { betItemId }, json }: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Sent> {
   const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
   const newest = await findNewestOddsHistory(betItemId, dataSource, HISTORY_LIMIT + 1);
   if (newest.length === 0) {
@@ -131,7 +127,7 @@ const oddsMovement: RequestHandler = async (req, res) => {
   const last = rows[rows.length - 1];
   const prices = rows.map((r) => r.price).concat(first.price);
   const change = Math.round((last.price - first.price) * 10000) / 10000;
-  res.json({
+  return json({
     data: {
       betItemId,
       eventId: last.eventId,
@@ -147,13 +143,14 @@ const oddsMovement: RequestHandler = async (req, res) => {
       truncated,
     },
   });
-};
+}
 
 /** /v2/bets: an event's settlement, and a bet item's price history (mounted and documented by spec.ts). */
-export function betsRoutes(): RouteSpec[] {
+export function betsRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/bets/events/{eventId}/settle-bet',
+      price: '/v2/bets/events/{eventId}/settle-bet',
       operationId: 'settleBet',
       summary: 'Settlement of an event',
       description:
@@ -164,12 +161,13 @@ export function betsRoutes(): RouteSpec[] {
       auth: 'key',
       params: settleBetParams,
       query: settleBetQuery,
-      response: 'settleBet',
+      response: settlementResponses.settleBet,
       errors: [404],
       handler: settleBet,
-    },
-    {
+    }),
+    route({
       path: '/bets/bet-items/{betItemId}/odds-movement',
+      price: '/v2/bets/bet-items/{betItemId}/odds-movement',
       operationId: 'oddsMovement',
       summary: 'Odds movement of a bet item',
       description:
@@ -180,9 +178,9 @@ export function betsRoutes(): RouteSpec[] {
       auth: 'key',
       params: oddsMovementParams,
       query: oddsMovementQuery,
-      response: 'oddsMovement',
+      response: settlementResponses.oddsMovement,
       errors: [404],
       handler: oddsMovement,
-    },
+    }),
   ];
 }
