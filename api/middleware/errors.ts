@@ -19,6 +19,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
 };
 
 /** What Express, body-parser and http-errors put on a client's fault (any of it may be missing). */
+const textOf = (v: unknown) => (typeof v === 'string' ? v : '');
 const field = (err: unknown, name: string): unknown => (typeof err === 'object' && err !== null && name in err ? Reflect.get(err, name) : undefined);
 
 /**
@@ -29,7 +30,7 @@ function clientFault(err: unknown): ApiError | undefined {
   const status = Number(field(err, 'status') ?? field(err, 'statusCode'));
   if (!(status >= 400 && status < 500)) return undefined;
   if (status === 400) {
-    const decoding = field(err, 'type') === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(String(field(err, 'message') ?? '')) ? 'malformed percent-encoding in the path' : 'malformed request';
+    const decoding = field(err, 'type') === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(textOf(field(err, 'message'))) ? 'malformed percent-encoding in the path' : 'malformed request';
     return badRequest(decoding);
   }
   const code = ERROR_CODES.find((c) => ERRORS[c].status === status);

@@ -98,4 +98,3 @@ export async function bettingRecommendations(q: Infer<typeof bettingRecommendati
   const [count, recs] = await Promise.all([countRecommendationsMatching(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
   return { data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
 }
-

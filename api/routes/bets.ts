@@ -19,11 +19,20 @@ const localize = (t: Localized | undefined, locale: Locale) => (t ? (t[locale] ?
 
 const SETTLEMENT_KEYS = ['settled', 'result', 'resultDetail', 'returnPerUnit', 'actualReturn', 'settlementDate', 'reasonCode', 'reason', 'corrections', 'settlementError'] as const;
 
-function settlementOf(doc: Record<string, unknown>) {
+function settlementOf(doc: object) {
   const out: Record<string, unknown> = {};
-  for (const k of SETTLEMENT_KEYS) out[k] = doc[k] ?? (k === 'corrections' ? [] : k === 'settled' ? false : null);
+  for (const k of SETTLEMENT_KEYS) out[k] = Reflect.get(doc, k) ?? (k === 'corrections' ? [] : k === 'settled' ? false : null);
   return out;
 }
+
+/** A stored free-form document (mixed): served when it is an object. */
+const recordOr = (v: unknown, fallback: Record<string, unknown>): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : fallback;
+
+const RESULTS = ['won', 'lost', 'push'] as const;
+const RESULT_DETAILS = ['won', 'lost', 'push', 'half_won', 'half_lost'] as const;
+/** A stored grading as the schema's enum (a stored value is always one of them). */
+const oneOf = <T extends string>(values: readonly T[], v: string | null | undefined): T | null => values.find((x) => x === v) ?? null;
 
 function tally(items: { settled?: boolean | null; result?: string | null }[]) {
   const count = (r: string) => items.filter((i) => i.settled && i.result === r).length;
@@ -61,7 +70,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         settledVersion,
         settledAt: event.settledAt ?? null,
       },
-      finalResult: state.kind === 'ended' ? stats : null,
+      finalResult: state.kind === 'ended' && stats ? { ...stats } : null,
       statsSource: source,
       liveEventData: led
         ? {
@@ -69,8 +78,8 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
             ...settlementStats(led, null).stats,
             phaseSysname: led.phaseSysname ?? null,
             isLive: Boolean(led.isLive),
-            liveDataJson: (led.liveDataJson as Record<string, unknown> | null | undefined) ?? {},
-            updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
+            liveDataJson: recordOr(led.liveDataJson, {}),
+            updatedAt: 'updatedAt' in led && led.updatedAt instanceof Date ? led.updatedAt : null,
           }
         : null,
       recommendations: recs.map((r) => ({
@@ -86,7 +95,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         odds: r.odds,
         confidence: r.confidence,
         edgePercentage: r.edgePercentage,
-        ...settlementOf(r as unknown as Record<string, unknown>),
+        ...settlementOf(r),
       })),
       picks: picks.map((p) => ({
         id: p._id,
@@ -94,7 +103,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         totalOdds: p.totalOdds,
         confidence: p.confidence,
         edgePercentage: p.edgePercentage,
-        ...settlementOf(p as unknown as Record<string, unknown>),
+        ...settlementOf(p),
         legs: p.legs.map((l) => ({
           recommendationId: l.recommendationId,
           eventId: l.eventId,
@@ -102,8 +111,8 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
           outcome: l.outcome,
           odds: l.odds,
           point: l.point ?? null,
-          result: l.result ?? null,
-          resultDetail: l.resultDetail ?? null,
+          result: oneOf(RESULTS, l.result),
+          resultDetail: oneOf(RESULT_DETAILS, l.resultDetail),
           returnPerUnit: l.returnPerUnit ?? null,
         })),
       })),

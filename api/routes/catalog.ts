@@ -1,4 +1,4 @@
-import { listCompetitions, listRegions, listTeams, systemStats, type CompetitionsQuery, type RegionsQuery, type TeamsQuery } from '../queries/catalog';
+import { listCompetitions, listRegions, listTeams, systemStats } from '../queries/catalog';
 import { hasDates, searchPattern, zoneKey } from '../queries/filters';
 import { dateRule } from '../schemas/params';
 import { competitionsQuery, regionsQuery, statsQuery, teamsQuery } from '../schemas/queries';

@@ -1,16 +1,4 @@
-import {
-  defaultDataSource,
-  eventIdOf,
-  listMatches,
-  liveMatches,
-  liveOdds,
-  matchDetail,
-  TRENDING_SIZE,
-  trendingMatches,
-  type LiveQuery,
-  type MatchesQuery,
-  type TrendingQuery,
-} from '../queries/events';
+import { defaultDataSource, eventIdOf, listMatches, liveMatches, liveOdds, matchDetail, TRENDING_SIZE, trendingMatches } from '../queries/events';
 import { hasDates, todayFilter, zoneKey } from '../queries/filters';
 import { dateRule, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
 import { liveOddsQuery, liveQuery, matchDetailQuery, matchesQuery, trendingQuery } from '../schemas/queries';

@@ -25,15 +25,15 @@ function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): Rou
     params,
     req,
     res,
-    json(body, status = 200) {
+    json: (body, status = 200) => {
       res.status(status).json(body);
       return SENT;
     },
-    async cached(endpoint, key, scopes, render) {
+    cached: async (endpoint, key, scopes, render) => {
       await sendCached(req, res, endpoint, key, scopes, render);
       return SENT;
     },
-    text(contentType, body, headers = {}) {
+    text: (contentType, body, headers = {}) => {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       if (Buffer.isBuffer(body)) {
         res.setHeader('Content-Type', contentType);
@@ -42,7 +42,7 @@ function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): Rou
       } else res.type(contentType).send(body);
       return SENT;
     },
-    redirect(status, url) {
+    redirect: (status, url) => {
       res.redirect(status, url);
       return SENT;
     },
@@ -78,7 +78,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     }
   };
   // After validation: a refused request is never debited (api/middleware/metering.ts).
-  const chain: RequestHandler[] = spec.price ? [validate, meterDebit(), handle] : [validate, handle];
+  const chain: RequestHandler[] = [...(spec.guards ?? []), validate, ...(spec.price ? [meterDebit()] : []), handle];
   router.get(path, ...chain);
 }
 

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { MeteredPath } from '../../shared/billing/costs';
 import type { CacheScope } from '../../shared/cache/versions';
@@ -25,10 +25,7 @@ type Unref<S> = S extends { readonly $ref: string } ? true : S extends object ? 
 
 /** Dates leave as ISO strings: a handler may hand either a Date or its string to the JSON body. */
 interface Inference {
-  deserialize: [
-    { pattern: { type: 'string'; format: 'date-time' }; output: Date | string },
-    { pattern: { type: readonly ['string', 'null']; format: 'date-time' }; output: Date | string | null },
-  ];
+  deserialize: [{ pattern: { type: 'string'; format: 'date-time' }; output: Date | string }, { pattern: { type: readonly ['string', 'null']; format: 'date-time' }; output: Date | string | null }];
 }
 
 /** The value a schema describes. */
@@ -46,12 +43,12 @@ export interface RouteContext<Q, P, B> {
   readonly req: Request;
   readonly res: Response;
   /** The 200 body (or another status with the same shape, e.g. health's 503). */
-  json(body: B, status?: number): Sent;
+  json: (body: B, status?: number) => Sent;
   /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */
-  cached(endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>): Promise<Sent>;
+  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Promise<Sent>;
   /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
-  text(contentType: string, body: string | Buffer, headers?: Record<string, string | number>): Sent;
-  redirect(status: number, url: string): Sent;
+  text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Sent;
+  redirect: (status: number, url: string) => Sent;
 }
 
 /** Who may call a route. */
@@ -94,6 +91,8 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   response: R;
   /** Documented non-2xx statuses besides 400. */
   errors?: number[];
+  /** Checks run before anything else (the operators' Basic auth). */
+  guards?: readonly RequestHandler[];
   /** Files served under the path's last parameter instead of a handler's answer. */
   files?: { dir: string; maxAge: string };
   handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>>): Sent | Promise<Sent>;

@@ -13,7 +13,8 @@ export function obj<const P extends Record<string, object>, const R extends read
   required?: R,
   extra?: E,
 ) {
-  return { type: 'object', additionalProperties: false, required: required ?? keysOf(properties), properties, ...extra } as const;
+  // Without `required` R is all the keys, which keysOf returns: the cast only names that type.
+  return { type: 'object', additionalProperties: false, required: (required ?? keysOf(properties)) as R, properties, ...extra } as const;
 }
 
 export const arr = <const I extends object, const E extends object = object>(items: I, extra?: E) => ({ type: 'array', items, ...extra }) as const;

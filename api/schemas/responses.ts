@@ -254,3 +254,8 @@ export const responses = {
     },
   },
 } as const;
+
+/** GET /v2/costs: the cost table (shared/billing/costs.ts). */
+export const costsResponse = obj({
+  data: arr(obj({ method: { type: 'string', enum: ['GET'] }, path: str, credits: int, keyRequired: bool, note: str }, ['method', 'path', 'credits', 'keyRequired'])),
+});
