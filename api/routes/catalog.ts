@@ -1,6 +1,6 @@
 import { listCompetitions, listRegions, listTeams, systemStats } from '../queries/catalog';
 import { hasDates, searchPattern, zoneKey } from '../queries/filters';
-import { dateRule } from '../schemas/params';
+import { datedListing } from '../schemas/params';
 import { competitionsQuery, regionsQuery, statsQuery, teamsQuery } from '../schemas/queries';
 import { responses } from '../schemas/responses';
 import { route, type Route } from './spec';
@@ -19,8 +19,7 @@ export function catalogRoutes(): Route[] {
       tag: 'Reference',
       auth: 'none',
       query: competitionsQuery,
-      lists: ['status'],
-      check: dateRule,
+      ...datedListing,
       response: responses.competitions,
       handler: ({ query: q, cached }) => {
         const key = { ...q, timezone: hasDates(q) ? zoneKey(q.timezone) : undefined };

@@ -1,6 +1,6 @@
 import { defaultDataSource, eventIdOf, listMatches, liveMatches, liveOdds, matchDetail, TRENDING_SIZE, trendingMatches } from '../queries/events';
 import { hasDates, todayFilter, zoneKey } from '../queries/filters';
-import { dateRule, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
+import { datedListing, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
 import { liveOddsQuery, liveQuery, matchDetailQuery, matchesQuery, trendingQuery } from '../schemas/queries';
 import { responses } from '../schemas/responses';
 import { route, type Route } from './spec';
@@ -20,8 +20,7 @@ export function matchRoutes(): Route[] {
       tag: 'Events',
       auth: 'key',
       query: matchesQuery,
-      lists: ['status'],
-      check: dateRule,
+      ...datedListing,
       response: responses.matches,
       handler: ({ query: q, cached }) => {
         // The zone only matters with a date filter: without one, every zone shares one page.

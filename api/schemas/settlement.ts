@@ -87,17 +87,8 @@ const settledFields = {
   settlementError,
 } as const;
 
-const tally = {
-  type: 'object',
-  properties: {
-    total: { type: 'integer' },
-    settled: { type: 'integer' },
-    unsettled: { type: 'integer' },
-    won: { type: 'integer' },
-    lost: { type: 'integer' },
-    push: { type: 'integer' },
-  },
-} as const;
+const integer = { type: 'integer' } as const;
+const tally = { type: 'object', properties: { total: integer, settled: integer, unsettled: integer, won: integer, lost: integer, push: integer } } as const;
 
 export const settleBetResponse = {
   type: 'object',
