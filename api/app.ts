@@ -1,30 +1,33 @@
 import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
-import { accountRouter } from './account/router';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
-import { dashboardRouter } from './dashboard';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
 import { meterAccess } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
 import { betsRoutes } from './routes/bets';
-import { costsRouter } from './routes/costs';
-import { healthRouter } from './routes/health';
-import { metricsRouter } from './routes/metrics';
+import { accountRouter } from './account/router';
+import { dashboardRouter } from './dashboard';
+import { costsRoute } from './routes/costs';
+import { healthRoute } from './routes/health';
+import { metricsRoute } from './routes/metrics';
 import { aiRoutes } from './routes/ai';
-import { docsRouter, healthDoc } from './routes/docs';
+import { docsRoutes } from './routes/docs';
+import { mountRoutes } from './routes/mount';
 import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
+import type { Route } from './routes/spec';
 import { trackRecordRoutes } from './routes/trackRecord';
-import { mountRoutes } from './routes/spec';
 
-/** Every /v2 endpoint with a RouteSpec. Each feature adds its routes here. */
-export const v2Routes = () => [...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes()];
+/** Every /v2 endpoint, in mounting order (a static path before a parameter that would match it). Each feature adds its routes here. */
+export function v2Routes(): Route[] {
+  const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes()];
+  return [...api, ...docsRoutes(api)];
+}
 
 /** Routers mounted under /v2, in order. */
 export function v2Routers(): Router[] {
-  const routes = v2Routes();
-  return [healthRouter(), costsRouter(), mountRoutes(routes), docsRouter([healthDoc, ...routes])];
+  return [mountRoutes(v2Routes())];
 }
 
 export function createApp(): Express {
@@ -39,7 +42,7 @@ export function createApp(): Express {
   // Operators' endpoints exist only with the admin credentials (404 otherwise, like any unknown path).
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
     app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
-    app.use(metricsRouter(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD));
+    app.use(mountRoutes([metricsRoute(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD)]));
   }
   app.use('/dashboard', dashboardRouter());
   // Before every /v2 router: key check and rate limit of a priced path; each route debits after

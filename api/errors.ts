@@ -25,6 +25,8 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+export const ERROR_CODES: readonly ErrorCode[] = Object.keys(ERRORS).filter((k): k is ErrorCode => k in ERRORS);
+
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,

@@ -1,20 +1,13 @@
 import { getConfig } from '../shared/config';
-import type { RouteSpec } from './routes/spec';
-import { priceOf } from '../shared/billing/costs';
-import { aiComponents, aiResponses } from './schemas/ai';
-import { performanceResponses } from './schemas/performance';
-import { components as readComponents, responses as readResponses } from './schemas/responses';
-import { settlementResponses } from './schemas/settlement';
-import { trackRecordResponses } from './schemas/trackRecord';
+import type { RouteDescription } from './routes/spec';
+import { costOf } from '../shared/billing/costs';
+import { aiComponents } from './schemas/ai';
+import { components as readComponents } from './schemas/responses';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
 import { ACCOUNT_SCHEMAS, ACCOUNT_TAG, accountPaths } from './account/openapi';
 
-/** Every named schema and every 200 body, whichever feature's file defines it. */
+/** Every named schema, whichever feature's file defines it. */
 const components = { ...readComponents, ...aiComponents, ...ACCOUNT_SCHEMAS };
-const responses = { ...readResponses, ...aiResponses, ...settlementResponses, ...performanceResponses, ...trackRecordResponses };
-
-/** What the document needs of a route (the health route is described without being mounted here). */
-export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request parameters: the message names the parameter and the rule.',
@@ -31,30 +24,29 @@ const errorResponse = (status: number) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-function parameters(route: DocumentedRoute): object[] {
+function parameters(route: RouteDescription): object[] {
   const out: object[] = [];
-  for (const [name, schema] of Object.entries(route.params?.properties ?? {})) {
-    out.push({ name, in: 'path', required: true, description: (schema as { description?: string }).description, schema });
+  for (const [name, schema] of Object.entries(route.params.properties)) {
+    out.push({ name, in: 'path', required: true, description: schema.description, schema });
   }
-  for (const [name, schema] of Object.entries(route.query.properties)) {
-    const s = schema as { description?: string; type?: string };
+  for (const [name, schema] of Object.entries(route.query?.properties ?? {})) {
     out.push({
       name,
       in: 'query',
       required: false,
-      description: s.description,
+      description: schema.description,
       schema,
-      ...(s.type === 'array' ? { style: 'form', explode: true } : {}),
+      ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
     });
   }
   return out;
 }
 
-function operation(route: DocumentedRoute): object {
-  // The cost table is the authority on price and on whether a key is needed.
-  const priced = priceOf('GET', `/v2${route.path}`);
-  const keyed = priced ? !priced.public : route.auth === 'key';
-  const credits = priced?.credits ?? 0;
+function operation(route: RouteDescription): object {
+  // The route's cost table row is the authority on price and on whether a key is needed.
+  const row = route.price ? costOf(route.price) : undefined;
+  const keyed = row ? !row.public : route.auth === 'key';
+  const credits = row?.credits ?? 0;
   const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...(route.errors ?? []), 503];
   return {
     operationId: route.operationId,
@@ -70,7 +62,7 @@ function operation(route: DocumentedRoute): object {
     responses: {
       200: {
         description: 'OK',
-        content: { [route.mediaType ?? 'application/json']: { schema: responses[route.response as keyof typeof responses] } },
+        content: { [route.mediaType ?? 'application/json']: { schema: route.response } },
       },
       ...Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponse(s)])),
     },
@@ -81,13 +73,11 @@ function operation(route: DocumentedRoute): object {
  * The OpenAPI 3.1 document of the given routes, built from the very schemas the validator
  * compiles (query and path) and the response schemas the tests validate served bodies against.
  */
-export function openApiDocument(routes: readonly DocumentedRoute[]): Record<string, unknown> {
+export function openApiDocument(routes: readonly RouteDescription[]): Record<string, unknown> {
   const cfg = getConfig();
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
-    const missing = !responses[route.response as keyof typeof responses];
-    if (missing) throw new Error(`route ${route.path}: unknown response schema ${route.response}`);
-    (paths[`/v2${route.path}`] ??= {}).get = operation(route);
+    if (route.documented) (paths[`${route.mount}${route.path}`] ??= {}).get = operation(route);
   }
   return {
     openapi: '3.1.0',

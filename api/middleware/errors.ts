@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { priceOf } from '../../shared/billing/costs';
-import { ApiError, badRequest, ERRORS, type ErrorCode } from '../errors';
+import { ApiError, badRequest, ERROR_CODES, ERRORS } from '../errors';
 
 /** An unknown path is a 404; a known one asked with another method than GET or HEAD, a 405. */
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
@@ -12,27 +12,28 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 
 /** Renders every error as the spec's error shape; a 500 never carries a stack or an internal message. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : (clientFault(err as HttpErrorLike) ?? internal(err, req));
+  const apiError = err instanceof ApiError ? err : (clientFault(err) ?? internal(err, req));
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
   res.status(apiError.status).json(apiError.toBody());
 };
 
 /** What Express, body-parser and http-errors put on a client's fault (any of it may be missing). */
-type HttpErrorLike = { status?: unknown; statusCode?: unknown; type?: string; message?: string };
+const textOf = (v: unknown) => (typeof v === 'string' ? v : '');
+const field = (err: unknown, name: string): unknown => (typeof err === 'object' && err !== null && name in err ? Reflect.get(err, name) : undefined);
 
 /**
  * A 4xx raised by Express or a library (a path's percent-encoding that does not decode, a static
  * file refused): answered with its status in the error shape, never with the library's text.
  */
-function clientFault(err: HttpErrorLike): ApiError | undefined {
-  const status = Number(err?.status ?? err?.statusCode);
+function clientFault(err: unknown): ApiError | undefined {
+  const status = Number(field(err, 'status') ?? field(err, 'statusCode'));
   if (!(status >= 400 && status < 500)) return undefined;
   if (status === 400) {
-    const decoding = err.type === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(err.message ?? '') ? 'malformed percent-encoding in the path' : 'malformed request';
+    const decoding = field(err, 'type') === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(textOf(field(err, 'message'))) ? 'malformed percent-encoding in the path' : 'malformed request';
     return badRequest(decoding);
   }
-  const code = (Object.keys(ERRORS) as ErrorCode[]).find((c) => ERRORS[c].status === status);
+  const code = ERROR_CODES.find((c) => ERRORS[c].status === status);
   return code ? new ApiError(code, code === 'NOT_FOUND' ? 'Not found' : ERRORS[code].error) : new ApiError('NOT_FOUND', 'Not found');
 }
 

@@ -12,7 +12,8 @@ export function routeLabel(req: Pick<Request, 'method' | 'originalUrl' | 'baseUr
   const path = req.originalUrl.split('?')[0];
   const priced = priceOf(req.method, path);
   if (priced) return priced.path;
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  const matched: unknown = req.route;
+  const pattern = typeof matched === 'object' && matched !== null && 'path' in matched ? matched.path : undefined;
   if (typeof pattern === 'string') return `${req.baseUrl}${pattern}` || '/';
   return 'unmatched';
 }

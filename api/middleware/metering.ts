@@ -25,6 +25,18 @@ interface Metered {
   key: KeyIdentity;
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this global namespace
+  namespace Express {
+    interface Locals {
+      /** Set by meterAccess for a priced request whose key passed; read by the route's meterDebit. */
+      metered?: Metered;
+    }
+  }
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
 const UNAVAILABLE = () => new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' });
 
@@ -46,12 +58,11 @@ export function meterAccess(): RequestHandler {
       res.setHeader('X-RateLimit-Remaining', String(access.remaining));
       // Until the route's debit says otherwise: a request refused by validation costs nothing.
       res.setHeader('X-Credits-Consumed', '0');
-      (req as unknown as { apiKey: KeyIdentity }).apiKey = access.key;
-      (res.locals as { metered?: Metered }).metered = { priced, key: access.key };
+      res.locals.metered = { priced, key: access.key };
       next();
     } catch (err) {
       // Redis or MongoDB unreachable: the key cannot be checked, so nothing is served.
-      req.log?.error({ err: (err as Error).message }, 'metering unavailable');
+      req.log?.error({ err: messageOf(err) }, 'metering unavailable');
       next(UNAVAILABLE());
     }
   };
@@ -59,7 +70,7 @@ export function meterAccess(): RequestHandler {
 
 export function meterDebit(): RequestHandler {
   return async (req, res, next) => {
-    const metered = (res.locals as { metered?: Metered }).metered;
+    const { metered } = res.locals;
     if (!metered) return next();
     const { priced } = metered;
     const { accountId, keyId, mode } = metered.key;
@@ -81,7 +92,7 @@ export function meterDebit(): RequestHandler {
     } catch (err) {
       // The debit cannot be made: nothing is served (and nothing charged: a debit that did land
       // keeps its hold, which the sweep refunds).
-      req.log?.error({ err: (err as Error).message }, 'metering unavailable');
+      req.log?.error({ err: messageOf(err) }, 'metering unavailable');
       next(UNAVAILABLE());
     }
   };
@@ -104,8 +115,9 @@ function chargeOnHeaders(res: Response, balanceAfterDebit: number, cost: number)
   res.writeHead = function (this: Response, statusCode: number, ...rest: unknown[]) {
     charged = statusCode < 400;
     if (!charged) setCredits(res, balanceAfterDebit + cost, 0);
-    return (writeHead as (...a: unknown[]) => Response).call(this, statusCode, ...rest);
-  } as typeof res.writeHead;
+    Reflect.apply(writeHead, this, [statusCode, ...rest]);
+    return this;
+  };
   return () => charged;
 }
 

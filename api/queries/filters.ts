@@ -63,3 +63,6 @@ export function searchPattern(search: string): string {
     .replace(/\s+/g, ' ');
   return folded.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 }
+
+/** Whether a query filters by calendar days (then its time zone matters, and is part of its cache key). */
+export const hasDates = (q: { date?: string; startDate?: string; endDate?: string }) => Boolean(q.date || q.startDate || q.endDate);

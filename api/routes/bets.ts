@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { getConfig } from '../../shared/config';
 import { findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
 import {
@@ -11,9 +10,8 @@ import {
 } from '../../shared/db/repositories/events';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
-import { validQuery } from '../middleware/validate';
-import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery } from '../schemas/settlement';
-import type { RouteSpec } from './spec';
+import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery, settlementResponses } from '../schemas/settlement';
+import { route, type Infer, type Route, type RouteContext, type Sent } from './spec';
 
 type Locale = 'en' | 'es' | 'pt';
 type Localized = { en: string; es?: string | null; pt?: string | null };
@@ -21,11 +19,20 @@ const localize = (t: Localized | undefined, locale: Locale) => (t ? (t[locale] ?
 
 const SETTLEMENT_KEYS = ['settled', 'result', 'resultDetail', 'returnPerUnit', 'actualReturn', 'settlementDate', 'reasonCode', 'reason', 'corrections', 'settlementError'] as const;
 
-function settlementOf(doc: Record<string, unknown>) {
+function settlementOf(doc: object) {
   const out: Record<string, unknown> = {};
-  for (const k of SETTLEMENT_KEYS) out[k] = doc[k] ?? (k === 'corrections' ? [] : k === 'settled' ? false : null);
+  for (const k of SETTLEMENT_KEYS) out[k] = Reflect.get(doc, k) ?? (k === 'corrections' ? [] : k === 'settled' ? false : null);
   return out;
 }
+
+/** A stored free-form document (mixed): served when it is an object. */
+const recordOr = (v: unknown, fallback: Record<string, unknown>): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : fallback;
+
+const RESULTS = ['won', 'lost', 'push'] as const;
+const RESULT_DETAILS = ['won', 'lost', 'push', 'half_won', 'half_lost'] as const;
+/** A stored grading as the schema's enum (a stored value is always one of them). */
+const oneOf = <T extends string>(values: readonly T[], v: string | null | undefined): T | null => values.find((x) => x === v) ?? null;
 
 function tally(items: { settled?: boolean | null; result?: string | null }[]) {
   const count = (r: string) => items.filter((i) => i.settled && i.result === r).length;
@@ -35,9 +42,9 @@ function tally(items: { settled?: boolean | null; result?: string | null }[]) {
 
 const HISTORY_LIMIT = 5000;
 
-const settleBet: RequestHandler = async (req, res) => {
-  const eventId = String(req.params.eventId);
-  const { locale } = validQuery<{ locale: Locale }>(req);
+type Context<Q, P, K extends keyof typeof settlementResponses> = RouteContext<Infer<Q>, Infer<P>, Infer<(typeof settlementResponses)[K]>>;
+
+async function settleBet({ query: { locale }, params: { eventId }, json }: Context<typeof settleBetQuery, typeof settleBetParams, 'settleBet'>): Promise<Sent> {
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   const [led, recs, picks] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId)]);
@@ -46,7 +53,7 @@ const settleBet: RequestHandler = async (req, res) => {
   const resultVersion = event.resultVersion ?? 0;
   const settledVersion = event.settledVersion ?? null;
   const settlementStateName = state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
-  res.json({
+  return json({
     data: {
       eventId,
       status: event.status,
@@ -63,7 +70,7 @@ const settleBet: RequestHandler = async (req, res) => {
         settledVersion,
         settledAt: event.settledAt ?? null,
       },
-      finalResult: state.kind === 'ended' ? stats : null,
+      finalResult: state.kind === 'ended' && stats ? { ...stats } : null,
       statsSource: source,
       liveEventData: led
         ? {
@@ -71,8 +78,8 @@ const settleBet: RequestHandler = async (req, res) => {
             ...settlementStats(led, null).stats,
             phaseSysname: led.phaseSysname ?? null,
             isLive: Boolean(led.isLive),
-            liveDataJson: (led.liveDataJson as Record<string, unknown> | null | undefined) ?? {},
-            updatedAt: (led as { updatedAt?: Date }).updatedAt ?? null,
+            liveDataJson: recordOr(led.liveDataJson, {}),
+            updatedAt: 'updatedAt' in led && led.updatedAt instanceof Date ? led.updatedAt : null,
           }
         : null,
       recommendations: recs.map((r) => ({
@@ -88,7 +95,7 @@ const settleBet: RequestHandler = async (req, res) => {
         odds: r.odds,
         confidence: r.confidence,
         edgePercentage: r.edgePercentage,
-        ...settlementOf(r as unknown as Record<string, unknown>),
+        ...settlementOf(r),
       })),
       picks: picks.map((p) => ({
         id: p._id,
@@ -96,7 +103,7 @@ const settleBet: RequestHandler = async (req, res) => {
         totalOdds: p.totalOdds,
         confidence: p.confidence,
         edgePercentage: p.edgePercentage,
-        ...settlementOf(p as unknown as Record<string, unknown>),
+        ...settlementOf(p),
         legs: p.legs.map((l) => ({
           recommendationId: l.recommendationId,
           eventId: l.eventId,
@@ -104,19 +111,17 @@ const settleBet: RequestHandler = async (req, res) => {
           outcome: l.outcome,
           odds: l.odds,
           point: l.point ?? null,
-          result: l.result ?? null,
-          resultDetail: l.resultDetail ?? null,
+          result: oneOf(RESULTS, l.result),
+          resultDetail: oneOf(RESULT_DETAILS, l.resultDetail),
           returnPerUnit: l.returnPerUnit ?? null,
         })),
       })),
       summary: { recommendations: tally(recs), picks: tally(picks) },
     },
   });
-};
+}
 
-const oddsMovement: RequestHandler = async (req, res) => {
-  const betItemId = String(req.params.betItemId);
-  const q = validQuery<{ dataSource?: string }>(req);
+async function oddsMovement({ query: q, params: { betItemId }, json }: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Sent> {
   const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
   const newest = await findNewestOddsHistory(betItemId, dataSource, HISTORY_LIMIT + 1);
   if (newest.length === 0) {
@@ -131,7 +136,7 @@ const oddsMovement: RequestHandler = async (req, res) => {
   const last = rows[rows.length - 1];
   const prices = rows.map((r) => r.price).concat(first.price);
   const change = Math.round((last.price - first.price) * 10000) / 10000;
-  res.json({
+  return json({
     data: {
       betItemId,
       eventId: last.eventId,
@@ -147,13 +152,14 @@ const oddsMovement: RequestHandler = async (req, res) => {
       truncated,
     },
   });
-};
+}
 
 /** /v2/bets: an event's settlement, and a bet item's price history (mounted and documented by spec.ts). */
-export function betsRoutes(): RouteSpec[] {
+export function betsRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/bets/events/{eventId}/settle-bet',
+      price: '/v2/bets/events/{eventId}/settle-bet',
       operationId: 'settleBet',
       summary: 'Settlement of an event',
       description:
@@ -164,12 +170,13 @@ export function betsRoutes(): RouteSpec[] {
       auth: 'key',
       params: settleBetParams,
       query: settleBetQuery,
-      response: 'settleBet',
+      response: settlementResponses.settleBet,
       errors: [404],
       handler: settleBet,
-    },
-    {
+    }),
+    route({
       path: '/bets/bet-items/{betItemId}/odds-movement',
+      price: '/v2/bets/bet-items/{betItemId}/odds-movement',
       operationId: 'oddsMovement',
       summary: 'Odds movement of a bet item',
       description:
@@ -180,9 +187,9 @@ export function betsRoutes(): RouteSpec[] {
       auth: 'key',
       params: oddsMovementParams,
       query: oddsMovementQuery,
-      response: 'oddsMovement',
+      response: settlementResponses.oddsMovement,
       errors: [404],
       handler: oddsMovement,
-    },
+    }),
   ];
 }

@@ -1,17 +1,16 @@
-import type { Locale } from '../../shared/sports';
-import { sendCached } from '../cache/pageCache';
-import { validQuery } from '../middleware/validate';
-import { listCompetitions, listRegions, listTeams, systemStats, type CompetitionsQuery, type RegionsQuery, type TeamsQuery } from '../queries/catalog';
-import { searchPattern, zoneKey } from '../queries/filters';
-import { dateRule } from '../schemas/params';
+import { listCompetitions, listRegions, listTeams, systemStats } from '../queries/catalog';
+import { hasDates, searchPattern, zoneKey } from '../queries/filters';
+import { datedListing } from '../schemas/params';
 import { competitionsQuery, regionsQuery, statsQuery, teamsQuery } from '../schemas/queries';
-import type { RouteSpec } from './spec';
+import { responses } from '../schemas/responses';
+import { route, type Route } from './spec';
 
 /** Competitions, regions, teams and system statistics. */
-export function catalogRoutes(): RouteSpec[] {
+export function catalogRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/competitions',
+      price: '/v2/competitions',
       operationId: 'listCompetitions',
       summary: 'Competitions with events',
       description:
@@ -20,18 +19,16 @@ export function catalogRoutes(): RouteSpec[] {
       tag: 'Reference',
       auth: 'none',
       query: competitionsQuery,
-      lists: ['status'],
-      check: dateRule,
-      response: 'competitions',
-      handler: async (req, res) => {
-        const q = validQuery<CompetitionsQuery>(req);
-        const dated = Boolean(q.date || q.startDate || q.endDate);
-        const key = { ...q, timezone: dated ? zoneKey(q.timezone) : undefined };
-        await sendCached(req, res, 'competitions', key, ['events', 'competitions'], () => listCompetitions(q));
+      ...datedListing,
+      response: responses.competitions,
+      handler: ({ query: q, cached }) => {
+        const key = { ...q, timezone: hasDates(q) ? zoneKey(q.timezone) : undefined };
+        return cached('competitions', key, ['events', 'competitions'], () => listCompetitions(q));
       },
-    },
-    {
+    }),
+    route({
       path: '/regions',
+      price: '/v2/regions',
       operationId: 'listRegions',
       summary: 'Regions',
       description:
@@ -41,40 +38,35 @@ export function catalogRoutes(): RouteSpec[] {
       auth: 'none',
       query: regionsQuery,
       lists: ['status'],
-      response: 'regions',
-      handler: async (req, res) => {
-        const q = validQuery<RegionsQuery>(req);
-        await sendCached(req, res, 'regions', q as unknown as Record<string, unknown>, ['events', 'competitions'], () => listRegions(q));
-      },
-    },
-    {
+      response: responses.regions,
+      handler: ({ query: q, cached }) => cached('regions', q, ['events', 'competitions'], () => listRegions(q)),
+    }),
+    route({
       path: '/teams',
+      price: '/v2/teams',
       operationId: 'searchTeams',
       summary: 'Team search',
       description: 'Teams whose name, in any supported language, contains `search` (case and accents ignored), by English name. `count` is the total matching.',
       tag: 'Reference',
       auth: 'key',
       query: teamsQuery,
-      response: 'teams',
-      handler: async (req, res) => {
-        const q = validQuery<TeamsQuery>(req);
+      response: responses.teams,
+      handler: ({ query: q, cached }) => {
         const key = { ...q, search: q.search === undefined ? undefined : searchPattern(q.search) };
-        await sendCached(req, res, 'teams', key, ['competitions'], () => listTeams(q));
+        return cached('teams', key, ['competitions'], () => listTeams(q));
       },
-    },
-    {
+    }),
+    route({
       path: '/stats',
+      price: '/v2/stats',
       operationId: 'systemStats',
       summary: 'System-wide statistics',
       description: 'Counts of events by status and by sport, competitions, regions, teams and open markets, and the time of the latest event update.',
       tag: 'System',
       auth: 'none',
       query: statsQuery,
-      response: 'stats',
-      handler: async (req, res) => {
-        const q = validQuery<{ locale: Locale }>(req);
-        await sendCached(req, res, 'stats', q, ['events', 'competitions'], () => systemStats(q.locale));
-      },
-    },
+      response: responses.stats,
+      handler: ({ query: q, cached }) => cached('stats', q, ['events', 'competitions'], () => systemStats(q.locale)),
+    }),
   ];
 }

@@ -1,13 +1,22 @@
-import { Router } from 'express';
 import { costTableDocument } from '../../shared/billing/costs';
-import { validateQuery } from '../middleware/validate';
+import { emptyQuery } from '../schemas/queries';
+import { costsResponse } from '../schemas/responses';
+import { route, type Route } from './spec';
 
 /** Free and keyless: the credits each endpoint costs, straight from the one cost table. */
-export function costsRouter(): Router {
-  const router = Router();
+export function costsRoute(): Route {
   const body = costTableDocument();
-  router.get('/costs', validateQuery({ type: 'object', properties: {} }), (_req, res) => {
-    res.json(body);
+  return route({
+    path: '/costs',
+    price: '/v2/costs',
+    operationId: 'costs',
+    summary: 'Cost table',
+    description: 'The credits each endpoint costs and whether it needs a key.',
+    tag: 'System',
+    auth: 'none',
+    documented: false,
+    query: emptyQuery,
+    response: costsResponse,
+    handler: ({ json }) => json(body),
   });
-  return router;
 }

@@ -1,24 +1,13 @@
-import express, { Router } from 'express';
 import { getConfig } from '../../shared/config';
-import { openApiDocument, type DocumentedRoute } from '../openapi';
-import { emptyQuery } from '../schemas/queries';
-
-/** GET /v2/health as documented (its router lives in health.ts with this very query schema). */
-export const healthDoc: DocumentedRoute = {
-  path: '/health',
-  operationId: 'health',
-  summary: 'Health check',
-  description: 'MongoDB and Redis status with latency, job counts per queue, last ingest time and provider breaker states. 503 (error shape plus the same details) when MongoDB or Redis is down.',
-  tag: 'System',
-  auth: 'none',
-  query: emptyQuery,
-  response: 'health',
-};
+import { openApiDocument } from '../openapi';
+import { route, type Route, type RouteDescription } from './spec';
 
 // swagger-ui-dist ships the browser bundle; its files are served from here, never from a CDN.
 // (Its main module would load the whole 1.4 MB bundle into the server just to name the folder.)
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads only the path helper (see above); swagger-ui-dist has no types for it
-const SWAGGER_DIR: string = (require('swagger-ui-dist/absolute-path.js') as () => string)();
+const absolutePath: unknown = require('swagger-ui-dist/absolute-path.js');
+const swaggerDir: unknown = typeof absolutePath === 'function' ? Reflect.apply(absolutePath, undefined, []) : undefined;
+const SWAGGER_DIR = typeof swaggerDir === 'string' ? swaggerDir : '';
 
 const INDEX_HTML = `<!doctype html>
 <html lang="en">
@@ -57,33 +46,74 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.
  * PUBLIC_URL when set, else the origin this very request used (its Host header, when it is a
  * plain host name), so "Try it out" and generated clients call the API where it was found.
  */
-export function docsRouter(routes: readonly DocumentedRoute[]): Router {
-  const router = Router();
+export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
   const document = openApiDocument(routes);
   const configured = getConfig().PUBLIC_URL.replace(/\/+$/, '');
   const serialize = (server: string): Buffer => Buffer.from(JSON.stringify({ ...document, servers: [{ url: server }] }));
   const fixed: Buffer | undefined = configured ? serialize(configured) : undefined;
   const byOrigin = new Map<string, Buffer>(); // a few hosts at most; bounded anyway
-  router.get('/openapi.json', (req, res) => {
-    let body: Buffer | undefined = fixed;
-    if (!body) {
-      const host = req.headers.host ?? '';
-      const origin = HOST.test(host) ? `${req.protocol}://${host}` : '/';
-      const built: Buffer = byOrigin.get(origin) ?? serialize(origin);
-      if (byOrigin.size < 32) byOrigin.set(origin, built);
-      body = built;
-    }
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
-  });
-  // Non-strict routing matches /docs and /docs/ alike; the page's relative asset URLs need the slash.
-  router.get('/docs', (req, res) => {
-    if (!new URL(req.originalUrl, 'http://x').pathname.endsWith('/')) return res.redirect(301, `${req.baseUrl}/docs/`);
-    res.type('html').send(INDEX_HTML);
-  });
-  router.get('/docs/index.html', (_req, res) => res.type('html').send(INDEX_HTML));
-  router.get('/docs/swagger-initializer.js', (_req, res) => res.type('application/javascript').send(INITIALIZER));
-  router.use('/docs', express.static(SWAGGER_DIR, { index: false, maxAge: '1h', fallthrough: true }));
-  return router;
+  const page = { mount: '/v2', auth: 'none', tag: 'System', documented: false, query: null, response: { type: 'string' } } as const;
+  return [
+    route({
+      ...page,
+      path: '/openapi.json',
+      price: '/v2/openapi.json',
+      operationId: 'openApiDocument',
+      summary: 'This OpenAPI document',
+      description: 'The OpenAPI 3.1 document of the API.',
+      response: { type: 'object' },
+      handler: ({ req, text }) => {
+        let body: Buffer | undefined = fixed;
+        if (!body) {
+          const host = req.headers.host ?? '';
+          const origin = HOST.test(host) ? `${req.protocol}://${host}` : '/';
+          const built: Buffer = byOrigin.get(origin) ?? serialize(origin);
+          if (byOrigin.size < 32) byOrigin.set(origin, built);
+          body = built;
+        }
+        return text('application/json; charset=utf-8', body);
+      },
+    }),
+    route({
+      ...page,
+      path: '/docs',
+      price: '/v2/docs',
+      operationId: 'docsPage',
+      summary: 'Browsable reference',
+      description: 'Swagger UI over this document.',
+      // Non-strict routing matches /docs and /docs/ alike; the page's relative asset URLs need the slash.
+      handler: ({ req, text, redirect }) => (new URL(req.originalUrl, 'http://x').pathname.endsWith('/') ? text('text/html; charset=utf-8', INDEX_HTML) : redirect(301, `${req.baseUrl}/docs/`)),
+    }),
+    route({
+      ...page,
+      path: '/docs/index.html',
+      price: '/v2/docs/{asset}',
+      operationId: 'docsIndex',
+      summary: 'Browsable reference',
+      description: 'Swagger UI over this document.',
+      handler: ({ text }) => text('text/html; charset=utf-8', INDEX_HTML),
+    }),
+    route({
+      ...page,
+      path: '/docs/swagger-initializer.js',
+      price: '/v2/docs/{asset}',
+      operationId: 'docsInitializer',
+      summary: 'Swagger UI initializer',
+      description: 'Points Swagger UI at this document.',
+      handler: ({ text }) => text('application/javascript; charset=utf-8', INITIALIZER),
+    }),
+    route({
+      ...page,
+      path: '/docs/{asset}',
+      price: '/v2/docs/{asset}',
+      operationId: 'docsAsset',
+      summary: "The reference page's files",
+      description: 'Swagger UI files, served from the installed package, never from a CDN.',
+      files: { dir: SWAGGER_DIR, maxAge: '1h' },
+      handler: ({ res }) => {
+        res.status(404);
+        throw new Error('served by the files of the route');
+      },
+    }),
+  ];
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import { queueFor } from '../../jobs/client';
 import { ALL_QUEUES } from '../../jobs';
 import { pingMongo } from '../../shared/db/mongo';
@@ -11,8 +10,13 @@ import { findAllProviderStates } from '../../shared/db/repositories/providers';
 import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
 import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
 import { ERRORS } from '../errors';
-import { validateQuery } from '../middleware/validate';
+import { emptyQuery } from '../schemas/queries';
+import { responses } from '../schemas/responses';
+import { route, type Route } from './spec';
 import { recent } from '../../shared/cache/recent';
+
+/** A provider's stored quota (mixed): whatever it saved, or null. */
+const quotaOf = (p: { quota?: unknown }): unknown => p.quota ?? null;
 
 const withTimeout = <T>(p: Promise<T>, ms = 2000) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`timed out after ${ms} ms`)), ms).unref())]);
 
@@ -20,7 +24,7 @@ async function check<T>(fn: () => Promise<T>): Promise<{ status: 'up'; value: T 
   try {
     return { status: 'up', value: await withTimeout(fn()) };
   } catch (err) {
-    return { status: 'down', error: (err as Error).message };
+    return { status: 'down', error: err instanceof Error ? err.message : String(err) };
   }
 }
 
@@ -28,6 +32,11 @@ async function check<T>(fn: () => Promise<T>): Promise<{ status: 'up'; value: T 
 async function oldestWaitingAgeMs(q: (typeof ALL_QUEUES)[number], now: number): Promise<number | null> {
   const [oldest] = await queueFor(q).getJobs(['waiting'], 0, 0, true);
   return oldest ? Math.max(0, now - oldest.timestamp) : null;
+}
+
+/** A queue's job counts and the age of its oldest waiting job. */
+async function queueState(q: (typeof ALL_QUEUES)[number], now: number) {
+  return { ...(await queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')), oldestWaitingAgeMs: await oldestWaitingAgeMs(q, now) };
 }
 
 /**
@@ -52,68 +61,66 @@ async function countOverdue(now: number): Promise<number> {
  * Free and keyless. 200 when MongoDB and Redis answer, 503 (error shape plus the same details)
  * when either does not, so load balancers and humans read the same document.
  */
-export function healthRouter(): Router {
-  const router = Router();
+export function healthRoute(): Route {
   const startedAt = Date.now();
-  router.get('/health', validateQuery({ type: 'object', properties: {} }), async (_req, res) => {
-    const [mongo, red] = await Promise.all([
-      check(pingMongo),
-      check(async () => {
-        const t = Date.now();
-        await redis().ping();
-        return Date.now() - t;
-      }),
-    ]);
-    const now = Date.now();
-    const queues: Record<string, unknown> =
-      red.status === 'up'
-        ? Object.fromEntries(
-            await Promise.all(
-              ALL_QUEUES.map(async (q) => {
-                const read = async () => ({ ...(await queueFor(q).getJobCounts('waiting', 'active', 'delayed', 'failed')), oldestWaitingAgeMs: await oldestWaitingAgeMs(q, now) });
-                return [q.name, await withTimeout(read()).catch(() => null)] as const;
-              }),
-            ),
-          )
-        : {};
-    const providers = mongo.status === 'up' ? await findAllProviderStates().catch(() => []) : [];
-    const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
-    const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue('all')).catch(() => null) : null;
-    const cfg = getConfig();
-    const pipeline = pipelineStatus({
-      now,
-      pollIntervalMs: cfg.POLL_INTERVAL_MS,
-      uptimeMs: now - startedAt,
-      providers: cfg.PROVIDERS.map((name) => ({ name, lastSuccessAt: providers.find((p) => p._id === name)?.lastSuccessAt?.getTime() ?? null })),
-      oldestAnalysisWaitingMs: (queues.ai as { oldestWaitingAgeMs?: number | null } | null)?.oldestWaitingAgeMs ?? null,
-      settlementOverdue: overdue ?? 0,
-    });
-    const ok = mongo.status === 'up' && red.status === 'up';
-    const body = {
-      status: ok ? pipeline.status : 'degraded',
-      reasons: pipeline.reasons,
-      timestamp: new Date(now).toISOString(),
-      mongodb: mongo.status === 'up' ? { status: 'up', latencyMs: mongo.value } : mongo,
-      redis: red.status === 'up' ? { status: 'up', latencyMs: red.value } : red,
-      queues,
-      lastIngestAt: lastIngestAt?.toISOString() ?? null,
-      settlement: { overdue },
-      providers: providers.map((p) => ({
-        name: p._id,
-        breaker: p.breaker,
-        stale: p.stale,
-        lastAttemptAt: p.lastAttemptAt,
-        lastSuccessAt: p.lastSuccessAt,
-        lastSuccessAgeMs: p.lastSuccessAt ? now - p.lastSuccessAt.getTime() : null,
-        lastError: p.lastError,
-        quota: (p.quota as Record<string, unknown> | null | undefined) ?? null,
-      })),
-    };
-    if (ok) res.json(body);
-    else {
+  return route({
+    path: '/health',
+    price: '/v2/health',
+    operationId: 'health',
+    summary: 'Health check',
+    description: 'MongoDB and Redis status with latency, job counts per queue, last ingest time and provider breaker states. 503 (error shape plus the same details) when MongoDB or Redis is down.',
+    tag: 'System',
+    auth: 'none',
+    query: emptyQuery,
+    response: responses.health,
+    handler: async ({ json }) => {
+      const [mongo, red] = await Promise.all([
+        check(pingMongo),
+        check(async () => {
+          const t = Date.now();
+          await redis().ping();
+          return Date.now() - t;
+        }),
+      ]);
+      const now = Date.now();
+      const counted = red.status === 'up' ? await Promise.all(ALL_QUEUES.map(async (q) => [q.name, await withTimeout(queueState(q, now)).catch(() => null)] as const)) : [];
+      const queues = Object.fromEntries(counted);
+      const providers = mongo.status === 'up' ? await findAllProviderStates().catch(() => []) : [];
+      const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
+      const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue('all')).catch(() => null) : null;
+      const cfg = getConfig();
+      const pipeline = pipelineStatus({
+        now,
+        pollIntervalMs: cfg.POLL_INTERVAL_MS,
+        uptimeMs: now - startedAt,
+        providers: cfg.PROVIDERS.map((name) => ({ name, lastSuccessAt: providers.find((p) => p._id === name)?.lastSuccessAt?.getTime() ?? null })),
+        oldestAnalysisWaitingMs: counted.find(([name]) => name === 'ai')?.[1]?.oldestWaitingAgeMs ?? null,
+        settlementOverdue: overdue ?? 0,
+      });
+      const ok = mongo.status === 'up' && red.status === 'up';
+      const body = {
+        status: ok ? pipeline.status : 'degraded',
+        reasons: pipeline.reasons,
+        timestamp: new Date(now).toISOString(),
+        mongodb: mongo.status === 'up' ? { status: 'up', latencyMs: mongo.value } : mongo,
+        redis: red.status === 'up' ? { status: 'up', latencyMs: red.value } : red,
+        queues,
+        lastIngestAt: lastIngestAt?.toISOString() ?? null,
+        settlement: { overdue },
+        providers: providers.map((p) => ({
+          name: p._id,
+          breaker: p.breaker,
+          stale: p.stale,
+          lastAttemptAt: p.lastAttemptAt,
+          lastSuccessAt: p.lastSuccessAt,
+          lastSuccessAgeMs: p.lastSuccessAt ? now - p.lastSuccessAt.getTime() : null,
+          lastError: p.lastError,
+          quota: quotaOf(p),
+        })),
+      };
+      if (ok) return json(body);
       const down = [mongo.status === 'down' && 'mongodb', red.status === 'down' && 'redis'].filter(Boolean).join(', ');
-      res.status(503).json({ statusCode: 503, message: `Service degraded: ${down} down`, error: ERRORS.UNAVAILABLE.error, ...body });
-    }
+      return json({ statusCode: 503, message: `Service degraded: ${down} down`, error: ERRORS.UNAVAILABLE.error, ...body }, 503);
+    },
   });
-  return router;
 }

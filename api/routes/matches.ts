@@ -1,31 +1,16 @@
-import type { Locale } from '../../shared/sports';
-import { sendCached } from '../cache/pageCache';
-import { validQuery } from '../middleware/validate';
-import {
-  defaultDataSource,
-  eventIdOf,
-  listMatches,
-  liveMatches,
-  liveOdds,
-  matchDetail,
-  TRENDING_SIZE,
-  trendingMatches,
-  type LiveQuery,
-  type MatchesQuery,
-  type TrendingQuery,
-} from '../queries/events';
-import { todayFilter, zoneKey } from '../queries/filters';
-import { dateRule, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
+import { defaultDataSource, eventIdOf, listMatches, liveMatches, liveOdds, matchDetail, TRENDING_SIZE, trendingMatches } from '../queries/events';
+import { hasDates, todayFilter, zoneKey } from '../queries/filters';
+import { datedListing, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
 import { liveOddsQuery, liveQuery, matchDetailQuery, matchesQuery, trendingQuery } from '../schemas/queries';
-import type { RouteSpec } from './spec';
-
-const hasDates = (q: { date?: string; startDate?: string; endDate?: string }) => Boolean(q.date || q.startDate || q.endDate);
+import { responses } from '../schemas/responses';
+import { route, type Route } from './spec';
 
 /** Event endpoints. Static paths come before /matches/{eventId} so they are never read as ids. */
-export function matchRoutes(): RouteSpec[] {
+export function matchRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/matches',
+      price: '/v2/matches',
       operationId: 'listMatches',
       summary: 'List events',
       description:
@@ -35,18 +20,17 @@ export function matchRoutes(): RouteSpec[] {
       tag: 'Events',
       auth: 'key',
       query: matchesQuery,
-      lists: ['status'],
-      check: dateRule,
-      response: 'matches',
-      handler: async (req, res) => {
-        const q = validQuery<MatchesQuery>(req);
+      ...datedListing,
+      response: responses.matches,
+      handler: ({ query: q, cached }) => {
         // The zone only matters with a date filter: without one, every zone shares one page.
         const key = { ...q, timezone: hasDates(q) ? zoneKey(q.timezone) : undefined };
-        await sendCached(req, res, 'matches', key, ['events'], () => listMatches(q));
+        return cached('matches', key, ['events'], () => listMatches(q));
       },
-    },
-    {
+    }),
+    route({
       path: '/matches/trending',
+      price: '/v2/matches/trending',
       operationId: 'trendingMatches',
       summary: 'Trending events of today',
       description: `The ${TRENDING_SIZE} most viewed events starting today (in \`timezone\`) with the requested statuses, most viewed first. Only the trending fields, and only SOCCER_MATCH_RESULT and SOCCER_UNDER_OVER markets; no stats, recommendations, picks or simulations. \`count\` is the number of events returned. View counts in a cached answer may be up to CACHE_TTL_S seconds old.`,
@@ -54,15 +38,15 @@ export function matchRoutes(): RouteSpec[] {
       auth: 'key',
       query: trendingQuery,
       lists: ['status'],
-      response: 'trending',
-      handler: async (req, res) => {
-        const q = validQuery<TrendingQuery>(req);
+      response: responses.trending,
+      handler: ({ query: q, cached }) => {
         const today = todayFilter(q.timezone);
-        await sendCached(req, res, 'trending', { ...q, timezone: zoneKey(q.timezone), today: today.day }, ['events'], () => trendingMatches(q, today));
+        return cached('trending', { ...q, timezone: zoneKey(q.timezone), today: today.day }, ['events'], () => trendingMatches(q, today));
       },
-    },
-    {
+    }),
+    route({
       path: '/matches/live',
+      price: '/v2/matches/live',
       operationId: 'liveMatches',
       summary: 'Live events',
       description:
@@ -71,14 +55,12 @@ export function matchRoutes(): RouteSpec[] {
       tag: 'Events',
       auth: 'key',
       query: liveQuery,
-      response: 'live',
-      handler: async (req, res) => {
-        const q = validQuery<LiveQuery>(req);
-        await sendCached(req, res, 'live', q as unknown as Record<string, unknown>, ['events'], () => liveMatches(q));
-      },
-    },
-    {
+      response: responses.live,
+      handler: ({ query: q, cached }) => cached('live', q, ['events'], () => liveMatches(q)),
+    }),
+    route({
       path: '/matches/{eventId}',
+      price: '/v2/matches/{eventId}',
       operationId: 'matchDetail',
       summary: 'Event details',
       description:
@@ -89,16 +71,16 @@ export function matchRoutes(): RouteSpec[] {
       auth: 'key',
       params: eventIdParam,
       query: matchDetailQuery,
-      response: 'matchDetail',
+      response: responses.matchDetail,
       errors: [404],
-      handler: async (req, res) => {
-        const q = validQuery<{ locale: Locale; wrap: 'data' | 'none'; timezone: string }>(req);
-        const event = await matchDetail(String(req.params.eventId), q.locale, q.timezone);
-        res.json(q.wrap === 'none' ? event : { data: event });
+      handler: async ({ query: q, params, json }) => {
+        const event = await matchDetail(params.eventId, q.locale, q.timezone);
+        return json(q.wrap === 'none' ? event : { data: event });
       },
-    },
-    {
+    }),
+    route({
       path: '/matches/{eventId}/live-odds',
+      price: '/v2/matches/{eventId}/live-odds',
       operationId: 'liveOdds',
       summary: 'Live odds of an event',
       description:
@@ -108,14 +90,13 @@ export function matchRoutes(): RouteSpec[] {
       auth: 'key',
       params: eventIdOrSlugParam,
       query: liveOddsQuery,
-      response: 'liveOdds',
+      response: responses.liveOdds,
       errors: [404],
-      handler: async (req, res) => {
-        const q = validQuery<{ dataSource?: string; locale: Locale }>(req);
-        const eventId = eventIdOf(String(req.params.eventId));
+      handler: ({ query: q, params, cached }) => {
+        const eventId = eventIdOf(params.eventId);
         const dataSource = q.dataSource ?? defaultDataSource();
-        await sendCached(req, res, 'live-odds', { eventId, dataSource, locale: q.locale }, ['events'], () => liveOdds(eventId, dataSource, q.locale));
+        return cached('live-odds', { eventId, dataSource, locale: q.locale }, ['events'], () => liveOdds(eventId, dataSource, q.locale));
       },
-    },
+    }),
   ];
 }

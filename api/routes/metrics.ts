@@ -1,8 +1,8 @@
-import { Router } from 'express';
 import { ALL_QUEUES } from '../../jobs';
 import { queueFor } from '../../jobs/client';
 import { collectMetrics } from '../../shared/metrics/collect';
 import { basicAuth } from '../admin';
+import { route, type Route } from './spec';
 
 /** Every queue of the service, read at scrape time for its depth and age. */
 const allQueues = () => ALL_QUEUES.map(queueFor);
@@ -14,13 +14,23 @@ export const METRICS_PATH = '/metrics';
  * state read at scrape time), behind the same admin Basic auth as the queue dashboard. Not under
  * /v2: it is operators', not the API's, so it is neither metered nor in the OpenAPI document.
  */
-export function metricsRouter(user: string, password: string): Router {
-  const router = Router();
-  router.get(METRICS_PATH, basicAuth(user, password, 'metrics'), async (_req, res) => {
-    const { contentType, body } = await collectMetrics(allQueues);
-    res.setHeader('Content-Type', contentType);
-    res.setHeader('Cache-Control', 'no-store');
-    res.send(body);
+export function metricsRoute(user: string, password: string): Route {
+  return route({
+    path: METRICS_PATH,
+    mount: '',
+    price: null,
+    auth: 'admin',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description: 'The Prometheus exposition of every process of the deployment.',
+    tag: 'System',
+    documented: false,
+    guards: [basicAuth(user, password, 'metrics')],
+    query: null,
+    response: { type: 'string' },
+    handler: async ({ text }) => {
+      const { contentType, body } = await collectMetrics(allQueues);
+      return text(contentType, body, { 'Cache-Control': 'no-store' });
+    },
   });
-  return router;
 }

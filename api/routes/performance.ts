@@ -1,10 +1,8 @@
 import { worldNow } from '../../shared/clock/worldClock';
-import type { RequestHandler } from 'express';
 import { dailyBreakdown, performanceReport, windowDays } from '../../shared/grading';
 import { loadRollups } from '../../shared/settlement/rollups';
-import { validQuery } from '../middleware/validate';
-import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery } from '../schemas/performance';
-import type { RouteSpec } from './spec';
+import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery, performanceResponses } from '../schemas/performance';
+import { route, type Route, type Sent, type RouteContext, type Infer } from './spec';
 
 const today = () => worldNow().toISOString().slice(0, 10);
 
@@ -15,27 +13,28 @@ async function windowRollups(days: number) {
   return { rollups, lastUpdated: last ?? new Date() };
 }
 
-const performance: RequestHandler = async (req, res) => {
-  const { days } = validQuery<{ days: number }>(req);
-  const { rollups, lastUpdated } = await windowRollups(days);
-  res.json(performanceReport(rollups, { days, today: today(), now: lastUpdated }));
-};
+type Context<K extends keyof typeof performanceResponses> = RouteContext<{ days: number }, unknown, Infer<(typeof performanceResponses)[K]>>;
 
-const performanceDaily: RequestHandler = async (req, res) => {
-  const { days } = validQuery<{ days: number }>(req);
+async function performance({ query: { days }, json }: Context<'performance'>): Promise<Sent> {
+  const { rollups, lastUpdated } = await windowRollups(days);
+  return json(performanceReport(rollups, { days, today: today(), now: lastUpdated }));
+}
+
+async function performanceDaily({ query: { days }, json }: Context<'performanceDaily'>): Promise<Sent> {
   const { rollups, lastUpdated } = await windowRollups(days);
   const rows = dailyBreakdown(rollups, { days, today: today() });
-  res.json({ period: `${days} days`, days: rows, profit: rows.at(-1)?.cumulativeProfit ?? 0, lastUpdated: lastUpdated.toISOString() });
-};
+  return json({ period: `${days} days`, days: rows, profit: rows.at(-1)?.cumulativeProfit ?? 0, lastUpdated: lastUpdated.toISOString() });
+}
 
 /**
  * The contract's performance metrics from the per-day rollups settlement maintains: shape B plus shape A's
  * recommendations block, and the daily breakdown with cumulative profit.
  */
-export function performanceRoutes(): RouteSpec[] {
+export function performanceRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/ai/performance',
+      price: '/v2/ai/performance',
       operationId: 'performance',
       summary: 'Performance of the recommendations',
       description:
@@ -44,19 +43,20 @@ export function performanceRoutes(): RouteSpec[] {
       tag: 'AI',
       auth: 'key',
       query: performanceQuery,
-      response: 'performance',
+      response: performanceResponses.performance,
       handler: performance,
-    },
-    {
+    }),
+    route({
       path: '/ai/performance/daily',
+      price: '/v2/ai/performance/daily',
       operationId: 'performanceDaily',
       summary: 'Daily performance with cumulative profit',
       description: 'Every day of the window, oldest first (quiet days included), with staked, returned, profit and cumulative profit in units.',
       tag: 'AI',
       auth: 'key',
       query: performanceDailyQuery,
-      response: 'performanceDaily',
+      response: performanceResponses.performanceDaily,
       handler: performanceDaily,
-    },
+    }),
   ];
 }

@@ -1,68 +1,122 @@
-import { Router, type RequestHandler } from 'express';
-import mongoose from 'mongoose';
-import { ApiError } from '../errors';
-import { meterDebit } from '../middleware/metering';
-import { validateParams, validateQuery } from '../middleware/validate';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { MeteredPath } from '../../shared/billing/costs';
+import type { CacheScope } from '../../shared/cache/versions';
+import { mountRoute } from './mount';
+
+/** One named parameter as the validator compiles it and the OpenAPI document publishes it. */
+export interface ParameterSchema {
+  readonly type?: string | readonly string[];
+  readonly description?: string;
+}
+
+/** The JSON Schema of a route's query or path parameters: an object of named parameters. */
+export interface ParametersSchema {
+  readonly type: 'object';
+  readonly required?: readonly string[];
+  readonly properties: { readonly [name: string]: ParameterSchema };
+}
+
+/** Path parameters of a route without any. */
+export const noParams = { type: 'object', properties: {} } as const;
+
+/** A `$ref` to a named component is typed as any value: the component's own schema is checked where it is rendered. */
+type Unref<S> = S extends { readonly $ref: string } ? true : S extends object ? { readonly [K in keyof S]: Unref<S[K]> } : S;
+
+/** Dates leave as ISO strings: a handler may hand either a Date or its string to the JSON body. */
+interface Inference {
+  deserialize: [{ pattern: { type: 'string'; format: 'date-time' }; output: Date | string }, { pattern: { type: readonly ['string', 'null']; format: 'date-time' }; output: Date | string | null }];
+}
+
+/** The value a schema describes. */
+export type Infer<S> = Unref<S> extends infer U extends JSONSchema ? FromSchema<U, Inference> : never;
+
+/** Proof that a handler answered: only the context's senders make one. */
+export interface Sent {
+  readonly sent: true;
+}
+
+/** What a handler is given: its validated query and path parameters, and typed ways to answer. */
+export interface RouteContext<Q, P, B> {
+  readonly query: Q;
+  readonly params: P;
+  readonly req: Request;
+  readonly res: Response;
+  /** The 200 body (or another status with the same shape, e.g. health's 503). */
+  json: (body: B, status?: number) => Sent;
+  /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */
+  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Promise<Sent>;
+  /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
+  text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Sent;
+  redirect: (status: number, url: string) => Sent;
+}
+
+/** Who may call a route. */
+export type Access =
+  /** An API key of an account (cost table row not public). */
+  | 'key'
+  /** Anyone (a public cost table row, or a route metering does not see). */
+  | 'none'
+  /** The operators' Basic credentials (ADMIN_USER, ADMIN_PASSWORD). */
+  | 'admin';
 
 /**
- * One description per read endpoint, used twice: to mount the Express route (validation first,
- * then a small handler) and to write its OpenAPI operation. Metering can be put in front of the
- * /v2 routes without touching these.
+ * One description per endpoint, used for everything: to mount the Express route (validation,
+ * debit, handler) and to write its OpenAPI operation. The handler is typed by the schemas: its
+ * query and params are what the validator let through, its answer is the 200 body schema's type.
  */
-export interface RouteSpec {
-  /** OpenAPI-style path under /v2, e.g. /matches/{eventId}. */
+export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P extends ParametersSchema = typeof noParams, R extends object = object> {
+  /** OpenAPI-style path under the mount, e.g. /matches/{eventId}. */
   path: string;
+  /** Where the route is mounted: the API (/v2, the default) or the operators' root. */
+  mount?: '/v2' | '';
+  /** Its cost table row (shared/billing/costs.ts): the price and whether a key is needed. null: not metered. */
+  price: MeteredPath | null;
+  auth: Access;
   operationId: string;
   summary: string;
   description: string;
   tag: string;
-  /** key: the API contract says a key is needed; none: public (see shared/billing/costs.ts). */
-  auth: 'key' | 'none';
-  query: { type: 'object'; properties: Record<string, object> };
+  /** false: served but not in the OpenAPI document (the document itself, its page, the cost table, metrics). */
+  documented?: boolean;
+  /** null: the query string is not read, so it is not validated either. */
+  query: Q | null;
   /** Query parameters that take comma-separated or repeated values. */
   lists?: readonly string[];
   /** Rules across parameters (returns the message of the 400). */
-  check?(this: void, q: Record<string, unknown>): string | undefined;
-  params?: { type: 'object'; required: readonly string[]; properties: Record<string, object> };
-  /** Name of the 200 body schema in api/schemas/responses.ts. */
-  response: string;
-  /** Media type of the 200 body when it is not JSON (an SVG chart). */
+  check?(this: void, q: NoInfer<Infer<Q>>): string | undefined;
+  /** Path parameters (none when absent). */
+  params?: P;
+  /** JSON Schema of the 200 body. */
+  response: R;
+  /** Media type of the 200 body when it is not JSON (an SVG chart; the handler answers with `text`). */
   mediaType?: string;
   /** Documented non-2xx statuses besides 400. */
   errors?: number[];
-  handler: RequestHandler;
+  /** Checks run before anything else (the operators' Basic auth). */
+  guards?: readonly RequestHandler[];
+  /** Files served under the path's last parameter instead of a handler's answer. */
+  files?: { dir: string; maxAge: string };
+  handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>>): Sent | Promise<Sent>;
 }
 
-const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+/** What the mounting, the document and the tests see of a route: its description without the typed handler, defaults filled in. */
+export interface RouteDescription extends Omit<RouteSpec<ParametersSchema, ParametersSchema>, 'handler' | 'check' | 'mount' | 'documented' | 'params'> {
+  mount: '/v2' | '';
+  documented: boolean;
+  params: ParametersSchema;
+}
+
+/** A route ready to list beside routes of other schemas: its description, and how to mount it. */
+export interface Route extends RouteDescription {
+  mountOn(router: Router): void;
+}
 
 /**
- * A database that cannot answer is the service being unavailable (503), not a fault of the
- * request or a bug (500).
+ * A route whose handler types are inferred from its schemas. The typed spec stays inside the
+ * mount closure, so a list of routes needs no common handler type.
  */
-function databaseDown(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return /^Mongo(ose)?(Network|ServerSelection|NotConnected|Topology)/.test(err.name) || (err instanceof mongoose.Error && /buffering timed out/.test(err.message));
-}
-
-const guarded =
-  (handler: RequestHandler): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await handler(req, res, next);
-    } catch (err) {
-      next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
-    }
-  };
-
-export function mountRoutes(specs: readonly RouteSpec[]): Router {
-  const router = Router();
-  for (const spec of specs) {
-    const chain: RequestHandler[] = [];
-    if (spec.params) chain.push(validateParams(spec.params));
-    chain.push(validateQuery(spec.query, { lists: spec.lists, check: spec.check }));
-    // After validation: a refused request is never debited (api/middleware/metering.ts).
-    chain.push(meterDebit());
-    router.get(expressPath(spec.path), ...chain, guarded(spec.handler));
-  }
-  return router;
+export function route<Q extends ParametersSchema, R extends object, P extends ParametersSchema = typeof noParams>(spec: RouteSpec<Q, P, R>): Route {
+  const { handler: _handler, check: _check, mount = '/v2', documented = true, params = noParams, ...rest } = spec;
+  return { ...rest, mount, documented, params, mountOn: (router) => mountRoute(router, spec) };
 }

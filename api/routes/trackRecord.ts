@@ -1,61 +1,21 @@
-import type { RequestHandler } from 'express';
 import { chainPage, currentHead, proofOf, publishedHeads } from '../../shared/commitments/read';
 import { clvValues, cumulativeProfit, trackRecord, calibrationBins } from '../../shared/trackRecord/aggregate';
 import { clvHistogramSvg, cumulativeProfitSvg, reliabilitySvg } from '../../shared/trackRecord/charts';
-import { loadTrackRecordBets, type TrackRecordFilter } from '../../shared/trackRecord/load';
+import { loadTrackRecordBets } from '../../shared/trackRecord/load';
 import { notFound } from '../errors';
-import { validQuery } from '../middleware/validate';
-import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery } from '../schemas/trackRecord';
-import type { RouteSpec } from './spec';
+import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery, trackRecordResponses } from '../schemas/trackRecord';
+import { route, type Route } from './spec';
 
 /**
  * /v2/ai/track-record: the record of settled recommendations, computed from the bets, and the
  * commitments chain that lets anyone check those bets were published before kickoff and never
  * edited (docs/track-record.md).
  */
-
-const trackRecordHandler: RequestHandler = async (req, res) => {
-  const q = validQuery<TrackRecordFilter>(req);
-  const [{ bets, from, to }, head, published] = await Promise.all([loadTrackRecordBets(q), currentHead(), publishedHeads(1)]);
-  res.json({
-    period: { days: q.days, from: from.toISOString(), to: to.toISOString() },
-    filters: { sport: q.sport ?? null, confidence: q.confidence ?? null },
-    ...trackRecord(bets),
-    head,
-    lastPublishedHead: published.heads[0] ?? null,
-  });
-};
-
-const proof: RequestHandler = async (req, res) => {
-  const id = String(req.params.recommendationId);
-  const p = await proofOf(id);
-  if (!p) throw notFound(`No committed recommendation or pick with id ${id}`);
-  res.json(p);
-};
-
-const chain: RequestHandler = async (req, res) => {
-  const q = validQuery<{ from: number; limit: number }>(req);
-  res.json(await chainPage(q.from, q.limit));
-};
-
-const heads: RequestHandler = async (req, res) => {
-  const q = validQuery<{ limit: number }>(req);
-  res.json(await publishedHeads(q.limit));
-};
-
-const chart: RequestHandler = async (req, res) => {
-  const q = validQuery<TrackRecordFilter & { kind: 'cumulative' | 'clv' | 'calibration' }>(req);
-  const { bets } = await loadTrackRecordBets(q);
-  const subtitle = [`last ${q.days} days`, q.sport, q.confidence && `${q.confidence} confidence`, `${bets.length} settled bets`].filter(Boolean).join(', ');
-  const svg =
-    q.kind === 'cumulative' ? cumulativeProfitSvg(cumulativeProfit(bets), subtitle) : q.kind === 'clv' ? clvHistogramSvg(clvValues(bets), subtitle) : reliabilitySvg(calibrationBins(bets), subtitle);
-  res.type('image/svg+xml').send(svg);
-};
-
-export function trackRecordRoutes(): RouteSpec[] {
+export function trackRecordRoutes(): Route[] {
   return [
-    {
+    route({
       path: '/ai/track-record',
+      price: '/v2/ai/track-record',
       operationId: 'trackRecord',
       summary: 'Track record of the settled recommendations, with the commitments chain head',
       description:
@@ -65,45 +25,68 @@ export function trackRecordRoutes(): RouteSpec[] {
       tag: 'AI',
       auth: 'key',
       query: trackRecordQuery,
-      response: 'trackRecord',
-      handler: trackRecordHandler,
-    },
-    {
+      response: trackRecordResponses.trackRecord,
+      handler: async ({ query: q, json }) => {
+        const [{ bets, from, to }, head, published] = await Promise.all([loadTrackRecordBets(q), currentHead(), publishedHeads(1)]);
+        return json({
+          period: { days: q.days, from: from.toISOString(), to: to.toISOString() },
+          filters: { sport: q.sport ?? null, confidence: q.confidence ?? null },
+          ...trackRecord(bets),
+          head,
+          lastPublishedHead: published.heads[0] ?? null,
+        });
+      },
+    }),
+    route({
       path: '/ai/track-record/chart.svg',
+      price: '/v2/ai/track-record/chart.svg',
       operationId: 'trackRecordChart',
       summary: 'Track record chart (SVG)',
       description: 'A server-rendered SVG of the same window and filters: cumulative profit in units, the CLV distribution, or the reliability diagram. No script: readable anywhere an image is.',
       tag: 'AI',
       auth: 'key',
       query: trackRecordChartQuery,
-      response: 'trackRecordChart',
+      response: trackRecordResponses.trackRecordChart,
       mediaType: 'image/svg+xml',
-      handler: chart,
-    },
-    {
+      handler: async ({ query: q, text }) => {
+        const { bets } = await loadTrackRecordBets(q);
+        const subtitle = [`last ${q.days} days`, q.sport, q.confidence && `${q.confidence} confidence`, `${bets.length} settled bets`].filter(Boolean).join(', ');
+        const svg =
+          q.kind === 'cumulative'
+            ? cumulativeProfitSvg(cumulativeProfit(bets), subtitle)
+            : q.kind === 'clv'
+              ? clvHistogramSvg(clvValues(bets), subtitle)
+              : reliabilitySvg(calibrationBins(bets), subtitle);
+        return text('image/svg+xml', svg);
+      },
+    }),
+    route({
       path: '/ai/track-record/chain',
+      price: '/v2/ai/track-record/chain',
       operationId: 'trackRecordChain',
       summary: 'The commitments chain, page by page',
       description: 'Links from `from` on, in order: each link is SHA-256 of the previous link hash followed by its canonical record (docs/track-record.md). Recompute them all to check the head.',
       tag: 'AI',
       auth: 'key',
       query: chainQuery,
-      response: 'trackRecordChain',
-      handler: chain,
-    },
-    {
+      response: trackRecordResponses.trackRecordChain,
+      handler: async ({ query: q, json }) => json(await chainPage(q.from, q.limit)),
+    }),
+    route({
       path: '/ai/track-record/heads',
+      price: '/v2/ai/track-record/heads',
       operationId: 'trackRecordHeads',
       summary: 'Published heads of the commitments chain',
       description: 'The head published every hour, newest first: keep them, and any later rewrite of the chain stops leading to a head you hold.',
       tag: 'AI',
       auth: 'key',
       query: chainHeadsQuery,
-      response: 'trackRecordHeads',
-      handler: heads,
-    },
-    {
+      response: trackRecordResponses.trackRecordHeads,
+      handler: async ({ query: q, json }) => json(await publishedHeads(q.limit)),
+    }),
+    route({
       path: '/ai/track-record/{recommendationId}/proof',
+      price: '/v2/ai/track-record/{recommendationId}/proof',
       operationId: 'trackRecordProof',
       summary: 'Proof that a recommendation was committed, and never edited',
       description:
@@ -112,9 +95,13 @@ export function trackRecordRoutes(): RouteSpec[] {
       auth: 'key',
       params: proofParams,
       query: proofQuery,
-      response: 'trackRecordProof',
+      response: trackRecordResponses.trackRecordProof,
       errors: [404],
-      handler: proof,
-    },
+      handler: async ({ params, json }) => {
+        const p = await proofOf(params.recommendationId);
+        if (!p) throw notFound(`No committed recommendation or pick with id ${params.recommendationId}`);
+        return json(p);
+      },
+    }),
   ];
 }

@@ -2,6 +2,7 @@ import { IANAZone } from 'luxon';
 import { DEFAULT_MIN_EDGE } from '../../shared/ai/staking';
 import { LOCALES } from '../../shared/sports';
 import { ajv } from '../middleware/validate';
+import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
 
 /**
  * Request and response schemas of the /v2/ai endpoints, as exported JSON Schema constants: the
@@ -87,17 +88,6 @@ export const bettingRecommendationsQuery = {
 } as const;
 
 // ---- responses ----
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, object>, required: string[] = Object.keys(properties), extra: object = {}) => ({ type: 'object', additionalProperties: false, required, properties, ...extra });
-const arr = (items: object) => ({ type: 'array', items });
-const str = { type: 'string' } as const;
-const nstr = { type: ['string', 'null'] } as const;
-const num = { type: 'number' } as const;
-const nnum = { type: ['number', 'null'] } as const;
-const int = { type: 'integer' } as const;
-const bool = { type: 'boolean' } as const;
-const dateTime = { type: 'string', format: 'date-time' } as const;
-const ndateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 const result = { type: ['string', 'null'], enum: ['won', 'lost', 'push', null] } as const;
 const free = (description: string) => ({ type: ['object', 'null'], description }) as const;
 

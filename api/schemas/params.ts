@@ -79,6 +79,9 @@ export function dateRule(q: { date?: string; startDate?: string; endDate?: strin
   return undefined;
 }
 
+/** A listing filtered by statuses and calendar days (/matches, /competitions): its list parameter and its date rule. */
+export const datedListing = { lists: ['status'], check: dateRule } as const;
+
 export const dateFilters = {
   date: day('A single calendar day (YYYY-MM-DD) in `timezone`. Not combinable with startDate or endDate.'),
   startDate: day('Events starting on or after this day (YYYY-MM-DD, in `timezone`). Not combinable with date.'),

@@ -1,28 +1,12 @@
 import { EVENT_STATUSES } from '../../shared/events/status';
 import { SPORT_NAMES } from '../../shared/sports';
+import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
 
 /**
  * Response schemas of the read endpoints, published in the OpenAPI document (components.schemas)
  * and used by the tests to validate every response actually served.
  */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, object>, required: string[] = Object.keys(properties), extra: object = {}) => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  properties,
-  ...extra,
-});
-const arr = (items: object, extra: object = {}) => ({ type: 'array', items, ...extra });
-const int = { type: 'integer' } as const;
 const nint = { type: ['integer', 'null'] } as const;
-const str = { type: 'string' } as const;
-const nstr = { type: ['string', 'null'] } as const;
-const bool = { type: 'boolean' } as const;
-const num = { type: 'number' } as const;
-const nnum = { type: ['number', 'null'] } as const;
-const dateTime = { type: 'string', format: 'date-time' } as const;
-const ndateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 const anyObject = { type: 'object', description: 'Free-form document written by the AI worker; localized names are served in the requested locale.' } as const;
 const status = { type: 'string', enum: EVENT_STATUSES } as const;
 const deprecated = (s: object, description: string) => ({ ...s, deprecated: true, description });
@@ -270,3 +254,8 @@ export const responses = {
     },
   },
 } as const;
+
+/** GET /v2/costs: the cost table (shared/billing/costs.ts). */
+export const costsResponse = obj({
+  data: arr(obj({ method: { type: 'string', enum: ['GET'] }, path: str, credits: int, keyRequired: bool, note: str }, ['method', 'path', 'credits', 'keyRequired'])),
+});

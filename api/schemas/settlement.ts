@@ -36,7 +36,7 @@ export const oddsMovementQuery = {
 
 const num = { type: 'number' } as const;
 const str = { type: 'string' } as const;
-const nullable = (s: object) => ({ anyOf: [s, { type: 'null' }] });
+const nullable = <const S extends object>(s: S) => ({ anyOf: [s, { type: 'null' }] }) as const;
 const resultEnum = nullable({ type: 'string', enum: ['won', 'lost', 'push'] });
 const detailEnum = nullable({ type: 'string', enum: ['won', 'lost', 'push', 'half_won', 'half_lost'] });
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -86,6 +86,9 @@ const settledFields = {
   corrections: { type: 'array', items: correction },
   settlementError,
 } as const;
+
+const integer = { type: 'integer' } as const;
+const tally = { type: 'object', properties: { total: integer, settled: integer, unsettled: integer, won: integer, lost: integer, push: integer } } as const;
 
 export const settleBetResponse = {
   type: 'object',
@@ -176,25 +179,7 @@ export const settleBetResponse = {
             },
           },
         },
-        summary: {
-          type: 'object',
-          properties: Object.fromEntries(
-            ['recommendations', 'picks'].map((k) => [
-              k,
-              {
-                type: 'object',
-                properties: {
-                  total: { type: 'integer' },
-                  settled: { type: 'integer' },
-                  unsettled: { type: 'integer' },
-                  won: { type: 'integer' },
-                  lost: { type: 'integer' },
-                  push: { type: 'integer' },
-                },
-              },
-            ]),
-          ),
-        },
+        summary: { type: 'object', properties: { recommendations: tally, picks: tally } },
       },
     },
   },

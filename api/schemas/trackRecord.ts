@@ -17,12 +17,12 @@ const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'], descriptio
 export const trackRecordQuery = { type: 'object', properties: { days, sport, confidence } } as const;
 export const trackRecordChartQuery = {
   type: 'object',
-  required: ['kind'],
   properties: {
     kind: {
       type: 'string',
       enum: ['cumulative', 'clv', 'calibration'],
-      description: 'cumulative: profit in units after each bet; clv: closing line value histogram; calibration: reliability diagram.',
+      default: 'cumulative',
+      description: 'cumulative (the default): profit in units after each bet; clv: closing line value histogram; calibration: reliability diagram.',
     },
     days,
     sport,

@@ -40,6 +40,11 @@ export const COST_TABLE = [
 
 export type MeteredPath = (typeof COST_TABLE)[number]['path'];
 
+/** The cost table row of a path (a route's `price`). */
+export function costOf(path: MeteredPath): CostRow {
+  return COST_TABLE.find((r) => r.path === path) ?? row(path, 0);
+}
+
 /** A priced endpoint as the middleware uses it: `id` is "GET <path>" (ledger `endpoint`, headers, logs). */
 export interface Priced {
   readonly id: string;

@@ -3,11 +3,11 @@ import { headOf } from './append';
 
 /** What the API serves of the chain: the head, pages of links, proofs, published heads. */
 
-export interface ServedHead {
+export type ServedHead = {
   hash: string;
   length: number;
   time: string | null;
-}
+};
 
 export const servedLink = (l: LinkRow) => ({ seq: l.seq, kind: l.kind, recordId: l.recordId, record: l.record, prevHash: l.prevHash, hash: l.hash, at: l.at.toISOString() });
 

@@ -206,7 +206,7 @@ export function formatProfit(units: number): string {
   return `${units < 0 && text !== '0.00' ? '-' : '+'}${text}`;
 }
 
-export interface PerformanceReport {
+export type PerformanceReport = {
   period: string;
   /** Shape A's block. */
   recommendations: { total: number; wins: number; losses: number; pushes: number; winRate: string };
@@ -214,7 +214,7 @@ export interface PerformanceReport {
   overall: { totalBets: number; wins: number; winRate: string; roi: string; profit: string };
   byConfidence: { confidence: Confidence; total: number; wins: number; winRate: string; roi: string; avgEdge: number }[];
   lastUpdated: string;
-}
+};
 
 function sumWindow(rollups: readonly Rollup[], days: Set<string>, confidence?: Confidence): RollupCounters {
   let c = emptyCounters();
@@ -257,7 +257,7 @@ export function performanceReport(rollups: readonly Rollup[], opts: { days: numb
   };
 }
 
-export interface DailyPerformance {
+export type DailyPerformance = {
   date: string;
   total: number;
   wins: number;
@@ -267,7 +267,7 @@ export interface DailyPerformance {
   returned: number;
   profit: number;
   cumulativeProfit: number;
-}
+};
 
 /**
  * The daily breakdown with cumulative profit, every day of the window listed (a quiet day keeps

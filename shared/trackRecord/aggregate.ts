@@ -19,16 +19,16 @@ export interface TrackRecordBet {
   clv?: number | null;
 }
 
-export interface ClvSummary {
+export type ClvSummary = {
   /** Bets with a closing line. */
   bets: number;
   mean: number | null;
   standardError: number | null;
   /** Share of those bets whose odds beat the close (clv > 0). */
   beatCloseShare: number | null;
-}
+};
 
-export interface CalibrationBin {
+export type CalibrationBin = {
   /** Predicted win probability range [from, to). */
   from: number;
   to: number;
@@ -39,9 +39,9 @@ export interface CalibrationBin {
   observed: number;
   /** Binomial standard error of `observed` at the predicted rate: the noise to judge a gap against. */
   standardError: number;
-}
+};
 
-export interface RecordSummary {
+export type RecordSummary = {
   bets: number;
   wins: number;
   losses: number;
@@ -53,12 +53,12 @@ export interface RecordSummary {
   /** profit / staked; null without bets. */
   roi: number | null;
   clv: ClvSummary;
-}
+};
 
-export interface TrackRecord extends RecordSummary {
+export type TrackRecord = RecordSummary & {
   calibration: CalibrationBin[];
   byConfidence: (RecordSummary & { confidence: string })[];
-}
+};
 
 export const CONFIDENCE_ORDER = ['High', 'Medium', 'Low'] as const;
 export const CALIBRATION_BINS = 10;

@@ -1,11 +1,12 @@
 import { ChainHead, Commitment } from '../models';
 import { isDuplicateKey } from '../duplicateKey';
+import type { LinkKind } from '../../commitments/chain';
 
 /** Repository of the commitments chain: Commitment (links) and ChainHead (published heads). */
 
 export interface LinkRow {
   seq: number;
-  kind: string;
+  kind: LinkKind;
   recordId: string;
   record: string;
   prevHash: string;

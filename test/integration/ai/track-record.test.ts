@@ -105,7 +105,7 @@ describe('track record: the commitments chain and its endpoints', function () {
       const res = await api.get(`/v2/ai/track-record?${q}`);
       expect(res.status, q).to.equal(400);
     }
-    expect((await api.get('/v2/ai/track-record/chart.svg')).status).to.equal(400);
+    expect((await api.get('/v2/ai/track-record/chart.svg')).headers.get('content-type'), 'kind defaults to cumulative').to.match(/^image\/svg\+xml/);
     expect((await api.get('/v2/ai/track-record/chart.svg?kind=pie')).status).to.equal(400);
     expect((await api.get('/v2/ai/track-record/chain?limit=0')).status).to.equal(400);
     const missing = await api.get('/v2/ai/track-record/rec-nope/proof');

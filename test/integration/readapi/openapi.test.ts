@@ -94,8 +94,8 @@ describe('OpenAPI document and docs page', () => {
       expect(
         query.map((p: { name: string }) => p.name),
         route.path,
-      ).to.deep.equal(Object.keys(route.query.properties));
-      for (const p of query) expect(p.schema, `${route.path} ${p.name}`).to.deep.equal(JSON.parse(JSON.stringify(route.query.properties[p.name])));
+      ).to.deep.equal(Object.keys(route.query?.properties ?? {}));
+      for (const p of query) expect(p.schema, `${route.path} ${p.name}`).to.deep.equal(JSON.parse(JSON.stringify(route.query?.properties[p.name])));
       const path = op.parameters.filter((p: { in: string }) => p.in === 'path');
       expect(path.map((p: { name: string }) => p.name)).to.deep.equal(Object.keys(route.params?.properties ?? {}));
       for (const p of path) expect(p.required).to.equal(true);

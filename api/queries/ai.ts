@@ -1,0 +1,100 @@
+import { worldNow } from '../../shared/clock/worldClock';
+import { DateTime } from 'luxon';
+import { normalizeName } from '../../shared/ai/selection';
+import { getConfig } from '../../shared/config';
+import {
+  countRecommendationsMatching,
+  findFeaturedPicks,
+  findInsightsBatchByStart,
+  findRecommendationsByEdge,
+  findRecommendationsPageNewestFirst,
+  findUpcomingInsightsRecommendationIds,
+} from '../../shared/db/repositories/ai';
+import { findEventStatusesByIds } from '../../shared/db/repositories/events';
+import type { Infer } from '../routes/spec';
+import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
+import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';
+
+/**
+ * The reads of /v2/ai: what the AI worker stored; nothing here computes a model. Every filter value
+ * reaches MongoDB as a validated scalar (numbers, enums, patterned strings), never an operator.
+ */
+
+const CLOSED_STATUSES = ['completed', 'postponed', 'cancelled'];
+
+type Body<K extends keyof typeof aiResponses> = Infer<(typeof aiResponses)[K]>;
+
+export async function featuredPicks(q: Infer<typeof featuredPicksQuery>): Promise<Body<'featuredPicks'>> {
+  const today = DateTime.now().setZone(q.timezone).startOf('day');
+  const tomorrow = today.plus({ days: 1 });
+  let range: { $gte: Date; $lt?: Date };
+  if (q.today && q.tomorrow) range = { $gte: today.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+  else if (q.today) range = { $gte: today.toJSDate(), $lt: tomorrow.toJSDate() };
+  else if (q.tomorrow) range = { $gte: tomorrow.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
+  else range = { $gte: today.toJSDate() };
+  const filter: Record<string, unknown> = { startsAt: range };
+  if (q.regionId) filter.regionIds = Number(q.regionId);
+  if (q.competitionId) filter.competitionIds = Number(q.competitionId);
+  const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
+  return { data: picks.map((p) => renderPick(p, q.locale, q.timezone)) };
+}
+
+export async function processedInsights(q: Infer<typeof processedInsightsQuery>): Promise<Body<'processedInsights'>> {
+  const statuses: string[] = [...new Set(q.status)];
+  // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
+  // the earlier ones, then keep what the events' current status allows.
+  const stored = new Set(statuses);
+  if (statuses.some((s) => s !== 'upcoming')) stored.add('upcoming');
+  if (statuses.some((s) => CLOSED_STATUSES.includes(s))) stored.add('live');
+  const filter: Record<string, unknown> = { status: { $in: [...stored] } };
+  if (q.eventId) filter._id = q.eventId;
+  if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
+  // Upcoming and live read soonest first; a list with finished events reads most recent first.
+  const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
+  // The insight's status is refreshed by the worker; the event is the authority, so each page
+  // is checked against the events' current status (and topped up from the next page).
+  const out: ReturnType<typeof renderInsight>[] = [];
+  const batch = Math.max(10, 2 * q.limit);
+  for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
+    const insights = (await findInsightsBatchByStart(filter, direction, skip, batch)) as (StoredInsight & { _id: string; status: string })[];
+    if (insights.length === 0) break;
+    const events = await findEventStatusesByIds(insights.map((i) => i._id));
+    const current = new Map(events.map((e) => [String(e._id), e.status]));
+    for (const i of insights) {
+      const status = current.get(String(i._id)) ?? i.status;
+      if (statuses.includes(status) && out.length < q.limit) out.push(renderInsight(i, q.locale, q.timezone, status));
+    }
+    if (insights.length < batch) break;
+  }
+  return { data: out };
+}
+
+export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>): Promise<Body<'valueOpportunities'>> {
+  const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
+  // Current opportunities: the latest pre-kickoff analysis of every event still to start.
+  const current = await findUpcomingInsightsRecommendationIds(worldNow());
+  const ids = current.flatMap((i) => i.recommendationIds ?? []);
+  const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
+  if (q.confidence) filter.confidence = q.confidence;
+  const all = ids.length ? ((await findRecommendationsByEdge(filter)) as StoredRecommendation[]) : [];
+  const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
+  return {
+    opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
+    summary: {
+      totalOpportunities: all.length,
+      averageEdge: Math.round(averageEdge * 100) / 100,
+      highConfidence: all.filter((r) => r.confidence === 'High').length,
+    },
+    minEdge,
+  };
+}
+
+export async function bettingRecommendations(q: Infer<typeof bettingRecommendationsQuery>): Promise<Body<'bettingRecommendations'>> {
+  const filter: Record<string, unknown> = {};
+  if (q.settled !== undefined) filter.settled = q.settled;
+  if (q.result) filter.result = q.result;
+  if (q.eventId) filter.eventId = q.eventId;
+  if (q.confidence) filter.confidence = q.confidence;
+  const [count, recs] = await Promise.all([countRecommendationsMatching(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
+  return { data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
+}

@@ -1,0 +1,90 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import mongoose from 'mongoose';
+import { sendCached } from '../cache/pageCache';
+import { ApiError } from '../errors';
+import { meterDebit } from '../middleware/metering';
+import { ignoredQuery, paramsValidator, queryValidator } from '../middleware/validate';
+import { noParams, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent } from './spec';
+
+const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * A database that cannot answer is the service being unavailable (503), not a fault of the
+ * request or a bug (500).
+ */
+function databaseDown(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return /^Mongo(ose)?(Network|ServerSelection|NotConnected|Topology)/.test(err.name) || (err instanceof mongoose.Error && /buffering timed out/.test(err.message));
+}
+
+const SENT: Sent = { sent: true };
+
+function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): RouteContext<Q, P, B> {
+  return {
+    query,
+    params,
+    req,
+    res,
+    json: (body, status = 200) => {
+      res.status(status).json(body);
+      return SENT;
+    },
+    cached: async (endpoint, key, scopes, render) => {
+      await sendCached(req, res, endpoint, key, scopes, render);
+      return SENT;
+    },
+    text: (contentType, body, headers = {}) => {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      if (Buffer.isBuffer(body)) {
+        res.setHeader('Content-Type', contentType);
+        res.setHeader('Content-Length', body.length);
+        res.end(body);
+      } else res.type(contentType).send(body);
+      return SENT;
+    },
+    redirect: (status, url) => {
+      res.redirect(status, url);
+      return SENT;
+    },
+  };
+}
+
+/** The Express chain of one route: its path and query validated first, then its debit, then its handler. */
+export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object>(router: Router, spec: RouteSpec<Q, P, R>): void {
+  const path = expressPath(spec.path);
+  if (spec.files) {
+    // Files under the path's last segment, served as express.static serves them (Range, ETag, 404 falls through).
+    router.use(path.replace(/\/:\w+$/, ''), express.static(spec.files.dir, { index: false, maxAge: spec.files.maxAge, fallthrough: true }));
+    return;
+  }
+  const validParams = paramsValidator<Infer<P>>(spec.params ?? noParams);
+  const validQuery = spec.query ? queryValidator<Infer<Q>>(spec.query, { lists: spec.lists, check: spec.check }) : ignoredQuery<Infer<Q>>();
+  const validate: RequestHandler = (req, res, next) => {
+    const params = validParams(req.params);
+    if (!params.ok) return next(params.error);
+    const query = validQuery(req.query);
+    if (!query.ok) return next(query.error);
+    validated.set(req, { query: query.value, params: params.value });
+    next();
+  };
+  const validated = new WeakMap<Request, { query: Infer<Q>; params: Infer<P> }>();
+  const handle = async (req: Request, res: Response, next: NextFunction) => {
+    const valid = validated.get(req);
+    if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
+    try {
+      await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>>(req, res, valid.query, valid.params));
+    } catch (err) {
+      next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
+    }
+  };
+  // After validation: a refused request is never debited (api/middleware/metering.ts).
+  const chain: RequestHandler[] = [...(spec.guards ?? []), validate, ...(spec.price ? [meterDebit()] : []), handle];
+  router.get(path, ...chain);
+}
+
+/** One router of the given routes, in their order. */
+export function mountRoutes(routes: readonly Route[]): Router {
+  const router = Router();
+  for (const r of routes) r.mountOn(router);
+  return router;
+}
