@@ -257,15 +257,19 @@ export function performanceReport(rollups: readonly Rollup[], opts: { days: numb
   };
 }
 
-export interface DailyPerformance {
-  date: string;
-  total: number;
+/** Settled bets counted by result, with the units staked, returned and won (returned - staked). */
+export interface ResultTally {
   wins: number;
   losses: number;
   pushes: number;
   staked: number;
   returned: number;
   profit: number;
+}
+
+export interface DailyPerformance extends ResultTally {
+  date: string;
+  total: number;
   cumulativeProfit: number;
 }
 
