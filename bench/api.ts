@@ -16,15 +16,15 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import mongoose from 'mongoose';
 import { startLocalServices } from '../scripts/services';
 import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
 import { setEnvForChildren } from '../shared/config';
 import { bumpCacheVersion } from '../shared/cache/versions';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { closeAllRedis } from '../shared/db/redis';
 import { clearReadData, COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { integer } from './args';
+import { dropRunData } from './run';
 
 const EVENTS = integer('bench:api', 'events', 3000);
 const DURATION = integer('bench:api', 'duration', 5);
@@ -199,11 +199,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children) c.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    const keys = await redis()
-      .keys(`${key('')}*`)
-      .catch(() => [] as string[]);
-    if (keys.length) await redis().del(...keys);
+    await dropRunData();
     await disconnectMongo();
     await closeAllRedis();
     await services.stop();

@@ -8,9 +8,8 @@
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
-import { startLocalServices } from '../scripts/services';
-import { setEnvForChildren } from '../shared/config';
 import { integer, option } from './args';
+import { startBenchRun } from './run';
 import type { PrevEvent } from '../shared/ingest/plan'; // types only: the module itself is imported once the environment is set
 
 /** The planner's event write: an upsert by _id (planIngest). */
@@ -34,9 +33,7 @@ const COMPUTE_ONLY = process.argv.includes('--compute-only');
 const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 
 async function main(): Promise<void> {
-  const local = await startLocalServices();
-  const runId = `bench_ingest_${process.pid}`;
-  setEnvForChildren({ ...local.env, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SETTLEMENT_DELAY_MS: '600000' });
+  const { local } = await startBenchRun('bench_ingest', { SETTLEMENT_DELAY_MS: '600000' });
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');

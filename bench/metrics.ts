@@ -7,17 +7,17 @@
  * Usage: npm run bench:metrics [-- --processes 10 --scrapes 50]
  */
 import { hostname } from 'node:os';
-import mongoose from 'mongoose';
 import { createApp } from '../api/app';
 import { COST_TABLE } from '../shared/billing/costs';
 import { setEnvForChildren } from '../shared/config';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { closeAllRedis, key } from '../shared/db/redis';
 import { closeQueues } from '../jobs/client';
 import { publishSnapshot } from '../shared/metrics/publish';
 import { httpDuration, httpRequests, jobDuration, jobsFinished, processRegistry } from '../shared/metrics/registry';
 import { startLocalServices } from '../scripts/services';
 import { integer } from './args';
+import { dropRunData } from './run';
 
 const PROCESSES = integer('bench:metrics', 'processes', 10);
 const SCRAPES = integer('bench:metrics', 'scrapes', 50);
@@ -100,11 +100,7 @@ async function main(): Promise<void> {
     );
   } finally {
     server.close();
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
-    const keys = await redis()
-      .keys(`${key('')}*`)
-      .catch(() => [] as string[]);
-    if (keys.length) await redis().del(...keys);
+    await dropRunData();
     await closeQueues();
     await disconnectMongo();
     await closeAllRedis();

@@ -12,9 +12,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startLocalServices } from '../scripts/services';
-import { bootstrapEnv, setEnvForChildren } from '../shared/config';
+import { bootstrapEnv } from '../shared/config';
 import { integer } from './args';
+import { startBenchRun } from './run';
 import { utcDay } from '../shared/days';
 
 const ROOT = resolve(__dirname, '..');
@@ -44,9 +44,7 @@ function vmHwmKb(pid: number): number | null {
 }
 
 async function main(): Promise<void> {
-  const local = await startLocalServices();
-  const runId = `bench_settle_${process.pid}`;
-  setEnvForChildren({ ...local.env, MONGODB_DB: runId, REDIS_PREFIX: runId, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000' });
+  const { local } = await startBenchRun('bench_settle', { SHUTDOWN_TIMEOUT_MS: '5000' });
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/db/redis');

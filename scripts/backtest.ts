@@ -32,6 +32,15 @@ interface Args {
 
 class ArgError extends Error {}
 
+/** The integer options: the field each sets, its least and greatest value. */
+const INTEGER_OPTIONS: Record<string, [field: 'from' | 'to' | 'seed' | 'history' | 'resamples', min: number, max: number]> = {
+  '--from': ['from', 2000, 2100],
+  '--to': ['to', 2000, 2100],
+  '--seed': ['seed', 0, 2 ** 31 - 1],
+  '--history': ['history', 3, 30],
+  '--resamples': ['resamples', 100, 100000],
+};
+
 const REPO_ROOT = resolve(__dirname, '..');
 /** ../shared/data beside the repository; a git worktree one level deeper (wt/<name>) looks two up. */
 const DEFAULT_DATA =
@@ -64,6 +73,12 @@ export function parseArgs(argv: string[]): Args {
       if (v === undefined || v.startsWith('--')) throw new ArgError(`${a} needs a value`);
       return v;
     };
+    const integer = INTEGER_OPTIONS[a];
+    if (integer) {
+      const [field, min, max] = integer;
+      args[field] = int(field, argv[++i], min, max);
+      continue;
+    }
     switch (a) {
       case '--data':
         args.data = resolve(value());
@@ -74,12 +89,6 @@ export function parseArgs(argv: string[]): Args {
         args.league = v;
         break;
       }
-      case '--from':
-        args.from = int('from', argv[++i], 2000, 2100);
-        break;
-      case '--to':
-        args.to = int('to', argv[++i], 2000, 2100);
-        break;
       case '--out':
         args.out = resolve(value());
         break;
@@ -90,9 +99,6 @@ export function parseArgs(argv: string[]): Args {
         args.minEdge = n;
         break;
       }
-      case '--seed':
-        args.seed = int('seed', argv[++i], 0, 2 ** 31 - 1);
-        break;
       case '--blend': {
         const v = value();
         const parts = v.split(',').map(Number);
@@ -110,12 +116,6 @@ export function parseArgs(argv: string[]): Args {
         args.books = [...new Set(list)];
         break;
       }
-      case '--history':
-        args.history = int('history', argv[++i], 3, 30);
-        break;
-      case '--resamples':
-        args.resamples = int('resamples', argv[++i], 100, 100000);
-        break;
       case '--json':
         args.json = true;
         break;

@@ -123,33 +123,27 @@ function op(
   };
 }
 
+/** Sign-up and login: credentials in, a new session out, no session needed. */
+const signInOp = (operationId: string, summary: string, description: string, status: number, errors: Record<number, string>) =>
+  op(operationId, summary, description, { ok: [status, ref('AccountSession')], body: credentials, auth: false, errors });
+
 const SIGNED_IN = { 401: 'Not signed in (no or expired session cookie).' };
 const CHANGE = { ...SIGNED_IN, 403: 'Missing or wrong X-CSRF-Token.' };
 
 export function accountPaths(): Record<string, Record<string, object>> {
   return {
     '/v2/account/signup': {
-      post: op('accountSignup', 'Create an account', 'Creates the account with 500 free credits and signs in: sets the session cookie (HttpOnly, SameSite=Lax).', {
-        ok: [201, ref('AccountSession')],
-        body: credentials,
-        auth: false,
-        errors: {
-          400: 'Malformed e-mail or weak password (under 12 characters or a common password); the message names the field.',
-          409: 'An account with this e-mail exists (case-insensitive).',
-          415: 'Not a JSON body.',
-        },
+      post: signInOp('accountSignup', 'Create an account', 'Creates the account with 500 free credits and signs in: sets the session cookie (HttpOnly, SameSite=Lax).', 201, {
+        400: 'Malformed e-mail or weak password (under 12 characters or a common password); the message names the field.',
+        409: 'An account with this e-mail exists (case-insensitive).',
+        415: 'Not a JSON body.',
       }),
     },
     '/v2/account/login': {
-      post: op('accountLogin', 'Sign in', 'Starts a new session (a new cookie; the previous session of this browser ends).', {
-        ok: [200, ref('AccountSession')],
-        body: credentials,
-        auth: false,
-        errors: {
-          400: 'email or password missing.',
-          401: 'Wrong e-mail or password (one answer for both).',
-          429: 'Too many failed logins for this e-mail or from this address; Retry-After says when to try again.',
-        },
+      post: signInOp('accountLogin', 'Sign in', 'Starts a new session (a new cookie; the previous session of this browser ends).', 200, {
+        400: 'email or password missing.',
+        401: 'Wrong e-mail or password (one answer for both).',
+        429: 'Too many failed logins for this e-mail or from this address; Retry-After says when to try again.',
       }),
     },
     '/v2/account/logout': { post: op('accountLogout', 'Sign out', 'Ends the session and clears the cookie.', { ok: [204, null], csrf: true, errors: CHANGE }) },

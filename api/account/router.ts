@@ -108,6 +108,12 @@ export function accountRouter(): Router {
 
   // Everything below needs a session (and, to change anything, its CSRF token).
   const session = requireSession();
+  /** A change sent as a JSON body by the signed-in account: the session and its CSRF token are checked first. */
+  const signedInChange = (fn: (body: Body, accountId: string, req: Request, res: Response) => Promise<void>): RequestHandler[] => [
+    session,
+    jsonBody,
+    handle((req, res) => fn(req.body as Body, sessionOf(res).accountId, req, res)),
+  ];
 
   router.post(
     '/logout',
@@ -138,11 +144,8 @@ export function accountRouter(): Router {
 
   router.post(
     '/keys',
-    session,
-    jsonBody,
-    handle(async (req, res) => {
-      const body = req.body as Body;
-      res.status(201).json(await newKey(sessionOf(res).accountId, { name: body.name, mode: body.mode }));
+    ...signedInChange(async (body, accountId, _req, res) => {
+      res.status(201).json(await newKey(accountId, { name: body.name, mode: body.mode }));
     }),
   );
 
@@ -165,12 +168,9 @@ export function accountRouter(): Router {
 
   router.post(
     '/purchases',
-    session,
-    jsonBody,
-    handle(async (req, res) => {
-      const body = req.body as Body;
+    ...signedInChange(async (body, accountId, req, res) => {
       const purchase = await purchasePackage({
-        accountId: sessionOf(res).accountId,
+        accountId,
         package: body.package,
         paymentMethod: body.paymentMethod,
         customer: body.customer,
@@ -183,11 +183,7 @@ export function accountRouter(): Router {
 
   router.put(
     '/auto-recharge',
-    session,
-    jsonBody,
-    handle(async (req, res) => {
-      const body = req.body as Body;
-      const accountId = sessionOf(res).accountId;
+    ...signedInChange(async (body, accountId, _req, res) => {
       await setAutoRecharge({
         accountId,
         threshold: body.threshold as number,

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { efficiencyBand } from '../../shared/ai/efficiency';
-import type { RecommendationIdentity } from '../../shared/ai/eventHeader';
+import { type RecommendationIdentity, type RecommendationPrice, recommendationPrice } from '../../shared/ai/eventHeader';
 import { marketType } from '../../shared/markets/catalog';
 import type { Locale, LocalizedText } from '../../shared/sports';
 import { localizeDeep, text } from './localize';
@@ -33,17 +33,10 @@ function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | nu
 }
 
 /** A stored recommendation (shared/db/models/recommendation.ts). */
-export interface StoredRecommendation extends RecommendationIdentity {
+export interface StoredRecommendation extends RecommendationIdentity, RecommendationPrice {
   line?: number | null;
   outcome: string;
   outcomeLocalized?: LocalizedText | null;
-  bookmaker: string;
-  odds: number;
-  probability: number;
-  fairOdds: number;
-  confidence: string;
-  edgePercentage: number;
-  kellyFraction: number;
   rationale?: unknown[];
   riskFactors?: unknown[];
   dataSupport?: unknown[];
@@ -68,13 +61,7 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
     betTypeSysname: r.betTypeSysname,
     line: r.line ?? null,
     outcome: outcomeText(r, r.betTypeSysname, r.code, r.line, locale),
-    bookmaker: r.bookmaker,
-    odds: r.odds,
-    probability: r.probability,
-    fairOdds: r.fairOdds,
-    confidence: r.confidence,
-    edgePercentage: r.edgePercentage,
-    kellyFraction: r.kellyFraction,
+    ...recommendationPrice(r),
     rationale: texts(r.rationale, locale),
     riskFactors: texts(r.riskFactors, locale),
     dataSupport: texts(r.dataSupport, locale),

@@ -44,6 +44,9 @@ export const day = (description: string) => ({ type: 'string', format: 'date', d
 
 export const timezone = (description: string) => ({ type: 'string', format: 'iana-timezone', default: 'UTC', description }) as const;
 
+/** A window of days ending now, 30 unless asked (the description says where the window ends and how a bet counts). */
+export const windowDays = (max: number, description: string) => ({ type: 'integer', minimum: 1, maximum: max, default: 30, description }) as const;
+
 export const limit = (max: number, def: number, what = 'items') => ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Maximum ${what} per page (1 to ${max}).` }) as const;
 
 export const page = {

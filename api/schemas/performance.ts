@@ -1,13 +1,9 @@
+import { windowDays } from './params';
+
 /** Request and response schemas of /v2/ai/performance and its daily breakdown (ajv JSON Schema). */
 export const MAX_PERFORMANCE_DAYS = 365;
 
-const days = {
-  type: 'integer',
-  minimum: 1,
-  maximum: MAX_PERFORMANCE_DAYS,
-  default: 30,
-  description: `Window in days ending today (UTC), 1 to ${MAX_PERFORMANCE_DAYS}; a bet counts on the UTC day its event started.`,
-} as const;
+const days = windowDays(MAX_PERFORMANCE_DAYS, `Window in days ending today (UTC), 1 to ${MAX_PERFORMANCE_DAYS}; a bet counts on the UTC day its event started.`);
 
 export const performanceQuery = { type: 'object', properties: { days } } as const;
 export const performanceDailyQuery = { type: 'object', properties: { days } } as const;

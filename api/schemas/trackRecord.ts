@@ -1,16 +1,10 @@
-import { sportName } from './params';
+import { sportName, windowDays } from './params';
 
 /** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */
 export const MAX_TRACK_RECORD_DAYS = 3650;
 export const MAX_CHAIN_PAGE = 1000;
 
-const days = {
-  type: 'integer',
-  minimum: 1,
-  maximum: MAX_TRACK_RECORD_DAYS,
-  default: 30,
-  description: `Window in days ending now (simulated clock), 1 to ${MAX_TRACK_RECORD_DAYS}; a bet counts by its event's start.`,
-} as const;
+const days = windowDays(MAX_TRACK_RECORD_DAYS, `Window in days ending now (simulated clock), 1 to ${MAX_TRACK_RECORD_DAYS}; a bet counts by its event's start.`);
 const sport = { ...sportName, description: 'Only recommendations of this sport.' } as const;
 const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'], description: 'Only recommendations of this confidence.' } as const;
 

@@ -5,6 +5,7 @@ import { bootstrap, brier, calibrationTable, logLoss, maxDrawdown, mean, pairedD
 import { resultProbabilities } from './scoreGrid';
 import { confidenceLevel, edgePercentage, kellyFraction, marginOfSafety, MAX_CREDIBLE_EDGE, PRICE_MOVE_SCALE, probabilityStandardError, type Confidence } from './staking';
 import { epochDay } from '../days';
+import type { FootballDataMatch } from '../data/footballData';
 
 /**
  * Walk-forward backtest of the soccer 1X2 model on football-data.co.uk rows. Pure: the caller
@@ -18,15 +19,9 @@ import { epochDay } from '../days';
  * weight says so; a bet is placed where ANY bookmaker's pre-kickoff price beats the fair price
  * by the minimum edge (price shopping), at that bookmaker's price.
  */
-export interface BacktestMatch {
+/** What the backtest reads of a football-data row (odds: PSH, PSCH, B365H, ...), with its season. */
+export interface BacktestMatch extends Pick<FootballDataMatch, 'kickoff' | 'homeTeam' | 'awayTeam' | 'fthg' | 'ftag' | 'odds'> {
   season: number;
-  kickoff: Date;
-  homeTeam: string;
-  awayTeam: string;
-  fthg: number | null;
-  ftag: number | null;
-  /** Every numeric column of the row (football-data names: PSH, PSCH, B365H, ...). */
-  odds: Record<string, number>;
 }
 
 export interface BacktestOptions {

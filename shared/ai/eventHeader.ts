@@ -20,3 +20,19 @@ export interface RecommendationIdentity {
   betTypeSysname: string;
   code: string;
 }
+
+/** The price a stored recommendation stands by: what the API renders and the track record commits. */
+export interface RecommendationPrice {
+  bookmaker: string;
+  odds: number;
+  probability: number;
+  fairOdds: number;
+  confidence: string;
+  edgePercentage: number;
+  kellyFraction: number;
+}
+
+/** Only the price fields of a recommendation, in the order the API and the committed record write them. */
+export function recommendationPrice(r: RecommendationPrice): RecommendationPrice {
+  return { bookmaker: r.bookmaker, odds: r.odds, probability: r.probability, fairOdds: r.fairOdds, confidence: r.confidence, edgePercentage: r.edgePercentage, kellyFraction: r.kellyFraction };
+}

@@ -1,3 +1,4 @@
+import { type RecommendationPrice, recommendationPrice } from '../ai/eventHeader';
 import { canonicalize } from './canonical';
 import type { Commitment } from './chain';
 
@@ -16,20 +17,13 @@ export interface CommittedEvent {
   startAt: Date;
 }
 
-export interface RecommendationForCommit {
+export interface RecommendationForCommit extends RecommendationPrice {
   _id: string;
   sportId: number;
   betTypeSysname: string;
   line?: number | null;
   code: string;
   outcome: string;
-  bookmaker: string;
-  odds: number;
-  probability: number;
-  fairOdds: number;
-  confidence: string;
-  edgePercentage: number;
-  kellyFraction: number;
   createdAt: Date;
 }
 
@@ -45,13 +39,7 @@ export function recommendationCommitment(r: RecommendationForCommit, event: Comm
       sportId: r.sportId,
       market: { type: r.betTypeSysname, line: r.line ?? null },
       outcome: { code: r.code, name: r.outcome },
-      bookmaker: r.bookmaker,
-      odds: r.odds,
-      probability: r.probability,
-      fairOdds: r.fairOdds,
-      confidence: r.confidence,
-      edgePercentage: r.edgePercentage,
-      kellyFraction: r.kellyFraction,
+      ...recommendationPrice(r),
       createdAt: r.createdAt,
     }),
   };

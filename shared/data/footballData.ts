@@ -5,7 +5,19 @@ import { join } from 'node:path';
  * Reader for football-data.co.uk season files (../shared/data/football-data, see its README).
  * Pure parsing: the caller decides which files; nothing here knows about the service's models.
  */
-export interface FootballDataMatch {
+/** The counts a row gives besides the full-time score; null where the file leaves them out. */
+export interface MatchCounts {
+  hthg: number | null;
+  htag: number | null;
+  homeCorners: number | null;
+  awayCorners: number | null;
+  homeYellow: number | null;
+  awayYellow: number | null;
+  homeRed: number | null;
+  awayRed: number | null;
+}
+
+export interface FootballDataMatch extends MatchCounts {
   file: string;
   /** Line number in the file (the header is line 1): what a log line about the row names. */
   row: number;
@@ -16,14 +28,6 @@ export interface FootballDataMatch {
   awayTeam: string;
   fthg: number | null;
   ftag: number | null;
-  hthg: number | null;
-  htag: number | null;
-  homeCorners: number | null;
-  awayCorners: number | null;
-  homeYellow: number | null;
-  awayYellow: number | null;
-  homeRed: number | null;
-  awayRed: number | null;
   /** Every column of the row as a number where it parses (odds columns: B365H, PSCH, AHh, ...). */
   odds: Record<string, number>;
 }

@@ -103,3 +103,37 @@ export async function insertInBatches(target: InsertTarget, docs: readonly objec
   }
   return inserted;
 }
+
+/**
+ * Documents per ordered insertMany call. FerretDB 1.24 splits an insert into chunks of 100 and,
+ * after a duplicate key in one chunk, still inserts the following chunks despite `ordered: true`
+ * (measured: 300 entries with a conflict at index 150 left entries 200-299 written). Within one
+ * chunk it stops at the error like MongoDB, so each call stays well under that size.
+ */
+const ORDERED_INSERT_BATCH = 50;
+
+function firstFailedIndex(err: unknown): number {
+  const e = err as { writeErrors?: { index: number }[]; index?: number };
+  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
+}
+
+/**
+ * Inserts `docs` in order, in calls of ORDERED_INSERT_BATCH, stopping at the first duplicate key
+ * (an append-only sequence whose position or key is taken): returns how many were inserted, the
+ * documents before the failed one. Any other error is thrown.
+ */
+export async function insertInOrderUntilDuplicate(target: InsertTarget, docs: readonly object[]): Promise<number> {
+  let inserted = 0;
+  while (inserted < docs.length) {
+    const chunk = docs.slice(inserted, inserted + ORDERED_INSERT_BATCH);
+    try {
+      await target.insertMany(chunk, { ordered: true });
+      inserted += chunk.length;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      inserted += firstFailedIndex(err);
+      break;
+    }
+  }
+  return inserted;
+}

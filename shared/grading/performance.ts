@@ -257,15 +257,19 @@ export function performanceReport(rollups: readonly Rollup[], opts: { days: numb
   };
 }
 
-export type DailyPerformance = {
-  date: string;
-  total: number;
+/** Settled bets counted by result, with the units staked, returned and won (returned - staked). */
+export type ResultTally = {
   wins: number;
   losses: number;
   pushes: number;
   staked: number;
   returned: number;
   profit: number;
+};
+
+export type DailyPerformance = ResultTally & {
+  date: string;
+  total: number;
   cumulativeProfit: number;
 };
 

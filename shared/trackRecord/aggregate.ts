@@ -1,4 +1,5 @@
 import { mean, standardError } from '../ai/metrics';
+import type { ResultTally } from '../grading/performance';
 
 /**
  * The track record of settled recommendations, pure: counts, flat 1-unit profit and ROI, closing
@@ -41,15 +42,9 @@ export type CalibrationBin = {
   standardError: number;
 };
 
-export type RecordSummary = {
+/** The tally stakes 1 unit per bet. */
+export type RecordSummary = ResultTally & {
   bets: number;
-  wins: number;
-  losses: number;
-  pushes: number;
-  /** Units staked (1 per bet), returned and won (returned - staked). */
-  staked: number;
-  returned: number;
-  profit: number;
   /** profit / staked; null without bets. */
   roi: number | null;
   clv: ClvSummary;

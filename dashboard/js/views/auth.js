@@ -52,32 +52,25 @@ function authForm({ mode, ctx }) {
   return form;
 }
 
-export function renderSignUp(ctx) {
+/** The words around each form and the link to the other one. */
+const PAGES = {
+  signup: {
+    title: 'Create your account',
+    lead: '500 free credits to start. No card, no e-mail verification: your first API call is a minute away.',
+    other: ['Already have an account? ', '#/signin', 'Sign in'],
+  },
+  signin: { title: 'Sign in', lead: 'Manage your API keys, usage and credits.', other: ['New here? ', '#/signup', 'Create an account'] },
+};
+
+function authPage(mode, ctx) {
+  const { title, lead, other } = PAGES[mode];
+  const [question, href, label] = other;
   return h(
     'section',
     { class: 'auth' },
-    h(
-      'div',
-      { class: 'card auth-card' },
-      h('h1', {}, 'Create your account'),
-      h('p', { class: 'lead' }, '500 free credits to start. No card, no e-mail verification: your first API call is a minute away.'),
-      authForm({ mode: 'signup', ctx }),
-      h('p', { class: 'switch' }, 'Already have an account? ', h('a', { href: '#/signin' }, 'Sign in')),
-    ),
+    h('div', { class: 'card auth-card' }, h('h1', {}, title), h('p', { class: 'lead' }, lead), authForm({ mode, ctx }), h('p', { class: 'switch' }, question, h('a', { href }, label))),
   );
 }
 
-export function renderSignIn(ctx) {
-  return h(
-    'section',
-    { class: 'auth' },
-    h(
-      'div',
-      { class: 'card auth-card' },
-      h('h1', {}, 'Sign in'),
-      h('p', { class: 'lead' }, 'Manage your API keys, usage and credits.'),
-      authForm({ mode: 'signin', ctx }),
-      h('p', { class: 'switch' }, 'New here? ', h('a', { href: '#/signup' }, 'Create an account')),
-    ),
-  );
-}
+export const renderSignUp = (ctx) => authPage('signup', ctx);
+export const renderSignIn = (ctx) => authPage('signin', ctx);

@@ -8,6 +8,8 @@ import { ensureFerretPostgresIndexes } from '../ferretIndexes';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
+import type { SettledForCommit } from '../../commitments/records';
+import type { TrackRecordBet } from '../../trackRecord/aggregate';
 
 /** A settled bet as the performance rollups count it. */
 export type SettledBetRow = Pick<RecommendationDoc, '_id' | 'confidence' | 'result' | 'resultDetail' | 'returnPerUnit' | 'edgePercentage' | 'eventStartAt'>;
@@ -328,23 +330,14 @@ export async function upsertPickUnlessStarted(id: string, content: PickContent, 
 /** The settled recommendations of these events, as their settlement is committed (closingOdds and clv where captured). */
 export async function findSettledRecommendationsOfEvents(eventIds: readonly string[]) {
   return Recommendation.find({ eventId: { $in: eventIds }, settled: true }, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 }).lean<
-    {
-      _id: string;
-      result: string | null;
-      resultDetail?: string | null;
-      returnPerUnit?: number | null;
-      settledVersion?: number | null;
-      settlementDate?: Date | null;
-      closingOdds?: number | null;
-      clv?: number | null;
-    }[]
+    SettledForCommit[]
   >();
 }
 
 /** The settled picks with a leg on these events, as their settlement is committed. */
 export async function findSettledPicksOfEvents(eventIds: readonly string[]) {
   return Pick.find({ eventIds: { $in: eventIds }, settled: true } as FilterQuery<PickDoc>, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1 }).lean<
-    { _id: string; result: string | null; resultDetail?: string | null; returnPerUnit?: number | null; settledVersion?: number | null; settlementDate?: Date | null }[]
+    Omit<SettledForCommit, 'closingOdds' | 'clv'>[]
   >();
 }
 
@@ -355,19 +348,5 @@ export async function findSettledRecommendationsForTrackRecord(filter: { since: 
   if (filter.confidence) q.confidence = filter.confidence;
   return Recommendation.find(q, { confidence: 1, probability: 1, odds: 1, result: 1, resultDetail: 1, returnPerUnit: 1, eventStartAt: 1, sportId: 1, closingOdds: 1, clv: 1 })
     .sort({ eventStartAt: 1, _id: 1 })
-    .lean<
-      {
-        _id: string;
-        confidence: string;
-        probability: number;
-        odds: number;
-        result: string | null;
-        resultDetail?: string | null;
-        returnPerUnit?: number | null;
-        eventStartAt: Date;
-        sportId: number;
-        closingOdds?: number | null;
-        clv?: number | null;
-      }[]
-    >();
+    .lean<(TrackRecordBet & { _id: string; sportId: number; closingOdds?: number | null })[]>();
 }

@@ -1,6 +1,7 @@
 import { ChainHead, Commitment } from '../models';
 import { isDuplicateKey } from '../duplicateKey';
 import type { LinkKind } from '../../commitments/chain';
+import { insertInOrderUntilDuplicate } from '../bulk';
 
 /** Repository of the commitments chain: Commitment (links) and ChainHead (published heads). */
 
@@ -56,17 +57,6 @@ export async function findSettlementLinksOf(kind: string, id: string): Promise<L
 }
 
 /**
- * Links per insertMany call: FerretDB 1.24 may go on inserting the chunks after a duplicate key
- * despite `ordered: true` when a call holds more than 100 (see insertLedgerEntriesInOrder).
- */
-const MAX_INSERT = 50;
-
-function firstFailedIndex(err: unknown): number {
-  const e = err as { writeErrors?: { index: number }[]; index?: number };
-  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
-}
-
-/**
  * Inserts links in order, stopping at the first duplicate key (a position taken by another
  * writer, or a record linked already): returns how many were inserted. Any other error is thrown.
  */
@@ -82,19 +72,7 @@ export async function insertLinksInOrder(links: readonly Omit<LinkRow, never>[])
     hash: l.hash,
     at: l.at,
   }));
-  let inserted = 0;
-  while (inserted < docs.length) {
-    const chunk = docs.slice(inserted, inserted + MAX_INSERT);
-    try {
-      await Commitment.collection.insertMany(chunk as never[], { ordered: true });
-      inserted += chunk.length;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      inserted += firstFailedIndex(err);
-      break;
-    }
-  }
-  return inserted;
+  return insertInOrderUntilDuplicate(Commitment.collection, docs);
 }
 
 export interface PublishedHead {

@@ -2,7 +2,7 @@ import type { FilterQuery } from 'mongoose';
 import { CreditLedger, MeterHold } from '../models';
 import type { CreditLedgerDoc } from '../models/creditLedger';
 import type { HeldDebit } from '../models/meterHold';
-import { isDuplicateKey } from '../duplicateKey';
+import { insertInOrderUntilDuplicate } from '../bulk';
 
 /*
  * The credit ledger (CreditLedger, one chain of positions per account) and the in-flight debits
@@ -32,37 +32,11 @@ export async function ledgerEntryExistsByRef(ref: string): Promise<boolean> {
 }
 
 /**
- * Entries per insertMany call. FerretDB 1.24 splits an insert into chunks of 100 and, after a
- * duplicate key in one chunk, still inserts the following chunks despite `ordered: true`
- * (measured: 300 entries with a conflict at index 150 left entries 200-299 written). Within one
- * chunk it stops at the error like MongoDB, so each call stays well under that size.
+ * Inserts `entries` in order, stopping at the first duplicate key (a position or a ref taken):
+ * returns how many were inserted, the entries before the failed one. Any other error is thrown.
  */
-const MAX_INSERT = 50;
-
-function firstFailedIndex(err: unknown): number {
-  const e = err as { writeErrors?: { index: number }[]; index?: number };
-  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
-}
-
-/**
- * Inserts `entries` in order, in calls of MAX_INSERT, stopping at the first duplicate key (a
- * position or a ref taken): returns how many were inserted, the entries before the failed one.
- * Any other error is thrown.
- */
-export async function insertLedgerEntriesInOrder(entries: readonly Record<string, unknown>[]): Promise<number> {
-  let inserted = 0;
-  while (inserted < entries.length) {
-    const chunk = entries.slice(inserted, inserted + MAX_INSERT);
-    try {
-      await CreditLedger.collection.insertMany(chunk, { ordered: true });
-      inserted += chunk.length;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      inserted += firstFailedIndex(err);
-      break;
-    }
-  }
-  return inserted;
+export function insertLedgerEntriesInOrder(entries: readonly Record<string, unknown>[]): Promise<number> {
+  return insertInOrderUntilDuplicate(CreditLedger.collection, entries);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { MatchCounts } from '../../data/footballData';
 import type { ScenarioIncident } from '../simulated/scenario';
 import { Rng } from '../simulated/rng';
 
@@ -9,17 +10,9 @@ import { Rng } from '../simulated/rng';
  * Minutes are wall minutes from kickoff on the scenario's soccer template (first half 0-45,
  * half-time 45-60, second half 60-105), which is what the scenario evaluator reads.
  */
-export interface FinalCounts {
+export interface FinalCounts extends MatchCounts {
   fthg: number;
   ftag: number;
-  hthg: number | null;
-  htag: number | null;
-  homeCorners: number | null;
-  awayCorners: number | null;
-  homeYellow: number | null;
-  awayYellow: number | null;
-  homeRed: number | null;
-  awayRed: number | null;
 }
 
 const FIRST_HALF = [1, 44.5] as const;
