@@ -191,3 +191,29 @@ export async function deleteRecommendationsWithIdPrefix(prefix: string): Promise
 export async function deleteRollupsOfDay(day: string): Promise<void> {
   await PerformanceRollup.deleteMany({ day });
 }
+
+/** One stored processed insight (its id is its event's), whole; null when there is none. */
+export async function findInsightById(eventId: string) {
+  return Insight.findById(eventId).lean();
+}
+
+/** The stored processed insights of these events, whole (absent ones are left out). */
+export async function findInsightsOfEvents(eventIds: readonly string[]) {
+  return Insight.find({ _id: { $in: eventIds } }).lean();
+}
+
+/** Every settled recommendation: its event, when it was written and how it settled. */
+export async function findAllSettledRecommendations() {
+  return Recommendation.find({ settled: true }, { eventId: 1, createdAt: 1, result: 1 }).lean();
+}
+
+/** Start and status of each of these events (absent ones are left out). */
+export async function findEventStartsAndStatusesByIds(eventIds: readonly string[]) {
+  return Event.find({ _id: { $in: eventIds } }, { startDateTime: 1, status: 1 }).lean();
+}
+
+/** The start of the event that starts last; null when there is no event. */
+export async function findLatestEventStart(): Promise<Date | null> {
+  const latest = await Event.findOne({}, { startDateTime: 1 }).sort({ startDateTime: -1 }).lean();
+  return latest?.startDateTime ?? null;
+}

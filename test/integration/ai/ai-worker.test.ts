@@ -6,7 +6,8 @@ import { aiQueue, requestAnalyses } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { aiComponents, aiResponses } from '../../../api/schemas/ai';
 import { connectMongo } from '../../../shared/db/mongo';
-import { Event, Insight, ModelFit, Pick, Recommendation } from '../../../shared/db/models';
+import { countRecommendationsMatching, findModelFitOfSport, findPicksOfEvent, findRecommendationsOfEvent } from '../../../shared/db/repositories/ai';
+import { findInsightById, findInsightsOfEvents, findRecommendationsOfEventsById, insertSeedDocuments, setEventFields } from '../../../shared/db/repositories/fixtures';
 import { mulberry32, samplePoisson } from '../../../shared/ai/random';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -99,7 +100,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
 
   before(async function () {
     await connectMongo();
-    await Event.insertMany(events);
+    await insertSeedDocuments('events', events);
     worker = spawnEntry('workers/ai.ts');
     api = await startApi();
     for (const e of events) expect((await runJob(e._id, 1)).status).to.equal('analyzed');
@@ -114,9 +115,9 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
   });
 
   it('happy: every event gets an insight, and recommendations at the best bookmaker price with edge >= the minimum, written before kickoff', async () => {
-    const insights = await Insight.find({ _id: { $in: events.map((e) => e._id) } }).lean();
+    const insights = await findInsightsOfEvents(events.map((e) => e._id));
     expect(insights).to.have.length(events.length);
-    const recs = await Recommendation.find({ eventId: { $in: events.map((e) => e._id) } }).lean();
+    const recs = await findRecommendationsOfEventsById(events.map((e) => e._id));
     expect(recs.length).to.be.greaterThan(3);
     for (const r of recs) {
       const event = events.find((e) => e._id === r.eventId)!;
@@ -137,7 +138,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const all = await api.get('/v2/ai/betting-recommendations?eventId=aiw1&limit=100');
     expect(all.status).to.equal(200);
     valid('bettingRecommendations', all.body);
-    const inDb = await Recommendation.countDocuments({ eventId: 'aiw1' });
+    const inDb = await countRecommendationsMatching({ eventId: 'aiw1' });
     expect(all.body.count).to.equal(inDb);
     expect(all.body.data).to.have.length(inDb);
     const page2 = await api.get('/v2/ai/betting-recommendations?eventId=aiw1&limit=1&page=2');
@@ -147,7 +148,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect(unsettled.body.data.every((r: any) => r.settled === false)).to.equal(true);
     const high = await api.get('/v2/ai/betting-recommendations?confidence=High&limit=100');
     expect(high.body.data.every((r: any) => r.confidence === 'High')).to.equal(true);
-    expect(high.body.count).to.equal(await Recommendation.countDocuments({ confidence: 'High' }));
+    expect(high.body.count).to.equal(await countRecommendationsMatching({ confidence: 'High' }));
     const es = await api.get('/v2/ai/betting-recommendations?eventId=aiw1&limit=100&locale=es');
     const first = all.body.data[0];
     const firstEs = es.body.data.find((r: any) => r.id === first.id);
@@ -199,7 +200,7 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
       const p = fair[code];
       expect(freq[k], k).to.be.closeTo(p, 4 * Math.sqrt((p * (1 - p)) / 10000) + 0.01);
     }
-    expect(i.valueOpportunities.recommendations.length).to.equal(await Recommendation.countDocuments({ _id: { $in: (await Insight.findById('aiw1').lean())!.recommendationIds } }));
+    expect(i.valueOpportunities.recommendations.length).to.equal(await countRecommendationsMatching({ _id: { $in: (await findInsightById('aiw1'))!.recommendationIds } }));
     const byTeam = await api.get('/v2/ai/processed-insights?teamNames=ATLETICO%20NANDU,nobody');
     expect(byTeam.body.data.map((x: any) => x.eventId)).to.deep.equal(['aiw1']);
     const tokyo = await api.get('/v2/ai/processed-insights?eventId=aiw1&timezone=Asia/Tokyo');
@@ -214,13 +215,13 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     const completedOnly = await api.get('/v2/ai/processed-insights?status=completed&eventId=aiw1');
     expect(completedOnly.body.data).to.have.length(0);
     // The event went live and the worker has not run since: the event's status decides.
-    await Event.updateOne({ _id: 'aiw4' }, { $set: { status: 'live' } });
+    await setEventFields('aiw4', { status: 'live' });
     try {
       const live = await api.get('/v2/ai/processed-insights?status=live&eventId=aiw4');
       expect(live.body.data.map((x: any) => [x.eventId, x.status])).to.deep.equal([['aiw4', 'live']]);
       expect((await api.get('/v2/ai/processed-insights?status=upcoming&eventId=aiw4')).body.data).to.have.length(0);
     } finally {
-      await Event.updateOne({ _id: 'aiw4' }, { $set: { status: 'upcoming' } });
+      await setEventFields('aiw4', { status: 'upcoming' });
     }
     const defaults = await api.get('/v2/ai/processed-insights');
     expect(defaults.body.data.length).to.be.at.most(5);
@@ -282,9 +283,9 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
 
   it('idempotent: the same inputs analysed again write nothing; a new price adds a recommendation and leaves the others untouched', async () => {
     const snapshot = async () => ({
-      insight: await Insight.findById('aiw2').lean(),
-      recs: await Recommendation.find({ eventId: 'aiw2' }).sort({ _id: 1 }).lean(),
-      picks: await Pick.find({ eventIds: 'aiw2' }).sort({ _id: 1 }).lean(),
+      insight: await findInsightById('aiw2'),
+      recs: await findRecommendationsOfEvent('aiw2'),
+      picks: await findPicksOfEvent('aiw2'),
     });
     const before = await snapshot();
     expect((await runJob('aiw2', 2)).status).to.equal('unchanged');
@@ -293,10 +294,10 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     // A bookmaker now beats every price on the away side of the 1X2: a new recommendation.
     const event = events[1];
     const away = event.markets[0].betItems[2];
-    const fair = (await Insight.findById('aiw2').lean())!.analysisInsight;
+    const fair = (await findInsightById('aiw2'))!.analysisInsight;
     const generous = Math.round(Math.max(1.06 / fair.mainMarket.fairProbabilities['2'], ...Object.values<number>(away.bookPrices)) * 100 + 20) / 100;
     // (FerretDB 1.x has no positional $: the 1X2 market is the first one.)
-    await Event.updateOne({ _id: 'aiw2' }, { $set: { 'markets.0.betItems.2.bookPrices.bigbook': generous } });
+    await setEventFields('aiw2', { 'markets.0.betItems.2.bookPrices.bigbook': generous });
     const out = await runJob('aiw2', 3);
     expect(out.status).to.equal('analyzed');
     expect(out.inserted).to.be.at.least(1);
@@ -313,36 +314,36 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     // Make sure there is something to recommend: one book is generous on the home side.
     const item = e.markets[0].betItems[0];
     item.bookPrices.localodds = Math.round(item.bookPrices.sharpbook * 1.12 * 100) / 100;
-    await Event.create(e);
+    await insertSeedDocuments('events', [e]);
     expect((await runJob('aiwk', 1)).status).to.equal('analyzed');
-    const before = await Recommendation.find({ eventId: 'aiwk' }).sort({ _id: 1 }).lean();
+    const before = await findRecommendationsOfEvent('aiwk');
     expect(before.length).to.be.greaterThan(0);
     for (const r of before) expect(r.createdAt.getTime()).to.be.below(kickoff.getTime());
     await new Promise((r) => setTimeout(r, Math.max(0, kickoff.getTime() - Date.now() + 200)));
     // After kickoff a far better price appears (the feed is still "upcoming"): nothing is written.
-    await Event.updateOne({ _id: 'aiwk' }, { $set: { 'markets.0.betItems.2.bookPrices.bigbook': 50 } });
+    await setEventFields('aiwk', { 'markets.0.betItems.2.bookPrices.bigbook': 50 });
     expect((await runJob('aiwk', 2)).status).to.equal('started');
-    await Event.updateOne({ _id: 'aiwk' }, { $set: { status: 'live' } });
+    await setEventFields('aiwk', { status: 'live' });
     expect((await runJob('aiwk', 3)).status).to.equal('started');
-    expect(await Recommendation.find({ eventId: 'aiwk' }).sort({ _id: 1 }).lean()).to.deep.equal(before);
-    expect((await Insight.findById('aiwk').lean())!.status).to.equal('live');
+    expect(await findRecommendationsOfEvent('aiwk')).to.deep.equal(before);
+    expect((await findInsightById('aiwk'))!.status).to.equal('live');
 
     // An event first seen after its start gets no recommendation at all.
     const late = soccer('aiwl', new Date(Date.now() - 60_000), 18, { id: 833, name: 'Late' }, { id: 834, name: 'Comers' });
-    await Event.create(late);
+    await insertSeedDocuments('events', [late]);
     expect((await runJob('aiwl', 1)).status).to.equal('started');
-    expect(await Recommendation.countDocuments({ eventId: 'aiwl' })).to.equal(0);
+    expect(await countRecommendationsMatching({ eventId: 'aiwl' })).to.equal(0);
   });
 
   it('happy: an event cancelled before its start leaves the featured picks and the value opportunities', async () => {
-    expect(await Pick.countDocuments({ eventIds: 'aiw3' })).to.be.greaterThan(0);
-    await Event.updateOne({ _id: 'aiw3' }, { $set: { status: 'cancelled' } });
+    expect((await findPicksOfEvent('aiw3')).length).to.be.greaterThan(0);
+    await setEventFields('aiw3', { status: 'cancelled' });
     expect((await runJob('aiw3', 2)).status).to.equal('started');
-    expect(await Pick.countDocuments({ eventIds: 'aiw3' })).to.equal(0);
+    expect((await findPicksOfEvent('aiw3')).length).to.equal(0);
     const opportunities = await api.get('/v2/ai/value-opportunities?limit=100');
     expect(opportunities.body.opportunities.some((o: any) => o.eventId === 'aiw3')).to.equal(false);
     // Its recommendations stay as written (settlement voids them), and still list by filter.
-    expect((await api.get('/v2/ai/betting-recommendations?eventId=aiw3')).body.count).to.equal(await Recommendation.countDocuments({ eventId: 'aiw3' }));
+    expect((await api.get('/v2/ai/betting-recommendations?eventId=aiw3')).body.count).to.equal(await countRecommendationsMatching({ eventId: 'aiw3' }));
   });
 
   it('happy: refit fits team ratings from completed games and ranks the bookmakers; the next analysis uses them', async () => {
@@ -370,21 +371,21 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
             },
           } as unknown as ReturnType<typeof soccer>);
         }
-    await Event.insertMany(completed);
+    await insertSeedDocuments('events', completed);
     const jobId = await enqueue(aiQueue, 'refit', { sportId: 1, window: `t${Date.now()}` });
     const queue = queueFor(aiQueue);
     await waitUntil('refit', async () => ['completed', 'failed'].includes(await queue.getJobState(jobId)), 30000, 50);
     expect((await queue.getJob(jobId))!.failedReason).to.equal(undefined);
-    const fit = (await ModelFit.findById('fit-1').lean())!;
+    const fit = (await findModelFitOfSport(1))!;
     expect(fit.family).to.equal('goals');
     expect(fit.gamesUsed).to.be.at.least(completed.length);
     expect(fit.bookRanking[0]).to.equal('sharpbook');
     expect(fit.blendWeight).to.equal(0); // no completed event has a pre-kickoff analysis yet
 
     const next = soccer('aiwn', new Date(Date.now() + 3 * DAY), 77, { id: 841, name: 'Team 841' }, { id: 842, name: 'Team 842' }, { id: 520, name: 'Sim Two' });
-    await Event.create(next);
+    await insertSeedDocuments('events', [next]);
     expect((await runJob('aiwn', 1)).status).to.equal('analyzed');
-    const insight = (await Insight.findById('aiwn').lean())!.analysisInsight;
+    const insight = (await findInsightById('aiwn'))!.analysisInsight;
     expect(insight.model.knownTeams).to.equal(true);
     expect(insight.model.gamesUsed).to.equal(fit.gamesUsed);
     expect(insight.blendWeight).to.equal(0);

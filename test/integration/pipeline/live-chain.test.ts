@@ -5,7 +5,10 @@ import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
-import { Event, ProviderState, Recommendation } from '../../../shared/db/models';
+import { countSettledRecommendations } from '../../../shared/db/repositories/ai';
+import { countEventsMatching } from '../../../shared/db/repositories/events';
+import { findAllSettledRecommendations, findEventStartsAndStatusesByIds, findLatestEventStart } from '../../../shared/db/repositories/fixtures';
+import { findProviderState } from '../../../shared/db/repositories/providers';
 import { connectMongo } from '../../../shared/db/mongo';
 import { waitUntil } from '../../helpers/processes';
 import { freePort, Stack } from '../../helpers/stack';
@@ -37,7 +40,7 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     sampler = setInterval(() => {
       if (sampling) return;
       sampling = true;
-      void Promise.all([queueFor(aiQueue).getJobCounts('waiting'), Event.countDocuments({ status: { $in: ['upcoming', 'live'] } })])
+      void Promise.all([queueFor(aiQueue).getJobCounts('waiting'), countEventsMatching({ status: { $in: ['upcoming', 'live'] } })])
         .then(([c, open]) => void samples.push({ waiting: c.waiting ?? 0, open }))
         .catch(() => undefined)
         .finally(() => (sampling = false));
@@ -66,11 +69,11 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
 
   it('happy: from a fresh database, odds become recommendations before kickoff, events end, every bet settles and performance counts them', async () => {
     const started = Date.now();
-    await waitUntil('the first settled recommendations', async () => (await Recommendation.countDocuments({ settled: true })) > 0, 6 * 60_000, 2000);
+    await waitUntil('the first settled recommendations', async () => (await countSettledRecommendations()) > 0, 6 * 60_000, 2000);
     const firstSettledAfterS = (Date.now() - started) / 1000;
 
-    const settled = await Recommendation.find({ settled: true }, { eventId: 1, createdAt: 1, result: 1 }).lean();
-    const events = new Map((await Event.find({ _id: { $in: settled.map((r) => r.eventId) } }, { startDateTime: 1, status: 1 }).lean()).map((e) => [String(e._id), e]));
+    const settled = await findAllSettledRecommendations();
+    const events = new Map((await findEventStartsAndStatusesByIds(settled.map((r) => r.eventId))).map((e) => [String(e._id), e]));
     for (const r of settled) {
       const e = events.get(r.eventId)!;
       expect(r.createdAt.getTime(), `recommendation of ${r.eventId} written before kickoff`).to.be.lessThan(e.startDateTime.getTime());
@@ -121,7 +124,7 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     await waitUntil(
       'a poll after the restart',
       async () => {
-        const state = await ProviderState.findById('simulated').lean();
+        const state = await findProviderState('simulated');
         return Boolean(state?.lastSuccessAt && state.lastSuccessAt > restarted);
       },
       60_000,
@@ -130,14 +133,14 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     await waitUntil(
       'a second poll',
       async () => {
-        const state = await ProviderState.findById('simulated').lean();
+        const state = await findProviderState('simulated');
         return Boolean(state?.lastSuccessAt && state.lastSuccessAt.getTime() > restarted.getTime() + 3000);
       },
       60_000,
       500,
     );
-    const latest = await Event.findOne({}, { startDateTime: 1 }).sort({ startDateTime: -1 }).lean();
-    expect(latest!.startDateTime.getTime() - Date.now()).to.be.lessThan(SEASON_MS);
+    const latest = await findLatestEventStart();
+    expect(latest!.getTime() - Date.now()).to.be.lessThan(SEASON_MS);
     const out = stack.output();
     expect(out).to.include('SIM_SPEED changed (120 -> 60)');
     expect(out).to.include('poll slot state of an earlier configuration discarded');

@@ -9,17 +9,12 @@ const files = tracked.filter((f) => !f.startsWith('test/'));
 
 /**
  * Test files that still read or write a model directly (the list only shrinks: a new test seeds and
- * inspects stored state through shared/db/repositories). The AI worker and live-chain tests are
- * still to move. The two index tests stay on purpose: what they check is the schemas themselves,
- * the index plan derived from every model's declared indexes (unit) and, on FerretDB, that
- * PostgreSQL's plans use the GIN indexes built from them on a connection of the test's own.
+ * inspects stored state through shared/db/repositories). Only the two index tests are left, on
+ * purpose: what they check is the schemas themselves, the index plan derived from every model's
+ * declared indexes (unit) and, on FerretDB, that PostgreSQL's plans use the GIN indexes built from
+ * them on a connection of the test's own.
  */
-const TESTS_STILL_ON_MODELS = new Set([
-  'test/integration/ai/ai-worker.test.ts',
-  'test/integration/db/ferretdb-indexes.test.ts',
-  'test/integration/pipeline/live-chain.test.ts',
-  'test/unit/db/ferret-index-plan.test.ts',
-]);
+const TESTS_STILL_ON_MODELS = new Set(['test/integration/db/ferretdb-indexes.test.ts', 'test/unit/db/ferret-index-plan.test.ts']);
 const source = (f: string) => readFileSync(resolve(ROOT, f), 'utf8');
 const importsFrom = (f: string, folder: RegExp) => [...source(f).matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].some((m) => folder.test(m[1]));
 
