@@ -22,11 +22,26 @@ const pause = (round: number) => new Promise((r) => setTimeout(r, Math.min(50, 2
  * builds its links again; a record already linked (a retried job, another worker) is skipped
  * (unique key). Everything a call returns having added is durable before it returns.
  */
-export async function appendCommitments(items: readonly Commitment[], now: () => Date = () => new Date()): Promise<number> {
+export function appendCommitments(items: readonly Commitment[], now: () => Date = () => new Date()): Promise<number> {
+  const run = queue.then(() => appendNow(items, now));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * This process's appends, one after another: concurrent jobs of one worker (the AI worker runs
+ * several) would otherwise race each other for every position and re-read the head after each
+ * lost race. Processes still race each other; the unique _id decides, as above.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+async function appendNow(items: readonly Commitment[], now: () => Date): Promise<number> {
   const unique = [...new Map(items.map((c) => [commitmentKey(c), c])).values()];
   let added = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const linked = await findLinkedKeys(unique.map(commitmentKey));
+    // First round optimistic: records are mostly new, and one linked already fails its insert
+    // on the unique key (nothing is written twice); later rounds leave out what is linked.
+    const linked = round === 0 ? new Set<string>() : await findLinkedKeys(unique.map(commitmentKey));
     const pending = unique.filter((c) => !linked.has(commitmentKey(c)));
     if (pending.length === 0) return added;
     const at = now();

@@ -9,10 +9,17 @@ import { pickCommitment, recommendationCommitment, settlementCommitment, type Co
  * crashed run wrote but did not commit, and nothing twice.
  */
 
-/** Commits the stored recommendations of `ids` (as stored: another worker may have written one first). */
-export async function commitRecommendations(ids: readonly string[], event: CommittedEvent): Promise<number> {
+/**
+ * Commits the stored recommendations of `ids`, as stored: `written` are those the caller has just
+ * inserted (as the insert returned them); the others are read, since another worker may have
+ * written one first.
+ */
+export async function commitRecommendations(ids: readonly string[], event: CommittedEvent, written: readonly RecommendationForCommit[] = []): Promise<number> {
   if (ids.length === 0) return 0;
-  const stored = (await findRecommendationsByIds(ids)) as unknown as RecommendationForCommit[];
+  const known = new Map(written.map((r) => [r._id, r]));
+  const unread = ids.filter((id) => !known.has(id));
+  const read = unread.length ? ((await findRecommendationsByIds(unread)) as unknown as RecommendationForCommit[]) : [];
+  const stored = [...ids.flatMap((id) => known.get(id) ?? []), ...read];
   const order = new Map(ids.map((id, i) => [id, i]));
   stored.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
   return appendCommitments(stored.map((r) => recommendationCommitment(r, event)));

@@ -1,6 +1,6 @@
-import mongoose from 'mongoose';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { isDuplicateKey } from './duplicateKey';
+import { isFerretDB } from './server';
 
 /**
  * The one way the project sends bulk writes. FerretDB 1.24 deadlocks on a bulk write of about
@@ -14,19 +14,9 @@ import { isDuplicateKey } from './duplicateKey';
 const MONGODB_BATCH = 2000;
 const FERRETDB_BATCH = 20;
 
-let batchSize: Promise<number> | undefined;
-
 /** Statements per bulk command against the connected server (asked once per process). */
-export function bulkBatchSize(): Promise<number> {
-  batchSize ??= mongoose.connection
-    .db!.admin()
-    .command({ buildInfo: 1 })
-    .then((info) => (info.ferretdbVersion ? FERRETDB_BATCH : MONGODB_BATCH))
-    .catch((err) => {
-      batchSize = undefined;
-      throw err;
-    });
-  return batchSize;
+export async function bulkBatchSize(): Promise<number> {
+  return (await isFerretDB()) ? FERRETDB_BATCH : MONGODB_BATCH;
 }
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {

@@ -15,8 +15,8 @@ export interface Spawned {
  * with the TypeScript loader, as the Procfile runs it (the tsx CLI would add a signal-relaying
  * parent process between the test and the worker).
  */
-export function spawnEntry(entry: string, env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnEntry(entry: string, env: Record<string, string> = {}, args: readonly string[] = []): Spawned {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -152,11 +152,13 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   // Recommendations are insert-only: one this process already wrote is not sent again.
   const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
   if (fresh.length) {
-    inserted = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
+    const written = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
+    inserted = written.length;
     // Committed before the insight names them: a crash in between leaves the inputs unanalysed, so the retry commits them.
     await commitRecommendations(
       fresh.map((r) => r._id),
       { id: eventId, home: input.homeTeam.name.en, away: input.awayTeam.name.en, competition: input.competition.name.en, startAt: event.startDateTime },
+      written,
     );
   }
   const insight = analysis.insight;

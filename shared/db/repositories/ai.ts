@@ -5,6 +5,7 @@ import type { PickDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
 import type { LegRecommendation, PickRead, RecommendationRead } from '../../settlement/plan';
 import { ensureFerretPostgresIndexes } from '../ferretIndexes';
+import { findWhereIn } from '../lookup';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
@@ -48,12 +49,12 @@ const SETTLEMENT_REC_FIELDS = {
 
 /** Every recommendation of the events of `eventIds`, with the fields settlement grades. */
 export async function findRecommendationsOfEventsForSettlement(eventIds: readonly string[]): Promise<SettlementRecommendationRow[]> {
-  return Recommendation.find({ eventId: { $in: eventIds } }, SETTLEMENT_REC_FIELDS).lean<SettlementRecommendationRow[]>();
+  return findWhereIn<SettlementRecommendationRow>(Recommendation, 'eventId', eventIds, SETTLEMENT_REC_FIELDS);
 }
 
 /** The settlement outcome of the recommendations of `ids` (legs of picks). */
 export async function findLegRecommendations(ids: readonly string[]): Promise<(LegRecommendation & { _id: string })[]> {
-  return Recommendation.find({ _id: { $in: ids } }, { settled: 1, result: 1, resultDetail: 1, returnPerUnit: 1 }).lean<(LegRecommendation & { _id: string })[]>();
+  return findWhereIn<LegRecommendation & { _id: string }>(Recommendation, '_id', ids, { settled: 1, result: 1, resultDetail: 1, returnPerUnit: 1 });
 }
 
 /** Recommendation updates (settlement's conditional updateOne ops), bulk in server-sized batches. */
@@ -73,7 +74,7 @@ const SETTLEMENT_PICK_FIELDS = { pickType: 1, legs: 1, eventIds: 1, settled: 1, 
 
 /** Every pick with a leg on one of `eventIds`, with the fields settlement grades. */
 export async function findPicksOfEventsForSettlement<T extends SettlementPickRow = SettlementPickRow>(eventIds: readonly string[]): Promise<T[]> {
-  return Pick.find({ eventIds: { $in: eventIds } } as FilterQuery<PickDoc>, SETTLEMENT_PICK_FIELDS).lean<T[]>();
+  return findWhereIn<T>(Pick, 'eventIds', eventIds, SETTLEMENT_PICK_FIELDS);
 }
 
 /** Pick updates (settlement's conditional updateOne ops), bulk in server-sized batches. */
@@ -246,28 +247,25 @@ export async function upsertInsightUnlessNewerAnalysis(eventId: string, fields: 
 }
 
 /**
- * Inserts recommendations that are not stored yet (insert-only upserts keyed by _id: a stored one
- * is never touched), in server-sized batches, without mongoose timestamps. Returns how many were inserted.
+ * Inserts the recommendations that are not stored yet: one insert, unordered, where a stored id
+ * is a duplicate key and stays untouched (insert-only). Returns the documents this call
+ * inserted, as stored (cast by the schema, its timestamps kept as given), so the caller needs
+ * no read-back: on FerretDB every read is a round trip through its JSON decoding.
  */
-export async function insertRecommendationsIfAbsent(docs: readonly ({ _id: string } & Record<string, unknown>)[]): Promise<number> {
-  const res = await bulkWriteInBatches(
-    Recommendation,
-    docs.map((doc) => ({
-      updateOne: {
-        filter: { _id: doc._id },
-        // Typed loosely: mongoose's document-array types do not describe plain arrays of text.
-        update: { $setOnInsert: doc },
-        upsert: true,
-      },
-    })),
-    { timestamps: false },
-  );
-  return res.upsertedCount;
+export async function insertRecommendationsIfAbsent(docs: readonly ({ _id: string } & Record<string, unknown>)[]): Promise<RecommendationDoc[]> {
+  if (docs.length === 0) return [];
+  const asStored = (inserted: readonly { toObject(): unknown }[]) => inserted.map((d) => d.toObject() as RecommendationDoc);
+  try {
+    return asStored(await Recommendation.insertMany(docs, { ordered: false }));
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return asStored((err as { insertedDocs?: { toObject(): unknown }[] }).insertedDocs ?? []);
+  }
 }
 
 /** Recommendations by id, whole. */
-export async function findRecommendationsByIds(ids: readonly string[]) {
-  return Recommendation.find({ _id: { $in: ids } }).lean();
+export async function findRecommendationsByIds(ids: readonly string[]): Promise<RecommendationDoc[]> {
+  return findWhereIn<RecommendationDoc>(Recommendation, '_id', ids);
 }
 
 /** The fitted model of a sport (null when none was fitted). */
@@ -329,16 +327,24 @@ export async function upsertPickUnlessStarted(id: string, content: PickContent, 
 
 /** The settled recommendations of these events, as their settlement is committed (closingOdds and clv where captured). */
 export async function findSettledRecommendationsOfEvents(eventIds: readonly string[]) {
-  return Recommendation.find({ eventId: { $in: eventIds }, settled: true }, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 }).lean<
-    SettledForCommit[]
-  >();
+  return findWhereIn<SettledForCommit>(
+    Recommendation,
+    'eventId',
+    eventIds,
+    { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1, closingOdds: 1, clv: 1 },
+    { settled: true },
+  );
 }
 
 /** The settled picks with a leg on these events, as their settlement is committed. */
 export async function findSettledPicksOfEvents(eventIds: readonly string[]) {
-  return Pick.find({ eventIds: { $in: eventIds }, settled: true } as FilterQuery<PickDoc>, { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1 }).lean<
-    Omit<SettledForCommit, 'closingOdds' | 'clv'>[]
-  >();
+  return findWhereIn<Omit<SettledForCommit, 'closingOdds' | 'clv'>>(
+    Pick,
+    'eventIds',
+    eventIds,
+    { result: 1, resultDetail: 1, returnPerUnit: 1, settledVersion: 1, settlementDate: 1 },
+    { settled: true },
+  );
 }
 
 /** Settled recommendations whose event started at or after `since`, optionally of one sport and confidence, oldest start first: the track record. */

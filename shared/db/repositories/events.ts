@@ -1,3 +1,4 @@
+import { findWhereIn } from '../lookup';
 import type { ClosingLine } from '../../ingest/closing';
 import { type BulkCounts, bulkWriteInBatches, insertInBatches, type WriteOps } from '../bulk';
 import { Event, LiveEventData, LiveOddsSnapshot, OddsHistory } from '../models';
@@ -39,7 +40,7 @@ export interface SettlementEventRow {
 
 /** The events of `ids` with the fields settlement reads. */
 export async function findEventsForSettlement(ids: readonly string[]): Promise<SettlementEventRow[]> {
-  return Event.find({ _id: { $in: ids } }, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1, closingLine: 1 }).lean<SettlementEventRow[]>();
+  return findWhereIn<SettlementEventRow>(Event, '_id', ids, { status: 1, voided: 1, startedAt: 1, endedAt: 1, resultVersion: 1, settledVersion: 1, stats: 1, closingLine: 1 });
 }
 
 /** The ids (as strings) of the events of `ids` that were cancelled before they started. */
@@ -86,7 +87,7 @@ export async function findLiveEventDataOfEvent(eventId: string): Promise<LiveEve
 
 /** The LiveEventData of the events of `eventIds`. */
 export async function findLiveEventDataOfEvents(eventIds: readonly string[]): Promise<LiveEventDataRow[]> {
-  return LiveEventData.find({ eventId: { $in: eventIds } }).lean<LiveEventDataRow[]>();
+  return findWhereIn<LiveEventDataRow>(LiveEventData, 'eventId', eventIds);
 }
 
 /** Sets fields of one LiveEventData document. */
@@ -327,7 +328,7 @@ export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
 
 /** Events by id without their markets, liveStats and stats (the picks rebuild's view of them). */
 export async function findEventsWithoutMarketsAndStatsByIds(ids: readonly string[]) {
-  return Event.find({ _id: { $in: ids } }, { markets: 0, liveStats: 0, stats: 0 }).lean();
+  return findWhereIn<Omit<EventDoc, 'markets' | 'liveStats' | 'stats'> & { _id: string }>(Event, '_id', ids, { markets: 0, liveStats: 0, stats: 0 });
 }
 
 /** A sport's completed, not voided events that started in [since, until]: teams, start and stats. */

@@ -4,16 +4,18 @@ import { expect } from 'chai';
 import mongoose from 'mongoose';
 import { trackRecordResponses } from '../../../api/schemas/trackRecord';
 import { appendCommitments } from '../../../shared/commitments/append';
-import { linkHash, verifyLinks, verifyProof, type Commitment } from '../../../shared/commitments/chain';
+import { buildLinks, linkHash, verifyLinks, verifyProof, type Commitment } from '../../../shared/commitments/chain';
 import { commitRecommendations } from '../../../shared/commitments/commit';
 import { publishChainHead } from '../../../shared/commitments/publish';
 import { canonicalize } from '../../../shared/commitments/canonical';
 import { findLinkOf, findLinksFrom } from '../../../shared/db/repositories/commitments';
+import { getConfig } from '../../../shared/config';
 import { settleEvent } from '../../../shared/settlement/settleEvent';
 import { startApi, type TestServer } from '../../helpers/api';
 import { cli } from '../../helpers/cli';
 import { createEvent, createRecommendations } from '../../helpers/settlementFixtures';
 import { wellFormedRoot } from '../../helpers/xml';
+import { spawnEntry } from '../../helpers/processes';
 
 /**
  * The commitments chain on the real store (MongoDB or FerretDB): concurrent appends keep one
@@ -60,6 +62,43 @@ describe('track record: the commitments chain and its endpoints', function () {
     const n = (await allLinks()).length;
     expect(await appendCommitments([record(3, 'conc'), record(4, 'conc')])).to.equal(0);
     expect((await allLinks()).length).to.equal(n);
+  });
+
+  it('happy: links another writer added since this process last looked are found: the next append follows them', async () => {
+    const links = await allLinks();
+    await appendCommitments([record(0, 'mine')]);
+    // 37 links by "another process": written straight to the store (not through this process's repository).
+    const head = { hash: (await allLinks()).at(-1)!.hash, length: links.length + 1 };
+    const theirs = buildLinks(
+      head,
+      Array.from({ length: 37 }, (_, i) => record(i, 'theirs')),
+    );
+    await raw('commitments').insertMany(
+      theirs.map(
+        (l) => ({ _id: l.seq, key: `${l.kind}:${l.recordId}`, subject: l.recordId, kind: l.kind, recordId: l.recordId, record: l.record, prevHash: l.prevHash, hash: l.hash, at: new Date() }) as never,
+      ),
+    );
+    expect(await appendCommitments([record(1, 'mine')])).to.equal(1);
+    const after = await allLinks();
+    expect(after.length).to.equal(links.length + 39);
+    expect(after.at(-1)).to.include({ seq: links.length + 38, recordId: 'mine-1', prevHash: theirs.at(-1)!.hash });
+    expect(verifyLinks(after).ok).to.equal(true);
+  });
+
+  it('happy: two other processes and this one appending at once (40 records each, one call each) keep one chain, each record once', async () => {
+    const before = (await allLinks()).length;
+    const env = { MONGODB_DB: getConfig().MONGODB_DB, LOG_LEVEL: 'warn' };
+    const others = ['p1', 'p2'].map((tag) => spawnEntry('test/helpers/appendChainProcess.ts', env, [tag, '40']));
+    const mine = await Promise.all(Array.from({ length: 40 }, (_, i) => appendCommitments([record(i, 'p0')])));
+    const exits = await Promise.all(others.map((o) => o.exited));
+    others.forEach((o, i) => expect(exits[i].code, o.output()).to.equal(0));
+    expect(others.map((o) => o.output().trim())).to.deep.equal(['added 40', 'added 40']);
+    expect(mine.reduce((a, b) => a + b, 0)).to.equal(40);
+    const links = await allLinks();
+    expect(links.length).to.equal(before + 120);
+    expect(links.map((l) => l.seq)).to.deep.equal(links.map((_, i) => i));
+    expect(new Set(links.map((l) => l.recordId)).size).to.equal(links.length);
+    expect(verifyLinks(links).ok).to.equal(true);
   });
 
   let recIds: string[] = [];
@@ -176,5 +215,16 @@ describe('track record: the commitments chain and its endpoints', function () {
     const rewrittenRun = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '0', '--json');
     expect(rewrittenRun.code).to.equal(1);
     expect(rewrittenRun.json.firstBad.problem).to.match(/published for hour 20300101/);
+  });
+
+  it('happy: the chain emptied behind this process (a fresh database) starts again at link 0', async () => {
+    await raw('commitments').deleteMany({});
+    expect(await appendCommitments([record(0, 'fresh'), record(1, 'fresh')])).to.equal(2);
+    const links = await allLinks();
+    expect(links.map((l) => [l.seq, l.recordId])).to.deep.equal([
+      [0, 'fresh-0'],
+      [1, 'fresh-1'],
+    ]);
+    expect(verifyLinks(links).ok).to.equal(true);
   });
 });
