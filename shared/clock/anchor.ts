@@ -81,3 +81,13 @@ export function parseAnchor(raw: string | null): ClockAnchor | null {
     return null;
   }
 }
+
+/**
+ * The anchor that moves the simulated clock forward to `toSimMs` now (a world with nothing
+ * happening until then, such as a replay between seasons, skips the wait); null when the clock
+ * is there already: it never goes back.
+ */
+export function skipAnchor(anchor: ClockAnchor, realNow: number, toSimMs: number): ClockAnchor | null {
+  if (!Number.isFinite(toSimMs) || toSimMs <= simAt(anchor, realNow)) return null;
+  return { realMs: realNow, simMs: toSimMs, speed: anchor.speed, epoch: anchor.epoch };
+}

@@ -2,7 +2,7 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
 import { replayEpoch } from '../providers/replay/configured';
-import { isRealTime, parseAnchor, reconcileAnchor, simAt, type ClockAnchor, type ClockSettings } from './anchor';
+import { isRealTime, parseAnchor, reconcileAnchor, simAt, skipAnchor, type ClockAnchor, type ClockSettings } from './anchor';
 
 /**
  * The deployment's simulated clock: one anchor in Redis that every process reads, so the ingest
@@ -67,6 +67,30 @@ export async function syncWorldClock(): Promise<ClockAnchor> {
     }
   }
   throw new Error('could not agree on the simulated clock anchor (it kept changing)');
+}
+
+/**
+ * Moves the shared simulated clock forward to `toSimMs` (never back, never on real time); true
+ * when this call moved it. The other processes follow within REFRESH_MS.
+ */
+export async function skipWorldClockTo(toSimMs: number): Promise<boolean> {
+  if (isRealTime(clockSettings())) return false;
+  const k = key('clock', 'anchor');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const raw = await redis().get(k);
+    const stored = parseAnchor(raw) ?? current();
+    const next = skipAnchor(stored, Date.now(), toSimMs);
+    if (!next) return false;
+    if ((await redis().eval(COMPARE_AND_SET, 1, k, raw ?? '', JSON.stringify(next))) === 1) {
+      childLogger({ component: 'world-clock' }).info(
+        { from: new Date(simAt(stored, Date.now())).toISOString(), to: new Date(toSimMs).toISOString() },
+        'simulated clock skipped a stretch with nothing to poll',
+      );
+      anchor = next;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Loads the anchor and follows it (another process may start it over, e.g. a season ahead). */

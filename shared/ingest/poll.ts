@@ -1,4 +1,5 @@
 import { utcDay } from '../days';
+import { skipWorldClockTo } from '../clock/worldClock';
 import { bumpCacheVersion } from '../cache/versions';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
@@ -223,6 +224,11 @@ export async function pollProvider(handle: ProviderHandle, opts: PollOptions): P
   if (!res.held) {
     childLogger({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');
     return { status: 'skipped', provider: name, reason: 'locked' };
+  }
+  if (res.value.status === 'ok' && res.value.events === 0) {
+    // Nothing listed: a provider that knows when its next event comes (a replay) skips the clock there.
+    const until = handle.provider.idleUntil?.(opts.at);
+    if (until) await skipWorldClockTo(until.getTime());
   }
   return res.value;
 }

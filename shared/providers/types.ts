@@ -114,6 +114,13 @@ export interface OddsProvider {
   fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]>;
   /** The simulated time a poll at `at` reads (identity for real providers). */
   feedTime?(at: Date): Date;
+  /**
+   * A provider that knows its whole schedule (a replay) says, when it lists nothing at `at`, the
+   * simulated instant its next event is listed: the clock skips to it instead of polling an
+   * empty world (between two replayed seasons: months). Null when something is listed or nothing
+   * ever will be again.
+   */
+  idleUntil?(at: Date): Date | null;
 }
 
 /** Thrown by a provider whose request quota is used up: not a fault, so the breaker ignores it. */

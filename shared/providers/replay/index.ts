@@ -115,8 +115,8 @@ export class ReplayProvider implements OddsProvider {
   }
 
   /** The matches listed at simulated time `t`: from APPEAR_MS before kickoff to LOOKBACK_MS after the end. */
-  private at(ctx: CallContext): { t: number; evaluations: Map<string, ScenarioEvaluation> } {
-    const t = this.feedTime(ctx.at).getTime();
+  private at(at: Date): { t: number; evaluations: Map<string, ScenarioEvaluation> } {
+    const t = this.feedTime(at).getTime();
     if (this.memo?.t === t) return this.memo;
     const evaluations = new Map<string, ScenarioEvaluation>();
     // Matches are in kickoff order: skip to the first one that can still be listed.
@@ -137,12 +137,19 @@ export class ReplayProvider implements OddsProvider {
     return this.memo;
   }
 
+  idleUntil(at: Date): Date | null {
+    const t = this.feedTime(at).getTime();
+    if (this.at(at).evaluations.size > 0) return null;
+    const next = this.matches.find((m) => m.kickoff - APPEAR_MS > t);
+    return next ? new Date(next.kickoff - APPEAR_MS) : null;
+  }
+
   async listEvents(ctx: CallContext): Promise<FeedEvent[]> {
-    return [...this.at(ctx).evaluations.values()].map((e) => e.event);
+    return [...this.at(ctx.at).evaluations.values()].map((e) => e.event);
   }
 
   async fetchOdds(ctx: CallContext, events: FeedEvent[]): Promise<FeedOdds[]> {
-    const { t, evaluations } = this.at(ctx);
+    const { t, evaluations } = this.at(ctx.at);
     return events.flatMap((e) => {
       const ev = evaluations.get(e.eventId);
       const status = ev?.event.status;
@@ -151,7 +158,7 @@ export class ReplayProvider implements OddsProvider {
   }
 
   async fetchLiveStats(ctx: CallContext, events: FeedEvent[]): Promise<FeedLiveStats[]> {
-    const { evaluations } = this.at(ctx);
+    const { evaluations } = this.at(ctx.at);
     return events.flatMap((e) => {
       const live = evaluations.get(e.eventId)?.live;
       return live ? [live] : [];
@@ -159,7 +166,7 @@ export class ReplayProvider implements OddsProvider {
   }
 
   async fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]> {
-    const { evaluations } = this.at(ctx);
+    const { evaluations } = this.at(ctx.at);
     return events.flatMap((e) => {
       const result = evaluations.get(e.eventId)?.result;
       return result ? [result] : [];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_LEAD_MS, parseAnchor, reconcileAnchor, simAt, type ClockAnchor } from '../../../shared/clock/anchor';
+import { MAX_LEAD_MS, parseAnchor, reconcileAnchor, simAt, skipAnchor, type ClockAnchor } from '../../../shared/clock/anchor';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const HOUR = 3_600_000;
@@ -62,5 +62,17 @@ describe('simulated clock anchor (pure)', () => {
   it('error: an unreadable stored anchor reads as none', () => {
     for (const raw of ['', 'not json', '{"realMs":1}', '42', 'null', '{"realMs":1,"simMs":2,"speed":1.5,"epoch":null}']) expect(parseAnchor(raw), raw).to.equal(null);
     expect(parseAnchor('{"realMs":1,"simMs":2,"speed":3,"epoch":null}')).to.deep.equal({ realMs: 1, simMs: 2, speed: 3, epoch: null });
+  });
+
+  it('happy: skipAnchor moves the clock forward to a later instant from now on, keeping speed and epoch; never back', () => {
+    const a = { realMs: NOW - 10_000, simMs: 1_000_000, speed: 100, epoch: '2022-08-05T16:00:00.000Z' };
+    const at = simAt(a, NOW);
+    const skipped = skipAnchor(a, NOW, at + 86_400_000)!;
+    expect(simAt(skipped, NOW)).to.equal(at + 86_400_000);
+    expect(simAt(skipped, NOW + 1000)).to.equal(at + 86_400_000 + 100_000);
+    expect(skipped).to.include({ speed: 100, epoch: a.epoch });
+    expect(skipAnchor(a, NOW, at), 'already there').to.equal(null);
+    expect(skipAnchor(a, NOW, at - 1), 'backwards').to.equal(null);
+    expect(skipAnchor(a, NOW, Number.NaN), 'not a time').to.equal(null);
   });
 });

@@ -136,6 +136,15 @@ describe('replay provider (real season excerpt)', function () {
     }
   });
 
+  it('happy: idle until the next match is listed (the clock may skip there), not while one is listed, null after the last', () => {
+    const first = matches[0];
+    const last = matches.at(-1)!;
+    expect(provider.idleUntil(new Date(first.kickoff - APPEAR_MS - 5 * 86_400_000))!.getTime()).to.equal(first.kickoff - APPEAR_MS);
+    expect(provider.idleUntil(new Date(first.kickoff - APPEAR_MS))).to.equal(null);
+    expect(provider.idleUntil(new Date(first.kickoff + HOUR))).to.equal(null);
+    expect(provider.idleUntil(new Date(last.kickoff + 30 * 86_400_000))).to.equal(null);
+  });
+
   it('happy: the in-play path is deterministic and consistent with the half-time score for a whole season', () => {
     const all = loadReplaySeasons(dataFolder({ [`${SEASON}.csv`]: seasonLines(SEASON, 400).join('\n') }), [SEASON], collector());
     expect(all.length).to.equal(380);
