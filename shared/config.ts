@@ -89,7 +89,12 @@ export const CONFIG_VARS = {
   THEODDSAPI_REGIONS: { type: 'list', default: 'eu', description: 'The Odds API bookmaker regions (us, us2, uk, eu, au), comma-separated; each multiplies the quota cost.' },
   THEODDSAPI_QUOTA_RESERVE: integer('0', 0, 10000000, 'Requests of The Odds API quota never spent: polling stops when the remaining quota reaches it.'),
   PROVIDER_TIMEOUT_MS: integer('10000', 100, 120000, 'Per-call provider timeout (the request is aborted).'),
-  AI_CONCURRENCY: integer('8', 1, 256, 'Analysis jobs one ai worker runs at once (they mostly wait on the database).'),
+  AI_CONCURRENCY: integer(
+    '3',
+    1,
+    256,
+    'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
+  ),
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),

@@ -204,7 +204,7 @@ export async function findInsightsOfEvents(eventIds: readonly string[]) {
 
 /** Every settled recommendation: its event, when it was written and how it settled. */
 export async function findAllSettledRecommendations() {
-  return Recommendation.find({ settled: true }, { eventId: 1, createdAt: 1, result: 1 }).lean();
+  return Recommendation.find({ settled: true }, { eventId: 1, createdAt: 1, result: 1, odds: 1, closingOdds: 1, clv: 1 }).lean();
 }
 
 /** Start and status of each of these events (absent ones are left out). */

@@ -1,0 +1,224 @@
+/**
+ * `npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--out <folder>]`:
+ * real seasons through the real pipeline. Starts the local services and the five Procfile
+ * processes (`npm start`) with the replay provider on a fresh database and Redis prefix of its
+ * own, waits until every replayed match is completed and every recommendation settled, then
+ * prints the track record as /v2/ai/track-record serves it (and saves its three charts to
+ * --out). The simulated clock skips the stretches with nothing listed (between seasons).
+ */
+import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getConfigOrExit, setEnvForChildren } from '../shared/config';
+import { addCredits, demoKey } from '../shared/billing/accounts';
+import { countRecommendationsMatching, countSettledRecommendations } from '../shared/db/repositories/ai';
+import { countEventsMatching } from '../shared/db/repositories/events';
+import { connectMongo, disconnectMongo } from '../shared/db/mongo';
+import { configuredReplayMatches } from '../shared/providers/replay/configured';
+import { startLocalServices } from './services';
+
+const ROOT = resolve(__dirname, '..');
+const SEASON = /^[A-Z0-9]{1,4}_\d{4}$/;
+const say = (msg: string) => process.stderr.write(`[replay] ${msg}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class ArgError extends Error {}
+
+interface Options {
+  seasons: string[];
+  speed: number;
+  data: string;
+  pollMs: number;
+  out: string | null;
+  maxMinutes: number;
+  json: boolean;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ArgError(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+export function parseReplayArgs(argv: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        seasons: { type: 'string' },
+        speed: { type: 'string' },
+        data: { type: 'string' },
+        'poll-ms': { type: 'string' },
+        out: { type: 'string' },
+        'max-minutes': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new ArgError((err as Error).message);
+  }
+  const seasons = (values.seasons ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (seasons.length === 0) throw new ArgError('--seasons is required: season files without .csv, comma-separated (E0_2223,SP1_2021)');
+  const bad = seasons.find((s) => !SEASON.test(s));
+  if (bad) throw new ArgError(`--seasons: ${JSON.stringify(bad)} is not a season file name (like E0_2223)`);
+  const data = resolve(values.data ?? resolve(ROOT, '../shared/data/football-data'));
+  if (!existsSync(data) || !statSync(data).isDirectory()) throw new ArgError(`--data: ${data} is not a folder`);
+  const missing = seasons.find((s) => !existsSync(join(data, `${s}.csv`)));
+  if (missing) throw new ArgError(`--seasons: ${missing}.csv is not in ${data}`);
+  return {
+    seasons,
+    speed: integer('speed', values.speed, 3000, 1, 100000),
+    data,
+    pollMs: integer('poll-ms', values['poll-ms'], 2000, 250, 60000),
+    out: values.out ? resolve(values.out) : null,
+    maxMinutes: integer('max-minutes', values['max-minutes'], 600, 1, 10000),
+    json: values.json ?? false,
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function get(url: string, key: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+  return { status: res.status, text: await res.text() };
+}
+
+function stopStack(child: ChildProcess): Promise<void> {
+  return new Promise((res) => {
+    if (child.exitCode !== null || child.signalCode !== null) return res();
+    child.once('exit', () => res());
+    child.kill('SIGTERM');
+  });
+}
+
+async function run(): Promise<void> {
+  let opts: Options;
+  try {
+    opts = parseReplayArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof ArgError)) throw err;
+    process.stderr.write(`${err.message}\nusage: npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--poll-ms 2000] [--out <folder>] [--max-minutes 600] [--json]\n`);
+    process.exit(2);
+  }
+  const stamp = `replay_${Date.now().toString(36)}`;
+  const port = await freePort();
+  const local = await startLocalServices();
+  setEnvForChildren({
+    ...local.env,
+    PROVIDERS: 'replay',
+    REPLAY_DATA: opts.data,
+    REPLAY_SEASONS: opts.seasons.join(','),
+    SIM_SPEED: String(opts.speed),
+    POLL_INTERVAL_MS: String(opts.pollMs),
+    SETTLEMENT_DELAY_MS: '3000',
+    SETTLEMENT_SWEEP_MS: '10000',
+    MONGODB_DB: stamp,
+    REDIS_PREFIX: stamp,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  });
+  const cfg = getConfigOrExit();
+  const matches = configuredReplayMatches(cfg);
+  if (matches.length === 0) {
+    say(`no playable match in ${opts.seasons.join(', ')} (see the log lines above)`);
+    process.exit(1);
+  }
+  say(`${matches.length} matches of ${opts.seasons.join(', ')} at ${opts.speed}x, database and Redis prefix ${stamp}, API on port ${port}`);
+  await connectMongo();
+  const { key, accountId } = await demoKey('live');
+  await addCredits({ accountId, packageCredits: 100000 });
+
+  const stack = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, 'scripts/start.ts')], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  stack.once('exit', () => (exited = true));
+  const stop = async (code: number) => {
+    await stopStack(stack);
+    await disconnectMongo();
+    await local.stop();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stop(130));
+
+  const started = Date.now();
+  const deadline = started + opts.maxMinutes * 60_000;
+  let done = 0;
+  for (;;) {
+    await sleep(10_000);
+    if (exited) {
+      say('the stack exited before the replay finished');
+      return stop(1);
+    }
+    const [completed, open, settled] = await Promise.all([
+      countEventsMatching({ dataSource: 'replay', status: { $in: ['completed', 'cancelled', 'postponed'] } }),
+      countRecommendationsMatching({ settled: false }),
+      countSettledRecommendations(),
+    ]);
+    say(`${Math.round((Date.now() - started) / 1000)} s: ${completed} of ${matches.length} matches ended, ${settled} bets settled, ${open} open`);
+    done = completed >= matches.length && open === 0 ? done + 1 : 0;
+    // Twice in a row: a settlement job may still be writing the last bets' rollups.
+    if (done >= 2) break;
+    if (Date.now() > deadline) {
+      say(`not finished after --max-minutes ${opts.maxMinutes}: stopping (the database ${stamp} keeps what was done)`);
+      return stop(1);
+    }
+  }
+  const base = `http://127.0.0.1:${port}/v2/ai/track-record`;
+  const record = await get(`${base}?days=3650`, key);
+  if (record.status !== 200) {
+    say(`GET /v2/ai/track-record answered ${record.status}: ${record.text}`);
+    return stop(1);
+  }
+  if (opts.out) {
+    mkdirSync(opts.out, { recursive: true });
+    for (const kind of ['cumulative', 'clv', 'calibration']) {
+      const svg = await get(`${base}/chart.svg?days=3650&kind=${kind}`, key);
+      writeFileSync(join(opts.out, `track-record-${kind}.svg`), svg.text);
+    }
+    writeFileSync(join(opts.out, 'track-record.json'), record.text);
+    say(`charts and the record saved in ${opts.out}`);
+  }
+  const body = JSON.parse(record.text) as RecordSummary;
+  process.stdout.write(opts.json ? `${record.text}\n` : `${summary(body, opts, (Date.now() - started) / 1000)}\n`);
+  return stop(0);
+}
+
+interface RecordSummary {
+  bets: number;
+  wins: number;
+  losses: number;
+  pushes: number;
+  roi: number | null;
+  clv: { bets: number; mean: number | null; standardError: number | null; beatCloseShare: number | null };
+  head: { hash: string; length: number };
+}
+
+/** The record in a few lines: what the README quotes. */
+function summary(r: RecordSummary, opts: Options, seconds: number): string {
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
+  return [
+    `replayed ${opts.seasons.join(', ')} at ${opts.speed}x in ${Math.round(seconds)} s`,
+    `bets ${r.bets}: ${r.wins} won, ${r.losses} lost, ${r.pushes} push; ROI ${pct(r.roi)}`,
+    `mean CLV ${pct(r.clv.mean)} (s.e. ${pct(r.clv.standardError)}, ${r.clv.bets} bets with a closing line); beat the close ${pct(r.clv.beatCloseShare)}`,
+    `chain head ${r.head.hash} (length ${r.head.length})`,
+  ].join('\n');
+}
+
+if (require.main === module) run().catch((err) => failEntry('replay failed', err));
