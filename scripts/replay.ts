@@ -9,7 +9,6 @@
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getConfigOrExit, setEnvForChildren } from '../shared/config';
@@ -18,7 +17,7 @@ import { countRecommendationsMatching, countSettledRecommendations } from '../sh
 import { countEventsMatching } from '../shared/db/repositories/events';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { configuredReplayMatches } from '../shared/providers/replay/configured';
-import { startLocalServices } from './services';
+import { freePort, startLocalServices } from './services';
 
 const ROOT = resolve(__dirname, '..');
 const SEASON = /^[A-Z0-9]{1,4}_\d{4}$/;
@@ -83,16 +82,6 @@ export function parseReplayArgs(argv: string[]): Options {
     maxMinutes: integer('max-minutes', values['max-minutes'], 600, 1, 10000),
     json: values.json ?? false,
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => res(port));
-    });
-  });
 }
 
 async function get(url: string, key: string): Promise<{ status: number; text: string }> {

@@ -48,7 +48,8 @@ function which(cmd: string): string | undefined {
   }
 }
 
-async function freePort(preferred?: number): Promise<number> {
+/** A free local port: `preferred` when it is free, else one the system picks. */
+export async function freePort(preferred?: number): Promise<number> {
   const tryPort = (port: number) =>
     new Promise<number | undefined>((res) => {
       const srv = createServer();

@@ -196,6 +196,20 @@ const DEFAULT_TEAMS: Record<number, [TeamFixture, TeamFixture, CompetitionFixtur
 };
 
 /** A full event document as ingest stores it. */
+/** The counts of a live event's second half (1-0): its live stats and its LiveEventData agree. */
+export const LIVE_COUNTS = {
+  homeGoals: 1,
+  awayGoals: 0,
+  homeGoalsFirstHalf: 1,
+  awayGoalsFirstHalf: 0,
+  homeCorners: 4,
+  awayCorners: 1,
+  homeYellowCards: 1,
+  awayYellowCards: 0,
+  homeRedCards: 0,
+  awayRedCards: 0,
+} as const;
+
 export function eventDoc(f: EventFixture) {
   const competition = f.competition ?? COMPETITIONS.premierLeague;
   const [dh, da] = DEFAULT_TEAMS[competition.sportId] ?? DEFAULT_TEAMS[1];
@@ -217,19 +231,7 @@ export function eventDoc(f: EventFixture) {
     awayRedCards: 1,
     phase: 'FT',
   };
-  const liveNow = {
-    homeGoals: 1,
-    awayGoals: 0,
-    homeGoalsFirstHalf: 1,
-    awayGoalsFirstHalf: 0,
-    homeCorners: 4,
-    awayCorners: 1,
-    homeYellowCards: 1,
-    awayYellowCards: 0,
-    homeRedCards: 0,
-    awayRedCards: 0,
-    phase: '2H',
-  };
+  const liveNow = { ...LIVE_COUNTS, phase: '2H' };
   return {
     _id: f.id,
     sportId: competition.sportId,
@@ -362,16 +364,7 @@ export async function insertLiveEventData(eventId: string) {
     {
       _id: eventId,
       eventId,
-      homeGoals: 1,
-      awayGoals: 0,
-      homeGoalsFirstHalf: 1,
-      awayGoalsFirstHalf: 0,
-      homeCorners: 4,
-      awayCorners: 1,
-      homeYellowCards: 1,
-      awayYellowCards: 0,
-      homeRedCards: 0,
-      awayRedCards: 0,
+      ...LIVE_COUNTS,
       phaseSysname: 'SECOND_HALF',
       isLive: true,
       liveDataJson: { minute: 62, possession: { home: 58, away: 42 } },
