@@ -40,6 +40,12 @@ export const CONFIG_VARS = {
     description:
       "FerretDB's PostgreSQL database, set by the local bootstrap when MONGODB_URI is FerretDB on PostgreSQL: the data layer adds there the indexes FerretDB's SQL can use. Unset on MongoDB.",
   },
+  FERRETDB_VACUUM_MS: integer(
+    '10000',
+    0,
+    3600000,
+    "How often the scheduler vacuums FerretDB's PostgreSQL tables that autovacuum's rule says are due (0 = never; only with FERRETDB_POSTGRES_URL). Every FerretDB update leaves a dead row, and the server's autovacuum may be off.",
+  ),
   MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', pattern: '^rediss?://.+', description: 'Redis for queues, caches and counters.' },
   REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },

@@ -6,6 +6,7 @@ import { ingestQueue } from '../jobs/ingest';
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
 import { getConfig } from '../shared/config';
+import { FerretVacuum } from '../shared/db/ferretVacuum';
 import { key, redis } from '../shared/db/redis';
 import { LeaderLock } from '../shared/locks';
 import { childLogger } from '../shared/logger';
@@ -34,6 +35,12 @@ const skippedSlots = {
   },
 };
 
+/** Run here, not queued: a round is cheap, the leader runs it alone, and a missed one is the next one. */
+async function vacuumRound(vacuum: FerretVacuum): Promise<void> {
+  const r = await vacuum.round();
+  if (r.vacuumed.length || r.analyzed.length) log.debug({ vacuumed: r.vacuumed, analyzed: r.analyzed, ms: r.ms }, 'ferretdb tables vacuumed');
+}
+
 async function providersWithPendingPoll(): Promise<Set<string>> {
   const waiting = await queueFor(ingestQueue).getJobs(['waiting', 'delayed', 'prioritized'], 0, 50);
   return new Set(waiting.filter((j) => j?.name === 'poll').map((j) => (j.data as { provider: string }).provider));
@@ -43,9 +50,11 @@ async function providersWithPendingPoll(): Promise<Set<string>> {
  * The clock. Every copy runs the timers, but only the holder of the Redis lease enqueues; the job
  * ids are derived from the time slot, so even a brief double leadership enqueues nothing twice.
  */
-export function scheduledJobs(): { name: string; cron?: string; everyMs?: number; run: () => Promise<unknown> }[] {
+export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: string; everyMs?: number; run: () => Promise<unknown> }[] {
   const cfg = getConfig();
+  const maintenance = vacuum && cfg.FERRETDB_VACUUM_MS > 0 ? [{ name: 'ferretdb-vacuum', everyMs: cfg.FERRETDB_VACUUM_MS, run: () => vacuumRound(vacuum) }] : [];
   return [
+    ...maintenance,
     {
       name: 'poll',
       everyMs: cfg.POLL_INTERVAL_MS,
@@ -94,7 +103,9 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
   };
   const timers: NodeJS.Timeout[] = [];
   const tasks: cron.ScheduledTask[] = [];
-  for (const job of scheduledJobs()) {
+  const cfg = getConfig();
+  const vacuum = cfg.FERRETDB_POSTGRES_URL ? new FerretVacuum(cfg.FERRETDB_POSTGRES_URL, cfg.MONGODB_DB) : undefined;
+  for (const job of scheduledJobs(vacuum)) {
     const fire = guarded(job.name, job.run);
     if (job.everyMs) {
       timers.push(setInterval(fire, job.everyMs));
@@ -113,6 +124,7 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
       timers.forEach(clearInterval);
       await Promise.all(tasks.map((t) => t.stop()));
       await lock.stop();
+      await vacuum?.close();
     },
   };
 }
