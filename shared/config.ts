@@ -101,6 +101,12 @@ export const CONFIG_VARS = {
     256,
     'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
   ),
+  AI_REANALYZE_MINUTES: integer(
+    '120',
+    0,
+    10080,
+    'Minutes of world time (simulated time under SIM_SPEED) between two analyses of an event that price moves ask for, while its kickoff is further away than that; within it, and after a status or lineup change, every change is analysed at once. 0 = every price move.',
+  ),
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),

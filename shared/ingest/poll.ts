@@ -173,7 +173,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   const read = Date.now();
   const now = new Date();
   const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
-  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now);
+  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: getConfig().AI_REANALYZE_MINUTES * 60_000 });
   const planned = Date.now();
   const { counts: written, ms: writeMs } = await applyPlan(plan, now);
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));

@@ -54,8 +54,11 @@ const EventSchema = new Schema(
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
     oddsUpdatedAt: { type: Date, default: null },
-    /** Bumped when the AI's inputs change (pre-match prices, lineups, status); each bump requests an analysis. */
+    /** Bumped when the AI's inputs change (pre-match prices, lineups, status). */
     analysisVersion: { type: Number, default: 0 },
+    /** The analysisVersion last asked of the AI worker and the world time of the ask (price moves far from kickoff wait AI_REANALYZE_MINUTES). */
+    analysisRequestedVersion: { type: Number, default: 0 },
+    analysisRequestedAt: { type: Date, default: null },
     /**
      * At kickoff, each market's last pre-match price per book (shared/ingest/closing.ts): what
      * settlement grades recommendations against (closingOdds, clv). Null until the event starts.

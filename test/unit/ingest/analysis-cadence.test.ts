@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import { analysisDue, planIngest, type FeedBatch, type PrevEvent } from '../../../shared/ingest/plan';
+import type { FeedEvent, FeedOdds } from '../../../shared/providers/types';
+
+const T0 = new Date('2026-11-21T12:00:00Z');
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const REANALYZE = { reanalyzeMs: 2 * HOUR };
+
+function event(over: Partial<FeedEvent> = {}): FeedEvent {
+  return {
+    eventId: '777',
+    providerEventId: '777',
+    sportId: 1,
+    competition: { id: 101, name: 'Premier League', regionCode: 'GB-ENG', priority: 100 },
+    homeTeam: { name: 'Arsenal', regionCode: 'GB-ENG' },
+    awayTeam: { name: 'Chelsea', regionCode: 'GB-ENG' },
+    startDateTime: at(72 * HOUR),
+    status: 'upcoming',
+    voided: false,
+    startedAt: null,
+    endedAt: null,
+    lineups: null,
+    ...over,
+  };
+}
+
+const odds = (home: number, when: Date): FeedOdds => ({
+  eventId: '777',
+  at: when,
+  bookmakers: ['book-a'],
+  markets: [
+    {
+      betTypeSysname: 'SOCCER_MATCH_RESULT',
+      line: null,
+      items: [
+        ['1', home],
+        ['X', 3.4],
+        ['2', 3.9],
+      ].map(([code, p]) => ({ code: String(code), prices: [Number(p)] })),
+    },
+  ],
+});
+
+/** One poll at world time `when`: the plan, and the stored document after its write. */
+function poll(prev: PrevEvent | undefined, when: Date, home: number, over: Partial<FeedEvent> = {}, options = REANALYZE) {
+  const batch: FeedBatch = { provider: 'simulated', capturedAt: when, events: [event(over)], odds: new Map([['777', odds(home, when)]]), live: new Map(), results: new Map() };
+  const plan = planIngest(batch, new Map(prev ? [['777', prev]] : []), when, options);
+  const op = plan.eventOps[0] as { updateOne: { update: { $set: Record<string, unknown>; $setOnInsert?: Record<string, unknown> } } } | undefined;
+  const set = op?.updateOne.update.$set ?? {};
+  const stored = { _id: '777', ...(prev ?? {}), ...(op?.updateOne.update.$setOnInsert ?? {}), ...set } as PrevEvent;
+  return { plan, set, stored };
+}
+
+describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZE_MINUTES)', () => {
+  describe('analysisDue', () => {
+    const base = { forced: false, world: at(0), startDateTime: at(72 * HOUR), requestedAt: at(-30 * MIN), reanalyzeMs: 2 * HOUR };
+    const cases: [string, Partial<typeof base> & { requestedAt?: Date | null }, boolean][] = [
+      ['a price move 30 minutes after the last ask, kickoff 3 days away: waits', {}, false],
+      ['the same move once 2 hours have passed since the ask', { requestedAt: at(-2 * HOUR) }, true],
+      ['a status or lineup change never waits', { forced: true }, true],
+      ['never asked before: asked at once', { requestedAt: null }, true],
+      ['kickoff within 2 hours: every move is asked at once', { startDateTime: at(2 * HOUR) }, true],
+      ['kickoff 2 hours and a minute away: waits', { startDateTime: at(2 * HOUR + MIN) }, false],
+      ['0 = every price move', { reanalyzeMs: 0 }, true],
+    ];
+    for (const [name, over, due] of cases) it(`happy: ${name}`, () => expect(analysisDue({ ...base, ...over })).to.equal(due));
+  });
+
+  it('happy: a new event is analysed at once, later moves far from kickoff wait, and the pending version is asked when 2 hours have passed, with no new move needed', () => {
+    const first = poll(undefined, at(0), 2.1);
+    expect(first.plan.analyze).to.deep.equal([{ eventId: '777', version: 1 }]);
+    expect(first.set).to.include({ analysisRequestedVersion: 1 });
+    expect(first.set.analysisRequestedAt).to.deep.equal(at(0));
+
+    const moved = poll(first.stored, at(10 * MIN), 2.0);
+    expect(moved.plan.analyze).to.deep.equal([]);
+    expect(moved.set).to.include({ analysisVersion: 2 });
+    expect(moved.set).not.to.have.property('analysisRequestedVersion');
+
+    const again = poll(moved.stored, at(30 * MIN), 1.95);
+    expect(again.plan.analyze).to.deep.equal([]);
+    expect(again.set).to.include({ analysisVersion: 3 });
+
+    const quiet = poll(again.stored, at(HOUR), 1.95);
+    expect(quiet.plan.eventOps, 'nothing changed and nothing due: no write').to.have.length(0);
+
+    const due = poll(again.stored, at(2 * HOUR), 1.95);
+    expect(due.plan.analyze).to.deep.equal([{ eventId: '777', version: 3 }]);
+    expect(due.set).to.include({ analysisRequestedVersion: 3 });
+    expect(due.set.analysisRequestedAt).to.deep.equal(at(2 * HOUR));
+
+    const after = poll(due.stored, at(2 * HOUR + MIN), 1.95);
+    expect(after.plan.analyze, 'asked once').to.deep.equal([]);
+    expect(after.plan.eventOps).to.have.length(0);
+  });
+
+  it('happy: lineups are analysed at once, whatever the last ask', () => {
+    const first = poll(undefined, at(0), 2.1);
+    const lineups = { home: ['A. Keeper'], away: ['B. Keeper'] };
+    const announced = poll(first.stored, at(5 * MIN), 2.1, { lineups });
+    expect(announced.plan.analyze).to.deep.equal([{ eventId: '777', version: 2 }]);
+  });
+
+  it('happy: within 2 hours of kickoff every move is analysed at once, and a move left waiting is asked as the event enters that window', () => {
+    const kickoff = at(3 * HOUR);
+    const first = poll(undefined, at(0), 2.1, { startDateTime: kickoff });
+    const moved = poll(first.stored, at(30 * MIN), 2.0, { startDateTime: kickoff });
+    expect(moved.plan.analyze).to.deep.equal([]);
+    const entering = poll(moved.stored, at(HOUR), 2.0, { startDateTime: kickoff });
+    expect(entering.plan.analyze).to.deep.equal([{ eventId: '777', version: 2 }]);
+    const close = poll(entering.stored, at(HOUR + MIN), 1.9, { startDateTime: kickoff });
+    expect(close.plan.analyze).to.deep.equal([{ eventId: '777', version: 3 }]);
+  });
+
+  it('happy: with 0 every price move is analysed', () => {
+    const first = poll(undefined, at(0), 2.1, {}, { reanalyzeMs: 0 });
+    const moved = poll(first.stored, at(MIN), 2.0, {}, { reanalyzeMs: 0 });
+    expect(moved.plan.analyze).to.deep.equal([{ eventId: '777', version: 2 }]);
+  });
+
+  it('happy: a document stored before asks were recorded counts its version as asked', () => {
+    const first = poll(undefined, at(0), 2.1);
+    const legacy = { ...first.stored, analysisVersion: 4 } as PrevEvent;
+    delete legacy.analysisRequestedVersion;
+    delete legacy.analysisRequestedAt;
+    expect(poll(legacy, at(MIN), 2.1).plan.analyze, 'no move: nothing asked').to.deep.equal([]);
+    expect(poll(legacy, at(MIN), 2.0).plan.analyze, 'a move: asked (no record of the last ask)').to.deep.equal([{ eventId: '777', version: 5 }]);
+  });
+
+  it('error: a postponement is a status follow-up, not an analysis, even while a move waits', () => {
+    const first = poll(undefined, at(0), 2.1);
+    const moved = poll(first.stored, at(10 * MIN), 2.0);
+    const postponed = poll(moved.stored, at(20 * MIN), 2.0, { status: 'postponed' });
+    expect(postponed.plan.analyze).to.deep.equal([]);
+    expect(postponed.plan.statusChanges.map((s) => [s.eventId, s.status, s.beforeKickoff])).to.deep.equal([['777', 'postponed', true]]);
+  });
+});
