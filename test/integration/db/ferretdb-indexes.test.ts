@@ -92,6 +92,29 @@ describe('FerretDB on PostgreSQL: the GIN indexes its @> filters use', function 
     expect(updated.modifiedCount).to.equal(1);
   });
 
+  it('happy: documents large enough to be TOASTed (400 of about 7 kB, analyzed) are still looked up by _id through the GIN index, not by a scan that decompresses every one', async () => {
+    await ensureFerretPostgresIndexes(pgUrl, dbName, models());
+    const events = on(Event).collection;
+    // Random prices do not compress: each document goes out of line, as a stored event with its markets does.
+    const docs = Array.from({ length: 400 }, (_, i) => ({ _id: `e${i}`, status: 'upcoming', prices: Array.from({ length: 600 }, () => Math.round(Math.random() * 1e6) / 1e3) }));
+    await events.insertMany(docs as never[]);
+    const eventsTable = await table('events');
+    await pg.query(`ANALYZE "${dbName}"."${eventsTable}"`);
+    const fresh = new Client({ connectionString: pgUrl });
+    await fresh.connect();
+    try {
+      expect((await fresh.query('SHOW enable_seqscan')).rows[0].enable_seqscan, 'a new connection to the database takes the setting').to.equal('off');
+    } finally {
+      await fresh.end();
+    }
+    for (let i = 0; i < 8; i++) {
+      // Past the five runs after which PostgreSQL may switch a prepared statement to its generic plan.
+      const res = await conn.db!.command({ explain: { find: 'events', filter: { _id: `e${i * 7}` } } });
+      expect(indexScans(res.queryPlanner.Plan as PlanNode), `run ${i + 1}`).to.deep.equal([ginIndexName(eventsTable, '_id')]);
+    }
+    expect((await events.findOne({ _id: 'e42' } as never))?.prices).to.have.length(600);
+  });
+
   it('error: a filter FerretDB does not push down ($in) is not claimed to use an index', async () => {
     const res = await conn.db!.command({ explain: { find: 'recommendations', filter: { eventId: { $in: ['ev1', 'ev2'] } } } });
     expect(res.filterPushdown).to.equal(false);

@@ -55,8 +55,8 @@ function poll(prev: PrevEvent | undefined, when: Date, home: number, over: Parti
 
 describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZE_MINUTES)', () => {
   describe('analysisDue', () => {
-    const base = { forced: false, world: at(0), startDateTime: at(72 * HOUR), requestedAt: at(-30 * MIN), reanalyzeMs: 2 * HOUR };
-    const cases: [string, Partial<typeof base> & { requestedAt?: Date | null }, boolean][] = [
+    const base: Parameters<typeof analysisDue>[0] = { forced: false, world: at(0), startDateTime: at(72 * HOUR), requestedAt: at(-30 * MIN), reanalyzeMs: 2 * HOUR };
+    const cases: [string, Partial<typeof base>, boolean][] = [
       ['a price move 30 minutes after the last ask, kickoff 3 days away: waits', {}, false],
       ['the same move once 2 hours have passed since the ask', { requestedAt: at(-2 * HOUR) }, true],
       ['a status or lineup change never waits', { forced: true }, true],
