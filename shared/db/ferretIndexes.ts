@@ -89,13 +89,15 @@ export function planFerretIndexes(models: readonly AnyModel[], tables: Map<strin
  * `->` on it: 19 ms per lookup by _id, against 0.03 ms through the GIN index. Evaluating an
  * operator on such a row costs far more than the default cpu_operator_cost (0.0025) says; at 0.25
  * a selective filter takes its index and one that matches most rows still scans. FerretDB also
- * sends its filters as prepared statements (`_jsonb->$1 @> $2`) whose generic plan cannot use an
- * expression index; priced this way it is never cheaper than the custom plan, so it is not taken.
- * (`enable_seqscan = off` was tried first: lookups were fast, but with the API polled the
- * pipeline bench went from 5 s to 34 s polls.) Connections take it when they open: the local
- * bootstrap sets it before it starts FerretDB, and every process sets it again at connect.
+ * sends its filters as prepared statements (`_jsonb->$1 @> $2`), whose generic plan cannot use an
+ * expression index: PostgreSQL takes it after five runs when it looks no dearer than the custom
+ * plans plus their planning, which it prices at 1000 x cpu_operator_cost, so the setting above
+ * alone made it take the scan every time. plan_cache_mode = force_custom_plan plans each run with
+ * its values. (`enable_seqscan = off` was tried first: lookups were fast, but with the API polled
+ * the pipeline bench went from 5 s to 34 s polls.) Connections take these when they open: the
+ * local bootstrap sets them before it starts FerretDB, and every process sets them at connect.
  */
-export const FERRET_DATABASE_SETTINGS: Readonly<Record<string, string>> = { cpu_operator_cost: '0.25' };
+export const FERRET_DATABASE_SETTINGS: Readonly<Record<string, string>> = { cpu_operator_cost: '0.25', plan_cache_mode: 'force_custom_plan' };
 
 /** Idempotent: sets FERRET_DATABASE_SETTINGS on the database `client` is connected to. */
 export async function tuneFerretDatabase(client: Client): Promise<void> {

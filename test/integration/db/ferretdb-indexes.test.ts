@@ -104,6 +104,11 @@ describe('FerretDB on PostgreSQL: the GIN indexes its @> filters use', function 
     await fresh.connect();
     try {
       expect((await fresh.query('SHOW cpu_operator_cost')).rows[0].cpu_operator_cost, 'a new connection to the database takes the setting').to.equal('0.25');
+      // FerretDB's own statement shape, prepared: past the five runs after which PostgreSQL may take the generic plan.
+      await fresh.query(`PREPARE by_field(text, jsonb) AS SELECT _jsonb FROM "${dbName}"."${eventsTable}" WHERE _jsonb->$1 @> $2`);
+      for (let i = 0; i < 8; i++) await fresh.query(`EXECUTE by_field('_id', '"e${i}"')`);
+      const prepared = await fresh.query(`EXPLAIN (FORMAT JSON) EXECUTE by_field('_id', '"e9"')`);
+      expect(indexScans(prepared.rows[0]['QUERY PLAN'][0].Plan as PlanNode), 'the prepared statement after 8 runs').to.deep.equal([ginIndexName(eventsTable, '_id')]);
     } finally {
       await fresh.end();
     }
