@@ -31,7 +31,7 @@ function equalityFields(schema: Schema): string[] {
 }
 
 const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const sqlIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+export const sqlIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** The expression FerretDB writes for a filter on `field`, so that the planner matches it. */
 export function jsonbExpression(field: string): string {

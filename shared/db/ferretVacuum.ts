@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { sqlIdent } from './ferretIndexes';
 
 /**
  * FerretDB keeps each document in one `_jsonb` column, so every update of a document writes a
@@ -39,8 +40,6 @@ export function tablesDue(activity: readonly TableActivity[], rule: Readonly<Vac
   }
   return { vacuum, analyze };
 }
-
-const sqlIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export interface VacuumReport {
   /** False when another process held the database's vacuum lock: it is doing this round. */

@@ -525,7 +525,7 @@ function planAnalysis({ plan, batch, e, prev, set, options }: EventStep, statusC
   // Documents written before requests were recorded count their current version as asked.
   const requested = prev?.analysisRequestedVersion ?? prev?.analysisVersion ?? 0;
   if (analysisVersion <= requested) return;
-  if (!analysisDue({ forced: forced || !prev, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: prev?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
+  if (!analysisDue({ forced, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: prev?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
   plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
   set.analysisRequestedVersion = analysisVersion;
   set.analysisRequestedAt = batch.capturedAt;

@@ -195,7 +195,6 @@ const DEFAULT_TEAMS: Record<number, [TeamFixture, TeamFixture, CompetitionFixtur
   8: [TEAMS.kiel, TEAMS.flensburg, COMPETITIONS.bundesligaHandball],
 };
 
-/** A full event document as ingest stores it. */
 /** The counts of a live event's second half (1-0): its live stats and its LiveEventData agree. */
 export const LIVE_COUNTS = {
   homeGoals: 1,
@@ -210,6 +209,7 @@ export const LIVE_COUNTS = {
   awayRedCards: 0,
 } as const;
 
+/** A full event document as ingest stores it. */
 export function eventDoc(f: EventFixture) {
   const competition = f.competition ?? COMPETITIONS.premierLeague;
   const [dh, da] = DEFAULT_TEAMS[competition.sportId] ?? DEFAULT_TEAMS[1];
