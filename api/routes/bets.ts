@@ -1,5 +1,5 @@
 import { getConfig } from '../../shared/config';
-import { findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
+import { findClosingValuesOfRecommendations, findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
 import {
   countOddsHistoryOf,
   findEventWithoutMarketsById,
@@ -8,6 +8,7 @@ import {
   findOddsHistoryDataSources,
   findOpeningOddsHistory,
 } from '../../shared/db/repositories/events';
+import { NO_CLOSING, pickClosingValue, type ClosingValue } from '../../shared/settlement/clv';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
 import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery, settlementResponses } from '../schemas/settlement';
@@ -48,6 +49,10 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   const [led, recs, picks] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId)]);
+  // A parlay's other legs are recommendations of other events: their closing values are read by id.
+  const legIds = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.recommendationId)))];
+  const closing = new Map<string, ClosingValue>((await findClosingValuesOfRecommendations(legIds)).map((r) => [r._id, { closingOdds: r.closingOdds ?? null, clv: r.clv ?? null }]));
+  const closingOf = (id: string): ClosingValue => closing.get(id) ?? NO_CLOSING;
   const state = settlementState(event);
   const { stats, source } = settlementStats(led, event.stats);
   const resultVersion = event.resultVersion ?? 0;
@@ -96,6 +101,8 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         confidence: r.confidence,
         edgePercentage: r.edgePercentage,
         ...settlementOf(r),
+        closingOdds: r.closingOdds ?? null,
+        clv: r.clv ?? null,
       })),
       picks: picks.map((p) => ({
         id: p._id,
@@ -104,6 +111,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         confidence: p.confidence,
         edgePercentage: p.edgePercentage,
         ...settlementOf(p),
+        ...pickClosingValue(p.legs.map((l) => closingOf(l.recommendationId))),
         legs: p.legs.map((l) => ({
           recommendationId: l.recommendationId,
           eventId: l.eventId,
@@ -114,6 +122,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
           result: oneOf(RESULTS, l.result),
           resultDetail: oneOf(RESULT_DETAILS, l.resultDetail),
           returnPerUnit: l.returnPerUnit ?? null,
+          ...closingOf(l.recommendationId),
         })),
       })),
       summary: { recommendations: tally(recs), picks: tally(picks) },

@@ -87,6 +87,20 @@ const settledFields = {
   settlementError,
 } as const;
 
+/** Closing line value, as /v2/ai/recommendations serves it (docs/settlement.md). */
+const closingFields = {
+  closingOdds: {
+    ...nullable(num),
+    description:
+      "Set at settlement: the closing price (at kickoff) of this outcome at the benchmark, Pinnacle when it quoted the whole market at the close, else the books' consensus; null without a closing line.",
+  },
+  clv: { ...nullable(num), description: 'Closing line value: odds / de-vigged closing fair odds - 1; > 0 beat the close. Null without a closing line.' },
+} as const;
+const pickClosingFields = {
+  closingOdds: { ...nullable(num), description: "The product of the legs' closing prices (a single: its leg's); null when a leg has no closing line." },
+  clv: { ...nullable(num), description: "totalOdds x the product of the legs' fair closing probabilities - 1 (legs on different events); null when a leg has no closing line." },
+} as const;
+
 const integer = { type: 'integer' } as const;
 const tally = { type: 'object', properties: { total: integer, settled: integer, unsettled: integer, won: integer, lost: integer, push: integer } } as const;
 
@@ -145,6 +159,7 @@ export const settleBetResponse = {
               confidence: { type: 'string', enum: ['High', 'Medium', 'Low'] },
               edgePercentage: num,
               ...settledFields,
+              ...closingFields,
             },
           },
         },
@@ -159,6 +174,7 @@ export const settleBetResponse = {
               confidence: str,
               edgePercentage: num,
               ...settledFields,
+              ...pickClosingFields,
               legs: {
                 type: 'array',
                 items: {
@@ -173,6 +189,7 @@ export const settleBetResponse = {
                     result: resultEnum,
                     resultDetail: detailEnum,
                     returnPerUnit: nullable(num),
+                    ...closingFields,
                   },
                 },
               },

@@ -59,3 +59,16 @@ export function closingValue(rec: { betItemId?: string | null; odds: number }, l
   if (!ref) return NO_CLOSING;
   return { closingOdds: ref.odds.get(code)!, clv: clvOf(rec.odds, ref.probabilities.get(code)!) };
 }
+
+/**
+ * A pick's closing value from its legs': a single's is its leg's; a parlay's legs are on
+ * different events, so its fair closing probability is the product of theirs, and
+ * clv = totalOdds x product(p) - 1 = product(1 + clv of each leg) - 1. The closing odds are
+ * the product of the legs' closing prices (a parlay at the close). Null when any leg has none.
+ */
+export function pickClosingValue(legs: readonly ClosingValue[]): ClosingValue {
+  if (legs.length === 0 || legs.some((l) => l.closingOdds === null || l.clv === null)) return NO_CLOSING;
+  const closingOdds = legs.reduce((p, l) => p * l.closingOdds!, 1);
+  const clv = legs.reduce((p, l) => p * (1 + l.clv!), 1) - 1;
+  return { closingOdds: Math.round(closingOdds * 1e4) / 1e4, clv: Math.round(clv * 1e6) / 1e6 };
+}

@@ -5,6 +5,7 @@
 import { findRecommendationsByIds } from '../../shared/db/repositories/ai';
 import { findEventById } from '../../shared/db/repositories/events';
 import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
+import type { ClosingLine } from '../../shared/ingest/closing';
 import type { EventStats } from '../../shared/stats';
 
 export const FINAL_2_1: EventStats = {
@@ -42,6 +43,23 @@ export interface EventSpec {
   /** Event.stats (list-view final counts); default the same counts as the LiveEventData. */
   eventStats?: Partial<EventStats> | null;
   resultVersion?: number;
+  /** Event.closingLine as ingest captures it at kickoff; default none. */
+  closingLine?: ClosingLine | null;
+}
+
+/** A closing line of the match-result market only, Pinnacle's prices as given (bet item ids as createRecommendations writes them). */
+export function matchResultClosingLine(eventId: string, pinnacle: [number, number, number], at = new Date(Date.now() - 3 * 3600_000)): ClosingLine {
+  return {
+    capturedAt: at,
+    markets: [
+      {
+        id: `${eventId}-SOCCER_MATCH_RESULT`,
+        betTypeSysname: 'SOCCER_MATCH_RESULT',
+        line: null,
+        betItems: ['1', 'X', '2'].map((code, i) => ({ id: `${eventId}-SOCCER_MATCH_RESULT-${code}`, code, price: pinnacle[i], bookPrices: { pinnacle: pinnacle[i] } })),
+      },
+    ],
+  };
 }
 
 export interface BetSpec {
@@ -80,6 +98,7 @@ export async function createEvent(spec: EventSpec = {}): Promise<string> {
       voided: spec.voided ?? false,
       stats: eventStats ? { ...eventStats, phase: 'FT' } : null,
       resultVersion: spec.resultVersion ?? 0,
+      closingLine: spec.closingLine ?? null,
       dataSource: 'simulated',
     },
   ]);

@@ -57,6 +57,11 @@ export async function findLegRecommendations(ids: readonly string[]): Promise<(L
   return findWhereIn<LegRecommendation & { _id: string }>(Recommendation, '_id', ids, { settled: 1, result: 1, resultDetail: 1, returnPerUnit: 1 });
 }
 
+/** The closing value settlement stored on the recommendations of `ids` (legs of picks): null until settled with a closing line. */
+export async function findClosingValuesOfRecommendations(ids: readonly string[]): Promise<{ _id: string; closingOdds?: number | null; clv?: number | null }[]> {
+  return findWhereIn<{ _id: string; closingOdds?: number | null; clv?: number | null }>(Recommendation, '_id', ids, { closingOdds: 1, clv: 1 });
+}
+
 /** Recommendation updates (settlement's conditional updateOne ops), bulk in server-sized batches. */
 export async function bulkWriteRecommendations(ops: readonly unknown[]): Promise<BulkCounts> {
   return bulkWriteInBatches(Recommendation, ops);

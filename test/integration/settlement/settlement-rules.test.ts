@@ -9,7 +9,7 @@ import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/
 import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
-import { createEvent, createPick, createRecommendations, FINAL_2_1, recId, type BetSpec, type EventSpec } from '../../helpers/settlementFixtures';
+import { createEvent, createPick, createRecommendations, FINAL_2_1, matchResultClosingLine, nextEventId, recId, type BetSpec, type EventSpec } from '../../helpers/settlementFixtures';
 
 /**
  * Every rule of the contract's settlement table (docs/settlement.md) (and the quarter-line and parlay rules) reached on
@@ -177,6 +177,9 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
   let worker: Spawned;
   const ids: string[] = [];
   let cancelled: string;
+  // Events whose closing line ingest captured: Pinnacle closed C1 at 1.9/3.8/3.8 (fair 0.5/0.25/0.25), C2 at 4/4/2 (no margin).
+  const C1 = nextEventId();
+  const C2 = nextEventId();
 
   before(async function () {
     await connectMongo();
@@ -196,11 +199,22 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     await createPick(`pick-single-${A}`, [recId(A, 'dc1X')]);
     await createPick(`pick-open-${A}`, [recId(A, 'mr1'), recId(I, 'mr1')]);
     await createPick(`pick-void-${A}`, [recId(A, 'mr1'), recId(cancelled, 'mr1')]);
+    await createEvent({ id: C1, closingLine: matchResultClosingLine(C1, [1.9, 3.8, 3.8]) });
+    await createEvent({ id: C2, closingLine: matchResultClosingLine(C2, [4, 4, 2]) });
+    await createRecommendations(C1, [
+      { key: 'mr1', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.1 },
+      { key: 'mrX', betTypeSysname: 'SOCCER_MATCH_RESULT', code: 'X', odds: 3.6 },
+      { key: 'uo25O', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 2.5, odds: 1.9 },
+    ]);
+    await createRecommendations(C2, [{ key: 'mr2', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '2', odds: 2.2 }]);
+    await createPick(`pick-close-single-${C1}`, [recId(C1, 'mr1')]);
+    await createPick(`pick-close-parlay-${C1}`, [recId(C1, 'mr1'), recId(C2, 'mr2')]);
+    await createPick(`pick-close-partial-${C1}`, [recId(C1, 'mr1'), recId(A, 'mr1')]);
 
     worker = spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' });
     // What ingest does when an event ends: one delayed job per event and result version.
-    for (const id of [...ids, cancelled]) await enqueue(settlementQueue, 'settle-event', { eventId: id, resultVersion: 0 });
-    const expectMarked = ids.filter((_, i) => SCENARIOS[i].state === 'settled').concat(cancelled);
+    for (const id of [...ids, cancelled, C1, C2]) await enqueue(settlementQueue, 'settle-event', { eventId: id, resultVersion: 0 });
+    const expectMarked = ids.filter((_, i) => SCENARIOS[i].state === 'settled').concat(cancelled, C1, C2);
     await waitUntil('every ended event to be settled', async () => (await countEventsMatching({ _id: { $in: expectMarked }, settledVersion: 0 })) === expectMarked.length, 90000, 250);
     api = await startApi();
   });
@@ -275,6 +289,29 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     expect(body.data.finalResult).to.deep.equal(FINAL_2_1);
     expect(body.data.homeTeam).to.deep.equal({ id: 1, name: 'Local FC' });
     expect(body.data.settlement).to.include({ state: 'settled', endState: 'completed', resultVersion: 0, settledVersion: 0 });
+  });
+
+  it("happy: settle-bet shows each bet's closing line value; a parlay's multiplies its legs", async () => {
+    const { body } = await api.get(`/v2/bets/events/${C1}/settle-bet`);
+    const close = (x: { closingOdds: number | null; clv: number | null }) => [x.closingOdds, x.clv];
+    const recs = Object.fromEntries(body.data.recommendations.map((r: { id: string }) => [r.id, r]));
+    expect(close(recs[recId(C1, 'mr1')])).to.deep.equal([1.9, 0.05]);
+    expect(close(recs[recId(C1, 'mrX')])).to.deep.equal([3.8, -0.1]);
+    // No closing price of its market: settled all the same, without a closing value.
+    expect(recs[recId(C1, 'uo25O')]).to.include({ settled: true, closingOdds: null, clv: null });
+    const picks = Object.fromEntries(body.data.picks.map((p: { id: string }) => [p.id.replace(/-\d+$/, ''), p]));
+    expect(close(picks['pick-close-single'])).to.deep.equal([1.9, 0.05]);
+    // 2.1 x 2.2 = 4.62 taken against 0.5 x 0.5 fair: 1.05 x 1.1 - 1.
+    expect(close(picks['pick-close-parlay'])).to.deep.equal([3.8, 0.155]);
+    expect(picks['pick-close-parlay'].legs.map(close)).to.deep.equal([
+      [1.9, 0.05],
+      [2, 0.1],
+    ]);
+    expect(close(picks['pick-close-partial'])).to.deep.equal([null, null]);
+    expect(picks['pick-close-partial'].legs.map(close)).to.deep.equal([
+      [1.9, 0.05],
+      [null, null],
+    ]);
   });
 
   it('happy: performance equals a recomputation from the settled bets, daily cumulative profit included', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { closingAtKickoff, closingLineOf, type ClosingLine, type ClosingMarket } from '../../../shared/ingest/closing';
 import { planIngest, type PrevEvent, type StoredMarket } from '../../../shared/ingest/plan';
-import { closingReference, closingValue, clvOf } from '../../../shared/settlement/clv';
+import { closingReference, closingValue, clvOf, pickClosingValue } from '../../../shared/settlement/clv';
 import { recommendationUpdate, type GradingContext, type RecommendationRead } from '../../../shared/settlement/plan';
 import { FINAL_2_1 } from '../../helpers/settlementFixtures';
 
@@ -65,6 +65,22 @@ describe('closing line value (pure)', () => {
     it('edge: no closing line, or none for its market -> null, null', () => {
       expect(closingValue({ betItemId: '9-SOCCER_MATCH_RESULT-1', odds: 2.1 }, null)).to.deep.equal({ closingOdds: null, clv: null });
       expect(closingValue({ betItemId: '9-SOCCER_UNDER_OVER@2.5-O', odds: 2.1 }, line)).to.deep.equal({ closingOdds: null, clv: null });
+    });
+  });
+
+  describe("pickClosingValue: a single's is its leg's; a parlay's multiplies (legs on different events)", () => {
+    const leg = (closingOdds: number | null, clv: number | null) => ({ closingOdds, clv });
+    const rows: [string, ReturnType<typeof leg>[], ReturnType<typeof leg>][] = [
+      ['single', [leg(1.9, 0.05)], leg(1.9, 0.05)],
+      // Taken 2.1 x 3.6 = 7.56 against fair closing probabilities 0.5 x 0.25: 7.56 x 0.125 - 1 = -0.055.
+      ['parlay of two', [leg(1.9, 0.05), leg(3.8, -0.1)], leg(7.22, -0.055)],
+      ['parlay of three, all beating the close', [leg(2, 0.1), leg(2, 0.1), leg(1.5, 0.02)], leg(6, 0.2342)],
+      ['a leg without a closing line', [leg(1.9, 0.05), leg(null, null)], leg(null, null)],
+      ['no legs', [], leg(null, null)],
+    ];
+    for (const [name, legs, want] of rows) it(`${name} -> ${JSON.stringify(want)}`, () => expect(pickClosingValue(legs)).to.deep.equal(want));
+    it('agrees with clvOf on the parlay price and the product of the fair probabilities', () => {
+      expect(pickClosingValue([leg(1.9, clvOf(2.1, 0.5)), leg(3.8, clvOf(3.6, 0.25))]).clv).to.equal(clvOf(2.1 * 3.6, 0.5 * 0.25));
     });
   });
 
