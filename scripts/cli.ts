@@ -12,6 +12,7 @@ import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/conf
 import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/settlement/check';
 import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/settlement/correct';
 import { startLocalServices } from './services';
+import { MAX_PROOF_PATH } from '../shared/commitments/chain';
 import { verifyRecord, type VerifyReport } from '../shared/commitments/verifyRemote';
 
 /** Where the API a user started answers: PUBLIC_URL, else this machine on PORT. */
@@ -46,6 +47,11 @@ const int = (name: string, raw: Values[string]): number => {
   return Number(raw);
 };
 const str = (v: Values, name: string) => v[name] as string;
+const proofLimit = (raw: Values[string]): number => {
+  const n = int('proof-limit', raw);
+  if (n < 1 || n > MAX_PROOF_PATH) throw new UsageError(`--proof-limit must be from 1 to ${MAX_PROOF_PATH} (got "${raw as string}")`);
+  return n;
+};
 /** Rows of scalars (the billing reads' flat rows): each printed as k=v, a missing value as '-'. */
 const table = (rows: Record<string, string | number | boolean | Date | null | undefined>[]) =>
   rows.length === 0
@@ -192,11 +198,17 @@ const COMMANDS: Record<string, Command<unknown>> = {
     human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
   }),
   'verify-record': defineCommand({
-    usage: 'verify-record --url <base> --key <key> [--proofs 20]',
-    options: { url: { type: 'string' }, key: { type: 'string' }, proofs: { type: 'string' } },
+    usage: 'verify-record --url <base> --key <key> [--proofs 20] [--proof-limit 1000]',
+    options: { url: { type: 'string' }, key: { type: 'string' }, proofs: { type: 'string' }, 'proof-limit': { type: 'string' } },
     required: ['url', 'key'],
     remote: true,
-    run: (v) => verifyRecord({ url: str(v, 'url'), key: str(v, 'key'), proofs: v.proofs === undefined ? 20 : int('proofs', v.proofs) }),
+    run: (v) =>
+      verifyRecord({
+        url: str(v, 'url'),
+        key: str(v, 'key'),
+        proofs: v.proofs === undefined ? 20 : int('proofs', v.proofs),
+        proofLimit: v['proof-limit'] === undefined ? undefined : proofLimit(v['proof-limit']),
+      }),
     failed: (r) => !r.ok,
     human: verifyHuman,
   }),

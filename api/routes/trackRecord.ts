@@ -2,7 +2,7 @@ import { chainPage, currentHead, proofOf, publishedHeads } from '../../shared/co
 import { clvValues, cumulativeProfit, trackRecord, calibrationBins } from '../../shared/trackRecord/aggregate';
 import { clvHistogramSvg, cumulativeProfitSvg, reliabilitySvg } from '../../shared/trackRecord/charts';
 import { loadTrackRecordBets } from '../../shared/trackRecord/load';
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery, trackRecordResponses } from '../schemas/trackRecord';
 import { route, type Route } from './spec';
 
@@ -90,17 +90,20 @@ export function trackRecordRoutes(): Route[] {
       operationId: 'trackRecordProof',
       summary: 'Proof that a recommendation was committed, and never edited',
       description:
-        'The committed record (canonical string and parsed), its link, its settlement links, and every later link up to the current head: hashing each record after the previous hash recomputes the head.',
+        'The committed record (canonical string and parsed), its link, its settlement links, and the later links up to the current head (or to the head of length `to`, such as a published head you kept): ' +
+        'hashing each record after the previous hash recomputes the head. At most `limit` later links are listed; when the head is further, `next` is where the path continues (`/v2/ai/track-record/chain?from=next`). ' +
+        '400 when `to` does not hold the record or is beyond the current head; 404 when the id was never committed.',
       tag: 'AI',
       auth: 'key',
       params: proofParams,
       query: proofQuery,
       response: trackRecordResponses.trackRecordProof,
-      errors: [404],
-      handler: async ({ params, json }) => {
-        const p = await proofOf(params.recommendationId);
-        if (!p) throw notFound(`No committed recommendation or pick with id ${params.recommendationId}`);
-        return json(p);
+      errors: [400, 404],
+      handler: async ({ params, query: q, json }) => {
+        const p = await proofOf(params.recommendationId, { limit: q.limit, to: q.to });
+        if (p.kind === 'not-committed') throw notFound(`No committed recommendation or pick with id ${params.recommendationId}`);
+        if (p.kind === 'bad-to') throw badRequest(p.message);
+        return json(p.proof);
       },
     }),
   ];

@@ -1,3 +1,4 @@
+import { MAX_PROOF_PATH } from '../../shared/commitments/chain';
 import { sportName, windowDays } from './params';
 
 /** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */
@@ -34,7 +35,19 @@ export const chainHeadsQuery = {
   type: 'object',
   properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 168, description: 'Published heads returned, newest first (1 to 1000; default 168, a week).' } },
 } as const;
-export const proofQuery = { type: 'object', properties: {} } as const;
+export const proofQuery = {
+  type: 'object',
+  properties: {
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PROOF_PATH,
+      default: MAX_PROOF_PATH,
+      description: `Later links listed in path (1 to ${MAX_PROOF_PATH}); the rest follow from next through the chain endpoint.`,
+    },
+    to: { type: 'integer', minimum: 1, maximum: 1e12, description: 'Prove to the head of this chain length (a published head you kept) instead of the current head.' },
+  },
+} as const;
 export const proofParams = {
   type: 'object',
   required: ['recommendationId'],
@@ -111,7 +124,7 @@ export const trackRecordResponse = {
 
 export const trackRecordProofResponse = {
   type: 'object',
-  required: ['id', 'record', 'link', 'settlements', 'path', 'head'],
+  required: ['id', 'record', 'link', 'settlements', 'path', 'next', 'head'],
   properties: {
     id: { type: 'string' },
     record: {
@@ -123,8 +136,12 @@ export const trackRecordProofResponse = {
     settlements: { type: 'array', description: 'The links of its settlement (one per result version: a correction is a later link).', items: link },
     path: {
       type: 'array',
-      description: 'Every later link up to the head, in order: hash each record after the previous hash to recompute the head.',
+      description: 'The later links towards the head, in order (at most limit): hash each record after the previous hash to recompute the head.',
       items: { type: 'object', required: ['seq', 'record', 'hash'], properties: { seq: { type: 'integer' }, record: { type: 'string' }, hash } },
+    },
+    next: {
+      type: ['integer', 'null'],
+      description: 'The seq the path continues from when the head is further than limit links (GET /v2/ai/track-record/chain?from=next); null when path reaches the head.',
     },
     head,
   },

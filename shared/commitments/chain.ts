@@ -31,6 +31,9 @@ export interface Head {
 
 export const EMPTY_HEAD: Head = { hash: GENESIS, length: 0 };
 
+/** The most later links one served proof carries; the rest of its path is the chain from its `next` on. */
+export const MAX_PROOF_PATH = 1000;
+
 export function linkHash(prevHash: string, record: string): string {
   return createHash('sha256').update(prevHash, 'utf8').update(record, 'utf8').digest('hex');
 }

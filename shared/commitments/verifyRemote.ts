@@ -3,14 +3,16 @@ import { GENESIS, verifyLinks, verifyProof, type Head, type Link, type Proof } f
 /**
  * `verify-record`: what a customer runs against the API, trusting nothing it serves. Downloads
  * the whole chain page by page and recomputes every link, checks the served head and every
- * published head against the recomputed hashes, then fetches proofs of the latest
- * recommendations and recomputes each to the head.
+ * published head against the recomputed hashes, then fetches proofs of recommendations spread
+ * over the chain and recomputes each to its head.
  */
 export interface VerifyOptions {
   url: string;
   key: string;
-  /** Proofs fetched (of the latest committed recommendations); each is a metered request. */
+  /** Proofs fetched, of recommendations spread over the whole chain (oldest and newest included); each is a metered request. */
   proofs: number;
+  /** Later links each proof lists (its `limit`, 1 to 1000); the verifier completes the path from the chain. */
+  proofLimit?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -29,6 +31,14 @@ export class RemoteError extends Error {
 }
 
 type ServedLink = Link & { at?: string };
+
+/** `n` items spread evenly over `xs`, first and last included (all of them when n >= xs.length). */
+export function spread<T>(xs: readonly T[], n: number): T[] {
+  if (n >= xs.length) return [...xs];
+  if (n <= 0) return [];
+  if (n === 1) return [xs[xs.length - 1]];
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))]);
+}
 
 export async function verifyRecord(o: VerifyOptions): Promise<VerifyReport> {
   const base = o.url.replace(/\/+$/, '').replace(/\/v2$/, '');
@@ -76,11 +86,31 @@ export async function verifyRecord(o: VerifyOptions): Promise<VerifyReport> {
     if (problem) return report({ seq: Math.max(0, h.length - 1), problem }, { publishedHeadsChecked: heads.length });
   }
 
-  const recommendations = links.filter((l) => l.kind === 'recommendation').slice(-o.proofs);
+  // A proof lists a bounded path; the rest is the chain from its `next` on: the links already
+  // downloaded, and pages of the chain for any that were written after the download.
+  const restOfPath = async (next: number | null, headLength: number): Promise<Proof['path']> => {
+    if (next === null) return [];
+    const rest = links.slice(next, headLength).map((l) => ({ seq: l.seq, record: l.record, hash: l.hash }));
+    for (let from = next + rest.length; from < headLength;) {
+      const page: { links: ServedLink[] } = await get(`/ai/track-record/chain?from=${from}&limit=1000`);
+      const wanted = page.links.filter((l) => l.seq >= from && l.seq < headLength);
+      if (wanted.length === 0) break;
+      rest.push(...wanted.map((l) => ({ seq: l.seq, record: l.record, hash: l.hash })));
+      from = wanted[wanted.length - 1].seq + 1;
+    }
+    return rest;
+  };
+
+  const recommendations = spread(
+    links.filter((l) => l.kind === 'recommendation'),
+    o.proofs,
+  );
   let checked = 0;
   for (const r of recommendations) {
-    const p = await get<Proof & { record: { canonical: string } }>(`/ai/track-record/${encodeURIComponent(r.recordId)}/proof`);
-    const proof: Proof = { link: p.link, path: p.path, head: p.head };
+    const p = await get<Proof & { record: { canonical: string }; next?: number | null }>(
+      `/ai/track-record/${encodeURIComponent(r.recordId)}/proof${o.proofLimit === undefined ? '' : `?limit=${o.proofLimit}`}`,
+    );
+    const proof: Proof = { link: p.link, path: [...p.path, ...(await restOfPath(p.next ?? null, p.head.length))], head: p.head };
     const check = verifyProof(proof);
     if (!check.ok) return report({ seq: check.seq, problem: `proof of ${r.recordId}: ${check.problem}` }, { publishedHeadsChecked: heads.length, proofsChecked: checked });
     if (p.link.seq !== r.seq || p.link.record !== r.record || p.record.canonical !== r.record) {

@@ -163,6 +163,46 @@ describe('track record: the commitments chain and its endpoints', function () {
     expect(res.body.head.length).to.equal(links.length);
   });
 
+  it('happy: a proof lists at most `limit` later links and says where the path goes on; `to` proves to an earlier (published) head; sad: a `to` not holding the record, or past the head, is a 400', async () => {
+    await appendCommitments(Array.from({ length: 10 }, (_, i) => record(i, 'later')));
+    const id = encodeURIComponent(recIds[0]);
+    const links = await allLinks();
+    const seq = (await findLinkOf('recommendation', recIds[0]))!.seq;
+
+    const capped = await api.get(`/v2/ai/track-record/${id}/proof?limit=3`);
+    expect(capped.status).to.equal(200);
+    valid('trackRecordProof', capped.body);
+    expect(capped.body.path.map((l: { seq: number }) => l.seq)).to.deep.equal([seq + 1, seq + 2, seq + 3]);
+    expect(capped.body.next).to.equal(seq + 4);
+    expect(capped.body.head).to.include({ length: links.length, hash: links.at(-1)!.hash });
+    // Alone it stops short of the head; with the chain from `next` it recomputes it.
+    expect(verifyProof(capped.body).ok).to.equal(false);
+    const rest = await api.get(`/v2/ai/track-record/chain?from=${capped.body.next}`);
+    expect(verifyProof({ ...capped.body, path: [...capped.body.path, ...rest.body.links] })).to.deep.include({ ok: true });
+
+    const full = await api.get(`/v2/ai/track-record/${id}/proof`);
+    expect(full.body.next).to.equal(null);
+    expect(full.body.path).to.have.length(links.length - seq - 1);
+
+    const toEarlier = await api.get(`/v2/ai/track-record/${id}/proof?to=${seq + 2}`);
+    expect(toEarlier.status).to.equal(200);
+    valid('trackRecordProof', toEarlier.body);
+    expect(toEarlier.body.head).to.deep.equal({ hash: links[seq + 1].hash, length: seq + 2, time: links[seq + 1].at.toISOString() });
+    expect(toEarlier.body.path.map((l: { seq: number }) => l.seq)).to.deep.equal([seq + 1]);
+    expect(toEarlier.body.next).to.equal(null);
+    expect(verifyProof(toEarlier.body)).to.deep.include({ ok: true });
+    // The link itself is the head of length seq + 1: an empty path.
+    const atLink = await api.get(`/v2/ai/track-record/${id}/proof?to=${seq + 1}`);
+    expect(atLink.body.path).to.deep.equal([]);
+    expect(verifyProof(atLink.body)).to.deep.include({ ok: true });
+
+    for (const q of [`to=${seq}`, `to=${links.length + 1}`, 'to=0', 'limit=0', 'limit=1001', 'to=x']) {
+      const res = await api.get(`/v2/ai/track-record/${id}/proof?${q}`);
+      expect(res.status, q).to.equal(400);
+      expect(res.body.message, q).to.match(/to|limit/);
+    }
+  });
+
   it('happy: chart.svg in each kind is a well-formed SVG served as image/svg+xml', async () => {
     for (const kind of ['cumulative', 'clv', 'calibration']) {
       const res = await api.get(`/v2/ai/track-record/chart.svg?kind=${kind}&days=3650`);
@@ -189,6 +229,13 @@ describe('track record: the commitments chain and its endpoints', function () {
     const ok = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '3', '--json');
     expect(ok.code, ok.err).to.equal(0);
     expect(ok.json).to.include({ ok: true, proofsChecked: 3, publishedHeadsChecked: 1, firstBad: null });
+    // Proofs of two links each: the verifier completes every path (the oldest record's is the whole chain) from the chain.
+    const paged = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '4', '--proof-limit', '2', '--json');
+    expect(paged.code, paged.err).to.equal(0);
+    expect(paged.json).to.include({ ok: true, proofsChecked: 4, firstBad: null });
+    const badLimit = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proof-limit', '0');
+    expect(badLimit.code).to.equal(2);
+    expect(badLimit.err).to.match(/--proof-limit must be from 1 to 1000/);
     const human = await cli('verify-record', '--url', `${api.url}/v2`, '--key', api.key!, '--proofs', '0');
     expect(human.out).to.match(/^chain OK: \d+ links recompute to head [0-9a-f]{64}/);
 
