@@ -3,6 +3,7 @@ import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads,
 import { analyzeEventJob, forgetFits } from '../../shared/ai/worker/analyze';
 import { rebuildPicksForDay } from '../../shared/ai/worker/picks';
 import { refitJob } from '../../shared/ai/worker/refit';
+import { worldNow } from '../../shared/clock/worldClock';
 import type { Registration } from '../registry';
 
 export const aiHandlers: Registration<typeof aiQueue>[] = [
@@ -26,7 +27,8 @@ export const aiHandlers: Registration<typeof aiQueue>[] = [
   [
     'refit',
     async (job: Job<AiPayloads['refit']>) => {
-      const outcome = await refitJob(job.data.sportId, job.data.window);
+      // The world's now: a replay of 2018 fits on 2018's games (the real clock would see none in its window).
+      const outcome = await refitJob(job.data.sportId, job.data.window, worldNow());
       forgetFits();
       return outcome;
     },
