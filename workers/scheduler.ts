@@ -11,6 +11,8 @@ import { key, redis } from '../shared/db/redis';
 import { LeaderLock } from '../shared/locks';
 import { childLogger } from '../shared/logger';
 import { SPORTS } from '../shared/sports';
+import { REFIT_CHECK_MS, refitWindowDue } from '../shared/ai/refitWindow';
+import { worldNow } from '../shared/clock/worldClock';
 import { main, type Service } from './runtime';
 import { daysBefore, utcDay } from '../shared/days';
 
@@ -50,6 +52,9 @@ async function providersWithPendingPoll(): Promise<Set<string>> {
  * The clock. Every copy runs the timers, but only the holder of the Redis lease enqueues; the job
  * ids are derived from the time slot, so even a brief double leadership enqueues nothing twice.
  */
+/** The world hour this scheduler last asked refits for (a new leader asks again: the same window writes the same fit). */
+let lastRefitWindow: string | null = null;
+
 export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: string; everyMs?: number; run: () => Promise<unknown> }[] {
   const cfg = getConfig();
   const maintenance = vacuum && cfg.FERRETDB_VACUUM_MS > 0 ? [{ name: 'ferretdb-vacuum', everyMs: cfg.FERRETDB_VACUUM_MS, run: () => vacuumRound(vacuum) }] : [];
@@ -82,8 +87,13 @@ export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: str
     { name: 'recharge-sweep', cron: '*/5 * * * *', run: () => enqueue(rechargeQueue, 'sweep', { window: minuteStamp() }) },
     {
       name: 'refit',
-      cron: '7 * * * *',
-      run: () => Promise.all(SPORTS.map((s) => enqueue(aiQueue, 'refit', { sportId: s.id, window: hourStamp() }))),
+      everyMs: REFIT_CHECK_MS,
+      run: async () => {
+        const window = refitWindowDue(lastRefitWindow, worldNow());
+        if (!window) return;
+        await Promise.all(SPORTS.map((s) => enqueue(aiQueue, 'refit', { sportId: s.id, window })));
+        lastRefitWindow = window;
+      },
     },
     { name: 'chain-head', cron: '0 * * * *', run: () => enqueue(settlementQueue, 'publish-head', { hour: hourStamp() }) },
     {
