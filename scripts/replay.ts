@@ -118,6 +118,8 @@ async function run(): Promise<void> {
     POLL_INTERVAL_MS: String(opts.pollMs),
     SETTLEMENT_DELAY_MS: '3000',
     SETTLEMENT_SWEEP_MS: '10000',
+    // A refit every real minute: about two days of a world at 3000x (hourly, it would refit every 125 days).
+    REFIT_INTERVAL_MS: '60000',
     MONGODB_DB: stamp,
     REDIS_PREFIX: stamp,
     PORT: String(port),

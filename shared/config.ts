@@ -107,6 +107,12 @@ export const CONFIG_VARS = {
     10080,
     'Minutes of world time (simulated time under SIM_SPEED) between two analyses of an event that price moves ask for, while its kickoff is further away than that; within it, and after a status or lineup change, every change is analysed at once. 0 = every price move.',
   ),
+  REFIT_INTERVAL_MS: integer(
+    '3600000',
+    10000,
+    86400000,
+    "How often (real time) the scheduler asks for a refit of every sport's model, skipped when the world clock's hour has not changed since the last one: hourly in production; a replay at 3000x sets 60000 (a refit every two of its days).",
+  ),
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),

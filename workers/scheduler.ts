@@ -11,7 +11,7 @@ import { key, redis } from '../shared/db/redis';
 import { LeaderLock } from '../shared/locks';
 import { childLogger } from '../shared/logger';
 import { SPORTS } from '../shared/sports';
-import { REFIT_CHECK_MS, refitWindowDue } from '../shared/ai/refitWindow';
+import { refitWindowDue } from '../shared/ai/refitWindow';
 import { worldNow } from '../shared/clock/worldClock';
 import { main, type Service } from './runtime';
 import { daysBefore, utcDay } from '../shared/days';
@@ -87,7 +87,7 @@ export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: str
     { name: 'recharge-sweep', cron: '*/5 * * * *', run: () => enqueue(rechargeQueue, 'sweep', { window: minuteStamp() }) },
     {
       name: 'refit',
-      everyMs: REFIT_CHECK_MS,
+      everyMs: cfg.REFIT_INTERVAL_MS,
       run: async () => {
         const window = refitWindowDue(lastRefitWindow, worldNow());
         if (!window) return;

@@ -1,10 +1,9 @@
 /**
- * When the scheduler asks for a refit: once per hour of the world's clock, not the machine's. In
- * production the two are one; a simulated or replayed world at 3000x lives 125 days in a real
- * hour, and a refit per real hour would rate its teams on games months old. The scheduler checks
- * every REFIT_CHECK_MS (real), so a fast world refits at most that often. Pure.
+ * When the scheduler asks for a refit: every REFIT_INTERVAL_MS of real time, at most once per
+ * hour of the world's clock, and fitted at the world's now. In production the two clocks are one
+ * and it refits hourly; a replayed world at 3000x lives 125 days in a real hour, so the replay
+ * asks every minute (two of its days) and the refit sees the games the world has played. Pure.
  */
-export const REFIT_CHECK_MS = 60_000;
 
 /** The refit window of a world instant: its UTC hour, YYYYMMDDHH. */
 export const refitWindowOf = (worldNow: Date): string => worldNow.toISOString().slice(0, 13).replace(/[-:T]/g, '');
