@@ -40,23 +40,35 @@ export function spread<T>(xs: readonly T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))]);
 }
 
-export async function verifyRecord(o: VerifyOptions): Promise<VerifyReport> {
-  const base = o.url.replace(/\/+$/, '').replace(/\/v2$/, '');
-  const get = async <T>(path: string): Promise<T> => {
-    const res = await (o.fetchImpl ?? fetch)(`${base}/v2${path}`, { headers: { Authorization: `Bearer ${o.key}` } });
+type Get = <T>(path: string) => Promise<T>;
+
+/** GET under `<url>/v2` with the key; a non-2xx answer is a RemoteError naming the path and status. */
+export function remoteGetter(url: string, key: string, fetchImpl: typeof fetch = fetch): Get {
+  const base = url.replace(/\/+$/, '').replace(/\/v2$/, '');
+  return async <T>(path: string): Promise<T> => {
+    const res = await fetchImpl(`${base}/v2${path}`, { headers: { Authorization: `Bearer ${key}` } });
     if (!res.ok) throw new RemoteError(`GET /v2${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     return (await res.json()) as T;
   };
+}
 
+/** The whole chain as served, page by page, with the head served with the last page. */
+export async function downloadChain(get: Get): Promise<{ links: ServedLink[]; head: Head }> {
   const links: ServedLink[] = [];
-  let servedHead: Head = { hash: GENESIS, length: 0 };
+  let head: Head = { hash: GENESIS, length: 0 };
   for (let from: number | null = 0; from !== null;) {
     const page: { links: ServedLink[]; head: Head; next: number | null } = await get(`/ai/track-record/chain?from=${from}&limit=1000`);
     links.push(...page.links);
-    servedHead = page.head;
+    head = page.head;
     if (page.links.length === 0) break;
     from = page.next;
   }
+  return { links, head };
+}
+
+export async function verifyRecord(o: VerifyOptions): Promise<VerifyReport> {
+  const get = remoteGetter(o.url, o.key, o.fetchImpl);
+  const { links, head: servedHead } = await downloadChain(get);
   const report = (firstBad: VerifyReport['firstBad'], extra: Partial<VerifyReport> = {}): VerifyReport => ({
     ok: firstBad === null,
     links: links.length,

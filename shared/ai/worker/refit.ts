@@ -2,16 +2,24 @@ import { marketType } from '../../markets/catalog';
 import { childLogger } from '../../logger';
 import { findInsightBlendInputsByEventIds, upsertModelFitUnlessNewerWindow } from '../../db/repositories/ai';
 import { findCompletedEventScoresOfSport, findEventMarketsOfSportSince } from '../../db/repositories/events';
-import { MAIN_MARKET, fullQuotes } from '../eventAnalysis';
+import { MAIN_MARKET } from '../eventAnalysis';
+import type { AnalysisMarket } from '../analysis/types';
+import { rankBookmakers } from '../bookRanking';
+import type { ClosingLine } from '../../ingest/closing';
 import { toAnalysisMarket } from './analyze';
-import { median, overround } from '../fairPrice';
 import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../sportFit';
 import { DAY_MS, daysBefore } from '../../days';
 
 const log = childLogger({ component: 'ai-refit' });
 /** Days of recent events whose quotes rank the bookmakers by typical margin. */
 const RANKING_DAYS = 30;
-const RANKING_MIN_MARKETS = 20;
+
+/** A stored closing line's markets, as the analysis reads markets (every item was quoted at the close). */
+function closingMarkets(line: unknown): AnalysisMarket[] | null {
+  const markets = (line as ClosingLine | null | undefined)?.markets;
+  if (!Array.isArray(markets)) return null;
+  return markets.map((m) => ({ id: m.id, betTypeSysname: m.betTypeSysname, line: m.line, betItems: m.betItems.map((i) => ({ ...i, isAvailable: true })) }));
+}
 
 export interface RefitOutcome {
   sportId: number;
@@ -70,20 +78,15 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   }
   const blend = fitPoolWeight(rows);
 
-  // Sharpness: median margin per bookmaker over recent full markets of this sport.
+  // Sharpness: median margin per bookmaker over recent full markets of this sport (closing lines of the started ones).
   const recent = await findEventMarketsOfSportSince(sportId, daysBefore(now, RANKING_DAYS), 5000);
-  const margins = new Map<string, number[]>();
-  for (const e of recent) {
-    for (const m of e.markets ?? []) {
-      const type = marketType(m.betTypeSysname);
-      if (!type || type.kind === 'doubleChance') continue;
-      for (const q of fullQuotes(type, toAnalysisMarket(m), e.dataSource)) margins.set(q.book, [...(margins.get(q.book) ?? []), overround(q.odds)]);
-    }
-  }
-  const bookMargins = Object.fromEntries([...margins].filter(([, v]) => v.length >= RANKING_MIN_MARKETS).map(([b, v]) => [b, median(v)]));
-  const bookRanking = Object.entries(bookMargins)
-    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
-    .map(([b]) => b);
+  const { bookMargins, bookRanking } = rankBookmakers(
+    recent.map((e) => ({
+      dataSource: e.dataSource,
+      markets: (e.markets ?? []).map(toAnalysisMarket),
+      closing: closingMarkets(e.closingLine),
+    })),
+  );
 
   const doc = {
     sportId,

@@ -338,7 +338,7 @@ export async function findCompletedEventScoresOfSport(sportId: number, since: Da
 
 /** Markets and dataSource of at most `limit` events of a sport starting from `since` on. */
 export async function findEventMarketsOfSportSince(sportId: number, since: Date, limit: number) {
-  return Event.find({ sportId, startDateTime: { $gte: since } }, { markets: 1, dataSource: 1 })
+  return Event.find({ sportId, startDateTime: { $gte: since } }, { markets: 1, dataSource: 1, closingLine: 1 })
     .limit(limit)
     .lean();
 }
