@@ -229,6 +229,11 @@ describe('track record: the commitments chain and its endpoints', function () {
     const ok = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '3', '--json');
     expect(ok.code, ok.err).to.equal(0);
     expect(ok.json).to.include({ ok: true, proofsChecked: 3, publishedHeadsChecked: 1, firstBad: null });
+    // The breakdown, from the chain alone, counts the bets the endpoint counts.
+    const breakdown = await cli('record-breakdown', '--url', api.url, '--key', api.key!, '--json');
+    expect(breakdown.code, breakdown.err).to.equal(0);
+    const served = await api.get('/v2/ai/track-record?days=3650');
+    expect(breakdown.json.rows[0]).to.deep.include({ by: 'all', bets: served.body.bets, wins: served.body.wins, profit: served.body.profit });
     // Proofs of two links each: the verifier completes every path (the oldest record's is the whole chain) from the chain.
     const paged = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '4', '--proof-limit', '2', '--json');
     expect(paged.code, paged.err).to.equal(0);
