@@ -30,7 +30,7 @@ export function trackRecordRoutes(): Route[] {
         const [{ bets, from, to }, head, published] = await Promise.all([loadTrackRecordBets(q), currentHead(), publishedHeads(1)]);
         return json({
           period: { days: q.days, from: from.toISOString(), to: to.toISOString() },
-          filters: { sport: q.sport ?? null, confidence: q.confidence ?? null },
+          filters: { sport: q.sport ?? null, confidence: q.confidence ?? null, per: q.per },
           ...trackRecord(bets),
           head,
           lastPublishedHead: published.heads[0] ?? null,

@@ -9,7 +9,14 @@ const days = windowDays(MAX_TRACK_RECORD_DAYS, `Window in days ending now (simul
 const sport = { ...sportName, description: 'Only recommendations of this sport.' } as const;
 const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'], description: 'Only recommendations of this confidence.' } as const;
 
-export const trackRecordQuery = { type: 'object', properties: { days, sport, confidence } } as const;
+const per = {
+  type: 'string',
+  enum: ['recommendation', 'outcome'],
+  default: 'recommendation',
+  description:
+    'recommendation (the default): every settled recommendation is a bet, a re-issue at new odds included; outcome: only the first recommendation of each outcome of an event (what a follower taking the first price staked once).',
+} as const;
+export const trackRecordQuery = { type: 'object', properties: { days, sport, confidence, per } } as const;
 export const trackRecordChartQuery = {
   type: 'object',
   properties: {
@@ -22,6 +29,7 @@ export const trackRecordChartQuery = {
     days,
     sport,
     confidence,
+    per,
   },
 } as const;
 export const chainQuery = {
@@ -104,7 +112,7 @@ export const trackRecordResponse = {
   required: ['period', 'filters', ...summaryRequired, 'calibration', 'byConfidence', 'head', 'lastPublishedHead'],
   properties: {
     period: { type: 'object', required: ['days', 'from', 'to'], properties: { days: { type: 'integer' }, from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } } },
-    filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, confidence: { type: ['string', 'null'] } } },
+    filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, confidence: { type: ['string', 'null'] }, per: { type: 'string', enum: ['recommendation', 'outcome'] } } },
     ...summaryProps,
     calibration: {
       type: 'array',

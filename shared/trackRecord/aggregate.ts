@@ -137,3 +137,19 @@ export function cumulativeProfit(bets: readonly TrackRecordBet[]): number[] {
   let total = 0;
   return sorted.map((b) => (total = round(total + betReturn(b) - 1)));
 }
+
+/**
+ * The first recommendation of each outcome of each event (by creation time): a recommendation
+ * re-issued at new odds is another document and, by default, another bet of the record; this is
+ * the record of a follower who took the first price once.
+ */
+export function firstPerOutcome<T extends { eventId: string; betItemId: string; createdAt?: Date | null }>(bets: readonly T[]): T[] {
+  // A document without a creation time (written before it was kept) counts after the dated ones, in the order given.
+  const time = (b: T) => (b.createdAt instanceof Date ? b.createdAt.getTime() : Infinity);
+  const first = new Map<string, T>();
+  for (const b of [...bets].sort((x, y) => time(x) - time(y) || 0)) {
+    const k = `${b.eventId}|${b.betItemId}`;
+    if (!first.has(k)) first.set(k, b);
+  }
+  return bets.filter((b) => first.get(`${b.eventId}|${b.betItemId}`) === b);
+}

@@ -70,6 +70,8 @@ export interface BetSpec {
   odds?: number;
   confidence?: 'High' | 'Medium' | 'Low';
   edgePercentage?: number;
+  /** When the AI worker wrote it (world time); default: not set. */
+  createdAt?: Date;
 }
 
 export const recId = (eventId: string, key: string) => `rec-${eventId}-${key}`;
@@ -127,6 +129,7 @@ export async function createRecommendations(eventId: string, bets: BetSpec[], ev
     edgePercentage: b.edgePercentage ?? 5,
     kellyFraction: 0.02,
     eventStartAt: start,
+    ...(b.createdAt ? { createdAt: b.createdAt } : {}),
   }));
   await insertSeedDocuments('recommendations', docs);
   return docs.map((d) => d._id);

@@ -357,7 +357,21 @@ export async function findSettledRecommendationsForTrackRecord(filter: { since: 
   const q: FilterQuery<RecommendationDoc> = { settled: true, eventStartAt: { $gte: filter.since } };
   if (filter.sportId !== undefined) q.sportId = filter.sportId;
   if (filter.confidence) q.confidence = filter.confidence;
-  return Recommendation.find(q, { confidence: 1, probability: 1, odds: 1, result: 1, resultDetail: 1, returnPerUnit: 1, eventStartAt: 1, sportId: 1, closingOdds: 1, clv: 1 })
+  return Recommendation.find(q, {
+    eventId: 1,
+    betItemId: 1,
+    createdAt: 1,
+    confidence: 1,
+    probability: 1,
+    odds: 1,
+    result: 1,
+    resultDetail: 1,
+    returnPerUnit: 1,
+    eventStartAt: 1,
+    sportId: 1,
+    closingOdds: 1,
+    clv: 1,
+  })
     .sort({ eventStartAt: 1, _id: 1 })
-    .lean<(TrackRecordBet & { _id: string; sportId: number; closingOdds?: number | null })[]>();
+    .lean<(TrackRecordBet & { _id: string; eventId: string; betItemId: string; createdAt: Date; sportId: number; closingOdds?: number | null })[]>();
 }

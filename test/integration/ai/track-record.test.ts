@@ -136,7 +136,30 @@ describe('track record: the commitments chain and its endpoints', function () {
     const high = await api.get('/v2/ai/track-record?days=3650&confidence=High&sport=soccer');
     expect(high.status).to.equal(200);
     expect(high.body.byConfidence.find((c: { confidence: string }) => c.confidence === 'Low').bets).to.equal(0);
-    expect(high.body.filters).to.deep.equal({ sport: 'soccer', confidence: 'High' });
+    expect(high.body.filters).to.deep.equal({ sport: 'soccer', confidence: 'High', per: 'recommendation' });
+  });
+
+  it('happy: per=outcome counts a recommendation re-issued at new odds once; per=recommendation (the default) counts each', async () => {
+    const start = new Date(Date.now() - 4 * 3600_000);
+    const eventId = await createEvent({ start });
+    const ids = await createRecommendations(eventId, [
+      { key: 'first', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.2, createdAt: new Date(start.getTime() - 30 * 3600_000) },
+      { key: 'again', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.3, createdAt: new Date(start.getTime() - 10 * 3600_000) },
+    ]);
+    await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
+    await settleEvent(eventId);
+    const every = await api.get('/v2/ai/track-record?days=3650');
+    const once = await api.get('/v2/ai/track-record?days=3650&per=outcome');
+    expect(once.status).to.equal(200);
+    valid('trackRecord', once.body);
+    expect(ids).to.have.length(2);
+    expect(every.body.filters.per).to.equal('recommendation');
+    expect(once.body.filters.per).to.equal('outcome');
+    expect(every.body.bets - once.body.bets).to.equal(1);
+    // Both won at 2.2 and 2.3: the re-issue's 1.3 units are what per=outcome leaves out.
+    expect(every.body.profit - once.body.profit).to.be.closeTo(1.3, 1e-9);
+    expect((await api.get('/v2/ai/track-record/chart.svg?per=outcome')).status).to.equal(200);
+    expect((await api.get('/v2/ai/track-record?per=bet')).status).to.equal(400);
   });
 
   it('sad: bad parameters are 400s naming the parameter, unknown ids 404', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { calibrationBins, clvSummary, cumulativeProfit, summarize, trackRecord, type TrackRecordBet } from '../../../shared/trackRecord/aggregate';
+import { calibrationBins, clvSummary, cumulativeProfit, firstPerOutcome, summarize, trackRecord, type TrackRecordBet } from '../../../shared/trackRecord/aggregate';
 import { clvHistogramSvg, cumulativeProfitSvg, escapeXml, reliabilitySvg } from '../../../shared/trackRecord/charts';
 import { wellFormedRoot } from '../../helpers/xml';
 
@@ -76,6 +76,19 @@ describe('track record: aggregation', () => {
       ]),
     ).to.deep.equal([1.5, 1.5, 0.5]);
   });
+});
+
+describe('track record: the first recommendation per outcome', () => {
+  const at = (h: number) => new Date(Date.UTC(2019, 7, 10, h));
+  const bet = (id: string, eventId: string, betItemId: string, hour: number) => ({ id, eventId, betItemId, createdAt: at(hour) });
+  const rows: [string, ReturnType<typeof bet>[], string[]][] = [
+    ['a re-issue at new odds is not counted again', [bet('a', 'e1', 'e1-MR-1', 9), bet('b', 'e1', 'e1-MR-1', 11)], ['a']],
+    ['the earliest wins whatever the order given', [bet('b', 'e1', 'e1-MR-1', 11), bet('a', 'e1', 'e1-MR-1', 9)], ['a']],
+    ['other outcomes and other events count', [bet('a', 'e1', 'e1-MR-1', 9), bet('x', 'e1', 'e1-MR-X', 10), bet('c', 'e2', 'e2-MR-1', 8)], ['a', 'x', 'c']],
+    ['nothing in, nothing out', [], []],
+    ['an undated document counts after the dated ones', [{ ...bet('u', 'e1', 'e1-MR-1', 0), createdAt: null as unknown as Date }, bet('a', 'e1', 'e1-MR-1', 9)], ['a']],
+  ];
+  for (const [name, bets, want] of rows) it(name, () => expect(firstPerOutcome(bets).map((b) => b.id)).to.deep.equal(want));
 });
 
 describe('track record: SVG charts', () => {
