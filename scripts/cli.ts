@@ -232,7 +232,7 @@ function breakdownHuman(r: { head: { hash: string; length: number }; rows: Break
     [
       `${x.by}: ${x.group}`.padEnd(44),
       `bets ${String(x.bets).padStart(5)}`,
-      `ROI ${pct(x.roi).padStart(9)}`,
+      `ROI ${pct(x.roi).padStart(9)} (s.e. ${pct(x.roiStandardError)})`.padEnd(30),
       `CLV ${pct(x.clv.mean).padStart(8)} (s.e. ${pct(x.clv.standardError)})`,
       `beat close ${pct(x.clv.beatCloseShare, 1)}`,
     ].join('  '),

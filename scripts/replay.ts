@@ -24,7 +24,7 @@ const SEASON = /^[A-Z0-9]{1,4}_\d{4}$/;
 const say = (msg: string) => process.stderr.write(`[replay] ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-class ArgError extends Error {}
+export class ArgError extends Error {}
 
 interface Options {
   seasons: string[];
@@ -77,11 +77,17 @@ export function parseReplayArgs(argv: string[]): Options {
     seasons,
     speed: integer('speed', values.speed, 3000, 1, 100000),
     data,
-    pollMs: integer('poll-ms', values['poll-ms'], 2000, 250, 60000),
+    // POLL_INTERVAL_MS's own range starts at 1000: a smaller value would only fail the stack's config.
+    pollMs: integer('poll-ms', values['poll-ms'], 2000, 1000, 60000),
     out: values.out ? resolve(values.out) : null,
     maxMinutes: integer('max-minutes', values['max-minutes'], 600, 1, 10000),
     json: values.json ?? false,
   };
+}
+
+/** Real milliseconds between refits: two days of the replayed world, within REFIT_INTERVAL_MS's range. */
+export function replayRefitIntervalMs(speed: number): number {
+  return Math.min(86_400_000, Math.max(10_000, Math.round((2 * 86_400_000) / speed)));
 }
 
 async function get(url: string, key: string): Promise<{ status: number; text: string }> {
@@ -197,6 +203,7 @@ interface RecordSummary {
   losses: number;
   pushes: number;
   roi: number | null;
+  roiStandardError: number | null;
   clv: { bets: number; mean: number | null; standardError: number | null; beatCloseShare: number | null };
   head: { hash: string; length: number };
 }
@@ -206,7 +213,7 @@ function summary(r: RecordSummary, opts: Options, seconds: number): string {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
   return [
     `replayed ${opts.seasons.join(', ')} at ${opts.speed}x in ${Math.round(seconds)} s`,
-    `bets ${r.bets}: ${r.wins} won, ${r.losses} lost, ${r.pushes} push; ROI ${pct(r.roi)}`,
+    `bets ${r.bets}: ${r.wins} won, ${r.losses} lost, ${r.pushes} push; ROI ${pct(r.roi)} (s.e. ${pct(r.roiStandardError)})`,
     `mean CLV ${pct(r.clv.mean)} (s.e. ${pct(r.clv.standardError)}, ${r.clv.bets} bets with a closing line); beat the close ${pct(r.clv.beatCloseShare)}`,
     `chain head ${r.head.hash} (length ${r.head.length})`,
   ].join('\n');

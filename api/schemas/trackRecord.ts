@@ -90,9 +90,13 @@ const summaryProps = {
   returned: { type: 'number' },
   profit: { type: 'number', description: 'returned - staked, in units.' },
   roi: { ...nullableNumber, description: 'profit / staked, as a fraction; null without bets.' },
+  roiStandardError: {
+    ...nullableNumber,
+    description: 'Standard error of roi (of the mean profit per 1-unit bet); null under two bets. roi within about two of these of 0 is not told apart from luck.',
+  },
   clv,
 } as const;
-const summaryRequired = ['bets', 'wins', 'losses', 'pushes', 'staked', 'returned', 'profit', 'roi', 'clv'] as const;
+const summaryRequired = ['bets', 'wins', 'losses', 'pushes', 'staked', 'returned', 'profit', 'roi', 'roiStandardError', 'clv'] as const;
 const link = {
   type: 'object',
   required: ['seq', 'kind', 'recordId', 'record', 'prevHash', 'hash'],

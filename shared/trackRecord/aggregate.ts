@@ -47,6 +47,8 @@ export type RecordSummary = ResultTally & {
   bets: number;
   /** profit / staked; null without bets. */
   roi: number | null;
+  /** Standard error of the ROI: of the mean profit per 1-unit bet; null under two bets. A record is luck until ROI is a few of these from 0. */
+  roiStandardError: number | null;
   clv: ClvSummary;
 };
 
@@ -79,7 +81,8 @@ export function summarize(bets: readonly TrackRecordBet[]): RecordSummary {
   const wins = bets.filter((b) => b.result === 'won').length;
   const losses = bets.filter((b) => b.result === 'lost').length;
   const pushes = bets.filter((b) => b.result === 'push').length;
-  const returned = bets.reduce((s, b) => s + betReturn(b), 0);
+  const returns = bets.map(betReturn);
+  const returned = returns.reduce((s, r) => s + r, 0);
   const staked = bets.length;
   return {
     bets: staked,
@@ -90,6 +93,7 @@ export function summarize(bets: readonly TrackRecordBet[]): RecordSummary {
     returned: round(returned),
     profit: round(returned - staked),
     roi: staked ? round((returned - staked) / staked) : null,
+    roiStandardError: staked > 1 ? finiteOrNull(standardError(returns.map((r) => r - 1))) : null,
     clv: clvSummary(bets),
   };
 }

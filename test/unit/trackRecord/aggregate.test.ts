@@ -15,6 +15,8 @@ describe('track record: aggregation', () => {
       bet({ result: 'won', resultDetail: 'half_won', returnPerUnit: 1.5 }),
     ]);
     expect(s).to.deep.include({ bets: 4, wins: 2, losses: 1, pushes: 1, staked: 4, returned: 5, profit: 1, roi: 0.25 });
+    // profits 1.5, -1, 0, 0.5: mean 0.25, squared deviations sum to 3.25, sample sd sqrt(3.25 / 3); over sqrt(4)
+    expect(s.roiStandardError).to.be.closeTo(Math.sqrt(3.25 / 3) / 2, 1e-6);
   });
 
   it('happy: CLV mean, standard error and share beating the close over bets with a closing line only', () => {
@@ -36,8 +38,10 @@ describe('track record: aggregation', () => {
       returned: 0,
       profit: 0,
       roi: null,
+      roiStandardError: null,
       clv: { bets: 0, mean: null, standardError: null, beatCloseShare: null },
     });
+    expect(summarize([bet({})]).roiStandardError, 'one bet has no spread').to.equal(null);
     expect(clvSummary([bet({ clv: 0.1 })])).to.deep.equal({ bets: 1, mean: 0.1, standardError: null, beatCloseShare: 1 });
   });
 
