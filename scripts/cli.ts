@@ -14,7 +14,7 @@ import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, ty
 import { startLocalServices } from './services';
 import { MAX_PROOF_PATH } from '../shared/commitments/chain';
 import { downloadChain, remoteGetter, verifyRecord, type VerifyReport } from '../shared/commitments/verifyRemote';
-import { breakdown, chainBets, type BreakdownRow } from '../shared/trackRecord/breakdown';
+import { breakdown, breakdownText, chainBets } from '../shared/trackRecord/breakdown';
 
 /** Where the API a user started answers: PUBLIC_URL, else this machine on PORT. */
 const publicBase = () => getConfigOrExit().PUBLIC_URL.replace(/\/+$/, '') || `http://localhost:${getConfigOrExit().PORT}`;
@@ -222,23 +222,9 @@ const COMMANDS: Record<string, Command<unknown>> = {
       const { links, head } = await downloadChain(remoteGetter(str(v, 'url'), str(v, 'key')));
       return { head, rows: breakdown(chainBets(links.map((l) => l.record))) };
     },
-    human: breakdownHuman,
+    human: (r) => breakdownText(r.head, r.rows),
   }),
 };
-
-function breakdownHuman(r: { head: { hash: string; length: number }; rows: BreakdownRow[] }): string {
-  const pct = (x: number | null, digits = 2) => (x === null ? '-' : `${(x * 100).toFixed(digits)} %`);
-  const lines = r.rows.map((x) =>
-    [
-      `${x.by}: ${x.group}`.padEnd(44),
-      `bets ${String(x.bets).padStart(5)}`,
-      `ROI ${pct(x.roi).padStart(9)} (s.e. ${pct(x.roiStandardError)})`.padEnd(30),
-      `CLV ${pct(x.clv.mean).padStart(8)} (s.e. ${pct(x.clv.standardError)})`,
-      `beat close ${pct(x.clv.beatCloseShare, 1)}`,
-    ].join('  '),
-  );
-  return [`settled recommendations of the chain (head ${r.head.hash}, length ${r.head.length}):`, ...lines].join('\n');
-}
 
 function verifyHuman(r: VerifyReport): string {
   if (r.firstBad) return `CHAIN BROKEN at link ${r.firstBad.seq}: ${r.firstBad.problem}\n(${r.links} links downloaded)`;

@@ -17,6 +17,8 @@ import { countRecommendationsMatching, countSettledRecommendations } from '../sh
 import { countEventsMatching } from '../shared/db/repositories/events';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { configuredReplayMatches } from '../shared/providers/replay/configured';
+import { downloadChain, remoteGetter, verifyRecord } from '../shared/commitments/verifyRemote';
+import { breakdown, breakdownText, chainBets } from '../shared/trackRecord/breakdown';
 import { freePort, startLocalServices } from './services';
 
 const ROOT = resolve(__dirname, '..');
@@ -177,12 +179,17 @@ async function run(): Promise<void> {
       return stop(1);
     }
   }
-  const base = `http://127.0.0.1:${port}/v2/ai/track-record`;
+  const api = `http://127.0.0.1:${port}`;
+  const base = `${api}/v2/ai/track-record`;
   const record = await get(`${base}?days=3650`, key);
   if (record.status !== 200) {
     say(`GET /v2/ai/track-record answered ${record.status}: ${record.text}`);
     return stop(1);
   }
+  // What a customer would check: the whole chain recomputed, and the record rebuilt from it alone.
+  const verified = await verifyRecord({ url: api, key, proofs: 20 });
+  const chain = await downloadChain(remoteGetter(api, key));
+  const rows = breakdown(chainBets(chain.links.map((l) => l.record)));
   if (opts.out) {
     mkdirSync(opts.out, { recursive: true });
     for (const kind of ['cumulative', 'clv', 'calibration']) {
@@ -190,11 +197,16 @@ async function run(): Promise<void> {
       writeFileSync(join(opts.out, `track-record-${kind}.svg`), svg.text);
     }
     writeFileSync(join(opts.out, 'track-record.json'), record.text);
-    say(`charts and the record saved in ${opts.out}`);
+    writeFileSync(join(opts.out, 'breakdown.json'), `${JSON.stringify({ head: chain.head, rows }, null, 2)}\n`);
+    writeFileSync(join(opts.out, 'verify-record.json'), `${JSON.stringify(verified, null, 2)}\n`);
+    say(`charts, the record, its breakdown and the chain's verification saved in ${opts.out}`);
   }
   const body = JSON.parse(record.text) as RecordSummary;
-  process.stdout.write(opts.json ? `${record.text}\n` : `${summary(body, opts, (Date.now() - started) / 1000)}\n`);
-  return stop(0);
+  const verdict = verified.ok ? `chain verified: ${verified.links} links, ${verified.proofsChecked} proofs` : `CHAIN BROKEN at link ${verified.firstBad?.seq}: ${verified.firstBad?.problem}`;
+  process.stdout.write(
+    opts.json ? `${JSON.stringify({ record: body, breakdown: rows, verified })}\n` : `${summary(body, opts, (Date.now() - started) / 1000)}\n${verdict}\n\n${breakdownText(chain.head, rows)}\n`,
+  );
+  return stop(verified.ok ? 0 : 1);
 }
 
 interface RecordSummary {

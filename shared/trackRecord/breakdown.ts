@@ -90,11 +90,20 @@ export function firstBetPerOutcome(bets: readonly ChainBet[]): ChainBet[] {
   return [...first.values()];
 }
 
+/**
+ * The bets `npm run backtest` would make: the match result only, once per outcome, at (about) the
+ * opening prices, which a replay lists 72 h before kickoff. The live record and the backtest are
+ * compared on these.
+ */
+export const BACKTEST_LIKE = { market: 'SOCCER_MATCH_RESULT', fromHours: 48, group: 'match result, first bet per outcome, 48 h or more before kickoff' } as const;
+
 export function breakdown(bets: readonly ChainBet[]): BreakdownRow[] {
   const first = firstBetPerOutcome(bets);
+  const backtestLike = first.filter((b) => b.market === BACKTEST_LIKE.market && b.hoursBeforeKickoff >= BACKTEST_LIKE.fromHours);
   return [
     { by: 'all', group: 'every settled recommendation', ...summarize(bets) },
     { by: 'all', group: 'first bet per outcome', ...summarize(first) },
+    { by: 'like the backtest', group: BACKTEST_LIKE.group, ...summarize(backtestLike) },
     ...groupBy('competition', bets, (b) => b.competition),
     ...groupBy('market', bets, (b) => b.market),
     ...groupBy('bookmaker', bets, (b) => b.bookmaker),
@@ -106,4 +115,19 @@ export function breakdown(bets: readonly ChainBet[]): BreakdownRow[] {
       LEAD_BUCKETS.map(([label]) => label),
     ),
   ];
+}
+
+/** The breakdown as a table of lines (record-breakdown's and the replay's output). */
+export function breakdownText(head: { hash: string; length: number }, rows: readonly BreakdownRow[]): string {
+  const pct = (x: number | null, digits = 2) => (x === null ? '-' : `${(x * 100).toFixed(digits)} %`);
+  const lines = rows.map((x) =>
+    [
+      `${x.by}: ${x.group}`.padEnd(44),
+      `bets ${String(x.bets).padStart(5)}`,
+      `ROI ${pct(x.roi).padStart(9)} (s.e. ${pct(x.roiStandardError)})`.padEnd(30),
+      `CLV ${pct(x.clv.mean).padStart(8)} (s.e. ${pct(x.clv.standardError)})`,
+      `beat close ${pct(x.clv.beatCloseShare, 1)}`,
+    ].join('  '),
+  );
+  return [`settled recommendations of the chain (head ${head.hash}, length ${head.length}):`, ...lines].join('\n');
 }

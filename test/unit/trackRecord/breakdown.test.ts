@@ -1,16 +1,16 @@
 import { expect } from 'chai';
 import { canonicalize } from '../../../shared/commitments/canonical';
-import { breakdown, chainBets, firstBetPerOutcome } from '../../../shared/trackRecord/breakdown';
+import { BACKTEST_LIKE, breakdown, chainBets, firstBetPerOutcome } from '../../../shared/trackRecord/breakdown';
 
 const KICKOFF = '2018-08-11T14:00:00.000Z';
 const hoursBefore = (h: number) => new Date(Date.parse(KICKOFF) - h * 3_600_000).toISOString();
-const rec = (id: string, o: { event?: string; book?: string; odds?: number; code?: string; hours: number; competition?: string; confidence?: string }) =>
+const rec = (id: string, o: { event?: string; book?: string; odds?: number; code?: string; hours: number; competition?: string; confidence?: string; market?: string }) =>
   canonicalize({
     v: 1,
     type: 'recommendation',
     id,
     event: { id: o.event ?? 'e1', home: 'Watford', away: 'Brighton', competition: o.competition ?? 'Premier League', startAt: KICKOFF },
-    market: { type: 'SOCCER_MATCH_RESULT', line: null },
+    market: { type: o.market ?? 'SOCCER_MATCH_RESULT', line: null },
     outcome: { code: o.code ?? '1', name: 'x' },
     bookmaker: o.book ?? 'bet365',
     odds: o.odds ?? 2,
@@ -38,10 +38,12 @@ describe('the record broken down from the chain alone (pure)', () => {
     rec('b', { hours: 10, odds: 2.1 }), // the same outcome again, later, at new odds
     rec('c', { hours: 30, code: '2', book: 'pinnacle', event: 'e2', competition: 'La Liga', confidence: 'High' }),
     rec('d', { hours: 2, event: 'e3' }), // never settled: not a bet of the record
+    rec('e', { hours: 70, event: 'e4', code: 'OVER', market: 'SOCCER_TOTAL_GOALS', book: 'bwin' }), // early, but not the match result
     settled('a', 'won', 2.2, 0.1),
     settled('b', 'won', 2.1, 0.05),
     settled('c', 'won', 2, -0.02),
     settled('c', 'lost', 0, -0.02, 1), // a correction: the later link wins
+    settled('e', 'lost', 0, 0.01),
   ];
   const bets = chainBets(chain);
 
@@ -50,19 +52,22 @@ describe('the record broken down from the chain alone (pure)', () => {
       ['a', 'won', 2.2, 0.1],
       ['b', 'won', 2.1, 0.05],
       ['c', 'lost', 0, -0.02],
+      ['e', 'lost', 0, 0.01],
     ]);
-    expect(bets.map((b) => b.hoursBeforeKickoff)).to.deep.equal([60, 10, 30]);
+    expect(bets.map((b) => b.hoursBeforeKickoff)).to.deep.equal([60, 10, 30, 70]);
   });
-  it('happy: the first bet per outcome is the earliest written', () => expect(firstBetPerOutcome(bets).map((b) => b.id)).to.deep.equal(['a', 'c']));
+  it('happy: the first bet per outcome is the earliest written', () => expect(firstBetPerOutcome(bets).map((b) => b.id)).to.deep.equal(['e', 'a', 'c']));
   it('happy: groups sum to the whole, each summarized like the track record', () => {
     const rows = breakdown(bets);
     const row = (by: string, group: string) => rows.find((r) => r.by === by && r.group === group)!;
-    expect(row('all', 'every settled recommendation')).to.include({ bets: 3, wins: 2, losses: 1, profit: 1.3 });
-    expect(row('all', 'first bet per outcome')).to.include({ bets: 2, profit: 0.2 });
+    expect(row('all', 'every settled recommendation')).to.include({ bets: 4, wins: 2, losses: 2, profit: 0.3 });
+    expect(row('all', 'first bet per outcome')).to.include({ bets: 3, profit: -0.8 });
+    // the backtest's bets: the match result, first per outcome, at the opening prices (not e: another market; not b: re-issued; not c: 30 h)
+    expect(row('like the backtest', BACKTEST_LIKE.group)).to.include({ bets: 1, wins: 1, profit: 1.2 });
     expect(row('bookmaker', 'bet365').clv).to.deep.include({ bets: 2, mean: 0.075, beatCloseShare: 1 });
     expect(row('competition', 'La Liga')).to.include({ bets: 1, losses: 1 });
     expect(rows.filter((r) => r.by === 'written before kickoff').map((r) => [r.group, r.bets])).to.deep.equal([
-      ['48 h or more', 1],
+      ['48 h or more', 2],
       ['24 to 48 h', 1],
       ['6 to 24 h', 1],
     ]);
