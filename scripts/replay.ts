@@ -14,9 +14,10 @@ import { parseArgs } from 'node:util';
 import { getConfigOrExit, setEnvForChildren } from '../shared/config';
 import { addCredits, demoKey } from '../shared/billing/accounts';
 import { countRecommendationsMatching, countSettledRecommendations } from '../shared/db/repositories/ai';
-import { countEventsMatching } from '../shared/db/repositories/events';
+import { countEventsMatching, findEventsForSettlement } from '../shared/db/repositories/events';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { configuredReplayMatches } from '../shared/providers/replay/configured';
+import { replayFidelity } from '../shared/providers/replay/fidelity';
 import { downloadChain, remoteGetter, verifyRecord } from '../shared/commitments/verifyRemote';
 import { breakdown, breakdownText, chainBets } from '../shared/trackRecord/breakdown';
 import { freePort, startLocalServices } from './services';
@@ -190,6 +191,9 @@ async function run(): Promise<void> {
   const verified = await verifyRecord({ url: api, key, proofs: 20 });
   const chain = await downloadChain(remoteGetter(api, key));
   const rows = breakdown(chainBets(chain.links.map((l) => l.record)));
+  // And whether the pipeline played the files as they are: a late poll would have captured a wrong close.
+  const fidelity = replayFidelity(matches, await findEventsForSettlement(matches.map((m) => m.eventId)));
+  const faithful = fidelity.ended === fidelity.matches && fidelity.countsEqual === fidelity.matches && fidelity.closingEqual === fidelity.matches;
   if (opts.out) {
     mkdirSync(opts.out, { recursive: true });
     for (const kind of ['cumulative', 'clv', 'calibration']) {
@@ -199,14 +203,22 @@ async function run(): Promise<void> {
     writeFileSync(join(opts.out, 'track-record.json'), record.text);
     writeFileSync(join(opts.out, 'breakdown.json'), `${JSON.stringify({ head: chain.head, rows }, null, 2)}\n`);
     writeFileSync(join(opts.out, 'verify-record.json'), `${JSON.stringify(verified, null, 2)}\n`);
+    writeFileSync(join(opts.out, 'fidelity.json'), `${JSON.stringify(fidelity, null, 2)}\n`);
     say(`charts, the record, its breakdown and the chain's verification saved in ${opts.out}`);
   }
   const body = JSON.parse(record.text) as RecordSummary;
+  const played = [
+    `played as the files say: ${fidelity.ended} of ${fidelity.matches} matches ended, ${fidelity.countsEqual} with the file's score, corners and cards, ${fidelity.closingEqual} with every book's closing price of the file in the closing line`,
+    ...fidelity.differences.map((d) => `  differs: ${d}`),
+  ].join('\n');
   const verdict = verified.ok ? `chain verified: ${verified.links} links, ${verified.proofsChecked} proofs` : `CHAIN BROKEN at link ${verified.firstBad?.seq}: ${verified.firstBad?.problem}`;
   process.stdout.write(
-    opts.json ? `${JSON.stringify({ record: body, breakdown: rows, verified })}\n` : `${summary(body, opts, (Date.now() - started) / 1000)}\n${verdict}\n\n${breakdownText(chain.head, rows)}\n`,
+    opts.json
+      ? `${JSON.stringify({ record: body, breakdown: rows, verified, fidelity })}\n`
+      : `${summary(body, opts, (Date.now() - started) / 1000)}\n${verdict}\n${played}\n\n${breakdownText(chain.head, rows)}\n`,
   );
-  return stop(verified.ok ? 0 : 1);
+  if (!faithful) say('the pipeline did not play every match as its file says (see "differs"): its record is not the files\' (a slower --speed or a quieter machine)');
+  return stop(verified.ok && faithful ? 0 : 1);
 }
 
 interface RecordSummary {
