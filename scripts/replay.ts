@@ -3,8 +3,11 @@
  * real seasons through the real pipeline. Starts the local services and the five Procfile
  * processes (`npm start`) with the replay provider on a fresh database and Redis prefix of its
  * own, waits until every replayed match is completed and every recommendation settled, then
- * prints the track record as /v2/ai/track-record serves it (and saves its three charts to
- * --out). The simulated clock skips the stretches with nothing listed (between seasons).
+ * prints the track record as /v2/ai/track-record serves it, checks it as a customer would
+ * (verify-record over the whole chain, the record rebuilt from the chain alone) and checks that
+ * the pipeline played the files as they are (each match's counts and closing line); with --out it
+ * saves all of it and the three charts. Exit 0 only when the chain verifies and every match was
+ * played faithfully. The simulated clock skips the stretches with nothing listed (between seasons).
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
