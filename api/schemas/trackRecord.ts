@@ -78,7 +78,8 @@ const publishedHead = {
 const clv = {
   type: 'object',
   required: ['bets', 'mean', 'standardError', 'beatCloseShare'],
-  description: 'Closing line value (taken odds over the de-vigged closing fair odds, minus one) of the bets with a captured closing line.',
+  description:
+    'Closing line value (taken odds over the de-vigged closing fair odds, minus one) of the bets with a captured closing line; standardError is of the mean, clustered by event (bets on one event share its result), null under two events.',
   properties: { bets: { type: 'integer' }, mean: nullableNumber, standardError: nullableNumber, beatCloseShare: nullableNumber },
 } as const;
 const summaryProps = {
@@ -92,7 +93,8 @@ const summaryProps = {
   roi: { ...nullableNumber, description: 'profit / staked, as a fraction; null without bets.' },
   roiStandardError: {
     ...nullableNumber,
-    description: 'Standard error of roi (of the mean profit per 1-unit bet); null under two bets. roi within about two of these of 0 is not told apart from luck.',
+    description:
+      'Standard error of roi (of the mean profit per 1-unit bet), clustered by event: a recommendation re-issued at new odds or another market of the same match is not independent evidence; null under two events. roi within about two of these of 0 is not told apart from luck.',
   },
   clv,
 } as const;

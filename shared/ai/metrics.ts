@@ -36,6 +36,23 @@ export function standardError(v: readonly number[]): number {
   return Math.sqrt(v.reduce((s, x) => s + (x - m) ** 2, 0) / (v.length - 1) / v.length);
 }
 
+/**
+ * The standard error of the mean when values come in clusters that share their fate (bets on one
+ * event share its result): the cluster-robust (sandwich) estimate, sqrt(G / (G - 1) x
+ * sum over clusters of (sum of deviations)^2) / n. With one value per cluster it is the plain
+ * standard error; NaN under two clusters.
+ */
+export function clusteredStandardError(v: readonly number[], clusters: readonly string[]): number {
+  const sums = new Map<string, number>();
+  const m = mean(v);
+  v.forEach((x, i) => sums.set(clusters[i], (sums.get(clusters[i]) ?? 0) + (x - m)));
+  const g = sums.size;
+  if (g < 2) return NaN;
+  let ss = 0;
+  for (const s of sums.values()) ss += s * s;
+  return Math.sqrt((g / (g - 1)) * ss) / v.length;
+}
+
 export interface Interval {
   mean: number;
   low: number;

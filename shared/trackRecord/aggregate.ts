@@ -1,4 +1,4 @@
-import { mean, standardError } from '../ai/metrics';
+import { clusteredStandardError, mean } from '../ai/metrics';
 import type { ResultTally } from '../grading/performance';
 
 /**
@@ -18,12 +18,27 @@ export interface TrackRecordBet {
   eventStartAt: Date;
   /** Taken odds over the de-vigged closing fair odds, minus one; absent where no closing line was captured. */
   clv?: number | null;
+  /** The bet's event: bets on one event share its result, so standard errors count them as one cluster (absent: a cluster of its own). */
+  eventId?: string;
+}
+
+/**
+ * Standard error of a mean over bets, clustered by event: a recommendation re-issued at new odds,
+ * or another market of the same match, is not independent evidence. Null under two events.
+ */
+function betStandardError(values: readonly number[], bets: readonly TrackRecordBet[]): number | null {
+  const se = clusteredStandardError(
+    values,
+    bets.map((b, i) => b.eventId ?? `#${i}`),
+  );
+  return finiteOrNull(se);
 }
 
 export type ClvSummary = {
   /** Bets with a closing line. */
   bets: number;
   mean: number | null;
+  /** Of the mean, clustered by event (bets on one event are not independent); null under two events. */
   standardError: number | null;
   /** Share of those bets whose odds beat the close (clv > 0). */
   beatCloseShare: number | null;
@@ -47,7 +62,7 @@ export type RecordSummary = ResultTally & {
   bets: number;
   /** profit / staked; null without bets. */
   roi: number | null;
-  /** Standard error of the ROI: of the mean profit per 1-unit bet; null under two bets. A record is luck until ROI is a few of these from 0. */
+  /** Standard error of the ROI (of the mean profit per 1-unit bet, clustered by event); null under two events. A record is luck until ROI is a few of these from 0. */
   roiStandardError: number | null;
   clv: ClvSummary;
 };
@@ -72,9 +87,10 @@ const betReturn = (b: TrackRecordBet): number => {
 export const clvValues = (bets: readonly TrackRecordBet[]): number[] => bets.map((b) => b.clv).filter((c): c is number => typeof c === 'number' && Number.isFinite(c));
 
 export function clvSummary(bets: readonly TrackRecordBet[]): ClvSummary {
-  const v = clvValues(bets);
+  const withClose = bets.filter((b) => typeof b.clv === 'number' && Number.isFinite(b.clv));
+  const v = clvValues(withClose);
   if (v.length === 0) return { bets: 0, mean: null, standardError: null, beatCloseShare: null };
-  return { bets: v.length, mean: finiteOrNull(mean(v)), standardError: finiteOrNull(standardError(v)), beatCloseShare: round(v.filter((c) => c > 0).length / v.length) };
+  return { bets: v.length, mean: finiteOrNull(mean(v)), standardError: betStandardError(v, withClose), beatCloseShare: round(v.filter((c) => c > 0).length / v.length) };
 }
 
 export function summarize(bets: readonly TrackRecordBet[]): RecordSummary {
@@ -93,7 +109,10 @@ export function summarize(bets: readonly TrackRecordBet[]): RecordSummary {
     returned: round(returned),
     profit: round(returned - staked),
     roi: staked ? round((returned - staked) / staked) : null,
-    roiStandardError: staked > 1 ? finiteOrNull(standardError(returns.map((r) => r - 1))) : null,
+    roiStandardError: betStandardError(
+      returns.map((r) => r - 1),
+      bets,
+    ),
     clv: clvSummary(bets),
   };
 }

@@ -45,6 +45,29 @@ describe('track record: aggregation', () => {
     expect(clvSummary([bet({ clv: 0.1 })])).to.deep.equal({ bets: 1, mean: 0.1, standardError: null, beatCloseShare: 1 });
   });
 
+  describe('standard errors are clustered by event (bets on one event share its result)', () => {
+    // profits 1, 1, -1 (mean 1/3): plain s.e. sqrt((4/9 + 4/9 + 16/9) / (2 x 3)) = 2/3;
+    // clustered {a, a}, {b}: deviation sums 4/3 and -4/3, sqrt(2/1 x 32/9) / 3 = 8/9.
+    const won = { result: 'won', returnPerUnit: 2, clv: 0.1 } as const;
+    const lost = { result: 'lost', returnPerUnit: 0, clv: -0.1 } as const;
+    const cases: [name: string, bets: TrackRecordBet[], roiSe: number | null][] = [
+      ['one bet per event: the plain standard error', [bet({ ...won, eventId: 'a' }), bet({ ...won, eventId: 'b' }), bet({ ...lost, eventId: 'c' })], 2 / 3],
+      ['no event ids: each bet its own cluster', [bet(won), bet(won), bet(lost)], 2 / 3],
+      ['a re-issued bet on one event: wider', [bet({ ...won, eventId: 'a' }), bet({ ...won, eventId: 'a' }), bet({ ...lost, eventId: 'b' })], 8 / 9],
+      ['every bet on one event: no spread to measure', [bet({ ...won, eventId: 'a' }), bet({ ...lost, eventId: 'a' })], null],
+    ];
+    for (const [name, bets, roiSe] of cases) {
+      it(name, () => {
+        const s = summarize(bets);
+        if (roiSe === null) expect(s.roiStandardError).to.equal(null);
+        else expect(s.roiStandardError).to.be.closeTo(roiSe, 1e-6);
+        // clv 0.1, 0.1, -0.1 has the same shape as the profits, scaled by 0.1
+        if (roiSe === null) expect(s.clv.standardError).to.equal(null);
+        else expect(s.clv.standardError).to.be.closeTo(roiSe / 10, 1e-6);
+      });
+    }
+  });
+
   it('happy: calibration bins by tenths of predicted probability; pushes left out, half won counts 0.5', () => {
     const bins = calibrationBins([
       bet({ probability: 0.42, result: 'won' }),
