@@ -207,6 +207,8 @@ async function run(): Promise<void> {
     writeFileSync(join(opts.out, 'breakdown.json'), `${JSON.stringify({ head: chain.head, rows }, null, 2)}\n`);
     writeFileSync(join(opts.out, 'verify-record.json'), `${JSON.stringify(verified, null, 2)}\n`);
     writeFileSync(join(opts.out, 'fidelity.json'), `${JSON.stringify(fidelity, null, 2)}\n`);
+    // The chain itself, a link a line: with it anyone can recompute the head and the record offline.
+    writeFileSync(join(opts.out, 'chain.jsonl'), chain.links.map((l) => `${JSON.stringify(l)}\n`).join(''));
     say(`charts, the record, its breakdown and the chain's verification saved in ${opts.out}`);
   }
   const body = JSON.parse(record.text) as RecordSummary;
