@@ -1,10 +1,22 @@
 import { CREDIT_PACKAGES } from '../../shared/billing/packages';
 import { MAX_USAGE_DAYS } from '../../shared/accounts/usage';
 import { MIN_PASSWORD_LENGTH } from '../../shared/accounts/passwordPolicy';
+import { CHART_KINDS } from '../../shared/trackRecord/charts';
+import { MAX_TRACK_RECORD_DAYS } from '../../shared/trackRecord/load';
+import { trackRecordResponse } from '../schemas/trackRecord';
+
+/** The dashboard's track record window: as on /v2/ai/track-record. */
+const TRACK_RECORD_WINDOW = [
+  { name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_TRACK_RECORD_DAYS, default: 30 } },
+  { name: 'per', in: 'query', required: false, schema: { type: 'string', enum: ['recommendation', 'outcome'], default: 'recommendation' } },
+];
 
 /** The account API's part of the OpenAPI document: its tag, paths and schemas (merged in api/openapi.ts). */
 
-export const ACCOUNT_TAG = { name: 'Account', description: 'Self-serve accounts: sign-up, sessions, API keys, usage, credit packages and auto-recharge. Free, never metered.' };
+export const ACCOUNT_TAG = {
+  name: 'Account',
+  description: 'Self-serve accounts: sign-up, sessions, API keys, usage, credit packages, auto-recharge and the track record of the model (what the dashboard shows). Free, never metered.',
+};
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -182,6 +194,28 @@ export function accountPaths(): Record<string, Record<string, object>> {
         parameters: [{ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_USAGE_DAYS, default: 30 } }],
         errors: { 400: 'Bad days.', ...SIGNED_IN },
       }),
+    },
+    '/v2/account/track-record': {
+      get: op(
+        'accountTrackRecord',
+        "The model's track record, for the dashboard",
+        'The same figures as /v2/ai/track-record (without the sport and confidence filters), for a signed-in session: what the dashboard shows.',
+        { ok: [200, trackRecordResponse], parameters: TRACK_RECORD_WINDOW, errors: { 400: 'Bad days or per.', ...SIGNED_IN } },
+      ),
+    },
+    '/v2/account/track-record/chart.svg': {
+      get: {
+        ...op('accountTrackRecordChart', 'Track record chart (SVG), for the dashboard', 'The same charts as /v2/ai/track-record/chart.svg, for a signed-in session.', {
+          ok: [200, null],
+          parameters: [{ name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: [...CHART_KINDS], default: 'cumulative' } }, ...TRACK_RECORD_WINDOW],
+          errors: { 400: 'Bad kind, days or per.', ...SIGNED_IN },
+        }),
+        responses: {
+          200: { description: 'OK', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          400: error('Bad kind, days or per.'),
+          ...Object.fromEntries(Object.entries(SIGNED_IN).map(([status, d]) => [status, error(d)])),
+        },
+      },
     },
     '/v2/account/packages': {
       get: op('accountPackages', 'Credit packages', 'Sizes and prices; credits never expire.', {

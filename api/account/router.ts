@@ -5,6 +5,8 @@ import { clearAutoRecharge, setAutoRecharge } from '../../shared/billing/account
 import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/billing/packages';
 import { checkIdempotencyKey, purchasePackage } from '../../shared/billing/purchase';
 import { ApiError, badRequest } from '../errors';
+import { CHART_KINDS, trackRecordChartSvg, type ChartKind } from '../../shared/trackRecord/charts';
+import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport, type TrackRecordFilter } from '../../shared/trackRecord/load';
 import { toApiError } from './failures';
 import { clearSessionCookie, cookieSessionId, requireSession, sessionOf, setSessionCookie } from './session';
 
@@ -27,6 +29,8 @@ export const ACCOUNT_METHODS: Record<string, string[]> = {
   '/packages': ['GET'],
   '/purchases': ['POST'],
   '/auto-recharge': ['PUT', 'DELETE'],
+  '/track-record': ['GET'],
+  '/track-record/chart.svg': ['GET'],
 };
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -59,6 +63,24 @@ const onlyQuery =
     }
     next();
   };
+
+/**
+ * The window and counting of the dashboard's track record view: days 1-3650 (default 30) and per
+ * recommendation (default) or outcome, as on /v2/ai/track-record; a bad value is a 400 naming it.
+ */
+function trackRecordWindow(req: Request): TrackRecordFilter {
+  const { days: rawDays, per = 'recommendation' } = req.query as Record<string, string | undefined>;
+  const days = rawDays === undefined ? 30 : /^[0-9]{1,4}$/.test(rawDays) ? Number(rawDays) : NaN;
+  if (!(days >= 1 && days <= MAX_TRACK_RECORD_DAYS)) throw badRequest(`days must be an integer from 1 to ${MAX_TRACK_RECORD_DAYS}`);
+  if (per !== 'recommendation' && per !== 'outcome') throw badRequest('per must be recommendation or outcome');
+  return { days, per };
+}
+
+function chartKind(req: Request): ChartKind {
+  const kind = (req.query.kind as string | undefined) ?? 'cumulative';
+  if (!(CHART_KINDS as readonly string[]).includes(kind)) throw badRequest(`kind must be one of ${CHART_KINDS.join(', ')}`);
+  return kind as ChartKind;
+}
 
 const clientAddress = (req: Request) => req.socket.remoteAddress ?? 'unknown';
 
@@ -202,6 +224,26 @@ export function accountRouter(): Router {
       const accountId = sessionOf(res).accountId;
       await clearAutoRecharge(accountId);
       res.json({ autoRecharge: (await accountView(accountId)).autoRecharge });
+    }),
+  );
+
+  // The model's record for the signed-in developer, free: the dashboard shows it (the metered /v2/ai/track-record serves programs).
+  router.get(
+    '/track-record',
+    onlyQuery('days', 'per'),
+    session,
+    handle(async (req, res) => void res.json(await trackRecordReport(trackRecordWindow(req)))),
+  );
+
+  router.get(
+    '/track-record/chart.svg',
+    onlyQuery('kind', 'days', 'per'),
+    session,
+    handle(async (req, res) => {
+      const window = trackRecordWindow(req);
+      const kind = chartKind(req);
+      const { bets } = await loadTrackRecordBets(window);
+      res.type('image/svg+xml').send(trackRecordChartSvg(kind, bets, chartSubtitle(window, bets.length)));
     }),
   );
 

@@ -1,7 +1,6 @@
-import { chainPage, currentHead, proofOf, publishedHeads } from '../../shared/commitments/read';
-import { clvValues, cumulativeProfit, trackRecord, calibrationBins } from '../../shared/trackRecord/aggregate';
-import { clvHistogramSvg, cumulativeProfitSvg, reliabilitySvg } from '../../shared/trackRecord/charts';
-import { loadTrackRecordBets } from '../../shared/trackRecord/load';
+import { chainPage, proofOf, publishedHeads } from '../../shared/commitments/read';
+import { trackRecordChartSvg } from '../../shared/trackRecord/charts';
+import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../shared/trackRecord/load';
 import { badRequest, notFound } from '../errors';
 import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery, trackRecordResponses } from '../schemas/trackRecord';
 import { route, type Route } from './spec';
@@ -26,16 +25,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: trackRecordQuery,
       response: trackRecordResponses.trackRecord,
-      handler: async ({ query: q, json }) => {
-        const [{ bets, from, to }, head, published] = await Promise.all([loadTrackRecordBets(q), currentHead(), publishedHeads(1)]);
-        return json({
-          period: { days: q.days, from: from.toISOString(), to: to.toISOString() },
-          filters: { sport: q.sport ?? null, confidence: q.confidence ?? null, per: q.per },
-          ...trackRecord(bets),
-          head,
-          lastPublishedHead: published.heads[0] ?? null,
-        });
-      },
+      handler: async ({ query: q, json }) => json(await trackRecordReport(q)),
     }),
     route({
       path: '/ai/track-record/chart.svg',
@@ -50,14 +40,7 @@ export function trackRecordRoutes(): Route[] {
       mediaType: 'image/svg+xml',
       handler: async ({ query: q, text }) => {
         const { bets } = await loadTrackRecordBets(q);
-        const subtitle = [`last ${q.days} days`, q.sport, q.confidence && `${q.confidence} confidence`, `${bets.length} settled bets`].filter(Boolean).join(', ');
-        const svg =
-          q.kind === 'cumulative'
-            ? cumulativeProfitSvg(cumulativeProfit(bets), subtitle)
-            : q.kind === 'clv'
-              ? clvHistogramSvg(clvValues(bets), subtitle)
-              : reliabilitySvg(calibrationBins(bets), subtitle);
-        return text('image/svg+xml', svg);
+        return text('image/svg+xml', trackRecordChartSvg(q.kind, bets, chartSubtitle(q, bets.length)));
       },
     }),
     route({

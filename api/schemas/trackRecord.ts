@@ -1,8 +1,8 @@
 import { MAX_PROOF_PATH } from '../../shared/commitments/chain';
+import { MAX_TRACK_RECORD_DAYS } from '../../shared/trackRecord/load';
 import { sportName, windowDays } from './params';
 
 /** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */
-export const MAX_TRACK_RECORD_DAYS = 3650;
 export const MAX_CHAIN_PAGE = 1000;
 
 const days = windowDays(MAX_TRACK_RECORD_DAYS, `Window in days ending now (simulated clock), 1 to ${MAX_TRACK_RECORD_DAYS}; a bet counts by its event's start.`);

@@ -137,3 +137,9 @@ export function idempotencyKey() {
 export const buyPackage = (credits, paymentMethod, key = idempotencyKey()) => request('POST', '/purchases', { package: credits, paymentMethod }, { 'Idempotency-Key': key });
 export const setAutoRecharge = (threshold, credits, paymentMethod) => request('PUT', '/auto-recharge', { threshold, package: credits, paymentMethod });
 export const clearAutoRecharge = () => request('DELETE', '/auto-recharge');
+
+/** The model's track record over the last `days` days (the figures of /v2/ai/track-record). */
+export const getTrackRecord = (days, per) => request('GET', `/track-record?days=${encodeURIComponent(days)}&per=${encodeURIComponent(per)}`);
+
+/** Where the server-rendered chart of a kind is: an image, sent with the session cookie. */
+export const trackRecordChartUrl = (kind, days, per) => `${BASE}/track-record/chart.svg?kind=${encodeURIComponent(kind)}&days=${encodeURIComponent(days)}&per=${encodeURIComponent(per)}`;

@@ -1,4 +1,4 @@
-import type { CalibrationBin } from './aggregate';
+import { calibrationBins, clvValues, cumulativeProfit, type CalibrationBin, type TrackRecordBet } from './aggregate';
 
 /**
  * The track record's charts as standalone SVG documents (no script, no external reference):
@@ -117,4 +117,14 @@ export function reliabilitySvg(bins: readonly CalibrationBin[], subtitle: string
     }),
   ];
   return frame(title, subtitle, body, 'predicted probability', 'observed win rate');
+}
+
+export const CHART_KINDS = ['cumulative', 'clv', 'calibration'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+
+/** The chart of a kind over the bets: what the metered chart.svg and the dashboard's signed-in view serve. */
+export function trackRecordChartSvg(kind: ChartKind, bets: readonly TrackRecordBet[], subtitle: string): string {
+  if (kind === 'cumulative') return cumulativeProfitSvg(cumulativeProfit(bets), subtitle);
+  if (kind === 'clv') return clvHistogramSvg(clvValues(bets), subtitle);
+  return reliabilitySvg(calibrationBins(bets), subtitle);
 }

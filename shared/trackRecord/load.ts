@@ -2,7 +2,11 @@ import { worldNow } from '../clock/worldClock';
 import { DAY_MS } from '../days';
 import { findSettledRecommendationsForTrackRecord } from '../db/repositories/ai';
 import { sportByName } from '../sports';
-import { firstPerOutcome, type TrackRecordBet } from './aggregate';
+import { currentHead, publishedHeads } from '../commitments/read';
+import { firstPerOutcome, trackRecord, type TrackRecordBet } from './aggregate';
+
+/** The longest window a track record covers (ten years). */
+export const MAX_TRACK_RECORD_DAYS = 3650;
 
 export interface TrackRecordFilter {
   days: number;
@@ -19,4 +23,21 @@ export async function loadTrackRecordBets(f: TrackRecordFilter, now: Date = worl
   const rows = await findSettledRecommendationsForTrackRecord({ since: from, sportId, confidence: f.confidence });
   const started = rows.filter((r) => r.eventStartAt <= now);
   return { bets: f.per === 'outcome' ? firstPerOutcome(started) : started, from, to: now };
+}
+
+/** The record of a window as /v2/ai/track-record serves it (and the dashboard shows it): the figures, the chain head and the last published one. */
+export async function trackRecordReport(f: TrackRecordFilter) {
+  const [{ bets, from, to }, head, published] = await Promise.all([loadTrackRecordBets(f), currentHead(), publishedHeads(1)]);
+  return {
+    period: { days: f.days, from: from.toISOString(), to: to.toISOString() },
+    filters: { sport: f.sport ?? null, confidence: f.confidence ?? null, per: f.per ?? 'recommendation' },
+    ...trackRecord(bets),
+    head,
+    lastPublishedHead: published.heads[0] ?? null,
+  };
+}
+
+/** The chart's subtitle: the window and filters, and how many bets it draws. */
+export function chartSubtitle(f: TrackRecordFilter, bets: number): string {
+  return [`last ${f.days} days`, f.sport, f.confidence && `${f.confidence} confidence`, f.per === 'outcome' && 'first bet per outcome', `${bets} settled bets`].filter(Boolean).join(', ');
 }

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../api/app';
+import { commitRecommendations } from '../../shared/commitments/commit';
 import { connectMongo } from '../../shared/db/mongo';
+import { settleEvent } from '../../shared/settlement/settleEvent';
 import { serve, type TestServer } from '../helpers/api';
 import { launchBrowser, PHONE, type Browser } from '../helpers/browser';
+import { createEvent, createRecommendations } from '../helpers/settlementFixtures';
 
 /**
  * The dashboard in a real browser (Debian's Chromium, headless) against the real web app and
@@ -129,6 +132,44 @@ describe('dashboard in Chromium (issue 14)', function () {
     process.stderr.write(`      (page load to first successful API call with the new key: ${firstCall} ms, typing at machine speed)\n`);
   });
 
+  it('happy: the track record page shows the settled record and its three server-rendered charts, with the chain head', async () => {
+    // A settled bet of its own, so the record is never empty whatever ran before.
+    const start = new Date(Date.now() - 4 * 3600_000);
+    const eventId = await createEvent({ start });
+    const ids = await createRecommendations(eventId, [{ key: 'dash', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.1, createdAt: new Date(start.getTime() - 24 * 3600_000) }]);
+    await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
+    await settleEvent(eventId);
+
+    await browser?.close();
+    browser = await launchBrowser();
+    const { page } = browser;
+    await page.goto(`${api.url}/dashboard#/signin`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Track record' }).click();
+    await page.getByRole('heading', { name: 'Track record' }).waitFor();
+    await page.locator('#track-bets').waitFor();
+    // The page shows what the account API serves for the same window (all, every recommendation).
+    const served = await page.evaluate<{ bets: number; head: { hash: string } }>("fetch('/v2/account/track-record?days=3650&per=recommendation').then((r) => r.json())");
+    expect(served.bets).to.be.at.least(1);
+    expect(await text(page, '#track-bets')).to.equal(served.bets.toLocaleString('en-US'));
+    expect(await text(page, '#track-head')).to.include(served.head.hash);
+    // Three images, each a chart the server drew, loaded (an image that failed has no natural width).
+    await page.waitForFunction("[...document.querySelectorAll('img.chart-img')].length === 3 && [...document.querySelectorAll('img.chart-img')].every((i) => i.complete && i.naturalWidth > 0)");
+    const kinds = await page.evaluate<[string, number][]>("[...document.querySelectorAll('img.chart-img')].map((i) => [i.dataset.kind, i.naturalWidth])"); // runs in the page (no DOM types here)
+    expect(kinds).to.deep.equal([
+      ['cumulative', 640],
+      ['clv', 640],
+      ['calibration', 640],
+    ]);
+    // Counting the first bet per outcome reloads the figures and the charts with per=outcome.
+    await page.getByRole('button', { name: 'First per outcome' }).click();
+    await page.waitForFunction("[...document.querySelectorAll('img.chart-img')].every((i) => i.src.includes('per=outcome') && i.complete && i.naturalWidth > 0)");
+    expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
+  });
+
   it('happy: on a phone (390x844) every page fits the screen and the usage chart is drawn', async () => {
     await browser?.close();
     browser = await launchBrowser(PHONE, { mobile: true });
@@ -138,7 +179,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    for (const view of ['overview', 'keys', 'usage', 'billing']) {
+    for (const view of ['overview', 'keys', 'usage', 'billing', 'track-record']) {
       await page.goto(`${api.url}/dashboard#/${view}`);
       await page.locator(`main[data-view="${view}"]`).waitFor();
       if (view === 'usage') {

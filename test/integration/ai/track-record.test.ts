@@ -16,6 +16,7 @@ import { cli } from '../../helpers/cli';
 import { createEvent, createRecommendations } from '../../helpers/settlementFixtures';
 import { wellFormedRoot } from '../../helpers/xml';
 import { spawnEntry } from '../../helpers/processes';
+import { Browser } from '../account/client';
 
 /**
  * The commitments chain on the real store (MongoDB or FerretDB): concurrent appends keep one
@@ -160,6 +161,45 @@ describe('track record: the commitments chain and its endpoints', function () {
     expect(every.body.profit - once.body.profit).to.be.closeTo(1.3, 1e-9);
     expect((await api.get('/v2/ai/track-record/chart.svg?per=outcome')).status).to.equal(200);
     expect((await api.get('/v2/ai/track-record?per=bet')).status).to.equal(400);
+  });
+
+  it("happy: the dashboard's signed-in view serves the same record and charts, free; security: no session is a 401; error: a bad kind, days or per is a 400 naming it", async () => {
+    const browser = new Browser(api.url);
+    expect((await browser.signup()).status).to.equal(201);
+    const balance = (await browser.send('GET', '/v2/account')).body.account.balance;
+    for (const per of ['recommendation', 'outcome']) {
+      const mine = await browser.send('GET', `/v2/account/track-record?days=3650&per=${per}`);
+      const metered = await api.get(`/v2/ai/track-record?days=3650&per=${per}`);
+      expect(mine.status, per).to.equal(200);
+      valid('trackRecord', mine.body);
+      const figures = (b: Record<string, unknown>) => ({ ...b, period: undefined, head: undefined, lastPublishedHead: undefined });
+      expect(figures(mine.body), per).to.deep.equal(figures(metered.body));
+    }
+    for (const kind of ['cumulative', 'clv', 'calibration']) {
+      const svg = await browser.send('GET', `/v2/account/track-record/chart.svg?kind=${kind}&days=3650&per=outcome`);
+      expect(svg.status, kind).to.equal(200);
+      expect(svg.headers.get('content-type')).to.match(/^image\/svg\+xml/);
+      expect(wellFormedRoot(svg.body as string)).to.equal('svg');
+      expect(svg.body as string).to.include('first bet per outcome');
+    }
+    expect((await browser.send('GET', '/v2/account')).body.account.balance, 'not metered').to.equal(balance);
+    const stranger = new Browser(api.url);
+    for (const path of ['/v2/account/track-record', '/v2/account/track-record/chart.svg']) expect((await stranger.send('GET', path)).status, path).to.equal(401);
+    const bad: [string, RegExp][] = [
+      ['/v2/account/track-record/chart.svg?kind=pie', /kind must be one of cumulative, clv, calibration/],
+      ['/v2/account/track-record?days=0', /days must be an integer from 1 to 3650/],
+      ['/v2/account/track-record?days=1e3', /days must be an integer/],
+      ['/v2/account/track-record?per=bet', /per must be recommendation or outcome/],
+      ['/v2/account/track-record?sport=soccer', /unknown parameter "sport"/],
+      ['/v2/account/track-record?days=1&days=2', /days must be a single value/],
+    ];
+    for (const [path, message] of bad) {
+      const r = await browser.send('GET', path);
+      expect(r.status, path).to.equal(400);
+      expect(r.body).to.include({ statusCode: 400, error: 'Bad Request' });
+      expect(r.body.message, path).to.match(message);
+    }
+    expect((await browser.send('POST', '/v2/account/track-record', {})).status).to.equal(405);
   });
 
   it('sad: bad parameters are 400s naming the parameter, unknown ids 404', async () => {
