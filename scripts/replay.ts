@@ -11,7 +11,8 @@
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getConfigOrExit, setEnvForChildren } from '../shared/config';
@@ -40,6 +41,8 @@ interface Options {
   out: string | null;
   maxMinutes: number;
   json: boolean;
+  /** The database and Redis prefix of an earlier replay to report on again (its API alone is started), or null. */
+  reportOnly: string | null;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -48,6 +51,15 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   if (!/^\d+$/.test(raw) || n < min || n > max) throw new ArgError(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
   return n;
 }
+
+function reportOnlyStamp(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!/^replay_[a-z0-9]{1,20}$/.test(raw)) throw new ArgError(`--report-only must name an earlier replay's database, like replay_mwws8jqr (got ${JSON.stringify(raw)})`);
+  return raw;
+}
+
+/** Checks (10 s apart) without a match ending or a bet settling before the replay stops waiting and reports what is stuck. */
+const STALLED_CHECKS = 30;
 
 export function parseReplayArgs(argv: string[]): Options {
   let values;
@@ -62,6 +74,7 @@ export function parseReplayArgs(argv: string[]): Options {
         out: { type: 'string' },
         'max-minutes': { type: 'string' },
         json: { type: 'boolean' },
+        'report-only': { type: 'string' },
       },
       strict: true,
     }));
@@ -88,6 +101,7 @@ export function parseReplayArgs(argv: string[]): Options {
     out: values.out ? resolve(values.out) : null,
     maxMinutes: integer('max-minutes', values['max-minutes'], 600, 1, 10000),
     json: values.json ?? false,
+    reportOnly: reportOnlyStamp(values['report-only']),
   };
 }
 
@@ -115,10 +129,10 @@ async function run(): Promise<void> {
     opts = parseReplayArgs(process.argv.slice(2));
   } catch (err) {
     if (!(err instanceof ArgError)) throw err;
-    process.stderr.write(`${err.message}\nusage: npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--poll-ms 2000] [--out <folder>] [--max-minutes 600] [--json]\n`);
+    process.stderr.write(`${err.message}\nusage: npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--poll-ms 2000] [--out <folder>] [--max-minutes 600] [--json] [--report-only replay_<id>]\n`);
     process.exit(2);
   }
-  const stamp = `replay_${Date.now().toString(36)}`;
+  const stamp = opts.reportOnly ?? `replay_${Date.now().toString(36)}`;
   const port = await freePort();
   const local = await startLocalServices();
   setEnvForChildren({
@@ -130,8 +144,8 @@ async function run(): Promise<void> {
     POLL_INTERVAL_MS: String(opts.pollMs),
     SETTLEMENT_DELAY_MS: '3000',
     SETTLEMENT_SWEEP_MS: '10000',
-    // A refit every real minute: about two days of a world at 3000x (hourly, it would refit every 125 days).
-    REFIT_INTERVAL_MS: '60000',
+    // A refit every two days of the replayed world, whatever the speed (hourly, 3000x would refit every 125 days).
+    REFIT_INTERVAL_MS: String(replayRefitIntervalMs(opts.speed)),
     MONGODB_DB: stamp,
     REDIS_PREFIX: stamp,
     PORT: String(port),
@@ -149,7 +163,13 @@ async function run(): Promise<void> {
   const { key, accountId } = await demoKey('live');
   await addCredits({ accountId, packageCredits: 100000 });
 
-  const stack = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, 'scripts/start.ts')], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The stack's log is kept (beside the results with --out): a match that did not play out is explained there.
+  const logFile = join(opts.out ?? tmpdir(), `${stamp}-stack.log`);
+  if (opts.out) mkdirSync(opts.out, { recursive: true });
+  const log = openSync(logFile, 'a');
+  const entry = opts.reportOnly ? 'workers/web.ts' : 'scripts/start.ts';
+  const stack = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: process.env, stdio: ['ignore', log, 'inherit'] });
+  say(`the stack logs to ${logFile}`);
   let exited = false;
   stack.once('exit', () => (exited = true));
   const stop = async (code: number) => {
@@ -163,8 +183,14 @@ async function run(): Promise<void> {
   const started = Date.now();
   const deadline = started + opts.maxMinutes * 60_000;
   let done = 0;
+  let stalled = 0;
+  let last = '';
   for (;;) {
-    await sleep(10_000);
+    await sleep(opts.reportOnly ? 2_000 : 10_000);
+    if (opts.reportOnly) {
+      if ((await fetch(`http://127.0.0.1:${port}/v2/health`).catch(() => null))?.status === 200) break;
+      continue;
+    }
     if (exited) {
       say('the stack exited before the replay finished');
       return stop(1);
@@ -178,6 +204,13 @@ async function run(): Promise<void> {
     done = completed >= matches.length && open === 0 ? done + 1 : 0;
     // Twice in a row: a settlement job may still be writing the last bets' rollups.
     if (done >= 2) break;
+    // A match the pipeline never saw end (it stays live) would hold the replay until --max-minutes: report it instead.
+    stalled = `${completed}|${settled}` === last ? stalled + 1 : 0;
+    last = `${completed}|${settled}`;
+    if (stalled >= STALLED_CHECKS) {
+      say(`nothing ended or settled for ${STALLED_CHECKS} checks: reporting with ${matches.length - completed} matches not ended (named below)`);
+      break;
+    }
     if (Date.now() > deadline) {
       say(`not finished after --max-minutes ${opts.maxMinutes}: stopping (the database ${stamp} keeps what was done)`);
       return stop(1);

@@ -9,7 +9,8 @@ describe('npm run replay: arguments and the refit cadence', () => {
     it('reads every option, with the documented defaults', () => {
       expect(parseReplayArgs(['--seasons', 'E0_2223, SP1_2021', '--data', data])).to.include({ speed: 3000, pollMs: 2000, maxMinutes: 600, out: null, json: false });
       const a = parseReplayArgs(['--seasons', 'E0_2223', '--data', data, '--speed', '9000', '--poll-ms', '1000', '--max-minutes', '90', '--json']);
-      expect(a).to.deep.include({ seasons: ['E0_2223'], speed: 9000, pollMs: 1000, maxMinutes: 90, json: true });
+      expect(a).to.deep.include({ seasons: ['E0_2223'], speed: 9000, pollMs: 1000, maxMinutes: 90, json: true, reportOnly: null });
+      expect(parseReplayArgs(['--seasons', 'E0_2223', '--data', data, '--report-only', 'replay_mwws8jqr']).reportOnly).to.equal('replay_mwws8jqr');
     });
 
     it('refits every two days of the replayed world, within REFIT_INTERVAL_MS range', () => {
@@ -32,6 +33,7 @@ describe('npm run replay: arguments and the refit cadence', () => {
       [['--seasons', 'E0_2223', '--poll-ms', '500'], /--poll-ms must be an integer from 1000 to 60000 \(got "500"\)/],
       [['--seasons', 'E0_2223', '--speed', '0'], /--speed must be an integer from 1 to 100000/],
       [['--seasons', 'E0_2223', '--nope'], /Unknown option '--nope'/],
+      [['--seasons', 'E0_2223', '--report-only', 'main'], /--report-only must name an earlier replay's database, like replay_/],
     ];
     for (const [argv, message] of cases) {
       it(argv.join(' ') || '(nothing)', () => {
