@@ -129,7 +129,9 @@ async function run(): Promise<void> {
     opts = parseReplayArgs(process.argv.slice(2));
   } catch (err) {
     if (!(err instanceof ArgError)) throw err;
-    process.stderr.write(`${err.message}\nusage: npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--poll-ms 2000] [--out <folder>] [--max-minutes 600] [--json] [--report-only replay_<id>]\n`);
+    process.stderr.write(
+      `${err.message}\nusage: npm run replay -- --seasons E0_2223,SP1_2021 [--speed 3000] [--data <folder>] [--poll-ms 2000] [--out <folder>] [--max-minutes 600] [--json] [--report-only replay_<id>]\n`,
+    );
     process.exit(2);
   }
   const stamp = opts.reportOnly ?? `replay_${Date.now().toString(36)}`;
@@ -274,7 +276,9 @@ interface RecordSummary {
 function summary(r: RecordSummary, opts: Options, seconds: number): string {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
   return [
-    `replayed ${opts.seasons.join(', ')} at ${opts.speed}x in ${Math.round(seconds)} s`,
+    opts.reportOnly
+      ? `record of the replay ${opts.reportOnly} (${opts.seasons.join(', ')} at ${opts.speed}x), reported again`
+      : `replayed ${opts.seasons.join(', ')} at ${opts.speed}x in ${Math.round(seconds)} s`,
     `bets ${r.bets}: ${r.wins} won, ${r.losses} lost, ${r.pushes} push; ROI ${pct(r.roi)} (s.e. ${pct(r.roiStandardError)})`,
     `mean CLV ${pct(r.clv.mean)} (s.e. ${pct(r.clv.standardError)}, ${r.clv.bets} bets with a closing line); beat the close ${pct(r.clv.beatCloseShare)}`,
     `chain head ${r.head.hash} (length ${r.head.length})`,
