@@ -234,10 +234,16 @@ async function run(): Promise<void> {
   const faithful = fidelity.ended === fidelity.matches && fidelity.countsEqual === fidelity.matches && fidelity.closingEqual === fidelity.matches;
   if (opts.out) {
     mkdirSync(opts.out, { recursive: true });
-    for (const kind of ['cumulative', 'clv', 'calibration']) {
-      const svg = await get(`${base}/chart.svg?days=3650&kind=${kind}`, key);
-      writeFileSync(join(opts.out, `track-record-${kind}.svg`), svg.text);
-    }
+    // Every recommendation (a re-issue at new odds is another bet), and the first bet per outcome.
+    for (const [per, suffix] of [
+      ['recommendation', ''],
+      ['outcome', '-first-per-outcome'],
+    ])
+      for (const kind of ['cumulative', 'clv', 'calibration']) {
+        const svg = await get(`${base}/chart.svg?days=3650&kind=${kind}&per=${per}`, key);
+        writeFileSync(join(opts.out, `track-record-${kind}${suffix}.svg`), svg.text);
+      }
+    writeFileSync(join(opts.out, 'track-record-first-per-outcome.json'), (await get(`${base}?days=3650&per=outcome`, key)).text);
     writeFileSync(join(opts.out, 'track-record.json'), record.text);
     writeFileSync(join(opts.out, 'breakdown.json'), `${JSON.stringify({ head: chain.head, rows }, null, 2)}\n`);
     writeFileSync(join(opts.out, 'verify-record.json'), `${JSON.stringify(verified, null, 2)}\n`);
