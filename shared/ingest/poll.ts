@@ -5,7 +5,7 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { dispatch, type Intent } from '../intents';
 import { childLogger } from '../logger';
-import { markProviderSnapshotsStale } from '../db/repositories/events';
+import { findLiveEventIdsOfProvider, markProviderSnapshotsStale } from '../db/repositories/events';
 import { upsertProviderStateFields } from '../db/repositories/providers';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
 import type { ProviderHandle } from '../providers/registry';
@@ -135,6 +135,35 @@ async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: 
   await Promise.all([dispatch(followUpIntents(plan, events, delay), { concurrently: true }), syncInsightStatuses(plan.statusChanges), bumpCacheVersion(...plan.changed)]);
 }
 
+/**
+ * Events stored live that the listing no longer names (the poll that would have seen them end
+ * came after the provider stopped listing them), as the provider describes them now: they go
+ * through the poll like listed ones, so they end, get their result and settle instead of staying
+ * live for good. Only providers that can look an event up (describeEvents); a failure here leaves
+ * them for the next poll and fails nothing else.
+ */
+async function vanishedLiveEvents(
+  handle: ProviderHandle,
+  listed: readonly FeedEvent[],
+  opts: PollOptions,
+  call: <T>(fn: (signal: AbortSignal) => Promise<T>) => Promise<T>,
+  log: ReturnType<typeof childLogger>,
+): Promise<FeedEvent[]> {
+  const { provider } = handle;
+  if (!provider.describeEvents) return [];
+  const names = new Set(listed.map((e) => e.eventId));
+  const missing = (await findLiveEventIdsOfProvider(provider.name)).filter((id) => !names.has(id));
+  if (missing.length === 0) return [];
+  try {
+    const described = await call((signal) => provider.describeEvents!({ at: opts.at, signal }, missing));
+    if (described.length) log.warn({ eventIds: described.map((e) => e.eventId) }, 'events stored live are no longer listed: asked the provider for them');
+    return described.filter((e) => !names.has(e.eventId));
+  } catch (err) {
+    log.warn({ err: describeError(err), eventIds: missing }, 'events stored live are no longer listed, and the provider could not describe them: next poll');
+    return [];
+  }
+}
+
 async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const { provider, breaker } = handle;
   const name = provider.name;
@@ -149,6 +178,8 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   } catch (err) {
     return recordFailure(handle, err);
   }
+  const vanished = await vanishedLiveEvents(handle, events, opts, call, log);
+  if (vanished.length) events = [...events, ...vanished];
   const open = events.filter((e) => e.status === 'upcoming' || e.status === 'live');
   const live = events.filter((e) => e.status === 'live');
   const ended = events.filter((e) => e.status !== 'upcoming' && e.status !== 'live');

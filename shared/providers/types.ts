@@ -121,6 +121,13 @@ export interface OddsProvider {
    * ever will be again.
    */
   idleUntil?(at: Date): Date | null;
+  /**
+   * These events as the provider sees them at `ctx.at`, listed or not: ingestion asks for the
+   * events it last stored live and the listing no longer names (a poll that came after the
+   * provider stopped listing the finished match), so they end and settle instead of staying live
+   * for good. Unknown ids are left out. Providers that cannot look an event up omit it.
+   */
+  describeEvents?(ctx: CallContext, eventIds: readonly string[]): Promise<FeedEvent[]>;
 }
 
 /** Thrown by a provider whose request quota is used up: not a fault, so the breaker ignores it. */

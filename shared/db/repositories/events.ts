@@ -315,6 +315,12 @@ export async function appendOddsHistoryIgnoringDuplicates(rows: readonly OddsHis
   );
 }
 
+/** Ids of the events a provider last stored live (ingestion asks about the ones its listing no longer names); at most `limit`. */
+export async function findLiveEventIdsOfProvider(provider: string, limit = 500): Promise<string[]> {
+  const docs = await Event.find({ dataSource: provider, status: 'live' }, { _id: 1 }).limit(limit).lean<{ _id: string }[]>();
+  return docs.map((d) => String(d._id));
+}
+
 /**
  * Marks a provider's fresh snapshots stale (served as the fallback of a failed poll); with
  * `before`, only those captured before it (the ones a poll did not refresh).

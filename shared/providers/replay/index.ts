@@ -144,6 +144,14 @@ export class ReplayProvider implements OddsProvider {
     return next ? new Date(next.kickoff - APPEAR_MS) : null;
   }
 
+  async describeEvents(ctx: CallContext, eventIds: readonly string[]): Promise<FeedEvent[]> {
+    const t = this.feedTime(ctx.at).getTime();
+    return eventIds.flatMap((id) => {
+      const known = this.byId.get(id);
+      return known ? [evaluateScenarioEvent(known.scenario, known.event, t).event] : [];
+    });
+  }
+
   async listEvents(ctx: CallContext): Promise<FeedEvent[]> {
     return [...this.at(ctx.at).evaluations.values()].map((e) => e.event);
   }
@@ -166,9 +174,11 @@ export class ReplayProvider implements OddsProvider {
   }
 
   async fetchResults(ctx: CallContext, events: FeedEvent[]): Promise<FeedResult[]> {
-    const { evaluations } = this.at(ctx.at);
+    const { t, evaluations } = this.at(ctx.at);
     return events.flatMap((e) => {
-      const result = evaluations.get(e.eventId)?.result;
+      // A match past its listing window (asked for through describeEvents) is evaluated on its own.
+      const known = this.byId.get(e.eventId);
+      const result = (evaluations.get(e.eventId) ?? (known ? evaluateScenarioEvent(known.scenario, known.event, t) : undefined))?.result;
       return result ? [result] : [];
     });
   }

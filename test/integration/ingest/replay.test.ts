@@ -120,4 +120,23 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
     expect(rec.closingOdds).to.equal(num(r.PSCH));
     expect(rec.clv).to.be.closeTo(num(r.B365CH) * fairHome - 1, 1e-6);
   });
+
+  it("error: a match stored live that the provider no longer lists (the poll that would have seen it end came too late) still ends with the file's result and is settled", async () => {
+    const r = rowOf(lines[0], lines[m.row - 1]);
+    await poll(m.kickoff - 2 * HOUR);
+    await poll(m.kickoff + 30 * 60_000);
+    expect((await findEventById(m.eventId))!.status).to.equal('live');
+    // Two days later the replay lists it no more (6 h after its end): only asking the provider about it ends it.
+    const later = m.kickoff + 48 * HOUR;
+    expect((await handle.provider.listEvents({ at: new Date(later), signal: new AbortController().signal })).map((e) => e.eventId)).to.not.include(m.eventId);
+    expect((await poll(later)).status).to.equal('ok');
+    const e = (await findEventById(m.eventId))!;
+    expect(e.status).to.equal('completed');
+    expect(e.stats).to.include({ homeGoals: num(r.FTHG), awayGoals: num(r.FTAG), homeCorners: num(r.HC), awayCorners: num(r.AC) });
+    const settle = await queueFor(settlementQueue).getJobs(['delayed', 'waiting']);
+    expect(settle.map((j) => (j.data as { eventId: string }).eventId)).to.include(m.eventId);
+    // Asked once: the next poll finds nothing stored live to ask about, and writes nothing more for it.
+    expect((await poll(later + HOUR)).status).to.equal('ok');
+    expect((await findEventById(m.eventId))!.status).to.equal('completed');
+  });
 });

@@ -258,3 +258,27 @@ describe('replay provider: bad files are skipped with a log line naming file and
     expect(matches[0].markets.map((x) => x.betTypeSysname)).to.deep.equal(['SOCCER_MATCH_RESULT']);
   });
 });
+
+describe('replay provider: describing matches it no longer lists', () => {
+  const SEASON = 'E0_2223';
+  const HOUR_MS = 3_600_000;
+  before(function () {
+    if (!hasSeason(SEASON)) this.skip();
+  });
+
+  it("happy: a match past its listing window is described as completed, and its result is the file's; unknown ids are left out", async () => {
+    const lines = seasonLines(SEASON, 2);
+    const matches = loadReplaySeasons(dataFolder({ [`${SEASON}.csv`]: lines.join('\n') }), [SEASON], { warn: () => undefined });
+    const m = matches[0];
+    const r = rowOf(lines[0], lines[m.row - 1]);
+    const p = new ReplayProvider({ matches, clock: (t) => t });
+    const later = m.kickoff + 48 * HOUR_MS;
+    expect((await p.listEvents(ctx(later))).map((e) => e.eventId)).to.not.include(m.eventId);
+    const described = await p.describeEvents(ctx(later), [m.eventId, 'not-a-match']);
+    expect(described.map((e) => [e.eventId, e.status])).to.deep.equal([[m.eventId, 'completed']]);
+    const [result] = await p.fetchResults(ctx(later), described);
+    expect(result.stats).to.include({ homeGoals: Number(r.FTHG), awayGoals: Number(r.FTAG) });
+    // Before kickoff it is described as upcoming, as listed.
+    expect((await p.describeEvents(ctx(m.kickoff - HOUR_MS), [m.eventId]))[0].status).to.equal('upcoming');
+  });
+});
