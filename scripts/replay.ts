@@ -187,16 +187,8 @@ async function run(): Promise<void> {
   let done = 0;
   let stalled = 0;
   let last = '';
-  for (;;) {
-    await sleep(opts.reportOnly ? 2_000 : 10_000);
-    if (opts.reportOnly) {
-      if ((await fetch(`http://127.0.0.1:${port}/v2/health`).catch(() => null))?.status === 200) break;
-      continue;
-    }
-    if (exited) {
-      say('the stack exited before the replay finished');
-      return stop(1);
-    }
+  /** One look at the replay: true when every match has ended and every bet is settled, or nothing moves any more. */
+  const finished = async (): Promise<boolean> => {
     const [completed, open, settled] = await Promise.all([
       countEventsMatching({ dataSource: 'replay', status: { $in: ['completed', 'cancelled', 'postponed'] } }),
       countRecommendationsMatching({ settled: false }),
@@ -205,14 +197,22 @@ async function run(): Promise<void> {
     say(`${Math.round((Date.now() - started) / 1000)} s: ${completed} of ${matches.length} matches ended, ${settled} bets settled, ${open} open`);
     done = completed >= matches.length && open === 0 ? done + 1 : 0;
     // Twice in a row: a settlement job may still be writing the last bets' rollups.
-    if (done >= 2) break;
+    if (done >= 2) return true;
     // A match the pipeline never saw end (it stays live) would hold the replay until --max-minutes: report it instead.
     stalled = `${completed}|${settled}` === last ? stalled + 1 : 0;
     last = `${completed}|${settled}`;
-    if (stalled >= STALLED_CHECKS) {
-      say(`nothing ended or settled for ${STALLED_CHECKS} checks: reporting with ${matches.length - completed} matches not ended (named below)`);
-      break;
+    if (stalled < STALLED_CHECKS) return false;
+    say(`nothing ended or settled for ${STALLED_CHECKS} checks: reporting with ${matches.length - completed} matches not ended (named below)`);
+    return true;
+  };
+  const apiAnswers = async () => (await fetch(`http://127.0.0.1:${port}/v2/health`).catch(() => null))?.status === 200;
+  for (;;) {
+    await sleep(opts.reportOnly ? 2_000 : 10_000);
+    if (exited) {
+      say(opts.reportOnly ? 'the API exited before it answered' : 'the stack exited before the replay finished');
+      return stop(1);
     }
+    if (await (opts.reportOnly ? apiAnswers() : finished())) break;
     if (Date.now() > deadline) {
       say(`not finished after --max-minutes ${opts.maxMinutes}: stopping (the database ${stamp} keeps what was done)`);
       return stop(1);

@@ -88,7 +88,7 @@ export const clvValues = (bets: readonly TrackRecordBet[]): number[] => bets.map
 
 export function clvSummary(bets: readonly TrackRecordBet[]): ClvSummary {
   const withClose = bets.filter((b) => typeof b.clv === 'number' && Number.isFinite(b.clv));
-  const v = clvValues(withClose);
+  const v = withClose.map((b) => b.clv as number);
   if (v.length === 0) return { bets: 0, mean: null, standardError: null, beatCloseShare: null };
   return { bets: v.length, mean: finiteOrNull(mean(v)), standardError: betStandardError(v, withClose), beatCloseShare: round(v.filter((c) => c > 0).length / v.length) };
 }

@@ -37,6 +37,14 @@ describe('dashboard in Chromium (issue 14)', function () {
    */
   const unexpected = (b: Browser) => b.problems.filter((p) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(p));
   const text = async (page: Page, selector: string) => (await page.locator(selector).textContent())?.trim() ?? '';
+  /** Signs the test's account in, landing on its overview. */
+  const signIn = async (page: Page) => {
+    await page.goto(`${api.url}/dashboard#/signin`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  };
 
   it('happy: the page is served with its own files only, under a CSP that forbids inline script', async () => {
     const res = await fetch(`${api.url}/dashboard`);
@@ -143,11 +151,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     await browser?.close();
     browser = await launchBrowser();
     const { page } = browser;
-    await page.goto(`${api.url}/dashboard#/signin`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page);
     await page.getByRole('navigation').getByRole('link', { name: 'Track record' }).click();
     await page.getByRole('heading', { name: 'Track record' }).waitFor();
     await page.locator('#track-bets').waitFor();
@@ -174,11 +178,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     await browser?.close();
     browser = await launchBrowser(PHONE, { mobile: true });
     const { page } = browser;
-    await page.goto(`${api.url}/dashboard#/signin`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page);
     for (const view of ['overview', 'keys', 'usage', 'billing', 'track-record']) {
       await page.goto(`${api.url}/dashboard#/${view}`);
       await page.locator(`main[data-view="${view}"]`).waitFor();
