@@ -10,10 +10,7 @@ import { failEntry } from '../shared/entry'; // first: a bad variable stops here
 import { performance } from 'node:perf_hooks';
 import { integer, option } from './args';
 import { startBenchRun } from './run';
-import type { PrevEvent } from '../shared/ingest/plan'; // types only: the module itself is imported once the environment is set
-
-/** The planner's event write: an upsert by _id (planIngest). */
-type EventUpsert = { updateOne: { filter: { _id: string }; update: { $setOnInsert?: object; $set?: object } } };
+import type { PrevState } from '../shared/ingest/plan'; // types only: the module itself is imported once the environment is set
 
 function parseSizes(raw: string): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
@@ -42,9 +39,10 @@ async function main(): Promise<void> {
   const { settlementQueue } = await import('../jobs/settlement');
   const { pollProvider } = await import('../shared/ingest/poll');
   const { forgetWrittenReferences } = await import('../shared/ingest/apply');
+  const { forgetAllIngestState } = await import('../shared/ingest/state');
   const { createHandle } = await import('../shared/providers/registry');
   const { SimulatedProvider } = await import('../shared/providers/simulated');
-  const { countAllEvents, countAllLiveOddsSnapshots, countAllOddsHistory } = await import('../shared/db/repositories/events');
+  const { countAllEvents, countAllEventPrices, countAllOddsHistory } = await import('../shared/db/repositories/events');
 
   process.stdout.write(
     `MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`,
@@ -59,6 +57,7 @@ async function main(): Promise<void> {
         .catch(() => undefined);
     await redis().del(key('ingest', 'slot', 'simulated'));
     forgetWrittenReferences();
+    forgetAllIngestState();
   };
 
   const { planIngest } = await import('../shared/ingest/plan');
@@ -70,7 +69,7 @@ async function main(): Promise<void> {
     const anchor = Date.parse('2026-11-21T15:00:00Z');
     const p = new SimulatedProvider({ seed: 42, competitions: [], syntheticLive: n, syntheticAnchorMs: anchor });
     const signal = new AbortController().signal;
-    const cycle = async (at: Date, previous: Map<string, PrevEvent>) => {
+    const cycle = async (at: Date, previous: Map<string, PrevState>) => {
       const t0 = performance.now();
       const events = await p.listEvents({ at, signal });
       const [odds, live, results] = await Promise.all([p.fetchOdds({ at, signal }, events), p.fetchLiveStats({ at, signal }, events), p.fetchResults({ at, signal }, [])]);
@@ -91,18 +90,15 @@ async function main(): Promise<void> {
       return { fetch: t1 - t0, plan: t2 - t1, plan$: plan };
     };
     const first = await cycle(new Date(anchor), new Map());
-    // The stored state after the first poll, as loadPrevious would read it back.
-    const prev = new Map<string, PrevEvent>();
-    for (const op of first.plan$.eventOps as EventUpsert[])
-      prev.set(op.updateOne.filter._id, { _id: op.updateOne.filter._id, ...op.updateOne.update.$setOnInsert, ...op.updateOne.update.$set } as PrevEvent);
-    const steady = await cycle(new Date(anchor + 30_000), prev);
-    const ops = steady.plan$.eventOps.length + steady.plan$.liveDataOps.length + steady.plan$.snapshotOps.length;
+    // The stored state after the first poll, as the worker keeps it.
+    const steady = await cycle(new Date(anchor + 30_000), first.plan$.next);
+    const ops = steady.plan$.events.length + steady.plan$.liveData.length + steady.plan$.prices.length;
     clearInterval(sample);
     peak = Math.max(peak, process.memoryUsage().rss);
-    computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} upserts + ${steady.plan$.history.length} history rows | ${mb(peak)} |`);
+    computeRows.push(`| ${n} | ${Math.round(steady.fetch)} ms | ${Math.round(steady.plan)} ms | ${ops} writes + ${steady.plan$.history.length} history documents | ${mb(peak)} |`);
   }
   process.stdout.write(
-    `Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | writes planned | RSS so far |\n|---|---|---|---|---|\n${computeRows.join('\n')}\n\n`,
+    `Worker compute per steady cycle (simulated provider + planner, no database):\n\n| live events | provider (4 calls) | plan | document writes planned | RSS so far |\n|---|---|---|---|---|\n${computeRows.join('\n')}\n\n`,
   );
 
   if (COMPUTE_ONLY) {
@@ -122,7 +118,7 @@ async function main(): Promise<void> {
       peakRss = Math.max(peakRss, m.rss);
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 20);
-    const times: { total: number; fetch: number; read: number; plan: number; write: number; snapshots: number; history: number }[] = [];
+    const times: { total: number; fetch: number; read: number; plan: number; write: number; prices: number; history: number }[] = [];
     let capped = false;
     for (let i = 0; i < POLLS; i++) {
       const started = performance.now();
@@ -135,9 +131,9 @@ async function main(): Promise<void> {
         break;
       }
       if (r.status !== 'ok') throw new Error(`poll ${i + 1} did not run: ${JSON.stringify(r)}`);
-      times.push({ ...r.ms, total: performance.now() - started, snapshots: r.written.snapshots, history: r.written.history });
+      times.push({ ...r.ms, total: performance.now() - started, prices: r.written.prices, history: r.written.history });
       process.stdout.write(
-        `  ${n} live events, poll ${i + 1}: ${Math.round(performance.now() - started)} ms (fetch ${r.ms.fetch}, read ${r.ms.read}, plan ${r.ms.plan}, write ${r.ms.write}; ${r.written.events} events, ${r.written.snapshots} snapshots, ${r.written.history} history rows)\n`,
+        `  ${n} live events, poll ${i + 1}: ${Math.round(performance.now() - started)} ms (fetch ${r.ms.fetch}, read ${r.ms.read}, plan ${r.ms.plan}, write ${r.ms.write}; ${r.written.events} events, ${r.written.prices} prices, ${r.written.liveEventData} live data, ${r.written.history} history documents)\n`,
       );
     }
     clearInterval(sampler);
@@ -146,15 +142,15 @@ async function main(): Promise<void> {
     peakHeap = Math.max(peakHeap, m.heapUsed);
     const steady = times.slice(1);
     const avg = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : NaN);
-    const counts = capped ? null : { events: await countAllEvents(), snapshots: await countAllLiveOddsSnapshots(), history: await countAllOddsHistory() };
+    const counts = capped ? null : { events: await countAllEvents(), prices: await countAllEventPrices(), history: await countAllOddsHistory() };
     rows.push(
-      `| ${n} | ${times[0] ? `${Math.round(times[0].total)} ms` : `> ${CAP_S} s`} | ${steady.length ? `${avg(steady.map((t) => t.total))} ms` : capped ? `> ${CAP_S} s` : '-'} | ${steady.length ? `${avg(steady.map((t) => t.fetch + t.plan))} / ${avg(steady.map((t) => t.read))} / ${avg(steady.map((t) => t.write))} ms` : '-'} | ${mb(peakRss)} | ${mb(peakHeap)} | ${counts ? `${counts.events} / ${counts.snapshots} / ${counts.history}` : '-'} |`,
+      `| ${n} | ${times[0] ? `${Math.round(times[0].total)} ms` : `> ${CAP_S} s`} | ${steady.length ? `${avg(steady.map((t) => t.total))} ms` : capped ? `> ${CAP_S} s` : '-'} | ${steady.length ? `${avg(steady.map((t) => t.fetch + t.plan))} / ${avg(steady.map((t) => t.read))} / ${avg(steady.map((t) => t.write))} ms` : '-'} | ${mb(peakRss)} | ${mb(peakHeap)} | ${counts ? `${counts.events} / ${counts.prices} / ${counts.history}` : '-'} |`,
     );
     handle.breaker.shutdown();
     if (capped) break;
   }
   process.stdout.write(
-    `\n| live events | first poll (insert) | steady poll-and-write cycle | of which compute / read / write | peak RSS | peak heap | events / snapshots / history rows |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    `\n| live events | first poll (insert) | steady poll-and-write cycle | of which compute / read / write | peak RSS | peak heap | events / price documents / history documents |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
   );
   await cleanup();
   await disconnectMongo();

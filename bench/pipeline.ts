@@ -28,6 +28,7 @@ import { memoryOf, PROCESSES, startWorker, stopWorkers, type Worker } from './pi
 import { AnalysisLag, analysedBeforeKickoff, linearClock, settlementLag, type Clock } from './pipeline/measure';
 import { mb, ms, spread, type Spread } from './pipeline/stats';
 import { sizeWorld } from './pipeline/world';
+import { counterDelta, readStoreCounters, totalWrites, type StoreCounters } from './pipeline/pgStats';
 
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -144,8 +145,16 @@ async function main(): Promise<void> {
     process.once('SIGTERM', () => (stopping = true));
     for (const w of workers) void w.exited.then((code) => !done() && process.stderr.write(`${w.name} exited early (code ${code}); see ${logDir}/${w.name}.log\n`));
 
+    // PostgreSQL's own counters of the run's tables (FerretDB on PostgreSQL only): writes and
+    // sequential scans of the first poll, then of the later ones.
+    const pgUrl = local.env.FERRETDB_POSTGRES_URL;
+    const counters = (): Promise<StoreCounters | null> => (pgUrl ? readStoreCounters(pgUrl, runId).catch(() => null) : Promise.resolve(null));
+    const atStart = await counters();
     while (polls.length === 0 && !done()) await sleep(200);
     const firstPollAt = polls[0]?.at ?? Date.now();
+    await sleep(1500); // the counters reach pg_stat within about a second
+    const afterFirst = await counters();
+    const pollsAfterFirst = polls.length;
     say(
       polls.length
         ? `First poll after ${((firstPollAt - startedAt) / 1000).toFixed(1)} s; measuring until ${new Date(deadline).toISOString()}`
@@ -184,16 +193,22 @@ async function main(): Promise<void> {
     ]);
 
     const endedAt = Date.now();
+    const atEnd = await counters();
+    const laterPolls = polls.length - pollsAfterFirst;
+    const store = atStart && afterFirst && atEnd ? storeReport(counterDelta(atStart, afterFirst), counterDelta(afterFirst, atEnd), laterPolls) : null;
     const memory = workers.map((w) => ({ name: w.name, rssKb: memoryOf(w.child.pid)?.rssKb ?? NaN, hwmKb: Math.max(w.peakRssKb, memoryOf(w.child.pid)?.hwmKb ?? 0) }));
     const [kickoff, settlement] = await Promise.all([analysedBeforeKickoff(clock, firstPollAt + 30_000, endedAt), settlementLag(clock, firstPollAt, endedAt, a.settlementDelayMs, SETTLE_GRACE_MS)]);
     report = {
-      store: local.mongoKind,
+      server: local.mongoKind,
       speed: a.speed,
       pollIntervalMs: a.pollMs,
       settlementDelayMs: a.settlementDelayMs,
       minutes: a.minutes,
       world,
       firstPollAfterStartMs: polls.length ? firstPollAt - startedAt : NaN,
+      firstPollMs: polls[0]?.total ?? NaN,
+      laterPollsMs: spread(polls.slice(1).map((p) => p.total)),
+      store,
       polls: { ...spread(polls.map((p) => p.total)), maxEvents: Math.max(0, ...polls.map((p) => p.events)), maxLive: Math.max(0, ...polls.map((p) => p.live)) },
       stalenessMs: spread(staleness),
       analysisLagMs: analysis.result(endedAt),
@@ -217,8 +232,21 @@ async function main(): Promise<void> {
   if (report) printReport(report);
 }
 
+/** Store writes and scans: of the first poll, and per later poll (with the collections that took them). */
+function storeReport(first: StoreCounters, later: StoreCounters, laterPolls: number) {
+  const per = (v: number) => (laterPolls > 0 ? Math.round((v / laterPolls) * 10) / 10 : NaN);
+  const byCollection = Object.fromEntries([...later].filter(([, v]) => v.writes > 0 || v.seqScans > 0).map(([k, v]) => [k, { writes: per(v.writes), seqScans: per(v.seqScans) }]));
+  return {
+    firstPoll: { writes: totalWrites(first), eventsSeqScans: first.get('events')?.seqScans ?? 0 },
+    perLaterPoll: { polls: laterPolls, writes: per(totalWrites(later)), eventsSeqScans: per(later.get('events')?.seqScans ?? 0), byCollection },
+  };
+}
+
 type Report = {
-  store: string;
+  firstPollMs: number;
+  laterPollsMs: Spread;
+  store: ReturnType<typeof storeReport> | null;
+  server: string;
   speed: number;
   pollIntervalMs: number;
   settlementDelayMs: number;
@@ -243,6 +271,14 @@ function printReport(r: Report): void {
   const s = r.settlementLagMs;
   const rows: [string, string, string][] = [
     ['first poll after start (5 processes booting)', ms(r.firstPollAfterStartMs), ''],
+    ['first poll (empty store) / later polls p99', `${ms(r.firstPollMs)} / ${ms(r.laterPollsMs.p99)} (${r.laterPollsMs.n} later polls)`, ''],
+    ...(r.store
+      ? ([
+          ['store writes: first poll / per later poll', `${r.store.firstPoll.writes} / ${r.store.perLaterPoll.writes}`, ''],
+          ['seq scans of events: first poll / per later poll', `${r.store.firstPoll.eventsSeqScans} / ${r.store.perLaterPoll.eventsSeqScans}`, ''],
+          ...Object.entries(r.store.perLaterPoll.byCollection).map(([k, v]): [string, string, string] => [`  per later poll: ${k}`, `${v.writes} writes, ${v.seqScans} seq scans`, '']),
+        ] as [string, string, string][])
+      : []),
     [
       'poll duration p50 / p99',
       `${ms(r.polls.p50)} / ${ms(r.polls.p99)} (${r.polls.n} polls, up to ${r.polls.maxEvents} events, ${r.polls.maxLive} live)`,
@@ -274,7 +310,7 @@ function printReport(r: Report): void {
   ];
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));
-  say(`\n${r.store}; SIM_SPEED=${r.speed}, POLL_INTERVAL_MS=${r.pollIntervalMs}, SETTLEMENT_DELAY_MS=${r.settlementDelayMs}; world ${r.world.events} events, ${r.world.live} live\n`);
+  say(`\n${r.server}; SIM_SPEED=${r.speed}, POLL_INTERVAL_MS=${r.pollIntervalMs}, SETTLEMENT_DELAY_MS=${r.settlementDelayMs}; world ${r.world.events} events, ${r.world.live} live\n`);
   for (const [k, v, t] of rows) say(`${k.padEnd(w0)}  ${v.padEnd(w1)}  ${t}`);
   if (r.samplingErrors) say(`(${r.samplingErrors} sampling rounds failed)`);
   for (const [queue, err] of Object.entries(r.jobFailures.firstError)) {

@@ -122,6 +122,13 @@ export const CONFIG_VARS = {
   PAYMENT_TIMEOUT_MS: integer('10000', 100, 60000, 'Per-call payment gateway timeout (the request is aborted).'),
   PROVIDER_BREAKER_RESET_MS: integer('30000', 100, 3600000, 'How long an open provider circuit breaker waits before one trial call (half-open).'),
   PROVIDER_BREAKER_VOLUME: integer('3', 1, 1000, 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.'),
+  CHANGE_FEED_RETENTION_MS: integer(
+    '3600000',
+    600000,
+    604800000,
+    'How long (real time) the change feed (the Redis stream feed:changes) keeps an entry: each publish trims older ones (whole stream nodes, so a few stay a little longer). At least 10 minutes, the resume window push delivery promises; CHANGE_FEED_MAXLEN may trim sooner, so size it above what this window holds.',
+  ),
+  CHANGE_FEED_MAXLEN: integer('200000', 1000, 10000000, 'Entries the change feed keeps at most (about: whole stream nodes), whatever their age; each publish trims the oldest beyond it.'),
   METRICS_PUBLISH_MS: integer('5000', 100, 300000, 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).'),
 } as const satisfies Record<string, VarSpec>;
 

@@ -2,10 +2,10 @@ import {
   countEventsPerField,
   countEventsPerSportAndStatus,
   countEventsPerStatus,
-  countMarketsOfOpenEvents,
   findCompetitionCopyInAnEvent,
   findLatestEventUpdate,
 } from '../../shared/db/repositories/events';
+import { countMarketsOfOpenEvents } from '../../shared/db/repositories/eventForms';
 import {
   countAllCompetitions,
   countAllRegions,

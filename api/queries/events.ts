@@ -1,17 +1,7 @@
 import { getConfig } from '../../shared/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import {
-  countEventsMatching,
-  countOpenEventsInRegion,
-  eventExists,
-  findEventById,
-  findEventsListPageByStart,
-  findEventsLivePage,
-  findLiveEventDataOfEvent,
-  findLiveOddsDataSourcesOfEvent,
-  findLiveOddsSnapshot,
-  findMostViewedEvents,
-} from '../../shared/db/repositories/events';
+import { countEventsMatching, countOpenEventsInRegion, eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
+import { findEventById, findEventsListPageByStart, findEventsLivePage, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findMostViewedEvents } from '../../shared/db/repositories/eventForms';
 import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/reference';
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
@@ -109,8 +99,7 @@ export async function liveOdds(eventId: string, dataSource: string, locale: Loca
   const [exists, snapshot] = await Promise.all([eventExists(eventId), findLiveOddsSnapshot(eventId, dataSource)]);
   if (!exists) throw notFound(`Event ${eventId} not found`);
   if (!snapshot) {
-    const sources = await findLiveOddsDataSourcesOfEvent(eventId);
-    const available = sources.map((s) => s.dataSource).sort();
+    const available = [...(await findLiveOddsDataSourcesOfEvent(eventId))].sort();
     throw notFound(`No live odds from dataSource "${dataSource}" for event ${eventId}` + (available.length ? `; available: ${available.join(', ')}` : '; the event has no live odds yet'));
   }
   return {

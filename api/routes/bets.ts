@@ -1,13 +1,7 @@
 import { getConfig } from '../../shared/config';
 import { findClosingValuesOfRecommendations, findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import {
-  countOddsHistoryOf,
-  findEventWithoutMarketsById,
-  findLiveEventDataOfEvent,
-  findNewestOddsHistory,
-  findOddsHistoryDataSources,
-  findOpeningOddsHistory,
-} from '../../shared/db/repositories/events';
+import { findEventWithoutMarketsById, findLiveEventDataOfEvent, findPriceHistoryOfItem } from '../../shared/db/repositories/events';
+import { findSettledVersion } from '../../shared/db/repositories/eventSettlements';
 import { NO_CLOSING, pickClosingValue, type ClosingValue } from '../../shared/settlement/clv';
 import { settlementState, settlementStats } from '../../shared/settlement/state';
 import { ApiError, notFound } from '../errors';
@@ -48,7 +42,7 @@ type Context<Q, P, K extends keyof typeof settlementResponses> = RouteContext<In
 async function settleBet({ query: { locale }, params: { eventId }, json }: Context<typeof settleBetQuery, typeof settleBetParams, 'settleBet'>): Promise<Sent> {
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
-  const [led, recs, picks] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId)]);
+  const [led, recs, picks, marker] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId), findSettledVersion(eventId)]);
   // A parlay's other legs are recommendations of other events: their closing values are read by id.
   const legIds = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.recommendationId)))];
   const closing = new Map<string, ClosingValue>((await findClosingValuesOfRecommendations(legIds)).map((r) => [r._id, { closingOdds: r.closingOdds ?? null, clv: r.clv ?? null }]));
@@ -56,7 +50,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
   const state = settlementState(event);
   const { stats, source } = settlementStats(led, event.stats);
   const resultVersion = event.resultVersion ?? 0;
-  const settledVersion = event.settledVersion ?? null;
+  const settledVersion = marker?.settledVersion ?? null;
   const settlementStateName = state.kind === 'ended' ? (settledVersion !== null && settledVersion >= resultVersion ? 'settled' : 'awaiting') : state.kind;
   return json({
     data: {
@@ -73,7 +67,7 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
         endState: state.kind === 'ended' ? state.endState : null,
         resultVersion,
         settledVersion,
-        settledAt: event.settledAt ?? null,
+        settledAt: marker?.settledAt ?? null,
       },
       finalResult: state.kind === 'ended' && stats ? { ...stats } : null,
       statsSource: source,
@@ -132,16 +126,18 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
 
 async function oddsMovement({ query: q, params: { betItemId }, json }: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Sent> {
   const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
-  const newest = await findNewestOddsHistory(betItemId, dataSource, HISTORY_LIMIT + 1);
+  const all = await findPriceHistoryOfItem(betItemId);
+  const points = all.filter((p) => p.dataSource === dataSource);
+  const newest = points.slice(-(HISTORY_LIMIT + 1)).reverse();
   if (newest.length === 0) {
-    const sources = (await findOddsHistoryDataSources(betItemId)).map(String).sort();
+    const sources = [...new Set(all.map((p) => p.dataSource))].sort();
     const extra = sources.length ? { dataSources: sources } : {};
     const hint = sources.length ? `; history exists for dataSource ${sources.join(', ')}` : '';
     throw new ApiError('NOT_FOUND', `No odds history for bet item ${betItemId} from dataSource ${dataSource}${hint}`, extra);
   }
   const truncated = newest.length > HISTORY_LIMIT;
   const rows = newest.slice(0, HISTORY_LIMIT).reverse();
-  const first = truncated ? (await findOpeningOddsHistory(betItemId, dataSource))! : rows[0];
+  const first = truncated ? points[0] : rows[0];
   const last = rows[rows.length - 1];
   const prices = rows.map((r) => r.price).concat(first.price);
   const change = Math.round((last.price - first.price) * 10000) / 10000;
@@ -156,7 +152,7 @@ async function oddsMovement({ query: q, params: { betItemId }, json }: Context<t
       max: Math.max(...prices),
       change,
       changePercent: Math.round(((last.price - first.price) / first.price) * 10000) / 100,
-      points: truncated ? await countOddsHistoryOf(betItemId, dataSource) : rows.length,
+      points: truncated ? points.length : rows.length,
       history: rows.map((r) => ({ price: r.price, at: r.at })),
       truncated,
     },

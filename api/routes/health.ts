@@ -5,7 +5,7 @@ import { redis } from '../../shared/db/redis';
 import { toWorldTime } from '../../shared/clock/worldClock';
 import { getConfig } from '../../shared/config';
 import { pipelineStatus } from '../../shared/health/status';
-import { countEventsMatching } from '../../shared/db/repositories/events';
+import { countEventsNeverSettled } from '../../shared/db/repositories/settlementEvents';
 import { findAllProviderStates } from '../../shared/db/repositories/providers';
 import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
 import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
@@ -49,9 +49,8 @@ const settlementOverdue = recent(15_000, (_: 'all') => countOverdue(Date.now()))
 /** Kept 15 s when slow to count: on FerretDB the count reads every ended event whole (0.7 s at 300 events). */
 async function countOverdue(now: number): Promise<number> {
   const dueBefore = now - maxSettlementDelayMs() - 60_000;
-  return countEventsMatching({
+  return countEventsNeverSettled({
     ...SETTLEMENT_EVENT_FILTER,
-    settledVersion: null,
     createdAt: { $lt: new Date(dueBefore) },
     endedAt: { $lt: new Date(toWorldTime(dueBefore)), $gte: new Date(toWorldTime(dueBefore - 86_400_000)) },
   });

@@ -5,7 +5,8 @@ import {
   findPicksSettlementOfEvents,
   findRecommendationsSettlementOfEvents,
 } from '../../shared/db/repositories/ai';
-import { findEventsEndedSince, findEventsStartingBetween, findUpcomingEventsOddsUpdatedAt } from '../../shared/db/repositories/events';
+import { findEventsEndedSince, findEventsStartingBetween } from '../../shared/db/repositories/events';
+import { findUpcomingEventsOddsUpdatedAt } from '../../shared/db/repositories/eventForms';
 import { spread, type Spread } from './stats';
 
 /**

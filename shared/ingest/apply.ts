@@ -1,23 +1,16 @@
 import type { Document } from 'mongodb';
-import { chunks, type BulkCounts } from '../db/bulk';
-import { appendOddsHistoryIgnoringDuplicates, findEventsForIngestByIds, writeEventOpsInBatches, writeLiveEventDataOpsInBatches, writeLiveOddsSnapshotOpsInBatches } from '../db/repositories/events';
+import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, writeLiveEventData } from '../db/repositories/events';
 import { setInsightsStatusWhereDifferent } from '../db/repositories/ai';
 import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../db/repositories/reference';
-import type { IngestPlan, PrevEvent, WriteOp } from './plan';
+import type { BulkCounts } from '../db/bulk';
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { IngestPlan } from './plan';
+import { forgetAllIngestState } from './state';
 
-/** The I/O half of ingestion: read the stored state a plan needs, write what it decided. */
+/** The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts). */
 
-const CHUNK = 2000;
-
-/** Stored state of the polled events, in one query per chunk (never liveStats or views). */
-export async function loadPrevious(ids: string[]): Promise<Map<string, PrevEvent>> {
-  const out = new Map<string, PrevEvent>();
-  for (const part of chunks(ids, CHUNK)) {
-    const docs = await findEventsForIngestByIds(part);
-    for (const d of docs) out.set(String(d._id), d as unknown as PrevEvent);
-  }
-  return out;
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type WriteOp = AnyBulkWriteOperation<any>;
 
 async function bulk(write: (ops: WriteOp[]) => Promise<BulkCounts>, ops: WriteOp[]): Promise<number> {
   const r = await write(ops);
@@ -59,44 +52,46 @@ export async function syncInsightStatuses(changes: IngestPlan['statusChanges']):
   for (const [status, ids] of byStatus) await setInsightsStatusWhereDifferent(ids, status);
 }
 
-/** Forgets the reference-document memo (tests that drop the database). */
+/** Forgets what this process remembers of the store: the reference-document memo and the ingest state (tests that drop the database). */
 export function forgetWrittenReferences(): void {
   written.clear();
+  forgetAllIngestState();
 }
 
 export interface ApplyCounts {
   events: number;
-  /** Markets in the event writes that replaced an event's markets (they are embedded in it). */
+  /** Markets in the price documents written (every market of an event whose prices changed). */
   markets: number;
+  prices: number;
   liveEventData: number;
-  snapshots: number;
   history: number;
   references: number;
 }
 
 /**
- * Writes a plan: references and events first (a reader never finds a snapshot whose event is
- * missing), then live data, snapshots and history. Every write is an upsert keyed by a
- * stable id, or an insert a unique index deduplicates, so a replay changes nothing.
+ * Writes a plan: references and events first (a reader never finds prices or live data whose
+ * event is missing), then prices, live data and history. New documents are inserted in batches,
+ * changed ones updated by id; a reprice's history is one insert that a unique id deduplicates, so
+ * a replay appends nothing.
  */
 export async function applyPlan(plan: IngestPlan, now: Date): Promise<{ counts: ApplyCounts; ms: Record<keyof Omit<ApplyCounts, 'markets'>, number> }> {
   let t = Date.now();
   const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
-  // its connection pool, and on MongoDB the order keeps events ahead of their snapshots.
+  // its connection pool, and on MongoDB the order keeps events ahead of their prices.
   const r1 = await upsertReferences(writeRegionOpsInBatches, 'region', plan.regions, now);
   const r2 = await upsertReferences(writeCompetitionOpsInBatches, 'competition', plan.competitions, now);
   const r3 = await upsertReferences(writeTeamOpsInBatches, 'team', plan.teams, now);
   const references = lap();
-  const events = await bulk(writeEventOpsInBatches, plan.eventOps);
+  const events = await writeEvents(plan.events);
   const eventsMs = lap();
-  const liveEventData = await bulk(writeLiveEventDataOpsInBatches, plan.liveDataOps);
+  const prices = await writeEventPrices(plan.prices);
+  const pricesMs = lap();
+  const liveEventData = await writeLiveEventData(plan.liveData);
   const liveMs = lap();
-  const snapshots = await bulk(writeLiveOddsSnapshotOpsInBatches, plan.snapshotOps);
-  const snapshotsMs = lap();
   const history = await appendOddsHistoryIgnoringDuplicates(plan.history);
   return {
-    counts: { events, markets: plan.counts.markets, liveEventData, snapshots, history, references: r1 + r2 + r3 },
-    ms: { references, events: eventsMs, liveEventData: liveMs, snapshots: snapshotsMs, history: lap() },
+    counts: { events, markets: plan.counts.markets, prices, liveEventData, history, references: r1 + r2 + r3 },
+    ms: { references, events: eventsMs, prices: pricesMs, liveEventData: liveMs, history: lap() },
   };
 }

@@ -51,8 +51,8 @@ export function closingLineOf(markets: readonly StoredMarket[], capturedAt: Date
  * Null otherwise, so it is written once, at the transition (an event first seen already
  * started has no closing line).
  */
-export function closingAtKickoff(prev: PrevEvent | undefined, e: Pick<FeedEvent, 'status' | 'startedAt' | 'startDateTime'>): ClosingLine | null {
-  if (!prev || prev.status !== 'upcoming' || e.status === 'upcoming' || !e.startedAt || !prev.markets?.length) return null;
-  const line = closingLineOf(prev.markets, e.startedAt);
+export function closingAtKickoff(prev: PrevEvent | undefined, prevMarkets: readonly StoredMarket[] | undefined, e: Pick<FeedEvent, 'status' | 'startedAt' | 'startDateTime'>): ClosingLine | null {
+  if (!prev || prev.status !== 'upcoming' || e.status === 'upcoming' || !e.startedAt || !prevMarkets?.length) return null;
+  const line = closingLineOf(prevMarkets, e.startedAt);
   return line.markets.length ? line : null;
 }

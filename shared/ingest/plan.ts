@@ -33,7 +33,7 @@ export interface StoredMarket {
 
 type StoredStats = EventStats & { phase?: string | null };
 
-/** The stored fields of an event the planner compares against (everything but liveStats and views). */
+/** The stored fields of an event the planner compares against (its prices, live data, views and settlement live elsewhere). */
 export interface PrevEvent {
   _id: string;
   status: string;
@@ -49,7 +49,6 @@ export interface PrevEvent {
   /** The analysisVersion last asked of the AI worker, and the world time it was asked. */
   analysisRequestedVersion?: number;
   analysisRequestedAt?: Date | null;
-  markets?: StoredMarket[];
   lineups?: unknown;
   sportId?: number;
   competitionId?: number;
@@ -59,7 +58,38 @@ export interface PrevEvent {
   competition?: unknown;
   region?: unknown;
   priority?: number;
+  dataSource?: string;
   providerEventId?: string;
+  /** Kept on the event once captured; the planner only needs to know it is there. */
+  closingLine?: unknown;
+}
+
+/** The stored prices of an event (EventPrices), as the planner compares against them. */
+export interface PrevPrices {
+  markets: StoredMarket[];
+}
+
+/**
+ * The stored live data of an event (LiveEventData) the planner compares against. The game clock is
+ * kept as a reading and its rate (clock seconds per world second) so that a running clock is not a
+ * change: it is written again only when the reading drifts from the extrapolation.
+ */
+export interface PrevLive {
+  stats: EventStats;
+  phaseSysname: string | null;
+  isLive: boolean;
+  isInPlay: boolean;
+  details: unknown;
+  elapsedSeconds: number | null;
+  elapsedAt: Date | null;
+  clockRate: number | null;
+}
+
+/** Everything the planner knows of one stored event. */
+export interface PrevState {
+  event: PrevEvent;
+  prices: PrevPrices | null;
+  live: PrevLive | null;
 }
 
 export interface FeedBatch {
@@ -73,23 +103,36 @@ export interface FeedBatch {
   results: Map<string, FeedResult> | null;
 }
 
-export interface HistoryRow {
-  betItemId: string;
+/** One reprice of one event: the consensus of every bet item whose price moved, at the source's timestamp. */
+export interface HistoryDoc {
+  _id: string;
   eventId: string;
   dataSource: string;
-  price: number;
   at: Date;
+  items: { id: string; price: number }[];
 }
 
-/** A bulk write on a collection whose _id is ours (string or number), not an ObjectId. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type WriteOp = AnyBulkWriteOperation<any>;
+/** A write of one document by id: `insert` when the planner knows it is not stored yet. */
+export interface DocWrite {
+  id: string;
+  insert: boolean;
+  /** The fields to set (the whole document on insert). */
+  set: Record<string, unknown>;
+}
+
+/** What a poll changed, as the change feed (shared/feed) carries it. */
+export interface PlannedChange {
+  eventId: string;
+  kind: 'price' | 'status' | 'score' | 'lineups' | 'closing' | 'result';
+  at: Date;
+  data: unknown;
+}
 
 export interface IngestPlan {
-  eventOps: WriteOp[];
-  liveDataOps: WriteOp[];
-  snapshotOps: WriteOp[];
-  history: HistoryRow[];
+  events: DocWrite[];
+  prices: DocWrite[];
+  liveData: DocWrite[];
+  history: HistoryDoc[];
   competitions: Map<number, Document>;
   regions: Map<number, Document>;
   teams: Map<number, Document>;
@@ -101,6 +144,10 @@ export interface IngestPlan {
    * one that ended before its kickoff (cancelled, postponed) leaves its day's featured picks.
    */
   statusChanges: { eventId: string; status: string; beforeKickoff: boolean; startDateTime: Date }[];
+  /** The change feed's entries, in the order the changes were planned. */
+  changes: PlannedChange[];
+  /** The stored state once these writes are applied: the next poll's previous state. */
+  next: Map<string, PrevState>;
   /** Page-cache scopes whose data this write changes (shared/cache/versions.ts). */
   changed: Set<CacheScope>;
   counts: { events: number; inserted: number; updated: number; live: number; statusChanges: number; priceChanges: number; markets: number };
@@ -239,60 +286,6 @@ function closeMarkets(markets: StoredMarket[] | undefined): StoredMarket[] {
   return (markets ?? []).map((m) => ({ ...m, betItems: m.betItems.map((it) => ({ ...it, isAvailable: false })) }));
 }
 
-function itemCaption(sysname: string, code: string, line: number | null): string {
-  const type = marketType(sysname);
-  const outcome = type?.outcomes.find((o) => o.code === code)?.caption.en ?? code;
-  return type && line !== null && (type.kind === 'total' || type.kind === 'handicap') ? `${outcome} ${lineText(type.kind, line, code)}` : outcome;
-}
-
-function liveBetItems(markets: StoredMarket[], prevItems: Map<string, StoredBetItem>, at: Date) {
-  const ts = String(at.getTime());
-  return markets.flatMap((m) =>
-    m.betItems.map((it) => ({
-      betItemId: it.id,
-      marketId: m.id,
-      marketSysname: m.betTypeSysname,
-      marketCaption: marketType(m.betTypeSysname)?.name.en ?? m.betTypeSysname,
-      code: it.code,
-      caption: itemCaption(m.betTypeSysname, it.code, m.line),
-      line: m.line,
-      price: it.price,
-      priceChange: prevItems.has(it.id) ? round2(it.price - prevItems.get(it.id)!.price) : 0,
-      isAvailable: it.isAvailable,
-      timestamp: ts,
-    })),
-  );
-}
-
-/** One live-odds snapshot per dataSource: the provider's consensus, then each bookmaker. */
-function snapshots(provider: string, eventId: string, markets: StoredMarket[], prevItems: Map<string, StoredBetItem>, capturedAt: Date, now: Date): WriteOp[] {
-  const sources = new Set<string>();
-  for (const m of markets) for (const it of m.betItems) for (const b of Object.keys(it.bookPrices ?? {})) sources.add(b);
-  const build = (ds: string | null) =>
-    markets
-      .map((m) => ({
-        marketId: m.id,
-        marketSysname: m.betTypeSysname,
-        marketCaption: marketType(m.betTypeSysname)?.name.en ?? m.betTypeSysname,
-        line: m.line,
-        betItems: m.betItems.flatMap((it) => {
-          const price = ds === null ? it.price : it.bookPrices?.[ds];
-          if (price === undefined) return [];
-          const before = ds === null ? prevItems.get(it.id)?.price : prevItems.get(it.id)?.bookPrices?.[ds];
-          return [{ betItemId: it.id, code: it.code, price, priceChange: before === undefined ? 0 : round2(price - before), isAvailable: it.isAvailable }];
-        }),
-      }))
-      .filter((m) => m.betItems.length > 0);
-  const op = (ds: string, liveMarkets: unknown[]): WriteOp => ({
-    updateOne: {
-      filter: { _id: `${eventId}|${ds}` },
-      update: { $set: { eventId, dataSource: ds, provider, capturedAt, stale: false, liveMarkets, updatedAt: now }, $setOnInsert: { createdAt: now } },
-      upsert: true,
-    },
-  });
-  return [op(provider, build(null)), ...[...sources].map((ds) => op(ds, build(ds)))];
-}
-
 /** What the steps of one event's plan share: the feed's event, its stored state and the fields its write sets. */
 interface EventStep {
   plan: IngestPlan;
@@ -300,6 +293,7 @@ interface EventStep {
   now: Date;
   e: FeedEvent;
   prev: PrevEvent | undefined;
+  prevState: PrevState | undefined;
   ended: boolean;
   /** The event's `$set` so far. */
   set: Record<string, unknown>;
@@ -311,11 +305,11 @@ export interface PlanOptions {
   reanalyzeMs: number;
 }
 
-export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, now: Date, options: PlanOptions = { reanalyzeMs: 0 }): IngestPlan {
+export function planIngest(batch: FeedBatch, previous: Map<string, PrevState>, now: Date, options: PlanOptions = { reanalyzeMs: 0 }): IngestPlan {
   const plan: IngestPlan = {
-    eventOps: [],
-    liveDataOps: [],
-    snapshotOps: [],
+    events: [],
+    prices: [],
+    liveData: [],
     history: [],
     competitions: new Map(),
     regions: new Map(),
@@ -323,30 +317,40 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevEvent>, n
     settle: [],
     analyze: [],
     statusChanges: [],
+    changes: [],
+    next: new Map(),
     changed: new Set(),
     counts: { events: batch.events.length, inserted: 0, updated: 0, live: 0, statusChanges: 0, priceChanges: 0, markets: 0 },
   };
 
   for (const e of batch.events) {
-    const prev = previous.get(e.eventId);
+    const prevState = previous.get(e.eventId);
+    const prev = prevState?.event;
     const ended = e.status !== 'upcoming' && e.status !== 'live';
     const result = batch.results?.get(e.eventId) ?? null;
     // An end without its result (the results call failed) waits for the next poll: settlement
     // must never read a half-written final.
-    if (ended && batch.results === null) continue;
+    if (ended && batch.results === null) {
+      if (prevState) plan.next.set(e.eventId, prevState);
+      continue;
+    }
 
-    const step: EventStep = { plan, batch, now, e, prev, ended, set: {}, options };
+    const step: EventStep = { plan, batch, now, e, prev, prevState, ended, set: {}, options };
     const refs = planReferences(plan, e);
     const statusChanged = planEventFields(step, refs);
-    const closing = closingAtKickoff(prev, e);
-    if (closing) step.set.closingLine = closing;
+    const prevMarkets = prevState?.prices?.markets;
+    const closing = closingAtKickoff(prev, prevMarkets, e);
+    if (closing) {
+      step.set.closingLine = closing;
+      plan.changes.push({ eventId: e.eventId, kind: 'closing', at: batch.capturedAt, data: closing });
+    }
     const odds = batch.odds?.get(e.eventId);
-    const prevItems = itemsOf(prev?.markets);
-    const markets = planMarkets(step, odds, prevItems);
-    planLiveState(step, markets, odds, prevItems);
-    planResult(step, result, statusChanged);
+    const prevItems = itemsOf(prevMarkets);
+    const markets = planPrices(step, odds, prevItems);
+    const live = planResult(step, result, statusChanged) ?? planLiveData(step);
     planAnalysis(step, statusChanged, markets, prevItems);
-    planEventWrite(step, statusChanged);
+    const event = planEventWrite(step, statusChanged);
+    plan.next.set(e.eventId, { event, prices: markets ? { markets } : (prevState?.prices ?? null), live: live === undefined ? (prevState?.live ?? null) : live });
   }
   return plan;
 }
@@ -395,84 +399,129 @@ function planEventFields({ plan, batch, e, prev, set }: EventStep, { region, com
   if ((!prev || Boolean(prev.voided) !== e.voided) && !prev?.resultOverride) set.voided = e.voided;
   if (!prev || !sameDate(e.startedAt, prev.startedAt)) set.startedAt = e.startedAt;
   if (!prev || !sameDate(e.endedAt, prev.endedAt)) set.endedAt = e.endedAt;
-  if (!prev || !sameJson(e.lineups, prev.lineups)) set.lineups = e.lineups;
+  if (!prev || !sameJson(e.lineups, prev.lineups)) {
+    set.lineups = e.lineups;
+    if (prev) plan.changes.push({ eventId: e.eventId, kind: 'lineups', at: batch.capturedAt, data: { lineups: e.lineups } });
+  }
+  if (statusChanged && prev) {
+    plan.changes.push({ eventId: e.eventId, kind: 'status', at: batch.capturedAt, data: { status: e.status, previous: prev.status, voided: e.voided, startedAt: e.startedAt, endedAt: e.endedAt } });
+  }
   return statusChanged;
 }
 
-/** Markets and odds history; returns the event's markets when this poll has them (undefined: stored ones stay). */
-function planMarkets({ plan, batch, e, prev, ended, set }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): StoredMarket[] | undefined {
-  let markets: StoredMarket[] | undefined;
-  if (!ended && odds) markets = buildMarkets(e.sportId, odds, prev?.markets, prevItems);
-  else if (ended && prev?.markets?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(prev.markets);
-  else if (!prev) markets = [];
-  const marketsChanged = markets !== undefined && !sameMarkets(markets, prev?.markets);
-  if (marketsChanged) {
-    set.markets = markets;
-    set.oddsUpdatedAt = odds ? odds.at : batch.capturedAt;
-    plan.counts.priceChanges++;
-    plan.counts.markets += markets!.length;
-  }
-  // Odds history: the consensus price each time it changes (rows keyed by the source's own
-  // timestamp, so a replayed poll appends nothing).
-  if (!ended && odds && markets) {
-    for (const m of markets) {
-      for (const it of m.betItems) {
-        if (prevItems.get(it.id)?.price !== it.price) plan.history.push({ betItemId: it.id, eventId: e.eventId, dataSource: batch.provider, price: it.price, at: odds.at });
-      }
+/**
+ * The prices before this move of each item that moved (a list: bet item ids hold dots, which no
+ * document key may): { id, price, bookPrices }.
+ */
+function previousOf(markets: StoredMarket[], prevItems: Map<string, StoredBetItem>): { id: string; price: number; bookPrices: Record<string, number> }[] {
+  const out: { id: string; price: number; bookPrices: Record<string, number> }[] = [];
+  for (const m of markets) {
+    for (const it of m.betItems) {
+      const p = prevItems.get(it.id);
+      if (p && (p.price !== it.price || !sameBookPrices(p.bookPrices, it.bookPrices))) out.push({ id: it.id, price: p.price, bookPrices: { ...(p.bookPrices ?? {}) } });
     }
   }
+  return out;
+}
+
+/**
+ * Prices and odds history; returns the event's markets when they changed this poll (undefined:
+ * the stored ones stand). The prices document is written only when a price, an availability or
+ * the set of markets changed, with the prices before the move (for priceChange at read time).
+ */
+function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): StoredMarket[] | undefined {
+  const stored = prevState?.prices?.markets;
+  let markets: StoredMarket[] | undefined;
+  if (!ended && odds) markets = buildMarkets(e.sportId, odds, stored, prevItems);
+  // When an event leaves play, every item becomes unavailable.
+  else if (ended && stored?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(stored);
+  else if (!prev && !prevState?.prices) markets = [];
+  if (markets === undefined || (prevState?.prices && sameMarkets(markets, stored))) return undefined;
+  plan.prices.push({
+    id: e.eventId,
+    insert: !prevState?.prices,
+    set: { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt },
+  });
+  plan.counts.priceChanges++;
+  plan.counts.markets += markets.length;
+  plan.changed.add('events');
+  // Odds history and the feed: the consensus of each item whose price moved (or appeared), one
+  // document per reprice keyed by the source's own timestamp, so a replayed poll appends nothing.
+  const moved: { id: string; price: number; isAvailable: boolean; bookPrices: Record<string, number> | undefined }[] = [];
+  for (const m of markets) {
+    for (const it of m.betItems) {
+      const p = prevItems.get(it.id);
+      if (!p || p.price !== it.price || p.isAvailable !== it.isAvailable || !sameBookPrices(p.bookPrices, it.bookPrices)) moved.push({ id: it.id, price: it.price, isAvailable: it.isAvailable, bookPrices: it.bookPrices });
+    }
+  }
+  if (!ended && odds) {
+    const items = markets.flatMap((m) => m.betItems.filter((it) => prevItems.get(it.id)?.price !== it.price).map((it) => ({ id: it.id, price: it.price })));
+    if (items.length) plan.history.push({ _id: `${e.eventId}|${batch.provider}|${odds.at.getTime()}`, eventId: e.eventId, dataSource: batch.provider, at: odds.at, items });
+  }
+  if (moved.length && prev) plan.changes.push({ eventId: e.eventId, kind: 'price', at: batch.capturedAt, data: { items: moved } });
   return markets;
 }
 
-/** Live state: liveStats, live stats, live data and snapshots while in play; closed snapshots when it leaves play. */
-function planLiveState({ plan, batch, now, e, prev, set }: EventStep, markets: StoredMarket[] | undefined, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): void {
-  const { provider, capturedAt } = batch;
+/** Whether a running clock read now is exactly where the stored reading and rate put it (so a served clock is the provider's reading). */
+export function clockOnTrack(stored: Pick<PrevLive, 'elapsedSeconds' | 'elapsedAt' | 'clockRate' | 'isInPlay'>, elapsed: number | null, at: Date): boolean {
+  if (elapsed === null || stored.elapsedSeconds === null) return elapsed === stored.elapsedSeconds;
+  if (!stored.isInPlay || stored.clockRate === null || !stored.elapsedAt) return elapsed === stored.elapsedSeconds;
+  return extrapolateClock(stored, at) === elapsed;
+}
+
+/** The game clock at `at` from a stored reading: it runs at its rate while in play, else stands. */
+export function extrapolateClock(stored: Pick<PrevLive, 'elapsedSeconds' | 'elapsedAt' | 'clockRate' | 'isInPlay'>, at: Date): number {
+  const base = stored.elapsedSeconds ?? 0;
+  if (!stored.isInPlay || stored.clockRate === null || !stored.elapsedAt) return base;
+  return Math.round(base + (stored.clockRate * Math.max(0, at.getTime() - stored.elapsedAt.getTime())) / 1000);
+}
+
+/**
+ * Live data while in play: written only when the counts, the phase, the detail or the in-play
+ * flag changed, or the clock left the track its last reading and rate set (returns the new
+ * stored state; undefined when the stored one stands). The contract's flat live stats, live bet
+ * items and per-source snapshots are built from it, the prices and the provider's freshness at
+ * read time.
+ */
+function planLiveData({ plan, batch, now, e, prev, prevState, set }: EventStep): PrevLive | undefined {
   const live = batch.live?.get(e.eventId);
-  if (e.status === 'live' && batch.live !== null) {
-    plan.counts.live++;
-    const st = live?.stats;
-    const phase = live?.phaseSysname ?? 'IN_PROGRESS';
-    const text = phaseText(phase);
-    const current = markets ?? prev?.markets ?? [];
-    set.liveStats = {
-      id: e.eventId,
-      homeGoals: st?.homeGoals ?? null,
-      awayGoals: st?.awayGoals ?? null,
-      homeCorners: st?.homeCorners ?? null,
-      awayCorners: st?.awayCorners ?? null,
-      homeYellowCards: st?.homeYellowCards ?? null,
-      awayYellowCards: st?.awayYellowCards ?? null,
-      homeRedCards: st?.homeRedCards ?? null,
-      awayRedCards: st?.awayRedCards ?? null,
-      elapsedSeconds: live?.elapsedSeconds ?? null,
-      phaseSysname: phase,
-      phaseCaption: text.short.en,
-      phaseCaptionLong: text.long.en,
-      referenceTime: (live?.referenceTime ?? capturedAt).toISOString(),
-      isLive: true,
-      isInPlay: live?.isInPlay ?? true,
-      capturedAt: capturedAt.toISOString(),
-      liveBetItems: liveBetItems(current, prevItems, capturedAt),
-    };
-    if (st) {
-      const stats = { ...pickStats(st), phase };
-      if (!prev || !sameStats(stats, prev.stats) || prev.stats?.phase !== phase) set.stats = stats;
-    }
-    plan.liveDataOps.push(liveDataOp(e.eventId, provider, st ?? null, phase, true, live?.details ?? {}, now));
-    if (odds) plan.snapshotOps.push(...snapshots(provider, e.eventId, current, prevItems, capturedAt, now));
-    plan.changed.add('events');
-  } else if (prev?.status === 'live') {
-    set.liveStats = null;
-    plan.changed.add('events');
-    // The event left play: its last snapshots are closed (every price unavailable).
-    if (prev.markets?.length) plan.snapshotOps.push(...snapshots(provider, e.eventId, closeMarkets(prev.markets), prevItems, capturedAt, now));
-  } else if (!prev) {
-    set.liveStats = null;
+  if (!(e.status === 'live' && batch.live !== null)) {
+    if (prev?.status === 'live') plan.changed.add('events');
+    return undefined;
   }
+  plan.counts.live++;
+  plan.changed.add('events');
+  if (!live) return undefined;
+  const stats = pickStats(live.stats);
+  const phase = live.phaseSysname ?? 'IN_PROGRESS';
+  const eventStats = { ...stats, phase };
+  if (!prev || !sameStats(eventStats, prev.stats) || prev.stats?.phase !== phase) {
+    set.stats = eventStats;
+    if (prev) plan.changes.push({ eventId: e.eventId, kind: 'score', at: batch.capturedAt, data: { ...eventStats, elapsedSeconds: live.elapsedSeconds } });
+  }
+  const stored = prevState?.live;
+  const same =
+    stored &&
+    stored.isLive &&
+    sameStats(stats, stored.stats) &&
+    stored.phaseSysname === phase &&
+    stored.isInPlay === live.isInPlay &&
+    sameJson(live.details ?? {}, stored.details) &&
+    clockOnTrack(stored, live.elapsedSeconds, batch.capturedAt);
+  if (same) return undefined;
+  // The clock's rate from two readings in the same phase (a quarter's clock runs slower than the wall).
+  const span = stored?.elapsedAt ? (batch.capturedAt.getTime() - stored.elapsedAt.getTime()) / 1000 : 0;
+  const clockRate =
+    live.isInPlay && stored?.isInPlay && stored.phaseSysname === phase && span > 0 && live.elapsedSeconds !== null && stored.elapsedSeconds !== null
+      ? Math.max(0, (live.elapsedSeconds - stored.elapsedSeconds) / span)
+      : (stored?.clockRate ?? null);
+  const next: PrevLive = { stats, phaseSysname: phase, isLive: true, isInPlay: live.isInPlay, details: live.details ?? {}, elapsedSeconds: live.elapsedSeconds, elapsedAt: batch.capturedAt, clockRate: live.isInPlay ? clockRate : null };
+  plan.liveData.push(liveDataWrite(e.eventId, batch.provider, next, !stored, now));
+  return next;
 }
 
 /** Results and settlement: final stats, the settlement (or re-grading under a new version) of an ended event. */
-function planResult({ plan, batch, now, e, prev, ended, set }: EventStep, result: FeedResult | null, statusChanged: boolean): void {
+function planResult({ plan, batch, now, e, prev, prevState, ended, set }: EventStep, result: FeedResult | null, statusChanged: boolean): PrevLive | undefined {
   let resultVersion = prev?.resultVersion ?? 0;
   if (ended && result && prev?.resultOverride) {
     // The operator's corrected result stands; the feed's count for this event is ignored.
@@ -490,10 +539,16 @@ function planResult({ plan, batch, now, e, prev, ended, set }: EventStep, result
       set.resultVersion = resultVersion;
       plan.settle.push({ eventId: e.eventId, resultVersion });
     }
-    if (statsChanged || statusChanged) plan.liveDataOps.push(liveDataOp(e.eventId, batch.provider, result.stats, result.phaseSysname, false, result.details, now));
+    if (statsChanged && prev) plan.changes.push({ eventId: e.eventId, kind: 'result', at: batch.capturedAt, data: { ...stats, status: e.status, voided: e.voided, resultVersion } });
+    if (statsChanged || statusChanged || prevState?.live?.isLive) {
+      const next: PrevLive = { stats: pickStats(result.stats), phaseSysname: result.phaseSysname, isLive: false, isInPlay: false, details: result.details ?? {}, elapsedSeconds: null, elapsedAt: null, clockRate: null };
+      plan.liveData.push(liveDataWrite(e.eventId, batch.provider, next, !prevState?.live, now));
+      return next;
+    }
   } else if (!prev && !ended) {
     set.stats = null;
   }
+  return undefined;
 }
 
 /**
@@ -531,21 +586,24 @@ function planAnalysis({ plan, batch, e, prev, set, options }: EventStep, statusC
   set.analysisRequestedAt = batch.capturedAt;
 }
 
-/** The event's write, when anything changed: one upsert keyed by its id. */
-function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): void {
-  if (Object.keys(set).length === 0) return;
-  set.updatedAt = now;
-  const update: Document = { $set: set };
+/** Defaults of a new event's fields that no poll sets (the schema's defaults, written by the insert). */
+const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, analysisVersion: 0, analysisRequestedVersion: 0, analysisRequestedAt: null, voided: false, lineups: null };
+
+/** The event's write, when anything of its own changed: an insert when new, else one update by id. Returns its stored state after. */
+function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): PrevEvent {
+  const after = { ...(prev ?? { _id: e.eventId, ...NEW_EVENT_DEFAULTS }), ...set } as PrevEvent;
+  if (Object.keys(set).length === 0) return after;
   if (!prev) {
-    update.$setOnInsert = { views: 0, resultVersion: 0, createdAt: now };
+    plan.events.push({ id: e.eventId, insert: true, set: { _id: e.eventId, ...NEW_EVENT_DEFAULTS, ...set, createdAt: now, updatedAt: now } });
     plan.counts.inserted++;
-  } else plan.counts.updated++;
-  plan.eventOps.push({ updateOne: { filter: { _id: e.eventId }, update, upsert: true } });
-  plan.changed.add('events');
-  if (!prev || statusChanged) {
     plan.changed.add('competitions');
+  } else {
+    plan.events.push({ id: e.eventId, insert: false, set: { ...set, updatedAt: now } });
+    plan.counts.updated++;
+    if (statusChanged) plan.changed.add('competitions');
   }
-  if (!prev) plan.changed.add('competitions');
+  plan.changed.add('events');
+  return after;
 }
 
 function pickStats(s: EventStats): EventStats {
@@ -554,15 +612,21 @@ function pickStats(s: EventStats): EventStats {
   return out;
 }
 
-function liveDataOp(eventId: string, provider: string, stats: EventStats | null, phase: string, isLive: boolean, details: Record<string, unknown>, now: Date): WriteOp {
-  const counts = stats ? pickStats(stats) : pickStats({} as EventStats);
-  return {
-    updateOne: {
-      filter: { _id: eventId },
-      update: { $set: { eventId, ...counts, phaseSysname: phase, isLive, liveDataJson: details, dataSource: provider, updatedAt: now }, $setOnInsert: { createdAt: now } },
-      upsert: true,
-    },
+function liveDataWrite(eventId: string, provider: string, live: PrevLive, insert: boolean, now: Date): DocWrite {
+  const set: Record<string, unknown> = {
+    eventId,
+    ...live.stats,
+    phaseSysname: live.phaseSysname,
+    isLive: live.isLive,
+    isInPlay: live.isInPlay,
+    liveDataJson: live.details,
+    elapsedSeconds: live.elapsedSeconds,
+    elapsedAt: live.elapsedAt,
+    clockRate: live.clockRate,
+    dataSource: provider,
+    updatedAt: now,
   };
+  return { id: eventId, insert, set: insert ? { _id: eventId, ...set, createdAt: now } : set };
 }
 
 /** Statuses whose events the feed keeps quoting. */

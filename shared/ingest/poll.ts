@@ -5,12 +5,14 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { dispatch, type Intent } from '../intents';
 import { childLogger } from '../logger';
-import { findLiveEventIdsOfProvider, markProviderSnapshotsStale } from '../db/repositories/events';
+import { findLiveEventIdsOfProvider } from '../db/repositories/events';
+import { publishStaged, recoverStaged, stageChanges } from '../feed/changeFeed';
 import { upsertProviderStateFields } from '../db/repositories/providers';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../providers/breaker';
 import type { ProviderHandle } from '../providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../providers/types';
-import { applyPlan, loadPrevious, syncInsightStatuses, type ApplyCounts } from './apply';
+import { applyPlan, syncInsightStatuses, type ApplyCounts } from './apply';
+import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState } from './state';
 import { tryWithLock } from '../locks';
 import { planIngest, type IngestPlan } from './plan';
 
@@ -45,15 +47,13 @@ export type PollOutcome = HeldInterval &
         written: ApplyCounts;
         settle: number;
         analyze: number;
+        /** Events whose stored state this poll read from the store (0 when ingestion's memory of it held). */
+        readFromStore: number;
+        changes: number;
         ms: { fetch: number; read: number; plan: number; write: number; total: number; writes: Record<string, number> };
       }
   );
 
-/**
- * Renewed every third of it while a poll runs; after a crash or a stop that cut a poll short, the
- * next poll waits at most this long.
- */
-const LOCK_TTL_MS = 15_000;
 
 interface SlotState {
   slot: number;
@@ -89,20 +89,12 @@ function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * The provider's last stored snapshots stay served, marked stale, when it cannot be read: the
- * fallback of a failed poll. `before` limits it to snapshots this poll did not refresh.
- */
-async function markStale(provider: string, before?: Date): Promise<void> {
-  await markProviderSnapshotsStale(provider, before);
-}
-
 async function recordFailure(handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
   const name = handle.provider.name;
   const reason = err instanceof BreakerOpenError ? 'breaker-open' : err instanceof QuotaExhaustedError ? 'quota' : 'error';
   const state = handle.breaker.state;
   childLogger({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
-  await markStale(name);
+  // The provider's last stored prices stay served, marked stale (its state's flag): the fallback of a failed poll.
   await upsertProviderStateFields(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
   return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
 }
@@ -200,24 +192,43 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   ]);
   const fetched = Date.now();
 
-  const previous = await loadPrevious(events.map((e) => e.eventId));
+  // A batch of changes a crashed poll staged but never published goes out first, in order.
+  await recoverStaged(name);
+  const { states: previous, readFromStore } = await loadIngestState(
+    name,
+    events.map((e) => e.eventId),
+  );
   const read = Date.now();
   const now = new Date();
   const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
   const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: getConfig().AI_REANALYZE_MINUTES * 60_000 });
   const planned = Date.now();
+  // Until the writes are acknowledged no memory of this provider's state is valid (a crash here
+  // makes the next poll read the store); the changes are staged first so that a crash after the
+  // writes still publishes them (at least once).
+  await invalidateIngestState(name);
+  const pollId = `${opts.slot}`;
+  await stageChanges(
+    name,
+    pollId,
+    plan.changes.map((c) => ({ ...c, provider: name })),
+  );
   const { counts: written, ms: writeMs } = await applyPlan(plan, now);
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const partial = errors.length > 0;
-  if (partial) await markStale(name, capturedAt);
+  // The provider's freshness, once per poll: the instant every live form of its events is served
+  // as of (shared/events/liveViews.ts). A partial poll (an odds or live call failed) is stale.
   await upsertProviderStateFields(name, {
     lastSuccessAt: new Date(),
     lastError: partial ? errors.join('; ') : null,
     eventsSeen: events.length,
     breaker: breaker.state,
     stale: partial,
+    ...(partial ? {} : { capturedAt }),
     ...quotaOf(handle),
   });
+  await publishStaged(name);
+  await saveIngestState(name, plan.next);
   await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
   const done = Date.now();
   const outcome: PollOutcome = {
@@ -229,6 +240,8 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
     written,
     settle: plan.settle.length,
     analyze: plan.analyze.length,
+    readFromStore,
+    changes: plan.changes.length,
     ms: { fetch: fetched - started, read: read - fetched, plan: planned - read, write: done - planned, total: done - started, writes: writeMs },
   };
   log.info({ ...outcome, counts: plan.counts }, partial ? 'provider polled (partial: some calls failed)' : 'provider polled');
@@ -243,7 +256,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
  */
 export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const name = handle.provider.name;
-  const res = await tryWithLock(redis(), key('ingest', 'lock', name), LOCK_TTL_MS, async (): Promise<PollOutcome> => {
+  const res = await tryWithLock(redis(), ingestLockKey(name), INGEST_LOCK_TTL_MS, async (): Promise<PollOutcome> => {
     const heldFrom = Date.now();
     const last = lastSlot(name, await redis().get(key('ingest', 'slot', name)), slotState(opts));
     if (last !== null && last >= opts.slot) {

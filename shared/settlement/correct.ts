@@ -1,7 +1,11 @@
 import { key, redis } from '../db/redis';
 import { tryWithLock } from '../locks';
 import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
-import { type CorrectionEventRow, findEventForCorrection, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
+import { findEventProvider, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../db/repositories/events';
+import { forgetIngestState, whileIngestPaused } from '../ingest/state';
+import { appendChanges } from '../feed/changeFeed';
+import { worldNow } from '../clock/worldClock';
+import { type CorrectionEventRow, findEventForCorrection } from '../db/repositories/settlementEvents';
 import { EMPTY_STATS, type EventStats } from '../stats';
 import { settlementState } from './state';
 
@@ -108,9 +112,22 @@ export function correctionIntents(eventId: string, event: { resultVersion?: numb
  * conditional update still guards against ingest moving the version on MongoDB.
  */
 export async function correctResult(req: CorrectionRequest): Promise<CorrectionOutcome> {
+  const provider = await findEventProvider(req.eventId);
+  if (provider === null) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   // The settle job is enqueued under the lock, right after the writes, as before intentions.
   const held = await tryWithLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, async () => {
-    const { outcome, intents } = await correctLocked(req);
+    // Ingest writes the same documents: the correction waits for a poll to end and holds the next
+    // one off, then makes every ingest worker read the corrected event back from the store.
+    const { outcome, intents } = await whileIngestPaused(provider, async () => {
+      const done = await correctLocked(req);
+      if (done.outcome.changed) {
+        await forgetIngestState(provider);
+        const { outcome: o } = done;
+        const data = { changes: o.changes, resultVersion: o.resultVersion, corrected: true };
+        await appendChanges('correction', `${req.eventId}-v${o.resultVersion}`, [{ eventId: req.eventId, kind: 'result', at: worldNow(), data }]);
+      }
+      return done;
+    });
     await dispatch(intents);
     return outcome;
   });

@@ -1,8 +1,12 @@
 import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../db/repositories/ai';
-import { findCancelledUnstartedEventIds, findEventsForSettlement, findLiveEventDataOfEvents, markEventsSettledAtVersions, type SettlementEventRow } from '../db/repositories/events';
+import { findCancelledUnstartedEventIds, findLiveEventDataOfEvents } from '../db/repositories/events';
+import { markEventsSettledAtVersions } from '../db/repositories/eventSettlements';
+import { findEventsForSettlement, type SettlementEventRow } from '../db/repositories/settlementEvents';
 import { childLogger } from '../logger';
 import { commitSettlements } from '../commitments/commit';
 import { recordFirstSettlements } from '../metrics/record';
+import { appendChanges } from '../feed/changeFeed';
+import { worldNow } from '../clock/worldClock';
 import {
   correctionReason,
   decidePick,
@@ -29,7 +33,7 @@ import { betDay, settlementState, settlementStats, type SettlementState, type St
  *   3. then every pick with a leg on these events (legs from their recommendations' results),
  *   4. then refreshes the performance rollups of the days concerned (recomputed, never incremented)
  *      and commits each settlement to the commitments chain (shared/commitments/),
- *   5. and last marks each event settled at its version (Event.settledVersion), which is what the
+ *   5. and last marks each event settled at its version (its marker in eventsettlements), which is what the
  *      sweeper checks: a job lost anywhere before this point is found and run again.
  * Every write is conditional on the document's state as read, so re-running any step changes
  * nothing twice; a write that finds the document changed (another worker) makes the step re-read.
@@ -197,7 +201,22 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   // before it leaves the event for the sweeper, whose re-run commits what is missing.
   await commitSettlements(endedIds, pickEventIds);
 
-  // 5. The settled-at-version marker the sweeper looks for.
+  // 5. The change feed hears of each settlement before the marker, so a crash between them makes
+  // the sweeper's re-run report it again (at least once, never lost).
+  const settledIds = [...endedIds, ...cancelledIds];
+  if (settledIds.length) {
+    const at = worldNow();
+    await appendChanges(
+      'settlement',
+      `${settledIds[0]}-${now.getTime()}`,
+      settledIds.map((id) => {
+        const o = out.get(id)!;
+        return { eventId: id, kind: 'settled', at, data: { resultVersion: o.resultVersion, recommendations: o.recommendations, picks: o.picks } };
+      }),
+    );
+  }
+
+  // 6. The settled-at-version marker the sweeper looks for.
   await markEventsSettledAtVersions(
     [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })),
     now,

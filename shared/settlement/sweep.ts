@@ -2,7 +2,7 @@ import { toRealTime } from '../clock/worldClock';
 import { getConfig } from '../config';
 import type { EnqueueIntent } from '../intents';
 import { distinctEventIdsWithOpenBets } from '../db/repositories/ai';
-import { findSettlementEventsByIds, findSettlementEventsUpdatedSince, type SweepEventRow } from '../db/repositories/events';
+import { findSettlementEventsByIds, findSettlementEventsUpdatedSince, type SweepEventRow } from '../db/repositories/settlementEvents';
 import { settlementState } from './state';
 import { DAY_MS } from '../days';
 
@@ -28,7 +28,7 @@ export type SweepCandidate = SweepEventRow;
  * behind, so losing Redis loses no settlement:
  *  (a) ended events that still have unsettled recommendations (bets with a recorded grading
  *      error are parked for review and do not count: they would only fail again), and
- *  (b) recently updated events whose settlement marker (Event.settledVersion, written last, after
+ *  (b) recently updated events whose settlement marker (settledVersion in eventsettlements, written last, after
  *      picks and rollups) is behind their resultVersion: a settlement or correction that did not
  *      finish, including its picks and rollups.
  */

@@ -3,7 +3,7 @@
  * with their LiveEventData, recommendations and picks, written straight through the models.
  */
 import { findRecommendationsByIds } from '../../shared/db/repositories/ai';
-import { findEventById } from '../../shared/db/repositories/events';
+import { findEventById } from '../../shared/db/repositories/eventForms';
 import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
 import type { ClosingLine } from '../../shared/ingest/closing';
 import type { EventStats } from '../../shared/stats';

@@ -3,7 +3,7 @@ import { worldNow } from '../../clock/worldClock';
 import { getConfig } from '../../config';
 import { childLogger } from '../../logger';
 import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../db/repositories/ai';
-import { findEventById, type EventLean } from '../../db/repositories/events';
+import { findEventById, type EventLean } from '../../db/repositories/eventForms';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../eventAnalysis';
 import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';

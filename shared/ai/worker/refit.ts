@@ -1,7 +1,8 @@
 import { marketType } from '../../markets/catalog';
 import { childLogger } from '../../logger';
 import { findInsightBlendInputsByEventIds, upsertModelFitUnlessNewerWindow } from '../../db/repositories/ai';
-import { findCompletedEventScoresOfSport, findEventMarketsOfSportSince } from '../../db/repositories/events';
+import { findCompletedEventScoresOfSport } from '../../db/repositories/events';
+import { findEventMarketsOfSportSince } from '../../db/repositories/eventForms';
 import { MAIN_MARKET } from '../eventAnalysis';
 import type { AnalysisMarket } from '../analysis/types';
 import { rankBookmakers } from '../bookRanking';

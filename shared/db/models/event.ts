@@ -5,24 +5,14 @@ import { defineModel, nullable, required, zeros } from './define';
 
 const { Mixed } = Schema.Types;
 
-const BetItemSchema = new Schema(
-  {
-    ...required({ id: String, code: String, price: Number }),
-    isAvailable: { type: Boolean, default: true },
-    /** Best price per bookmaker (dataSource -> price), for price shopping and dispersion. */
-    bookPrices: { type: Mixed, default: undefined },
-  },
-  { _id: false },
-);
-
-const MarketSchema = new Schema({ ...required({ id: String, betTypeSysname: String }), line: { type: Number, default: null }, betItems: { type: [BetItemSchema], default: [] } }, { _id: false });
-
 const TeamRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true }, regionId: Number }, { _id: false });
 const NamedRefSchema = new Schema({ id: { type: Number, required: true }, name: { type: LocalizedTextSchema, required: true } }, { _id: false });
 
 /**
- * An event, stored denormalized the way the API serves it (no joins: the query subset MongoDB and FerretDB share).
- * Team, competition and region names are copied in every locale at ingest.
+ * An event: what changes rarely (teams, start, status, score and stats, lineups, closing line),
+ * stored denormalized (team, competition and region names copied in every locale at ingest).
+ * Its prices (eventPrices.ts), live data (liveEventData.ts), views and settlement marker have
+ * documents of their own, each with one writer: see docs/architecture.md.
  */
 const EventSchema = new Schema(
   {
@@ -35,16 +25,11 @@ const EventSchema = new Schema(
     /** startedAt: when the event went live (postponed-after-start settles; never-started does not). */
     ...nullable({ startedAt: Date, endedAt: Date }),
     /** priority: popularity of the competition, for `prioritize` on the live list. */
-    ...zeros('views', 'priority'),
-    markets: { type: [MarketSchema], default: [] },
+    ...zeros('priority'),
     /** Final or current counts (the contract's Stats). */
     stats: { type: new Schema({ ...StatsFields, phase: String }, { _id: false }), default: null },
-    /** Flat live stats with liveBetItems, as the live endpoint serves them. */
-    liveStats: { type: Mixed, default: null },
     /** Bumped when final stats change after completion: settlement re-grades on a new version. */
     resultVersion: { type: Number, default: 0 },
-    /** settledVersion: the resultVersion settlement last completed for (recommendations, picks, rollups); null = never. */
-    ...nullable({ settledVersion: Number, settledAt: Date }),
     /**
      * Set by an operator's result correction: the final result is the operator's from then on and
      * later feed results for the event are ignored (a provider still sending its wrong count must
@@ -53,7 +38,6 @@ const EventSchema = new Schema(
     resultOverride: { type: Mixed, default: null },
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
-    oddsUpdatedAt: { type: Date, default: null },
     /** Bumped when the AI's inputs change (pre-match prices, lineups, status). */
     analysisVersion: { type: Number, default: 0 },
     /** The analysisVersion last asked of the AI worker and the world time of the ask (price moves far from kickoff wait AI_REANALYZE_MINUTES). */
@@ -76,7 +60,6 @@ export const Event = defineModel('Event', EventSchema, [
   [{ competitionId: 1, startDateTime: 1 }],
   [{ regionId: 1, startDateTime: 1 }],
   [{ sportId: 1, status: 1, startDateTime: 1 }],
-  [{ startDateTime: 1, views: -1 }],
   [{ 'homeTeam.id': 1 }],
   [{ 'awayTeam.id': 1 }],
 ]);

@@ -2,7 +2,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
 import { StatsFields } from './common';
 import { defineModel, required } from './define';
 
-/** Per-event live data (the contract's LiveEventData): the data settlement uses. One document per event. */
+/** Per-event live data (the contract's LiveEventData): the data settlement uses. One document per event; one writer, ingest (and the correct-result CLI under ingest's lock). */
 const LiveEventDataSchema = new Schema(
   {
     ...required({ _id: String, eventId: String }),
@@ -10,6 +10,16 @@ const LiveEventDataSchema = new Schema(
     phaseSysname: { type: String, default: null },
     isLive: { type: Boolean, default: false },
     liveDataJson: { type: Schema.Types.Mixed, default: {} },
+    /** In play now (false at half-time and other breaks): the game clock runs only then. */
+    isInPlay: { type: Boolean, default: false },
+    /**
+     * The game clock's last reading, the world instant of it and its rate (clock seconds per world
+     * second): ingest rewrites them only when the clock leaves that track, and reads serve the
+     * clock run on to the provider's freshness (shared/events/liveViews.ts).
+     */
+    elapsedSeconds: { type: Number, default: null },
+    elapsedAt: { type: Date, default: null },
+    clockRate: { type: Number, default: null },
     dataSource: { type: String },
   },
   { collection: 'liveeventdata', timestamps: true, minimize: false },

@@ -1,12 +1,22 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 import { defineModel, required } from './define';
 
-/** Append-only price history per bet item: one row each time a price changes. */
-const OddsHistorySchema = new Schema(required({ betItemId: String, eventId: String, dataSource: String, price: Number, at: Date }), { collection: 'oddshistory', versionKey: false });
+const ItemPriceSchema = new Schema({ ...required({ id: String, price: Number }) }, { _id: false });
+
+/**
+ * Append-only price history: one document per event per reprice, with the consensus of every bet
+ * item whose price moved then. `_id` = `<eventId>|<dataSource>|<at ms>` (the source's own
+ * timestamp), so a replayed poll appends nothing; a reprice is one insert, not one per item.
+ */
+const OddsHistorySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    ...required({ eventId: String, dataSource: String, at: Date }),
+    items: { type: [ItemPriceSchema], default: [] },
+  },
+  { collection: 'oddshistory', versionKey: false },
+);
 
 export type OddsHistoryDoc = InferSchemaType<typeof OddsHistorySchema>;
-export const OddsHistory = defineModel('OddsHistory', OddsHistorySchema, [
-  // Unique per (item, source, instant) so a replayed write cannot append twice.
-  [{ betItemId: 1, dataSource: 1, at: 1 }, { unique: true }],
-  [{ eventId: 1 }],
-]);
+// The history of a bet item is read through its event (the item id starts with the event id).
+export const OddsHistory = defineModel('OddsHistory', OddsHistorySchema, [[{ eventId: 1 }]]);

@@ -9,6 +9,11 @@ const ProviderStateSchema = new Schema(
     eventsSeen: { type: Number, default: 0 },
     breaker: { type: String, default: 'closed' },
     stale: { type: Boolean, default: false },
+    /**
+     * The feed instant (world time) of the last complete poll: the provider's freshness, written
+     * once per poll. Every live form of its events (live stats, snapshots) is served as of it.
+     */
+    capturedAt: { type: Date, default: null },
     /** Request quota as the provider last reported it (The Odds API headers). */
     quota: { type: Schema.Types.Mixed, default: null },
   },

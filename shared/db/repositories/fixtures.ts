@@ -2,9 +2,11 @@ import {
   Competition,
   CreditLedger,
   Event,
+  EventPrices,
+  EventSettlement,
+  EventView,
   Insight,
   LiveEventData,
-  LiveOddsSnapshot,
   MeterHold,
   OddsHistory,
   PerformanceRollup,
@@ -16,6 +18,8 @@ import {
   Session,
   Team,
 } from '../models';
+import { bulkWriteInBatches } from '../bulk';
+import { findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from './eventForms';
 import type { CompetitionDoc } from '../models/competition';
 import type { RegionDoc } from '../models/region';
 import type { TeamDoc } from '../models/team';
@@ -44,7 +48,7 @@ export async function upsertReferenceDocuments(docs: {
 const SEEDED = {
   events: Event,
   liveEventData: LiveEventData,
-  liveOddsSnapshots: LiveOddsSnapshot,
+  liveOddsSnapshots: EventPrices,
   recommendations: Recommendation,
   picks: Pick,
   insights: Insight,
@@ -54,20 +58,194 @@ const SEEDED = {
 /** A document as a test writes it: plain values, checked by the collection's schema on insert. */
 export type SeedDocument = { _id: string } & Record<string, unknown>;
 
+/*
+ * An event's fields kept in documents of their own (one writer each), as a test may still seed or
+ * set them on the event: `views` goes to eventviews, `settledVersion` and `settledAt` to
+ * eventsettlements (settledAt defaults to now: a stored marker always has one). A null removes the
+ * side document, as never viewed or never settled.
+ */
+const EVENT_SIDE_FIELDS = ['views', 'settledVersion', 'settledAt'] as const;
+const given = (v: unknown) => v !== undefined && v !== null;
+
+function eventSideWrites(eventId: string, fields: Record<string, unknown>): { viewOps: unknown[]; markerOps: unknown[] } {
+  const { views, settledVersion, settledAt } = fields;
+  const viewOps = given(views) ? [{ updateOne: { filter: { _id: eventId }, update: { $set: { views } }, upsert: true } }] : 'views' in fields ? [{ deleteOne: { filter: { _id: eventId } } }] : [];
+  const markerOps = given(settledVersion)
+    ? [{ updateOne: { filter: { _id: eventId }, update: { $set: { settledVersion, settledAt: settledAt ?? new Date() } }, upsert: true } }]
+    : 'settledVersion' in fields
+      ? [{ deleteOne: { filter: { _id: eventId } } }]
+      : [];
+  return { viewOps, markerOps };
+}
+
+async function writeEventSideFields(docs: readonly (Record<string, unknown> & { _id: string })[]): Promise<void> {
+  const writes = docs.map((d) => eventSideWrites(d._id, d));
+  await Promise.all([
+    bulkWriteInBatches(
+      EventView,
+      writes.flatMap((w) => w.viewOps),
+    ),
+    bulkWriteInBatches(
+      EventSettlement,
+      writes.flatMap((w) => w.markerOps),
+    ),
+  ]);
+}
+
+function withoutEventSideFields<T extends Record<string, unknown>>(doc: T): T {
+  const rest = { ...doc };
+  for (const f of EVENT_SIDE_FIELDS) delete rest[f];
+  return rest;
+}
+
+/*
+ * A test seeds an event as the read API serves it: with its `markets`, and while live its flat
+ * `liveStats` (the contract's live form). Ingest stores those apart, so they are written as
+ * ingest would have left them for the served forms to be these: the markets as the event's
+ * prices, the live stats as its live data (counts, phase, clock at referenceTime) and, when they
+ * list live bet items, as the prices those items show (moved at their timestamp by priceChange).
+ */
+type SeedMarket = { id: string; betTypeSysname: string; line?: number | null; betItems: { id: string; code: string; price: number; isAvailable?: boolean; bookPrices?: Record<string, number> }[] };
+type SeedBetItem = { betItemId: string; marketId: string; marketSysname: string; code: string; price: number; priceChange?: number | null; isAvailable?: boolean; timestamp?: string };
+
+function lineOfMarketId(marketId: string): number | null {
+  const m = /@(-?\d+(?:\.\d+)?)$/.exec(marketId);
+  return m ? Number(m[1]) : null;
+}
+
+function pricesFromLiveBetItems(items: readonly SeedBetItem[]) {
+  const markets = new Map<string, SeedMarket>();
+  const previous: { id: string; price: number | null }[] = [];
+  for (const it of items) {
+    const m = markets.get(it.marketId) ?? { id: it.marketId, betTypeSysname: it.marketSysname, line: lineOfMarketId(it.marketId), betItems: [] };
+    markets.set(it.marketId, m);
+    m.betItems.push({ id: it.betItemId, code: it.code, price: it.price, isAvailable: it.isAvailable !== false, bookPrices: {} });
+    previous.push({ id: it.betItemId, price: typeof it.priceChange === 'number' ? Math.round((it.price - it.priceChange) * 100) / 100 : null });
+  }
+  const ts = Number(items[0]?.timestamp);
+  return { markets: [...markets.values()], previous, movedAt: Number.isFinite(ts) ? new Date(ts) : new Date(0) };
+}
+
+async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
+  const prices: Record<string, unknown>[] = [];
+  const live: Record<string, unknown>[] = [];
+  for (const d of docs) {
+    const liveStats = d.liveStats as (Record<string, unknown> & { liveBetItems?: SeedBetItem[] }) | null | undefined;
+    const base = { _id: d._id, dataSource: d.dataSource ?? 'simulated', previous: [], movedAt: (d.oddsUpdatedAt as Date | undefined) ?? new Date(0), oddsUpdatedAt: d.oddsUpdatedAt ?? null };
+    if (liveStats?.liveBetItems?.length) prices.push({ ...base, ...pricesFromLiveBetItems(liveStats.liveBetItems) });
+    else if (d.markets !== undefined) prices.push({ ...base, markets: d.markets });
+    if (liveStats) {
+      const stats = (d.stats ?? {}) as Record<string, unknown>;
+      const count = (k: string) => (liveStats[k] !== undefined ? liveStats[k] : (stats[k] ?? null));
+      const reference = liveStats.referenceTime ? new Date(liveStats.referenceTime as string | Date) : null;
+      live.push({
+        _id: d._id,
+        eventId: d._id,
+        ...Object.fromEntries(['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'].map((k) => [k, count(k)])),
+        phaseSysname: liveStats.phaseSysname ?? null,
+        isLive: true,
+        isInPlay: liveStats.isInPlay !== false,
+        elapsedSeconds: liveStats.elapsedSeconds ?? null,
+        elapsedAt: reference,
+        clockRate: null,
+        liveDataJson: {},
+        dataSource: d.dataSource ?? 'simulated',
+      });
+    }
+  }
+  await bulkWriteInBatches(
+    EventPrices,
+    prices.map((p) => ({ replaceOne: { filter: { _id: p._id }, replacement: p, upsert: true } })),
+  );
+  await bulkWriteInBatches(
+    LiveEventData,
+    live.map(({ _id, ...l }) => ({ updateOne: { filter: { _id }, update: { $set: l }, upsert: true } })),
+  );
+}
+
+const EVENT_PART_FIELDS = ['markets', 'liveStats', 'oddsUpdatedAt'] as const;
+
+/**
+ * One provider's live-odds snapshot as a test seeds it, written into the event's prices: the
+ * provider's own (the consensus) sets each item's price, a bookmaker's its book price; each item
+ * moved at `capturedAt` by its priceChange (none given: the price before is unknown).
+ */
+async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
+  const eventId = String(doc.eventId);
+  const ds = String(doc.dataSource);
+  const stored = await EventPrices.findById(eventId).lean<{ dataSource: string; markets: SeedMarket[]; previous?: { id: string; price?: number | null; bookPrices?: Record<string, number | null> }[] }>();
+  const provider = stored?.dataSource ?? 'simulated';
+  const fromSnapshot = new Map(((doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null }[]).map((m) => [m.marketId, m]));
+  // The snapshots of one event describe the same markets: the first one seeded replaces the event's.
+  const kept = (stored?.markets ?? []).filter((m) => fromSnapshot.has(m.id));
+  const markets = new Map(kept.map((m) => [m.id, m]));
+  const previous = new Map((fromSnapshot.size && kept.length ? (stored?.previous ?? []) : []).map((p) => [p.id, { ...p }]));
+  for (const lm of (doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null; betItems: { code: string; price: number; priceChange?: number | null; isAvailable?: boolean }[] }[]) {
+    const m = markets.get(lm.marketId) ?? { id: lm.marketId, betTypeSysname: lm.marketSysname, line: lm.line ?? lineOfMarketId(lm.marketId), betItems: [] };
+    markets.set(lm.marketId, m);
+    for (const b of lm.betItems) {
+      const id = `${lm.marketId}-${b.code}`;
+      let item = m.betItems.find((x) => x.code === b.code);
+      if (!item) {
+        item = { id, code: b.code, price: b.price, isAvailable: b.isAvailable !== false, bookPrices: {} };
+        m.betItems.push(item);
+      }
+      const before = typeof b.priceChange === 'number' ? Math.round((b.price - b.priceChange) * 100) / 100 : null;
+      const prev = previous.get(item.id) ?? { id: item.id };
+      previous.set(item.id, prev);
+      if (ds === provider) {
+        item.price = b.price;
+        item.isAvailable = b.isAvailable !== false;
+        prev.price = before;
+      } else {
+        item.bookPrices = { ...(item.bookPrices ?? {}), [ds]: b.price };
+        prev.bookPrices = { ...(prev.bookPrices ?? {}), [ds]: before };
+      }
+    }
+  }
+  const set = { dataSource: provider, markets: [...markets.values()], previous: [...previous.values()], movedAt: doc.capturedAt ?? new Date() };
+  await EventPrices.updateOne({ _id: eventId }, { $set: set }, { upsert: true });
+}
+
 /** Documents of one collection written as given, in order; the schema's validation still applies. */
 export async function insertSeedDocuments(collection: keyof typeof SEEDED, docs: readonly SeedDocument[]): Promise<void> {
   const model = SEEDED[collection] as unknown as { insertMany(docs: readonly SeedDocument[]): Promise<unknown> };
-  await model.insertMany(docs);
+  if (collection === 'liveOddsSnapshots') {
+    for (const d of docs) await writeSnapshotSeed(d);
+    return;
+  }
+  if (collection === 'liveEventData') {
+    // Merged into what an event's seeded live stats already wrote.
+    await bulkWriteInBatches(
+      LiveEventData,
+      docs.map(({ _id, ...d }) => ({ updateOne: { filter: { _id }, update: { $set: d }, upsert: true } })),
+    );
+    return;
+  }
+  if (collection !== 'events') {
+    await model.insertMany(docs);
+    return;
+  }
+  await model.insertMany(
+    docs.map((d) => {
+      const rest: Record<string, unknown> = withoutEventSideFields(d);
+      for (const f of EVENT_PART_FIELDS) delete rest[f];
+      return rest as SeedDocument;
+    }),
+  );
+  await writeEventParts(docs);
+  // A new event's 0 views is no document at all, as for an event never viewed.
+  await writeEventSideFields(docs.map(({ views, ...d }) => (views === 0 ? d : { ...d, views })));
 }
 
 /** Empties what the read API serves: events, their live data and odds, AI output and references. */
 export async function deleteAllReadData(): Promise<void> {
-  await Promise.all([Event, LiveEventData, LiveOddsSnapshot, Recommendation, Pick, Insight, Competition, Region, Team].map((m) => m.collection.deleteMany({})));
+  await Promise.all([Event, EventPrices, EventView, EventSettlement, LiveEventData, Recommendation, Pick, Insight, Competition, Region, Team].map((m) => m.collection.deleteMany({})));
 }
 
 /** Empties what ingestion writes: events, live data and odds, odds history, references, provider state. */
 export async function deleteAllIngested(): Promise<void> {
-  await Promise.all([Event, LiveEventData, LiveOddsSnapshot, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
+  await Promise.all([Event, EventPrices, EventView, EventSettlement, LiveEventData, OddsHistory, Competition, Region, Team, ProviderState].map((m) => m.collection.deleteMany({})));
 }
 
 /** An account's ledger entries (of these kinds, or all), in chain order: what a test checks was charged. */
@@ -110,15 +288,40 @@ export async function deleteReferenceDocuments(ids: { regions?: readonly number[
  * operator would change them behind the services' back: what a test then expects them to notice.
  */
 export async function setEventFields(eventId: string, set: Record<string, unknown>): Promise<void> {
-  await Event.updateOne({ _id: eventId }, { $set: set });
+  await writeEventSideFields([{ ...set, _id: eventId }]);
+  const rest = withoutEventSideFields(set);
+  if (Object.keys(rest).length) await Event.updateOne({ _id: eventId }, { $set: rest });
+}
+
+/** How many of these events are marked settled at `version`: what a test waits for settlement to reach. */
+export async function countEventsSettledAt(eventIds: readonly string[], version: number): Promise<number> {
+  return EventSettlement.countDocuments({ _id: { $in: eventIds }, settledVersion: version });
 }
 
 export async function setCompetitionFields(competitionId: number, set: Record<string, unknown>): Promise<void> {
   await Competition.updateOne({ _id: competitionId }, { $set: set });
 }
 
+/**
+ * Changes an event's stored prices behind ingest's back, as a seeded snapshot of `dataSource`
+ * names them: `liveMarkets.<m>.betItems.<i>.price` (that source's price of the item),
+ * `capturedAt` (when they last moved); `stale` marks the event's provider stale.
+ */
 export async function setLiveOddsSnapshotFields(eventId: string, dataSource: string, set: Record<string, unknown>): Promise<void> {
-  await LiveOddsSnapshot.updateOne({ _id: `${eventId}|${dataSource}` }, { $set: set });
+  const stored = await EventPrices.findById(eventId).lean<{ dataSource: string; markets: SeedMarket[] }>();
+  if (!stored) throw new Error(`no prices stored for event ${eventId}`);
+  const prices: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(set)) {
+    const m = /^liveMarkets\.(\d+)\.betItems\.(\d+)\.price$/.exec(path);
+    if (m) {
+      const item = stored.markets[Number(m[1])]?.betItems[Number(m[2])];
+      if (!item) throw new Error(`event ${eventId} has no item at ${path}`);
+      prices[`markets.${m[1]}.betItems.${m[2]}.${dataSource === stored.dataSource ? 'price' : `bookPrices.${dataSource}`}`] = value;
+    } else if (path === 'capturedAt') prices.movedAt = value;
+    else if (path === 'stale') await ProviderState.updateOne({ _id: stored.dataSource }, { $set: { stale: value } }, { upsert: true });
+    else throw new Error(`setLiveOddsSnapshotFields: ${path} is not a field a snapshot is served from`);
+  }
+  if (Object.keys(prices).length) await EventPrices.updateOne({ _id: eventId }, { $set: prices });
 }
 
 /** Events made to look created at `at` (timestamps bypassed): how old a test needs them to be. */
@@ -126,14 +329,27 @@ export async function backdateEventsCreatedAt(eventIds: readonly string[], at: D
   await Event.collection.updateMany({ _id: { $in: eventIds } } as never, { $set: { createdAt: at } });
 }
 
-/** Stored price history rows, per bet item in time order: what a test checks ingestion appended. */
+/** Stored price history, one row per bet item and reprice, per bet item in time order: what a test checks ingestion appended. */
 export async function findOddsHistoryRows(filter: { eventId?: string; betItemId?: string } = {}) {
-  return OddsHistory.find(filter).sort({ betItemId: 1, at: 1 }).lean();
+  const eventId = filter.eventId ?? (filter.betItemId ? /^[0-9]+/.exec(filter.betItemId)?.[0] : undefined);
+  const docs = await OddsHistory.find(eventId ? { eventId } : {}).lean<{ _id: string; eventId: string; dataSource: string; at: Date; items: { id: string; price: number }[] }[]>();
+  const rows = docs.flatMap((d) => d.items.map((i) => ({ betItemId: i.id, eventId: d.eventId, dataSource: d.dataSource, price: i.price, at: d.at })));
+  return rows
+    .filter((r) => !filter.betItemId || r.betItemId === filter.betItemId)
+    .sort((a, b) => (a.betItemId < b.betItemId ? -1 : a.betItemId > b.betItemId ? 1 : a.at.getTime() - b.at.getTime()));
 }
 
-/** Stored live odds snapshots (of one event, or all), whole. */
+/** The live odds snapshots served for an event (or every event with prices), one per dataSource. */
 export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
-  return LiveOddsSnapshot.find(filter).lean();
+  const ids = filter.eventId ? [filter.eventId] : (await EventPrices.find({}, { _id: 1 }).lean<{ _id: string }[]>()).map((p) => String(p._id));
+  const out = [];
+  for (const id of ids) {
+    for (const ds of await findLiveOddsDataSourcesOfEvent(id)) {
+      const snap = await findLiveOddsSnapshot(id, ds);
+      if (snap) out.push({ _id: `${id}|${ds}`, ...snap });
+    }
+  }
+  return out;
 }
 
 export async function countAllLiveEventData(): Promise<number> {

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { getConfig } from '../../../shared/config';
 import { ensureFerretPostgresIndexes, ginIndexName } from '../../../shared/db/ferretIndexes';
 import { connectMongo } from '../../../shared/db/mongo';
-import { ALL_MODELS, ApiKey, Event, LiveEventData, LiveOddsSnapshot, Pick, Recommendation } from '../../../shared/db/models';
+import { ALL_MODELS, ApiKey, Event, LiveEventData, OddsHistory, Pick, Recommendation } from '../../../shared/db/models';
 
 const DOCS = 5000;
 
@@ -54,7 +54,7 @@ describe('FerretDB on PostgreSQL: the GIN indexes its @> filters use', function 
     for (const [model, field] of [
       [Recommendation, 'eventId'],
       [Recommendation, 'settled'],
-      [LiveOddsSnapshot, 'eventId'],
+      [OddsHistory, 'eventId'],
       [LiveEventData, 'eventId'],
       [Pick, 'eventIds'],
       [Event, 'status'],

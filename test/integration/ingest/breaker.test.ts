@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { findLiveOddsSnapshot } from '../../../shared/db/repositories/events';
+import { findLiveOddsSnapshot } from '../../../shared/db/repositories/eventForms';
 import { findProviderState } from '../../../shared/db/repositories/providers';
 import { providerEventId } from '../../../shared/providers/ids';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';

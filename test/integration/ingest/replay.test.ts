@@ -3,7 +3,7 @@ import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { findRecommendationsByIds } from '../../../shared/db/repositories/ai';
-import { findEventById } from '../../../shared/db/repositories/events';
+import { findEventById } from '../../../shared/db/repositories/eventForms';
 import { deleteRecommendationsWithIdPrefix, deleteRollupsOfDay, insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
 import { connectMongo } from '../../../shared/db/mongo';
 import type { ClosingLine } from '../../../shared/ingest/closing';

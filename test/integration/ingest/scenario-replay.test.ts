@@ -5,7 +5,8 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { countAllEvents, countAllLiveOddsSnapshots, countAllOddsHistory, findEventById, findLiveEventDataOfEvent, findLiveOddsSnapshot } from '../../../shared/db/repositories/events';
+import { countAllEvents, countAllEventPrices, countAllOddsHistory, findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
+import { findEventById, findLiveOddsSnapshot } from '../../../shared/db/repositories/eventForms';
 import { findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
@@ -156,11 +157,11 @@ describe('ingest: a scenario file replayed exactly', function () {
   it('happy: replaying the same poll twice writes nothing twice', async () => {
     handle = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: loadScenario(resolve(DIR, 'soccer-settlement-rules.json')) }));
     await poll(at('13:15'));
-    const before = { history: await countAllOddsHistory(), snaps: await countAllLiveOddsSnapshots(), events: await countAllEvents() };
+    const before = { history: await countAllOddsHistory(), snaps: await countAllEventPrices(), events: await countAllEvents() };
     // A second worker polling the same instant under a new slot (after a lost lock, say).
     const again = await poll(at('13:15'));
     expect(again.status).to.equal('ok');
     if (again.status === 'ok') expect(again.written.history).to.equal(0);
-    expect({ history: await countAllOddsHistory(), snaps: await countAllLiveOddsSnapshots(), events: await countAllEvents() }).to.deep.equal(before);
+    expect({ history: await countAllOddsHistory(), snaps: await countAllEventPrices(), events: await countAllEvents() }).to.deep.equal(before);
   });
 });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { drainViewFlushes } from '../../../api/queries/views';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { eventExists, findEventById } from '../../../shared/db/repositories/events';
+import { eventExists } from '../../../shared/db/repositories/events';
+import { findEventById } from '../../../shared/db/repositories/eventForms';
+import { findViewsOfEvents } from '../../../shared/db/repositories/eventViews';
 import { COMPETITIONS, insertAiOutput, insertLiveEventData, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -175,13 +177,14 @@ describe('GET /v2/matches/{eventId}', () => {
 
   it('happy: every request counts one view, atomically, and shows the count including itself', async () => {
     await drainViewFlushes(); // earlier tests' views of this event
-    const before = (await findEventById('5004'))!.views;
+    const storedViews = async () => (await findViewsOfEvents(['5004'])).get('5004') ?? 0;
+    const before = await storedViews();
     const results = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/matches/5004')));
     const seen = results.map((r) => r.body.data.views).sort((a, b) => a - b);
     expect(seen).to.deep.equal(Array.from({ length: 20 }, (_, i) => before + i + 1));
     // Stored after the answers, not before them.
     await drainViewFlushes();
-    expect((await findEventById('5004'))!.views).to.equal(before + 20);
+    expect(await storedViews()).to.equal(before + 20);
   });
 
   it('error: an unknown event is 404 in the error shape, and counts nothing', async () => {

@@ -37,7 +37,10 @@ describe('OpenAPI document and docs page', () => {
     await insertAiOutput('1301', soon);
     await settledRecommendation('1303');
     await appendOddsHistoryIgnoringDuplicates(
-      [1.9, 1.85, 1.95].map((price, i) => ({ betItemId: MOVING_ITEM, eventId: '1301', dataSource: 'simulated', price, at: new Date(Date.now() - (3 - i) * 60_000) })),
+      [1.9, 1.85, 1.95].map((price, i) => {
+        const at = new Date(Date.now() - (3 - i) * 60_000);
+        return { _id: `1301|simulated|${at.getTime()}`, eventId: '1301', dataSource: 'simulated', at, items: [{ id: MOVING_ITEM, price }] };
+      }),
     );
     await bumpCacheVersion('events', 'competitions');
   });

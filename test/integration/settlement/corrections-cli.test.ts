@@ -1,8 +1,17 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { countEventsMatching, findEventById, findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
-import { deleteRecommendation, findPicksById, findRecommendationsOfEventsById, findRollupById, insertRawRecommendation, setRollupFields } from '../../../shared/db/repositories/fixtures';
+import { findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
+import { findEventById } from '../../../shared/db/repositories/eventForms';
+import {
+  countEventsSettledAt,
+  deleteRecommendation,
+  findPicksById,
+  findRecommendationsOfEventsById,
+  findRollupById,
+  insertRawRecommendation,
+  setRollupFields,
+} from '../../../shared/db/repositories/fixtures';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
 import { refreshRollupDays } from '../../../shared/settlement/rollups';
 import { betDay } from '../../../shared/settlement/state';
@@ -35,7 +44,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
   let other: string;
   let upcoming: string;
 
-  const settledAt = (ids: string[], version: number) => async () => (await countEventsMatching({ _id: { $in: ids }, settledVersion: version })) === ids.length;
+  const settledAt = (ids: string[], version: number) => async () => (await countEventsSettledAt(ids, version)) === ids.length;
 
   before(async function () {
     await connectMongo();

@@ -5,9 +5,10 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
 import { pollProvider } from '../../../shared/ingest/poll';
-import { countEventsMatching, findEventById } from '../../../shared/db/repositories/events';
+import { findEventById } from '../../../shared/db/repositories/eventForms';
 import { findAllSettledBets } from '../../../shared/db/repositories/ai';
-import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
+import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
+import { findSettledVersion } from '../../../shared/db/repositories/eventSettlements';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
 import { SimulatedProvider } from '../../../shared/providers/simulated';
 import { loadScenario, type Scenario } from '../../../shared/providers/simulated/scenario';
@@ -320,14 +321,14 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
     // Every event to its end state; the worker settles each from the job ingest enqueued.
     for (const t of ['12:35', '13:15', '13:35', '14:15', '14:46']) await poll(soccer, t);
     for (const t of ['12:42', '16:30']) await poll(multi, t);
-    await waitUntil('every ended event settled at version 0', async () => (await countEventsMatching({ _id: { $in: SETTLED_IDS }, settledVersion: 0 })) === SETTLED_IDS.length, 120_000, 250);
+    await waitUntil('every ended event settled at version 0', async () => (await countEventsSettledAt(SETTLED_IDS, 0)) === SETTLED_IDS.length, 120_000, 250);
     api = await startApi();
     v0 = await settleBet('7100008');
     atV0 = { ...(await performance()), expected: await recomputed() };
 
     // The published correction: a new result version, settled by its own job.
     await poll(soccer, '15:15');
-    await waitUntil('the correction of 7100008 settled', async () => (await findEventById('7100008'))?.settledVersion === 1, 60_000, 250);
+    await waitUntil('the correction of 7100008 settled', async () => (await findSettledVersion('7100008'))?.settledVersion === 1, 60_000, 250);
   });
 
   after(async () => {

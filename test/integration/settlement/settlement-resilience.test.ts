@@ -3,9 +3,8 @@ import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { equalRollups } from '../../../shared/grading';
-import { countEventsMatching } from '../../../shared/db/repositories/events';
 import { countRecommendationsMatching } from '../../../shared/db/repositories/ai';
-import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
+import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
 import { loadRollups, recomputeAll } from '../../../shared/settlement/rollups';
 import { sigkillTree } from '../../helpers/kill';
 import { deleteKeysOfThisRun } from '../../helpers/redisKeys';
@@ -54,7 +53,7 @@ async function expectExactlyOnce(eventIds: string[], pickIds: string[], betsPerE
   const picks = await findPicksById({ ids: pickIds });
   expect(picks).to.have.length(pickIds.length);
   expect(new Set(picks.map((p) => `${p.settled}:${p.settlementWrites}`))).to.deep.equal(new Set(['true:1']));
-  expect(await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })).to.equal(eventIds.length);
+  expect(await countEventsSettledAt(eventIds, 0)).to.equal(eventIds.length);
   const { rollups, invalid } = await recomputeAll();
   expect(invalid).to.deep.equal([]);
   const check = equalRollups(await loadRollups(), rollups);
@@ -93,7 +92,7 @@ describe('settlement resilience (worker and scheduler processes)', function () {
     running.push(spawnEntry('workers/settlement.ts', { SETTLEMENT_LOCK_MS: '3000' }));
     running.push(spawnEntry('workers/scheduler.ts', { SETTLEMENT_SWEEP_MS: '1500', POLL_INTERVAL_MS: '3600000' }));
     await waitUntil('the sweep to settle every bet', async () => (await settledCount(eventIds)) === eventIds.length * 5, 150_000, 500);
-    await waitUntil('every event marked settled', async () => (await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 30_000, 250);
+    await waitUntil('every event marked settled', async () => (await countEventsSettledAt(eventIds, 0)) === eventIds.length, 30_000, 250);
     await expectExactlyOnce(eventIds, pickIds, 5);
     const swept = (await queueFor(settlementQueue).getJobs(['completed'])).filter((j) => j.name === 'sweep');
     expect(swept.length, 'completed sweep jobs').to.be.greaterThan(0);
@@ -135,7 +134,7 @@ describe('settlement resilience (worker and scheduler processes)', function () {
 
     running.push(spawnEntry('workers/settlement.ts', env));
     await waitUntil('every bet settled after the kills', async () => (await settledCount(eventIds)) === total, 180_000, 500);
-    await waitUntil('every event marked settled', async () => (await countEventsMatching({ _id: { $in: eventIds }, settledVersion: 0 })) === eventIds.length, 60_000, 250);
+    await waitUntil('every event marked settled', async () => (await countEventsSettledAt(eventIds, 0)) === eventIds.length, 60_000, 250);
     await expectExactlyOnce(eventIds, pickIds, perEvent);
   });
 });

@@ -3,9 +3,8 @@ import { enqueue } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/db/mongo';
 import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
-import { countEventsMatching } from '../../../shared/db/repositories/events';
 import { findAllSettledBets } from '../../../shared/db/repositories/ai';
-import { findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
+import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
 import { toSettledBet } from '../../../shared/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -215,7 +214,7 @@ describe('settlement rules end to end (worker process, settle-bet endpoint)', fu
     // What ingest does when an event ends: one delayed job per event and result version.
     for (const id of [...ids, cancelled, C1, C2]) await enqueue(settlementQueue, 'settle-event', { eventId: id, resultVersion: 0 });
     const expectMarked = ids.filter((_, i) => SCENARIOS[i].state === 'settled').concat(cancelled, C1, C2);
-    await waitUntil('every ended event to be settled', async () => (await countEventsMatching({ _id: { $in: expectMarked }, settledVersion: 0 })) === expectMarked.length, 90000, 250);
+    await waitUntil('every ended event to be settled', async () => (await countEventsSettledAt(expectMarked, 0)) === expectMarked.length, 90000, 250);
     api = await startApi();
   });
 

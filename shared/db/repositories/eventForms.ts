@@ -1,0 +1,197 @@
+import type { FilterQuery } from 'mongoose';
+import { liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../events/liveViews';
+import type { StoredMarket } from '../../ingest/plan';
+import { findWhereIn } from '../lookup';
+import { Event, EventPrices, LiveEventData, ProviderState } from '../models';
+import type { EventDoc } from '../models/event';
+import { findViewsOfEvents } from './eventViews';
+
+/**
+ * The event as the read API and the AI worker read it: the event document joined with what is
+ * stored apart from it (its prices, views and live data, the provider's freshness), in the shape
+ * the event document had when it held them all (`markets`, `views`, `liveStats`). Every join is by
+ * id, through lookups FerretDB can push down (shared/db/lookup.ts).
+ */
+
+/** An event with its prices and views (and, when live, its flat live stats). */
+export type EventForm<E = EventDoc> = E & {
+  _id: string;
+  markets: StoredMarket[];
+  views: number;
+  oddsUpdatedAt: Date | null;
+  /** The contract's flat live stats (liveStatsView), as loosely typed as the stored field they replace. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  liveStats?: any;
+};
+
+type PricesRow = PricesView & { _id: string; oddsUpdatedAt?: Date | null; markets: StoredMarket[] };
+type LiveRow = LiveDataView & { _id: string };
+
+/** Stored prices of these events, by event id. */
+export async function findPricesOfEvents(ids: readonly string[]): Promise<Map<string, PricesRow>> {
+  const rows = await findWhereIn<PricesRow>(EventPrices, '_id', ids);
+  return new Map(rows.map((r) => [String(r._id), r]));
+}
+
+async function findLiveDataOfEvents(ids: readonly string[]): Promise<Map<string, LiveRow>> {
+  const rows = await findWhereIn<LiveRow>(LiveEventData, '_id', ids);
+  return new Map(rows.map((r) => [String(r._id), r]));
+}
+
+/** Each provider's freshness: the feed instant of its last complete poll, and whether it is stale. */
+export async function findProviderFreshness(): Promise<Map<string, { capturedAt: Date | null; stale: boolean }>> {
+  const rows = await ProviderState.find({}, { capturedAt: 1, stale: 1 }).lean<{ _id: string; capturedAt?: Date | null; stale?: boolean }[]>();
+  return new Map(rows.map((r) => [String(r._id), { capturedAt: r.capturedAt ?? null, stale: r.stale === true }]));
+}
+
+type Base = { _id: string; status?: string; dataSource?: string };
+
+/** Events joined with their prices and views, and (`live`) the live stats of the live ones; in the order given. */
+async function formsOf<E extends Base>(events: readonly E[], opts: { live: boolean }): Promise<EventForm<E>[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((e) => String(e._id));
+  const liveIds = opts.live ? events.filter((e) => e.status === 'live').map((e) => String(e._id)) : [];
+  const [prices, views, live, freshness] = await Promise.all([
+    findPricesOfEvents(ids),
+    findViewsOfEvents(ids),
+    liveIds.length ? findLiveDataOfEvents(liveIds) : Promise.resolve(new Map<string, LiveRow>()),
+    liveIds.length ? findProviderFreshness() : Promise.resolve(new Map<string, { capturedAt: Date | null; stale: boolean }>()),
+  ]);
+  return events.map((e) => {
+    const id = String(e._id);
+    const p = prices.get(id) ?? null;
+    const form = { ...e, _id: id, markets: p?.markets ?? [], views: views.get(id) ?? 0, oddsUpdatedAt: p?.oddsUpdatedAt ?? null } as EventForm<E>;
+    if (opts.live) form.liveStats = e.status === 'live' ? liveStatsView(id, live.get(id) ?? null, p, freshness.get(e.dataSource ?? '')?.capturedAt ?? null) : null;
+    return form;
+  });
+}
+
+/** Fields a list page needs from the event document (nothing else is read). */
+const EVENT_LIST_PROJECTION = {
+  sportId: 1,
+  competitionId: 1,
+  regionId: 1,
+  homeTeam: 1,
+  awayTeam: 1,
+  competition: 1,
+  region: 1,
+  startDateTime: 1,
+  status: 1,
+  stats: 1,
+  dataSource: 1,
+} as const;
+
+const BY_START = { startDateTime: 1, _id: 1 } as const;
+
+export type EventListRow = EventForm<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>;
+
+/** One page of the events matching the filter with a list page's fields, soonest first. */
+export async function findEventsListPageByStart(filter: FilterQuery<EventDoc>, page: number, limit: number): Promise<EventListRow[]> {
+  const rows = await Event.find(filter, EVENT_LIST_PROJECTION)
+    .sort(BY_START)
+    .skip((page - 1) * limit)
+    .limit(limit)
+    .lean<(Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string })[]>();
+  return formsOf(rows, { live: false });
+}
+
+/**
+ * The most viewed events matching the filter with a list page's fields (then soonest first). Views
+ * are counted apart from the event (one writer: the web's view flush), so the candidates are read
+ * first, their counts by id, and only the top `limit` whole.
+ */
+export async function findMostViewedEvents(filter: FilterQuery<EventDoc>, limit: number): Promise<EventListRow[]> {
+  const candidates = await Event.find(filter, { startDateTime: 1 }).lean<{ _id: string; startDateTime: Date }[]>();
+  const views = await findViewsOfEvents(candidates.map((c) => String(c._id)));
+  const top = candidates
+    .map((c) => ({ id: String(c._id), start: c.startDateTime.getTime(), views: views.get(String(c._id)) ?? 0 }))
+    .sort((a, b) => b.views - a.views || a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limit);
+  const rows = await findWhereIn<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>(
+    Event,
+    '_id',
+    top.map((t) => t.id),
+    EVENT_LIST_PROJECTION,
+  );
+  const byId = new Map(rows.map((r) => [String(r._id), r]));
+  return formsOf(
+    top.map((t) => byId.get(t.id)).filter((r): r is NonNullable<typeof r> => Boolean(r)),
+    { live: false },
+  );
+}
+
+/** One page of the events matching the filter with the live list's fields: soonest first, or most popular competition first when prioritized. */
+export async function findEventsLivePage(filter: FilterQuery<EventDoc>, opts: { prioritize: boolean; page: number; limit: number }): Promise<EventListRow[]> {
+  const sort = opts.prioritize ? ({ priority: -1, startDateTime: 1, _id: 1 } as const) : BY_START;
+  const rows = await Event.find(filter, EVENT_LIST_PROJECTION)
+    .sort(sort)
+    .skip((opts.page - 1) * opts.limit)
+    .limit(opts.limit)
+    .lean<(Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string })[]>();
+  return formsOf(rows, { live: true });
+}
+
+/** The whole event with its prices, views and (live) live stats; null when it does not exist. */
+export async function findEventById(eventId: string) {
+  const event = await Event.findById(eventId).lean<EventDoc & { _id: string }>();
+  if (!event) return null;
+  return (await formsOf([event], { live: true }))[0];
+}
+
+/** A whole stored event as `findEventById` returns it. */
+export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
+
+/** An event's live odds are served once it has started: until then there is no in-play snapshot. */
+async function liveOddsBasis(eventId: string) {
+  const [event, prices] = await Promise.all([
+    Event.findById(eventId, { status: 1, startedAt: 1, dataSource: 1 }).lean<{ _id: string; status: string; startedAt?: Date | null; dataSource?: string }>(),
+    EventPrices.findById(eventId).lean<PricesRow>(),
+  ]);
+  if (!event || !prices || (event.status !== 'live' && !event.startedAt)) return null;
+  return { event, prices };
+}
+
+/**
+ * The live-odds snapshot of an event from one dataSource (the provider's consensus under its own
+ * name, or one book); null when there is none. A live event's snapshot is the provider's last
+ * complete poll (stale when its last poll failed); an ended one keeps the prices it closed with.
+ */
+export async function findLiveOddsSnapshot(eventId: string, dataSource: string) {
+  const basis = await liveOddsBasis(eventId);
+  if (!basis) return null;
+  const { event, prices } = basis;
+  const fresh = event.status === 'live' ? (await findProviderFreshness()).get(prices.dataSource) : undefined;
+  const view = snapshotView(prices, dataSource, fresh?.capturedAt ?? null, fresh?.stale ?? false);
+  return view ? { ...view, eventId } : null;
+}
+
+/** The dataSources an event's live odds can be read from (none before it starts). */
+export async function findLiveOddsDataSourcesOfEvent(eventId: string): Promise<string[]> {
+  const basis = await liveOddsBasis(eventId);
+  return basis ? snapshotSources(basis.prices) : [];
+}
+
+/** Markets, closing line and dataSource of at most `limit` events of a sport starting from `since` on. */
+export async function findEventMarketsOfSportSince(sportId: number, since: Date, limit: number) {
+  const events = await Event.find({ sportId, startDateTime: { $gte: since } }, { dataSource: 1, closingLine: 1 })
+    .limit(limit)
+    .lean<{ _id: string; dataSource: string; closingLine?: unknown }[]>();
+  const prices = await findPricesOfEvents(events.map((e) => String(e._id)));
+  return events.map((e) => ({ ...e, markets: prices.get(String(e._id))?.markets ?? [] }));
+}
+
+/** Markets of the upcoming and live events. */
+export async function countMarketsOfOpenEvents(): Promise<number> {
+  const open = await Event.find({ status: { $in: ['upcoming', 'live'] } }, { _id: 1 }).lean<{ _id: string }[]>();
+  const prices = await findPricesOfEvents(open.map((e) => String(e._id)));
+  let n = 0;
+  for (const p of prices.values()) n += p.markets.length;
+  return n;
+}
+
+/** Upcoming events with stored prices: when their prices last changed. */
+export async function findUpcomingEventsOddsUpdatedAt(): Promise<{ _id: string; oddsUpdatedAt: Date }[]> {
+  const upcoming = await Event.find({ status: 'upcoming' }, { _id: 1 }).lean<{ _id: string }[]>();
+  const prices = await findPricesOfEvents(upcoming.map((e) => String(e._id)));
+  return [...prices.values()].filter((p) => p.oddsUpdatedAt).map((p) => ({ _id: String(p._id), oddsUpdatedAt: p.oddsUpdatedAt! }));
+}
