@@ -67,6 +67,8 @@ export interface PrevEvent {
 /** The stored prices of an event (EventPrices), as the planner compares against them. */
 export interface PrevPrices {
   markets: StoredMarket[];
+  /** When the event was first priced in play (its live-odds snapshots are served from then on). */
+  liveFrom?: Date | null;
 }
 
 /**
@@ -346,11 +348,12 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevState>, n
     }
     const odds = batch.odds?.get(e.eventId);
     const prevItems = itemsOf(prevMarkets);
-    const markets = planPrices(step, odds, prevItems);
+    const prices = planPrices(step, odds, prevItems);
+    const markets = prices?.markets;
     const live = planResult(step, result, statusChanged) ?? planLiveData(step);
     planAnalysis(step, statusChanged, markets, prevItems);
     const event = planEventWrite(step, statusChanged);
-    plan.next.set(e.eventId, { event, prices: markets ? { markets } : (prevState?.prices ?? null), live: live === undefined ? (prevState?.live ?? null) : live });
+    plan.next.set(e.eventId, { event, prices: prices ?? prevState?.prices ?? null, live: live === undefined ? (prevState?.live ?? null) : live });
   }
   return plan;
 }
@@ -429,18 +432,22 @@ function previousOf(markets: StoredMarket[], prevItems: Map<string, StoredBetIte
  * the stored ones stand). The prices document is written only when a price, an availability or
  * the set of markets changed, with the prices before the move (for priceChange at read time).
  */
-function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): StoredMarket[] | undefined {
+function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): PrevPrices | undefined {
   const stored = prevState?.prices?.markets;
+  // The first poll that sees the event in play records it on the prices (its snapshots start then), once.
+  const liveFrom = prevState?.prices?.liveFrom ?? (e.status === 'live' ? batch.capturedAt : null);
+  const goesLive = e.status === 'live' && !prevState?.prices?.liveFrom;
   let markets: StoredMarket[] | undefined;
   if (!ended && odds) markets = buildMarkets(e.sportId, odds, stored, prevItems);
   // When an event leaves play, every item becomes unavailable.
   else if (ended && stored?.some((m) => m.betItems.some((it) => it.isAvailable))) markets = closeMarkets(stored);
   else if (!prev && !prevState?.prices) markets = [];
-  if (markets === undefined || (prevState?.prices && sameMarkets(markets, stored))) return undefined;
+  if (markets === undefined && goesLive) markets = stored ?? [];
+  if (markets === undefined || (prevState?.prices && sameMarkets(markets, stored) && !goesLive)) return undefined;
   plan.prices.push({
     id: e.eventId,
     insert: !prevState?.prices,
-    set: { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt },
+    set: { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt, liveFrom },
   });
   plan.counts.priceChanges++;
   plan.counts.markets += markets.length;
@@ -459,7 +466,7 @@ function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds:
     if (items.length) plan.history.push({ _id: `${e.eventId}|${batch.provider}|${odds.at.getTime()}`, eventId: e.eventId, dataSource: batch.provider, at: odds.at, items });
   }
   if (moved.length && prev) plan.changes.push({ eventId: e.eventId, kind: 'price', at: batch.capturedAt, data: { items: moved } });
-  return markets;
+  return { markets, liveFrom };
 }
 
 /** Whether a running clock read now is exactly where the stored reading and rate put it (so a served clock is the provider's reading). */

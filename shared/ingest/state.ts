@@ -58,7 +58,11 @@ async function readFromStore(ids: readonly string[]): Promise<Map<string, PrevSt
   for (const [id, event] of rows.events) {
     const prices = rows.prices.get(id);
     const live = rows.live.get(id);
-    out.set(id, { event: event as unknown as PrevEvent, prices: prices ? { markets: (prices.markets ?? []) as StoredMarket[] } : null, live: live ? liveOf(live) : null });
+    out.set(id, {
+      event: event as unknown as PrevEvent,
+      prices: prices ? { markets: (prices.markets ?? []) as StoredMarket[], liveFrom: date(prices.liveFrom) } : null,
+      live: live ? liveOf(live) : null,
+    });
   }
   return out;
 }

@@ -270,6 +270,7 @@ export function liveStatsFor(eventId: string, sportId: number, start: Date) {
     homeRedCards: 0,
     awayRedCards: 0,
     elapsedSeconds: 3720,
+    phaseSysname: 'SECOND_HALF',
     phaseCaptionLong: t('Second half', 'Segundo tiempo', 'Segundo tempo'),
     phaseCaption: '2H',
     referenceTime: new Date(start.getTime() + 3720_000),

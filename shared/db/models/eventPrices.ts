@@ -38,6 +38,11 @@ const EventPricesSchema = new Schema(
     previous: { type: Mixed, default: [] },
     /** The feed instant (world time) of the poll that last changed these prices. */
     movedAt: { type: Date, required: true },
+    /**
+     * The feed instant the event was first priced in play: from then on its live-odds snapshots
+     * are served (until then it has none), also after it ends (its closing prices).
+     */
+    liveFrom: { type: Date, default: null },
     /** The source's own timestamp of the prices last written. */
     oddsUpdatedAt: { type: Date, default: null },
   },

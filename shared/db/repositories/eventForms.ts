@@ -24,7 +24,7 @@ export type EventForm<E = EventDoc> = E & {
   liveStats?: any;
 };
 
-type PricesRow = PricesView & { _id: string; oddsUpdatedAt?: Date | null; markets: StoredMarket[] };
+type PricesRow = PricesView & { _id: string; oddsUpdatedAt?: Date | null; liveFrom?: Date | null; markets: StoredMarket[] };
 type LiveRow = LiveDataView & { _id: string };
 
 /** Stored prices of these events, by event id. */
@@ -141,13 +141,13 @@ export async function findEventById(eventId: string) {
 /** A whole stored event as `findEventById` returns it. */
 export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
 
-/** An event's live odds are served once it has started: until then there is no in-play snapshot. */
+/** An event's live odds are served once it was priced in play (EventPrices.liveFrom): until then there is no snapshot. */
 async function liveOddsBasis(eventId: string) {
   const [event, prices] = await Promise.all([
     Event.findById(eventId, { status: 1, startedAt: 1, dataSource: 1 }).lean<{ _id: string; status: string; startedAt?: Date | null; dataSource?: string }>(),
     EventPrices.findById(eventId).lean<PricesRow>(),
   ]);
-  if (!event || !prices || (event.status !== 'live' && !event.startedAt)) return null;
+  if (!event || !prices?.liveFrom) return null;
   return { event, prices };
 }
 

@@ -106,20 +106,25 @@ function withoutEventSideFields<T extends Record<string, unknown>>(doc: T): T {
  * list live bet items, as the prices those items show (moved at their timestamp by priceChange).
  */
 type SeedMarket = { id: string; betTypeSysname: string; line?: number | null; betItems: { id: string; code: string; price: number; isAvailable?: boolean; bookPrices?: Record<string, number> }[] };
-type SeedBetItem = { betItemId: string; marketId: string; marketSysname: string; code: string; price: number; priceChange?: number | null; isAvailable?: boolean; timestamp?: string };
+type SeedBetItem = { betItemId: string; marketId?: string; marketSysname: string; code: string; price: number; priceChange?: number | null; isAvailable?: boolean; timestamp?: string };
 
 function lineOfMarketId(marketId: string): number | null {
   const m = /@(-?\d+(?:\.\d+)?)$/.exec(marketId);
   return m ? Number(m[1]) : null;
 }
 
-function pricesFromLiveBetItems(items: readonly SeedBetItem[]) {
-  const markets = new Map<string, SeedMarket>();
+/** The event's markets with the live bet items' prices in them (moved at the items' timestamp by their priceChange). */
+function pricesWithLiveBetItems(seeded: readonly SeedMarket[], items: readonly SeedBetItem[]) {
+  const markets = new Map(seeded.map((m) => [m.id, { ...m, betItems: m.betItems.map((b) => ({ ...b })) }]));
   const previous: { id: string; price: number | null }[] = [];
   for (const it of items) {
-    const m = markets.get(it.marketId) ?? { id: it.marketId, betTypeSysname: it.marketSysname, line: lineOfMarketId(it.marketId), betItems: [] };
-    markets.set(it.marketId, m);
-    m.betItems.push({ id: it.betItemId, code: it.code, price: it.price, isAvailable: it.isAvailable !== false, bookPrices: {} });
+    // A bet item's id is its market's id and its code.
+    const marketId = it.marketId ?? it.betItemId.slice(0, it.betItemId.lastIndexOf('-'));
+    const m = markets.get(marketId) ?? { id: marketId, betTypeSysname: it.marketSysname, line: lineOfMarketId(marketId), betItems: [] };
+    markets.set(marketId, m);
+    const item = m.betItems.find((b) => b.id === it.betItemId);
+    if (item) Object.assign(item, { price: it.price, isAvailable: it.isAvailable !== false });
+    else m.betItems.push({ id: it.betItemId, code: it.code, price: it.price, isAvailable: it.isAvailable !== false, bookPrices: {} });
     previous.push({ id: it.betItemId, price: typeof it.priceChange === 'number' ? Math.round((it.price - it.priceChange) * 100) / 100 : null });
   }
   const ts = Number(items[0]?.timestamp);
@@ -132,8 +137,10 @@ async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
   for (const d of docs) {
     const liveStats = d.liveStats as (Record<string, unknown> & { liveBetItems?: SeedBetItem[] }) | null | undefined;
     const base = { _id: d._id, dataSource: d.dataSource ?? 'simulated', previous: [], movedAt: (d.oddsUpdatedAt as Date | undefined) ?? new Date(0), oddsUpdatedAt: d.oddsUpdatedAt ?? null };
-    if (liveStats?.liveBetItems?.length) prices.push({ ...base, ...pricesFromLiveBetItems(liveStats.liveBetItems) });
-    else if (d.markets !== undefined) prices.push({ ...base, markets: d.markets });
+    const markets = (d.markets ?? []) as SeedMarket[];
+    const liveFrom = liveStats ? (d.startDateTime ?? new Date(0)) : null;
+    if (liveStats?.liveBetItems?.length) prices.push({ ...base, liveFrom, ...pricesWithLiveBetItems(markets, liveStats.liveBetItems) });
+    else if (d.markets !== undefined || liveStats) prices.push({ ...base, liveFrom, markets });
     if (liveStats) {
       const stats = (d.stats ?? {}) as Record<string, unknown>;
       const count = (k: string) => (liveStats[k] !== undefined ? liveStats[k] : (stats[k] ?? null));
@@ -156,10 +163,12 @@ async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
   await bulkWriteInBatches(
     EventPrices,
     prices.map((p) => ({ replaceOne: { filter: { _id: p._id }, replacement: p, upsert: true } })),
+    { throwOnValidationError: true },
   );
   await bulkWriteInBatches(
     LiveEventData,
     live.map(({ _id, ...l }) => ({ updateOne: { filter: { _id }, update: { $set: l }, upsert: true } })),
+    { throwOnValidationError: true },
   );
 }
 
@@ -203,7 +212,8 @@ async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
       }
     }
   }
-  const set = { dataSource: provider, markets: [...markets.values()], previous: [...previous.values()], movedAt: doc.capturedAt ?? new Date() };
+  const movedAt = doc.capturedAt ?? new Date();
+  const set = { dataSource: provider, markets: [...markets.values()], previous: [...previous.values()], movedAt, liveFrom: movedAt };
   await EventPrices.updateOne({ _id: eventId }, { $set: set }, { upsert: true });
 }
 
@@ -289,7 +299,10 @@ export async function deleteReferenceDocuments(ids: { regions?: readonly number[
  */
 export async function setEventFields(eventId: string, set: Record<string, unknown>): Promise<void> {
   await writeEventSideFields([{ ...set, _id: eventId }]);
-  const rest = withoutEventSideFields(set);
+  // The event's prices are stored apart (EventPrices): `markets...` paths go there.
+  const prices = Object.fromEntries(Object.entries(set).filter(([k]) => k === 'markets' || k.startsWith('markets.')));
+  if (Object.keys(prices).length) await EventPrices.updateOne({ _id: eventId }, { $set: prices });
+  const rest = withoutEventSideFields(Object.fromEntries(Object.entries(set).filter(([k]) => !(k in prices))));
   if (Object.keys(rest).length) await Event.updateOne({ _id: eventId }, { $set: rest });
 }
 

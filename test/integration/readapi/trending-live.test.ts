@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { bumpCacheVersion } from '../../../shared/cache/versions';
 import { setLiveOddsSnapshotFields } from '../../../shared/db/repositories/fixtures';
-import { COMPETITIONS, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
+import { COMPETITIONS, insertLiveSnapshot, marketsFor, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((e) => e.id);
@@ -144,7 +144,8 @@ describe('GET /v2/matches/live', () => {
       isInPlay: true,
     });
     expect(e.stats.referenceTime).to.equal(new Date(Date.parse('2024-05-01T18:30:00Z') + 3720_000).toISOString());
-    expect(e.stats.liveBetItems).to.have.length(3);
+    // Every price of the event is a live bet item (built from its stored prices at read time).
+    expect(e.stats.liveBetItems).to.have.length(marketsFor('7002', 1).flatMap((m) => m.betItems).length);
     expect(e.stats.liveBetItems[0]).to.deep.equal({
       betItemId: '7002-SOCCER_MATCH_RESULT-1',
       marketSysname: 'SOCCER_MATCH_RESULT',
@@ -156,7 +157,11 @@ describe('GET /v2/matches/live', () => {
       isAvailable: true,
       timestamp: String(Date.parse('2024-05-01T18:30:00Z') + 3700_000),
     });
-    expect(e.stats.liveBetItems[2]).to.include({ marketCaption: 'Total Goals Over/Under 2.5', caption: 'Over 2.5', isAvailable: false });
+    expect(e.stats.liveBetItems.find((i: { betItemId: string }) => i.betItemId === '7002-SOCCER_UNDER_OVER@2.5-O')).to.include({
+      marketCaption: 'Total Goals Over/Under 2.5',
+      caption: 'Over 2.5',
+      isAvailable: false,
+    });
   });
 
   it('happy: stats are always present, even before the first live stats arrive', async () => {
@@ -220,7 +225,8 @@ describe('GET /v2/matches/{eventId}/live-odds', () => {
       {
         marketId: '8001-SOCCER_UNDER_OVER@2.5',
         marketSysname: 'SOCCER_UNDER_OVER',
-        marketCaption: 'Over/Under 2.5',
+        // The catalog's English name, as ingest stores it (the line is in the display name).
+        marketCaption: 'Total Goals Over/Under',
         marketDisplayName: 'Total Goals Over/Under 2.5',
         line: 2.5,
         betItems: [
