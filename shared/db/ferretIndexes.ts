@@ -1,32 +1,30 @@
 import { createHash } from 'node:crypto';
+import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
 import type { Model, Schema } from 'mongoose';
 import { Client } from 'pg';
+import { declaredIndexes } from './models/define';
 
 /**
  * FerretDB 1.24's PostgreSQL backend stores each document in one `_jsonb` column and turns an
  * equality filter into `_jsonb->'field' @> '<value>'` (`_jsonb#>'{a,b}'` for a dotted path). The
- * indexes it makes for createIndexes are btree on `((_jsonb->'field'))`, which `@>` cannot use, so
- * every filtered find, update and delete scans its table (an update by _id included: it looks the
- * document up by `@>` before writing it). This adds, next to them, GIN indexes on the same
- * expressions, which `@>` does use: the fields are taken from the indexes the models declare for
- * MongoDB, so the list lives in one place.
- *
- * Only equality filters benefit: FerretDB 1.24 pushes down no `$in`, range or `$or` to SQL.
+ * indexes it makes for createIndexes are btree on `((_jsonb->'field'))`, which `@>` cannot use, and
+ * it pushes down no `$in`, range, `$or`, sort or limit (checked with its explain), so no query ever
+ * uses them: every filtered find, update and delete would scan its table (an update by _id
+ * included: it looks the document up by `@>` before writing it). On FerretDB the declared indexes
+ * are therefore made only where they are unique (the constraint is the point), and GIN indexes on
+ * the `@>` expressions, which it does use, are made for the keys the models mark `gin` (each with
+ * the named read that filters on it by equality: shared/db/models/define.ts), so the list lives in
+ * one place.
  */
 
 /** FerretDB's table of collections per MongoDB database (PostgreSQL schema). */
 const METADATA_TABLE = '_ferretdb_database_metadata';
 
-/** A declared index key FerretDB can push down as equality: ascending, not a Date (dates are ranges and sorts). */
-function equalityFields(schema: Schema): string[] {
-  const fields = new Set<string>(['_id']);
-  for (const [keys] of schema.indexes() as [Record<string, unknown>, unknown][]) {
-    for (const [field, direction] of Object.entries(keys)) {
-      if (direction !== 1) continue;
-      if ((schema.path(field) as { instance?: string } | undefined)?.instance === 'Date') continue;
-      fields.add(field);
-    }
-  }
+/** The keys that get a GIN index: `_id` (lookups and updates by id) unless the model opts out, and those its declared indexes mark `gin`. */
+export function ginFields(schema: Schema): string[] {
+  const { indexes, ginOnId } = declaredIndexes(schema);
+  const fields = new Set<string>(ginOnId ? ['_id'] : []);
+  for (const [, { gin }] of indexes) for (const field of Object.keys(gin ?? {})) fields.add(field);
   return [...fields];
 }
 
@@ -68,7 +66,7 @@ export function planFerretIndexes(models: readonly AnyModel[], tables: Map<strin
   for (const model of models) {
     const table = tables.get(model.collection.collectionName);
     if (!table) continue;
-    for (const field of equalityFields(model.schema)) {
+    for (const field of ginFields(model.schema)) {
       const index = ginIndexName(table, field);
       out.push({
         collection: model.collection.collectionName,
@@ -106,8 +104,40 @@ export async function tuneFerretDatabase(client: Client): Promise<void> {
 }
 
 /**
+ * Creates the indexes the models declare. On MongoDB, all of them. On FerretDB, only the unique
+ * ones, and it drops the others an earlier version made there (`_id_` stays: FerretDB's own,
+ * unique): FerretDB uses none of them for a query, and each costs on every write.
+ */
+export async function createDeclaredIndexes(models: readonly AnyModel[], onFerretDB: boolean): Promise<void> {
+  if (!onFerretDB) {
+    await Promise.all(models.map((m) => m.createIndexes()));
+    return;
+  }
+  await Promise.all(
+    models.map(async (m) => {
+      const keep = new Set(['_id_']);
+      for (const [keys, options] of m.schema.indexes()) if (options?.unique) keep.add(await m.collection.createIndex(keys as IndexSpecification, options as CreateIndexesOptions));
+      const existing = await m.collection.indexes().catch(ignore(NAMESPACE_NOT_FOUND, []));
+      for (const { name } of existing) if (name && !keep.has(name)) await m.collection.dropIndex(name).catch(ignore(INDEX_NOT_FOUND, undefined));
+    }),
+  );
+}
+
+const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
+
+/** A catch handler that answers `value` for the server error `code` (another process was first, or nothing to list) and rethrows any other. */
+function ignore<T>(code: number, value: T): (err: unknown) => T {
+  return (err) => {
+    if ((err as { code?: number }).code === code) return value;
+    throw err;
+  };
+}
+
+/**
  * Idempotent: creates the missing GIN indexes for the models' collections in FerretDB's schema
- * for `database`, making the collections first (FerretDB creates tables lazily). Processes that
+ * for `database`, making the collections first (FerretDB creates tables lazily), and drops the GIN
+ * indexes of ours on those tables that no declared index calls for any longer. Processes that
  * connect at once take turns through an advisory lock. Returns the names of the indexes created.
  */
 export async function ensureFerretPostgresIndexes(postgresUrl: string, database: string, models: readonly AnyModel[]): Promise<string[]> {
@@ -122,12 +152,17 @@ export async function ensureFerretPostgresIndexes(postgresUrl: string, database:
     }
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`ferret-indexes:${database}`]);
     await tuneFerretDatabase(client);
-    const existing = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [database])).rows.map((r) => r.indexname));
+    const plan = planFerretIndexes(models, tables, database);
+    const existing = await client.query<{ tablename: string; indexname: string }>('SELECT tablename, indexname FROM pg_indexes WHERE schemaname = $1', [database]);
+    const names = new Set(existing.rows.map((r) => r.indexname));
     const created: string[] = [];
-    for (const p of planFerretIndexes(models, tables, database).filter((x) => !existing.has(x.index))) {
+    for (const p of plan.filter((x) => !names.has(x.index))) {
       await client.query(p.sql);
       created.push(p.index);
     }
+    const wanted = new Set(plan.map((p) => p.index));
+    const ours = new Set(models.map((m) => tables.get(m.collection.collectionName)));
+    for (const r of existing.rows) if (ours.has(r.tablename) && r.indexname.endsWith('_gin') && !wanted.has(r.indexname)) await client.query(`DROP INDEX IF EXISTS ${sqlIdent(database)}.${sqlIdent(r.indexname)}`);
     return created;
   } finally {
     await client.end().catch(() => undefined);

@@ -2,7 +2,8 @@ import mongoose from 'mongoose';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
 import { ALL_MODELS } from './models';
-import { ensureFerretPostgresIndexes } from './ferretIndexes';
+import { createDeclaredIndexes, ensureFerretPostgresIndexes } from './ferretIndexes';
+import { isFerretDB } from './server';
 
 let connecting: Promise<typeof mongoose> | undefined;
 
@@ -14,7 +15,8 @@ export async function connectMongo(): Promise<typeof mongoose> {
     connecting = mongoose
       .connect(cfg.MONGODB_URI, { dbName: cfg.MONGODB_DB, serverSelectionTimeoutMS: 10000, autoIndex: false })
       .then(async (m) => {
-        await Promise.all(ALL_MODELS.map((model) => model.createIndexes()));
+        // On FerretDB only the unique ones: it uses no other for a query (shared/db/ferretIndexes.ts).
+        await createDeclaredIndexes(ALL_MODELS, await isFerretDB());
         const log = childLogger({ component: 'mongo' });
         if (cfg.FERRETDB_POSTGRES_URL) {
           // Without them FerretDB still answers, only slower: a failure is logged, not fatal.

@@ -45,10 +45,6 @@ export interface PrevEvent {
   resultVersion?: number;
   /** An operator corrected the result: the feed's results no longer apply to this event. */
   resultOverride?: unknown;
-  analysisVersion?: number;
-  /** The analysisVersion last asked of the AI worker, and the world time it was asked. */
-  analysisRequestedVersion?: number;
-  analysisRequestedAt?: Date | null;
   lineups?: unknown;
   sportId?: number;
   competitionId?: number;
@@ -69,6 +65,14 @@ export interface PrevPrices {
   markets: StoredMarket[];
   /** When the event was first priced in play (its live-odds snapshots are served from then on). */
   liveFrom?: Date | null;
+  /**
+   * Ingest's bookkeeping of the AI inputs (pre-match prices, lineups, status): their version, the
+   * version last asked of the AI worker and the world time it was asked. Kept with the prices,
+   * which move it most: a price move then costs one write, not two.
+   */
+  analysisVersion?: number;
+  analysisRequestedVersion?: number;
+  analysisRequestedAt?: Date | null;
 }
 
 /**
@@ -299,6 +303,8 @@ interface EventStep {
   ended: boolean;
   /** The event's `$set` so far. */
   set: Record<string, unknown>;
+  /** The prices document's `$set` so far. */
+  priceSet: Record<string, unknown>;
   options: PlanOptions;
 }
 
@@ -337,7 +343,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevState>, n
       continue;
     }
 
-    const step: EventStep = { plan, batch, now, e, prev, prevState, ended, set: {}, options };
+    const step: EventStep = { plan, batch, now, e, prev, prevState, ended, set: {}, priceSet: {}, options };
     const refs = planReferences(plan, e);
     const statusChanged = planEventFields(step, refs);
     const prevMarkets = prevState?.prices?.markets;
@@ -348,12 +354,12 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevState>, n
     }
     const odds = batch.odds?.get(e.eventId);
     const prevItems = itemsOf(prevMarkets);
-    const prices = planPrices(step, odds, prevItems);
-    const markets = prices?.markets;
+    const markets = planPrices(step, odds, prevItems);
     const live = planResult(step, result, statusChanged) ?? planLiveData(step);
     planAnalysis(step, statusChanged, markets, prevItems);
+    const prices = planPricesWrite(step);
     const event = planEventWrite(step, statusChanged);
-    plan.next.set(e.eventId, { event, prices: prices ?? prevState?.prices ?? null, live: live === undefined ? (prevState?.live ?? null) : live });
+    plan.next.set(e.eventId, { event, prices, live: live === undefined ? (prevState?.live ?? null) : live });
   }
   return plan;
 }
@@ -432,7 +438,7 @@ function previousOf(markets: StoredMarket[], prevItems: Map<string, StoredBetIte
  * the stored ones stand). The prices document is written only when a price, an availability or
  * the set of markets changed, with the prices before the move (for priceChange at read time).
  */
-function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): PrevPrices | undefined {
+function planPrices({ plan, batch, e, prev, prevState, ended, priceSet }: EventStep, odds: FeedOdds | undefined, prevItems: Map<string, StoredBetItem>): StoredMarket[] | undefined {
   const stored = prevState?.prices?.markets;
   // The first poll that sees the event in play records it on the prices (its snapshots start then), once.
   const liveFrom = prevState?.prices?.liveFrom ?? (e.status === 'live' ? batch.capturedAt : null);
@@ -444,11 +450,7 @@ function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds:
   else if (!prev && !prevState?.prices) markets = [];
   if (markets === undefined && goesLive) markets = stored ?? [];
   if (markets === undefined || (prevState?.prices && sameMarkets(markets, stored) && !goesLive)) return undefined;
-  plan.prices.push({
-    id: e.eventId,
-    insert: !prevState?.prices,
-    set: { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt, liveFrom },
-  });
+  Object.assign(priceSet, { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt, liveFrom });
   plan.counts.priceChanges++;
   plan.counts.markets += markets.length;
   plan.changed.add('events');
@@ -466,7 +468,22 @@ function planPrices({ plan, batch, e, prev, prevState, ended }: EventStep, odds:
     if (items.length) plan.history.push({ _id: `${e.eventId}|${batch.provider}|${odds.at.getTime()}`, eventId: e.eventId, dataSource: batch.provider, at: odds.at, items });
   }
   if (moved.length && prev) plan.changes.push({ eventId: e.eventId, kind: 'price', at: batch.capturedAt, data: { items: moved } });
-  return { markets, liveFrom };
+  return markets;
+}
+
+/** The prices document's write, when its prices or the analysis bookkeeping changed; returns its stored state after. */
+function planPricesWrite({ plan, e, prevState, priceSet }: EventStep): PrevPrices | null {
+  const before = prevState?.prices ?? null;
+  if (Object.keys(priceSet).length === 0) return before;
+  plan.prices.push({ id: e.eventId, insert: !before, set: before ? priceSet : { previous: [], liveFrom: null, ...priceSet } });
+  const after = { ...(before ?? {}), ...priceSet } as Record<string, unknown>;
+  return {
+    markets: (after.markets ?? []) as StoredMarket[],
+    liveFrom: (after.liveFrom ?? null) as Date | null,
+    analysisVersion: after.analysisVersion as number | undefined,
+    analysisRequestedVersion: after.analysisRequestedVersion as number | undefined,
+    analysisRequestedAt: (after.analysisRequestedAt ?? null) as Date | null,
+  };
 }
 
 /** Whether a running clock read now is exactly where the stored reading and rate put it (so a served clock is the provider's reading). */
@@ -573,28 +590,28 @@ export function analysisDue(a: { forced: boolean; world: Date; startDateTime: Da
 }
 
 /** AI inputs: pre-match prices, lineups and status. A change bumps the analysis version; an analysis (or a status follow-up) is asked when due. */
-function planAnalysis({ plan, batch, e, prev, set, options }: EventStep, statusChanged: boolean, markets: StoredMarket[] | undefined, prevItems: Map<string, StoredBetItem>): void {
-  let analysisVersion = prev?.analysisVersion ?? 0;
+function planAnalysis({ plan, batch, e, prev, prevState, set, priceSet, options }: EventStep, statusChanged: boolean, markets: StoredMarket[] | undefined, prevItems: Map<string, StoredBetItem>): void {
+  const book = prevState?.prices;
+  let analysisVersion = book?.analysisVersion ?? 0;
   const forced = statusChanged || 'lineups' in set;
   const aiInputsChanged = forced || (e.status === 'upcoming' && markets !== undefined && consensusChanged(markets, prevItems));
   if (aiInputsChanged) {
     analysisVersion += 1;
-    set.analysisVersion = analysisVersion;
+    priceSet.analysisVersion = analysisVersion;
     if (e.status !== 'upcoming' && statusChanged && prev)
       plan.statusChanges.push({ eventId: e.eventId, status: e.status, beforeKickoff: (e.status === 'cancelled' || e.status === 'postponed') && !e.startedAt, startDateTime: e.startDateTime });
   }
   if (e.status !== 'upcoming') return;
-  // Documents written before requests were recorded count their current version as asked.
-  const requested = prev?.analysisRequestedVersion ?? prev?.analysisVersion ?? 0;
+  const requested = book?.analysisRequestedVersion ?? 0;
   if (analysisVersion <= requested) return;
-  if (!analysisDue({ forced, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: prev?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
+  if (!analysisDue({ forced, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: book?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
   plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
-  set.analysisRequestedVersion = analysisVersion;
-  set.analysisRequestedAt = batch.capturedAt;
+  priceSet.analysisRequestedVersion = analysisVersion;
+  priceSet.analysisRequestedAt = batch.capturedAt;
 }
 
 /** Defaults of a new event's fields that no poll sets (the schema's defaults, written by the insert). */
-const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, analysisVersion: 0, analysisRequestedVersion: 0, analysisRequestedAt: null, voided: false, lineups: null };
+const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, voided: false, lineups: null };
 
 /** The event's write, when anything of its own changed: an insert when new, else one update by id. Returns its stored state after. */
 function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): PrevEvent {

@@ -60,7 +60,15 @@ async function readFromStore(ids: readonly string[]): Promise<Map<string, PrevSt
     const live = rows.live.get(id);
     out.set(id, {
       event: event as unknown as PrevEvent,
-      prices: prices ? { markets: (prices.markets ?? []) as StoredMarket[], liveFrom: date(prices.liveFrom) } : null,
+      prices: prices
+        ? {
+            markets: (prices.markets ?? []) as StoredMarket[],
+            liveFrom: date(prices.liveFrom),
+            analysisVersion: num(prices.analysisVersion) ?? 0,
+            analysisRequestedVersion: num(prices.analysisRequestedVersion) ?? 0,
+            analysisRequestedAt: date(prices.analysisRequestedAt),
+          }
+        : null,
       live: live ? liveOf(live) : null,
     });
   }

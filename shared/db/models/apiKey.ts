@@ -13,4 +13,7 @@ const ApiKeySchema = new Schema(
 );
 
 export type ApiKeyDoc = InferSchemaType<typeof ApiKeySchema>;
-export const ApiKey = defineModel('ApiKey', ApiKeySchema, [[{ hash: 1 }, { unique: true }], [{ accountId: 1 }]]);
+export const ApiKey = defineModel('ApiKey', ApiKeySchema, [
+  [{ hash: 1 }, { unique: true, read: "accounts.ts:findApiKeyForAccess (a metered request's key), findApiKeyByHash", gin: { hash: 'accounts.ts:findApiKeyForAccess, findApiKeyByHash' } }],
+  [{ accountId: 1 }, { read: 'accounts.ts:findApiKeysOfAccount', gin: { accountId: 'accounts.ts:findApiKeysOfAccount' } }],
+]);

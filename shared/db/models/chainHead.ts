@@ -15,4 +15,4 @@ const ChainHeadSchema = new Schema(
 );
 
 export type ChainHeadDoc = InferSchemaType<typeof ChainHeadSchema>;
-export const ChainHead = defineModel('ChainHead', ChainHeadSchema, [[{ time: -1 }]]);
+export const ChainHead = defineModel('ChainHead', ChainHeadSchema, [[{ time: -1 }, { read: 'commitments.ts:findChainHeads (newest first)' }]]);

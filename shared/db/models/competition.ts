@@ -14,4 +14,7 @@ const CompetitionSchema = new Schema(
 );
 
 export type CompetitionDoc = InferSchemaType<typeof CompetitionSchema>;
-export const Competition = defineModel('Competition', CompetitionSchema, [[{ regionId: 1 }], [{ sportId: 1 }]]);
+export const Competition = defineModel('Competition', CompetitionSchema, [
+  [{ regionId: 1 }, { read: 'reference.ts:findRegionCompetitionsByPriority (each match detail)', gin: { regionId: 'reference.ts:findRegionCompetitionsByPriority' } }],
+  [{ sportId: 1 }, { read: 'reference.ts:findCompetitionRegionsAndSports (the regions of a sport)', gin: { sportId: 'reference.ts:findCompetitionRegionsAndSports' } }],
+]);

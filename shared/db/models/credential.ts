@@ -10,4 +10,4 @@ import { defineModel, required } from './define';
 const CredentialSchema = new Schema({ ...required({ _id: String, accountId: String, passwordHash: String }) }, { timestamps: true, collection: 'credentials' });
 
 export type CredentialDoc = InferSchemaType<typeof CredentialSchema>;
-export const Credential = defineModel('Credential', CredentialSchema, [[{ accountId: 1 }]]);
+export const Credential = defineModel('Credential', CredentialSchema, [[{ accountId: 1 }, { read: 'accounts.ts:findCredentialOfAccount', gin: { accountId: 'accounts.ts:findCredentialOfAccount' } }]]);

@@ -33,4 +33,8 @@ const CreditLedgerSchema = new Schema(
 );
 
 export type CreditLedgerDoc = InferSchemaType<typeof CreditLedgerSchema>;
-export const CreditLedger = defineModel('CreditLedger', CreditLedgerSchema, [[{ ref: 1 }, { unique: true }], [{ slot: 1 }, { unique: true }], [{ accountId: 1, at: 1 }]]);
+export const CreditLedger = defineModel('CreditLedger', CreditLedgerSchema, [
+  [{ ref: 1 }, { unique: true, read: 'ledger.ts:ledgerEntryExistsByRef', gin: { ref: 'ledger.ts:ledgerEntryExistsByRef' } }],
+  [{ slot: 1 }, { unique: true, read: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot', gin: { slot: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot' } }],
+  [{ accountId: 1, at: 1 }, { read: 'ledger.ts:streamUsageEntriesOfAccount (accountId, at range)', gin: { accountId: 'ledger.ts:streamUsageEntriesOfAccount' } }],
+]);

@@ -32,16 +32,53 @@ export function zeros<K extends string>(...names: K[]): { [P in K]: { type: Numb
 type AnyModel = Model<any>;
 const defined: AnyModel[] = [];
 
-/** An index as MongoDB gets it; shared/db/ferretIndexes.ts derives FerretDB's GIN indexes from the same list. */
-export type IndexSpec = readonly [IndexDefinition, IndexOptions?];
+/**
+ * What earns an index its cost: every write pays for every index (FerretDB rewrites the whole row
+ * on every update), so each one names the read that uses it. docs/architecture.md has the table.
+ */
+export interface IndexUse {
+  /** The read(s) whose filter (and sort) use it on MongoDB: `repository.ts:function`, and how. */
+  read: string;
+  /**
+   * Keys of this index that FerretDB on PostgreSQL gets a GIN index for (shared/db/ferretIndexes.ts),
+   * each with the named read that filters on it by equality (the one filter FerretDB 1.24 pushes
+   * down to SQL) and finds few documents by it. `_id` always has one. No GIN without such a read:
+   * FerretDB uses no other index for a query (the btree its createIndexes makes is never used).
+   */
+  gin?: Readonly<Record<string, string>>;
+}
+
+/** An index as MongoDB gets it (its keys and options), with its use: the model's list is the one source of both MongoDB's indexes and FerretDB's. */
+export type IndexSpec = readonly [IndexDefinition, IndexOptions & IndexUse];
+
+export interface ModelIndexing {
+  /**
+   * false: no GIN index on `_id` on FerretDB, for a collection nothing reads or updates by `_id`
+   * (insert-only, read by another key; the unique `_id` index FerretDB makes stays). Every other
+   * collection has one: its lookups and updates by id.
+   */
+  ginOnId?: false;
+}
+
+const declared = new WeakMap<Schema, { indexes: readonly IndexSpec[]; ginOnId: boolean }>();
+
+/** The indexes defineModel declared on the schema, with their uses ([] for a schema it did not see), and whether `_id` gets a GIN index. */
+export function declaredIndexes(schema: Schema): { indexes: readonly IndexSpec[]; ginOnId: boolean } {
+  return declared.get(schema) ?? { indexes: [], ginOnId: true };
+}
 
 /**
  * Declares the schema's indexes and compiles its model on the default connection. The schema is
  * built by the caller (`new Schema(fields, options)` where the fields are written): mongoose infers
  * the stored shape only from a literal definition, not through a generic helper.
  */
-export function defineModel<S extends Schema>(name: string, schema: S, indexes: readonly IndexSpec[] = []) {
-  for (const [keys, options] of indexes) schema.index(keys, options);
+export function defineModel<S extends Schema>(name: string, schema: S, indexes: readonly IndexSpec[] = [], { ginOnId = undefined }: ModelIndexing = {}) {
+  for (const [keys, { read: _read, gin, ...options }] of indexes) {
+    const stray = Object.keys(gin ?? {}).filter((field) => !(field in keys));
+    if (stray.length) throw new Error(`${name}: GIN keys ${stray.join(', ')} are not keys of their index`);
+    schema.index(keys, options);
+  }
+  declared.set(schema, { indexes, ginOnId: ginOnId !== false });
   const compiled = model(name, schema);
   defined.push(compiled);
   return compiled;

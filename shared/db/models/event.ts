@@ -38,11 +38,6 @@ const EventSchema = new Schema(
     resultOverride: { type: Mixed, default: null },
     dataSource: { type: String, required: true },
     providerEventId: { type: String },
-    /** Bumped when the AI's inputs change (pre-match prices, lineups, status). */
-    analysisVersion: { type: Number, default: 0 },
-    /** The analysisVersion last asked of the AI worker and the world time of the ask (price moves far from kickoff wait AI_REANALYZE_MINUTES). */
-    analysisRequestedVersion: { type: Number, default: 0 },
-    analysisRequestedAt: { type: Date, default: null },
     /**
      * At kickoff, each market's last pre-match price per book (shared/ingest/closing.ts): what
      * settlement grades recommendations against (closingOdds, clv). Null until the event starts.
@@ -55,11 +50,34 @@ const EventSchema = new Schema(
 );
 
 export type EventDoc = InferSchemaType<typeof EventSchema>;
+// No read filters on a team (homeTeam.id, awayTeam.id): no index for them.
 export const Event = defineModel('Event', EventSchema, [
-  [{ status: 1, startDateTime: 1 }],
-  [{ competitionId: 1, startDateTime: 1 }],
-  [{ regionId: 1, startDateTime: 1 }],
-  [{ sportId: 1, status: 1, startDateTime: 1 }],
-  [{ 'homeTeam.id': 1 }],
-  [{ 'awayTeam.id': 1 }],
+  [
+    { status: 1, startDateTime: 1 },
+    {
+      read: 'eventForms.ts:findEventsListPageByStart, findMostViewedEvents, findEventsLivePage and events.ts:countEventsMatching (the match, trending and live lists: status, start range, by start)',
+      gin: { status: "events.ts:findLiveEventIdsOfProvider (status 'live', every ingest poll); eventForms.ts:findEventsLivePage and events.ts:countEventsMatching (the live list: status 'live')" },
+    },
+  ],
+  [
+    { competitionId: 1, startDateTime: 1 },
+    {
+      read: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a competition's match list: competitionId, status $in, start range, by start); events.ts:findCompetitionCopyInAnEvent",
+      gin: { competitionId: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a competition's match list); events.ts:findCompetitionCopyInAnEvent" },
+    },
+  ],
+  [
+    { regionId: 1, startDateTime: 1 },
+    {
+      read: "events.ts:countOpenEventsInRegion (each match detail: regionId, status $in); eventForms.ts:findEventsListPageByStart (a region's match list)",
+      gin: { regionId: 'events.ts:countOpenEventsInRegion (each match detail: regionId; its status $in is not pushed down)' },
+    },
+  ],
+  [
+    { sportId: 1, status: 1, startDateTime: 1 },
+    {
+      read: "eventForms.ts:findEventsListPageByStart, findEventsLivePage and events.ts:countEventsMatching of one sport; events.ts:findCompletedEventScoresOfSport (the refit: sportId, status 'completed', start range); eventForms.ts:findEventMarketsOfSportSince",
+      gin: { sportId: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a sport's match list: sportId; its status $in is not pushed down); events.ts:findCompletedEventScoresOfSport" },
+    },
+  ],
 ]);

@@ -43,6 +43,14 @@ const EventPricesSchema = new Schema(
      * are served (until then it has none), also after it ends (its closing prices).
      */
     liveFrom: { type: Date, default: null },
+    /**
+     * Ingest's bookkeeping of the AI inputs (pre-match prices, lineups, status): bumped when they
+     * change; the version last asked of the AI worker and the world time of the ask (price moves
+     * far from kickoff wait AI_REANALYZE_MINUTES). Kept here, with what moves it most.
+     */
+    analysisVersion: { type: Number, default: 0 },
+    analysisRequestedVersion: { type: Number, default: 0 },
+    analysisRequestedAt: { type: Date, default: null },
     /** The source's own timestamp of the prices last written. */
     oddsUpdatedAt: { type: Date, default: null },
   },

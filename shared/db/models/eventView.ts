@@ -16,4 +16,5 @@ const EventViewSchema = new Schema(
 );
 
 export type EventViewDoc = InferSchemaType<typeof EventViewSchema>;
-export const EventView = defineModel('EventView', EventViewSchema, [[{ views: -1 }]]);
+// Read only by _id (eventViews.ts:findViewsOfEvents; the trending list ranks its candidates' counts itself): no index but _id.
+export const EventView = defineModel('EventView', EventViewSchema);

@@ -26,4 +26,13 @@ const LiveEventDataSchema = new Schema(
 );
 
 export type LiveEventDataDoc = InferSchemaType<typeof LiveEventDataSchema>;
-export const LiveEventData = defineModel('LiveEventData', LiveEventDataSchema, [[{ eventId: 1 }]]);
+// `_id` is the event id too: reads by `_id` would make this index unnecessary.
+export const LiveEventData = defineModel('LiveEventData', LiveEventDataSchema, [
+  [
+    { eventId: 1 },
+    {
+      read: 'events.ts:findLiveEventDataOfEvent (match detail, settle-bet, result correction), findLiveEventDataOfEvents (settlement)',
+      gin: { eventId: 'events.ts:findLiveEventDataOfEvent, findLiveEventDataOfEvents (one equality per event)' },
+    },
+  ],
+]);

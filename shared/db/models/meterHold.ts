@@ -15,4 +15,4 @@ const MeterHoldSchema = new Schema(required({ _id: String, accountId: String, it
 /** One debit of a hold: its ledger ref and what refunding it takes. */
 export type HeldDebit = InferSchemaType<typeof HeldDebitSchema>;
 export type MeterHoldDoc = InferSchemaType<typeof MeterHoldSchema>;
-export const MeterHold = defineModel('MeterHold', MeterHoldSchema, [[{ at: 1 }]]);
+export const MeterHold = defineModel('MeterHold', MeterHoldSchema, [[{ at: 1 }, { read: 'ledger.ts:findMeterHoldsOlderThan (the recharge sweep: at < before)' }]]);

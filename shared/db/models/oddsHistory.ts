@@ -19,4 +19,10 @@ const OddsHistorySchema = new Schema(
 
 export type OddsHistoryDoc = InferSchemaType<typeof OddsHistorySchema>;
 // The history of a bet item is read through its event (the item id starts with the event id).
-export const OddsHistory = defineModel('OddsHistory', OddsHistorySchema, [[{ eventId: 1 }]]);
+// Insert-only and never read by _id: no GIN index on it (the unique _id index refuses a replayed reprice).
+export const OddsHistory = defineModel(
+  'OddsHistory',
+  OddsHistorySchema,
+  [[{ eventId: 1 }, { read: "events.ts:findPriceHistoryOfItem (a bet item's price history: eventId)", gin: { eventId: 'events.ts:findPriceHistoryOfItem' } }]],
+  { ginOnId: false },
+);

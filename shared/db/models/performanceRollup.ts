@@ -13,4 +13,6 @@ const PerformanceRollupSchema = new Schema(
 );
 
 export type PerformanceRollupDoc = InferSchemaType<typeof PerformanceRollupSchema>;
-export const PerformanceRollup = defineModel('PerformanceRollup', PerformanceRollupSchema, [[{ day: 1 }]]);
+export const PerformanceRollup = defineModel('PerformanceRollup', PerformanceRollupSchema, [
+  [{ day: 1 }, { read: 'performance.ts:findRollups (day $in)', gin: { day: 'to review: its one read is a $in, which FerretDB does not push down' } }],
+]);

@@ -43,4 +43,14 @@ const PickSchema = new Schema(
 );
 
 export type PickDoc = InferSchemaType<typeof PickSchema>;
-export const Pick = defineModel('Pick', PickSchema, [[{ startsAt: 1, featuredOrder: 1 }], [{ eventIds: 1, settled: 1 }], [{ featuredDate: 1 }]]);
+export const Pick = defineModel('Pick', PickSchema, [
+  [{ startsAt: 1, featuredOrder: 1 }, { read: 'ai.ts:findFeaturedPicks (startsAt range)', gin: { featuredOrder: 'to review: no read filters on featuredOrder' } }],
+  [
+    { eventIds: 1, settled: 1 },
+    {
+      read: 'ai.ts:findPicksOfEventsForSettlement, findPicksOfEvent, findLatestFeaturedPickOfEvent (an event id)',
+      gin: { eventIds: 'ai.ts:findPicksOfEventsForSettlement (one equality per event), findPicksOfEvent, findLatestFeaturedPickOfEvent', settled: 'ai.ts:countSettledPicks; to review: a boolean' },
+    },
+  ],
+  [{ featuredDate: 1 }, { read: 'ai.ts:findPicksOfFeaturedDay (the picks rebuild)', gin: { featuredDate: 'ai.ts:findPicksOfFeaturedDay' } }],
+]);

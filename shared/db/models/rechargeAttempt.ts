@@ -20,4 +20,6 @@ const RechargeAttemptSchema = new Schema(
 );
 
 export type RechargeAttemptDoc = InferSchemaType<typeof RechargeAttemptSchema>;
-export const RechargeAttempt = defineModel('RechargeAttempt', RechargeAttemptSchema, [[{ accountId: 1, createdAt: -1 }]]);
+export const RechargeAttempt = defineModel('RechargeAttempt', RechargeAttemptSchema, [
+  [{ accountId: 1, createdAt: -1 }, { read: 'accounts.ts:findRechargeAttemptsOfAccount', gin: { accountId: 'accounts.ts:findRechargeAttemptsOfAccount' } }],
+]);

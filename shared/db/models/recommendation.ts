@@ -75,12 +75,27 @@ const RecommendationSchema = new Schema(
 
 export type RecommendationDoc = InferSchemaType<typeof RecommendationSchema>;
 export const Recommendation = defineModel('Recommendation', RecommendationSchema, [
-  [{ eventId: 1, settled: 1 }],
-  [{ settled: 1, result: 1, createdAt: -1 }],
-  [{ confidence: 1, createdAt: -1 }],
-  [{ edgePercentage: -1 }],
-  [{ settlementDate: 1 }],
-  [{ createdAt: -1 }],
+  [
+    { eventId: 1, settled: 1 },
+    {
+      read: 'ai.ts:findRecommendationsOfEventsForSettlement, findTopRecommendationsOfEvent, findRecommendationsOfEvent (an event id)',
+      gin: {
+        eventId: 'ai.ts:findRecommendationsOfEventsForSettlement (one equality per event), findTopRecommendationsOfEvent, findRecommendationsOfEvent',
+        settled: 'ai.ts:distinctEventIdsWithOpenBets (settled false: the settlement sweep); to review: a boolean',
+      },
+    },
+  ],
+  [
+    { settled: 1, result: 1, createdAt: -1 },
+    { read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (settled, result, newest first)', gin: { result: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' } },
+  ],
+  [
+    { confidence: 1, createdAt: -1 },
+    { read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (confidence, newest first)', gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' } },
+  ],
+  [{ edgePercentage: -1 }, { read: 'ai.ts:findRecommendationsByEdge (by edge)' }],
+  [{ settlementDate: 1 }, { read: 'ai.ts:findFirstSettledRecommendation (by settlementDate)' }],
+  [{ createdAt: -1 }, { read: 'ai.ts:findRecommendationsPageNewestFirst (no filter, newest first)' }],
   // Performance rollups are recomputed per day of the event's start.
-  [{ settled: 1, eventStartAt: 1 }],
+  [{ settled: 1, eventStartAt: 1 }, { read: 'ai.ts:findSettledBetsInRanges, findSettledRecommendationsForTrackRecord (settled, eventStartAt range)' }],
 ]);

@@ -12,4 +12,6 @@ import { defineModel, required } from './define';
 const SessionSchema = new Schema({ ...required({ _id: String, accountId: String, csrfToken: String, expiresAt: Date }) }, { timestamps: true, collection: 'sessions' });
 
 export type SessionDoc = InferSchemaType<typeof SessionSchema>;
-export const Session = defineModel('Session', SessionSchema, [[{ accountId: 1 }]]);
+export const Session = defineModel('Session', SessionSchema, [
+  [{ accountId: 1 }, { read: 'to review: only fixtures.ts:expireSessionsOfAccount (tests) filters on accountId', gin: { accountId: 'to review: only fixtures.ts:expireSessionsOfAccount (tests)' } }],
+]);

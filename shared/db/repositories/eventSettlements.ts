@@ -42,9 +42,11 @@ export async function markEventsSettledAtVersions(versions: readonly { eventId: 
   const current = new Map(stored.map((d) => [String(d._id), d.settledVersion ?? -Infinity]));
   const fresh = [...wanted].filter(([id]) => !current.has(id));
   const raise = [...wanted].filter(([id, v]) => current.has(id) && current.get(id)! < v);
+  // The driver's collection: a duplicate in mongoose's insertMany error carries no code to recognise it by.
+  const at = new Date();
   const inserted = await insertInBatches(
-    EventSettlement,
-    fresh.map(([id, v]) => ({ _id: id, settledVersion: v, settledAt: now })),
+    EventSettlement.collection,
+    fresh.map(([id, v]) => ({ _id: id, settledVersion: v, settledAt: now, createdAt: at, updatedAt: at })),
     { ignoreDuplicates: true },
   );
   // The conditional update leaves the markers this call did insert as they are (not behind).

@@ -165,7 +165,7 @@ export async function findIngestStateRows(ids: readonly string[]): Promise<Inges
   const byId = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [String(r._id), r]));
   const [events, prices, live] = await Promise.all([
     findWhereIn<Record<string, unknown>>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
-    findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, { markets: 1, liveFrom: 1 }),
+    findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, { markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 }),
     findWhereIn<Record<string, unknown>>(LiveEventData, '_id', ids),
   ]);
   return { events: byId(events), prices: byId(prices), live: byId(live) };

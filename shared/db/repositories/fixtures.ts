@@ -365,6 +365,14 @@ export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
   return out;
 }
 
+/** When each stored event, prices and live-data document was last written (id -> epoch ms): what a test checks a poll did not touch. */
+export async function findStoredUpdateTimes(): Promise<{ events: Map<string, number>; prices: Map<string, number>; liveEventData: Map<string, number> }> {
+  const times = async (collection: { find(filter: object, projection: object): { toArray(): Promise<{ _id: unknown; updatedAt?: Date }[]> } }) =>
+    new Map<string, number>((await collection.find({}, { projection: { updatedAt: 1 } }).toArray()).map((d) => [String(d._id), d.updatedAt?.getTime() ?? 0]));
+  const [events, prices, liveEventData] = await Promise.all([times(Event.collection), times(EventPrices.collection), times(LiveEventData.collection)]);
+  return { events, prices, liveEventData };
+}
+
 export async function countAllLiveEventData(): Promise<number> {
   return LiveEventData.countDocuments();
 }

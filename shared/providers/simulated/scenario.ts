@@ -364,7 +364,8 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
       isLive: true,
       isInPlay: seg.play,
       referenceTime: new Date(t),
-      details: { scenario: s.name, minute: Math.floor(minute) },
+      // The match minute is the clock (elapsedSeconds): in the detail too, every poll would be a change.
+      details: { scenario: s.name },
     };
   }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { analysisDue, planIngest, type FeedBatch, type PrevEvent } from '../../../shared/ingest/plan';
+import { analysisDue, planIngest, type FeedBatch, type PrevState } from '../../../shared/ingest/plan';
 import type { FeedEvent, FeedOdds } from '../../../shared/providers/types';
 
 const T0 = new Date('2026-11-21T12:00:00Z');
@@ -43,13 +43,17 @@ const odds = (home: number, when: Date): FeedOdds => ({
   ],
 });
 
-/** One poll at world time `when`: the plan, and the stored document after its write. */
-function poll(prev: PrevEvent | undefined, when: Date, home: number, over: Partial<FeedEvent> = {}, options = REANALYZE) {
+/**
+ * One poll at world time `when`: the plan, the fields it writes for the event (its document and its
+ * prices, which keep the analysis bookkeeping), and the stored state after its writes.
+ */
+function poll(prev: PrevState | undefined, when: Date, home: number, over: Partial<FeedEvent> = {}, options = REANALYZE) {
   const batch: FeedBatch = { provider: 'simulated', capturedAt: when, events: [event(over)], odds: new Map([['777', odds(home, when)]]), live: new Map(), results: new Map() };
   const plan = planIngest(batch, new Map(prev ? [['777', prev]] : []), when, options);
-  const op = plan.eventOps[0] as { updateOne: { update: { $set: Record<string, unknown>; $setOnInsert?: Record<string, unknown> } } } | undefined;
-  const set = op?.updateOne.update.$set ?? {};
-  const stored = { _id: '777', ...(prev ?? {}), ...(op?.updateOne.update.$setOnInsert ?? {}), ...set } as PrevEvent;
+  expect(plan.events.length, 'at most one event write').to.be.at.most(1);
+  expect(plan.prices.length, 'at most one prices write').to.be.at.most(1);
+  const set = { ...(plan.events[0]?.set ?? {}), ...(plan.prices[0]?.set ?? {}) };
+  const stored = plan.next.get('777')!;
   return { plan, set, stored };
 }
 
@@ -84,7 +88,7 @@ describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZ
     expect(again.set).to.include({ analysisVersion: 3 });
 
     const quiet = poll(again.stored, at(HOUR), 1.95);
-    expect(quiet.plan.eventOps, 'nothing changed and nothing due: no write').to.have.length(0);
+    expect([...quiet.plan.events, ...quiet.plan.prices], 'nothing changed and nothing due: no write').to.have.length(0);
 
     const due = poll(again.stored, at(2 * HOUR), 1.95);
     expect(due.plan.analyze).to.deep.equal([{ eventId: '777', version: 3 }]);
@@ -93,7 +97,7 @@ describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZ
 
     const after = poll(due.stored, at(2 * HOUR + MIN), 1.95);
     expect(after.plan.analyze, 'asked once').to.deep.equal([]);
-    expect(after.plan.eventOps).to.have.length(0);
+    expect([...after.plan.events, ...after.plan.prices]).to.have.length(0);
   });
 
   it('happy: lineups are analysed at once, whatever the last ask', () => {
@@ -120,11 +124,14 @@ describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZ
     expect(moved.plan.analyze).to.deep.equal([{ eventId: '777', version: 2 }]);
   });
 
-  it('happy: a document stored before asks were recorded counts its version as asked', () => {
+  it('happy: a version recorded as asked is not asked again, and with no record of when it was asked a move is asked at once', () => {
+    // The bookkeeping is kept with the prices (PrevPrices). The former fallback for event documents
+    // written before asks were recorded (no analysisRequestedVersion: the current version counts as
+    // asked) is gone with the move: a missing record now reads as 0, never asked.
     const first = poll(undefined, at(0), 2.1);
-    const legacy = { ...first.stored, analysisVersion: 4 } as PrevEvent;
-    delete legacy.analysisRequestedVersion;
-    delete legacy.analysisRequestedAt;
+    const prices = { ...first.stored.prices!, analysisVersion: 4, analysisRequestedVersion: 4 };
+    delete prices.analysisRequestedAt;
+    const legacy: PrevState = { ...first.stored, prices };
     expect(poll(legacy, at(MIN), 2.1).plan.analyze, 'no move: nothing asked').to.deep.equal([]);
     expect(poll(legacy, at(MIN), 2.0).plan.analyze, 'a move: asked (no record of the last ask)').to.deep.equal([{ eventId: '777', version: 5 }]);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../../shared/events/liveViews';
+import { liveStatsView, snapshotSources, snapshotView, type PricesView } from '../../../shared/events/liveViews';
 import { closingLineOf } from '../../../shared/ingest/closing';
 import {
   clockOnTrack,
@@ -69,7 +69,10 @@ function stateOf(plan: Plan, over: Partial<PrevEvent> = {}): Previous {
 }
 
 function only(writes: DocWrite[], what: string): DocWrite {
-  expect(writes.map((w) => w.id), what).to.deep.equal(['555']);
+  expect(
+    writes.map((w) => w.id),
+    what,
+  ).to.deep.equal(['555']);
   return writes[0];
 }
 
@@ -83,7 +86,17 @@ const NOTHING = { events: 0, prices: 0, liveData: 0, history: 0 };
 
 /** A live reading of the event: 1-0, first half, in play. */
 function reading(elapsedSeconds: number | null, over: Partial<FeedLiveStats> = {}): FeedLiveStats {
-  return { eventId: '555', stats: stats(1, 0, { homeCorners: 2, awayCorners: 1 }), phaseSysname: 'FIRST_HALF', elapsedSeconds, isLive: true, isInPlay: true, referenceTime: T0, details: { goals: [] }, ...over };
+  return {
+    eventId: '555',
+    stats: stats(1, 0, { homeCorners: 2, awayCorners: 1 }),
+    phaseSysname: 'FIRST_HALF',
+    elapsedSeconds,
+    isLive: true,
+    isInPlay: true,
+    referenceTime: T0,
+    details: { goals: [] },
+    ...over,
+  };
 }
 
 const liveOdds = (over: Partial<FeedOdds> = {}) =>
@@ -133,7 +146,7 @@ describe('ingest planner', () => {
       const write = only(plan.events, 'one event write');
       expect(write.insert).to.equal(true);
       const set = write.set;
-      expect(set).to.include({ _id: '555', status: 'upcoming', resultVersion: 0, analysisVersion: 1, closingLine: null });
+      expect(set).to.include({ _id: '555', status: 'upcoming', resultVersion: 0, closingLine: null });
       expect(set.createdAt).to.deep.equal(NOW);
       // Prices, live data and views are stored apart from the event.
       expect(set).to.not.have.any.keys('views', 'markets', 'liveStats');
@@ -143,6 +156,8 @@ describe('ingest planner', () => {
       expect((set.homeTeam as any).name).to.deep.equal({ en: 'Spain', es: 'España', pt: 'Espanha' });
       expect((set.awayTeam as any).name).to.deep.equal({ en: 'Ashford United', es: 'Ashford United', pt: 'Ashford United' });
       expect(plan.prices[0].insert).to.equal(true);
+      // The AI bookkeeping is kept with the prices: version 1, asked at once.
+      expect(plan.prices[0].set).to.include({ analysisVersion: 1, analysisRequestedVersion: 1 });
       const items = marketsOf(plan)[0].betItems;
       expect(items.map((i) => [i.id, i.price, i.isAvailable])).to.deep.equal([
         [ITEM.home, 2.1, true],
@@ -172,7 +187,9 @@ describe('ingest planner', () => {
       const moved = planIngest(batch([event('upcoming')], { odds: [odds([[2.0], [3.3], [3.6]], { at })] }), first.next, NOW);
       expect(moved.history).to.deep.equal([{ _id: `555|simulated|${at.getTime()}`, eventId: '555', dataSource: 'simulated', at, items: [{ id: ITEM.home, price: 2.0 }] }]);
       expect(moved.analyze).to.deep.equal([{ eventId: '555', version: 2 }]);
-      expect(setOf(moved)).to.not.have.any.keys('views', 'markets');
+      // One write: the prices with the AI bookkeeping; the event document (and its views) untouched.
+      expect(moved.events).to.deep.equal([]);
+      expect(only(moved.prices, 'one prices write').set).to.include({ analysisVersion: 2, analysisRequestedVersion: 2 });
     });
 
     it('an item no book quotes keeps its last price, unavailable', () => {
@@ -200,12 +217,23 @@ describe('ingest planner', () => {
       );
       const plan = planIngest(batch([event('live')], { odds: [liveOdds()], live: [reading(600)] }), first.next, NOW);
       const liveDoc = only(plan.liveData, 'one live data write').set;
-      expect(liveDoc).to.include({ eventId: '555', homeGoals: 1, awayGoals: 0, homeCorners: 2, awayCorners: 1, phaseSysname: 'FIRST_HALF', isLive: true, isInPlay: true, elapsedSeconds: 600, dataSource: 'simulated' });
+      expect(liveDoc).to.include({
+        eventId: '555',
+        homeGoals: 1,
+        awayGoals: 0,
+        homeCorners: 2,
+        awayCorners: 1,
+        phaseSysname: 'FIRST_HALF',
+        isLive: true,
+        isInPlay: true,
+        elapsedSeconds: 600,
+        dataSource: 'simulated',
+      });
       expect(liveDoc.liveDataJson).to.deep.equal({ goals: [] });
       const pricesDoc = only(plan.prices, 'one prices write').set as unknown as PricesView;
 
       // The read side, over the documents just written, at the provider's freshness (this poll).
-      const ls = liveStatsView('555', liveDoc as LiveDataView, pricesDoc, pricesDoc.movedAt)!;
+      const ls = liveStatsView('555', liveDoc, pricesDoc, pricesDoc.movedAt)!;
       expect(ls).to.include({ id: '555', homeGoals: 1, awayGoals: 0, homeCorners: 2, elapsedSeconds: 600, phaseSysname: 'FIRST_HALF', isLive: true, isInPlay: true });
       expect(ls.phaseCaption.en).to.equal('1H');
       expect(ls.phaseCaptionLong.en).to.equal('First half');
@@ -247,7 +275,13 @@ describe('ingest planner', () => {
     describe('what each change of a live poll writes (the clock running at 1 since 610 s at 10 s)', () => {
       const rows: [string, FeedLiveStats | null, FeedOdds | null, typeof NOTHING, PlanChangeKind[]][] = [
         ['nothing changed', reading(620), null, NOTHING, []],
-        ['a price moved', reading(620), liveOdds({ at: secs(20), markets: [{ ...liveOdds().markets[0], items: [{ code: '1', prices: [1.5, 1.52, 1.6] }, ...liveOdds().markets[0].items.slice(1)] }] }), { ...NOTHING, prices: 1, history: 1 }, ['price']],
+        [
+          'a price moved',
+          reading(620),
+          liveOdds({ at: secs(20), markets: [{ ...liveOdds().markets[0], items: [{ code: '1', prices: [1.5, 1.52, 1.6] }, ...liveOdds().markets[0].items.slice(1)] }] }),
+          { ...NOTHING, prices: 1, history: 1 },
+          ['price'],
+        ],
         ['a goal', reading(620, { stats: stats(2, 0, { homeCorners: 2, awayCorners: 1 }) }), null, { ...NOTHING, events: 1, liveData: 1 }, ['score']],
         ['half-time: the phase and the in-play flag change', reading(620, { phaseSysname: 'HALF_TIME', isInPlay: false }), null, { ...NOTHING, events: 1, liveData: 1 }, ['score']],
         ['only the detail changed', reading(620, { details: { goals: [{ minute: 9 }] } }), null, { ...NOTHING, liveData: 1 }, []],
@@ -363,11 +397,22 @@ describe('ingest planner', () => {
       ['first sight of a live event with prices, live stats and lineups: none', () => livePoll(new Map(), 0, reading(600), liveOdds(), { lineups: { home: ['A'], away: ['B'] } }), []],
       [
         'first sight of a completed event with its result: none',
-        () => planIngest(batch([event('completed', { endedAt: T0 })], { results: [{ eventId: '555', status: 'completed', voided: false, stats: stats(2, 1), phaseSysname: 'FULL_TIME', endedAt: T0, details: {} }] }), new Map(), NOW),
+        () =>
+          planIngest(
+            batch([event('completed', { endedAt: T0 })], {
+              results: [{ eventId: '555', status: 'completed', voided: false, stats: stats(2, 1), phaseSysname: 'FULL_TIME', endedAt: T0, details: {} }],
+            }),
+            new Map(),
+            NOW,
+          ),
         [],
       ],
       ['upcoming (no prices) -> live: one status change', () => planIngest(batch([event('live')], { odds: null, live: null }), upcomingWithout().next, NOW), ['status']],
-      ['upcoming -> live at kickoff with stored prices: the status and the closing line', () => planIngest(batch([event('live')], { odds: null, live: null }), upcomingWithPrices().next, NOW), ['status', 'closing']],
+      [
+        'upcoming -> live at kickoff with stored prices: the status and the closing line',
+        () => planIngest(batch([event('live')], { odds: null, live: null }), upcomingWithPrices().next, NOW),
+        ['status', 'closing'],
+      ],
       ['lineups announced', () => planIngest(batch([event('upcoming', { lineups: { home: ['A'], away: ['B'] } })], { odds: [] }), upcomingWithout().next, NOW), ['lineups']],
       ['a live poll without change: none', () => livePoll(liveWithRate().second.next, 20, reading(620)), []],
     ];
@@ -395,7 +440,13 @@ describe('ingest planner', () => {
   });
 
   describe('happy: the game clock', () => {
-    const stored = (over: Partial<PrevLive> = {}): Pick<PrevLive, 'elapsedSeconds' | 'elapsedAt' | 'clockRate' | 'isInPlay'> => ({ elapsedSeconds: 600, elapsedAt: T0, clockRate: 1, isInPlay: true, ...over });
+    const stored = (over: Partial<PrevLive> = {}): Pick<PrevLive, 'elapsedSeconds' | 'elapsedAt' | 'clockRate' | 'isInPlay'> => ({
+      elapsedSeconds: 600,
+      elapsedAt: T0,
+      clockRate: 1,
+      isInPlay: true,
+      ...over,
+    });
     const onTrack: [string, ReturnType<typeof stored>, number | null, Date, boolean][] = [
       ['in play at rate 1, 30 s on: 630', stored(), 630, secs(30), true],
       ['in play at rate 1, 30 s on: 631 is off', stored(), 631, secs(30), false],

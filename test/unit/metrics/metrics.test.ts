@@ -49,11 +49,13 @@ describe('metrics: labels and recorders', () => {
         partial: false,
         events: 3,
         live: 1,
-        written: { events: 3, markets: 12, liveEventData: 1, snapshots: 1, history: 4, references: 0 },
+        written: { events: 3, markets: 12, prices: 2, liveEventData: 1, history: 4, references: 0 },
         settle: 0,
         analyze: 2,
-        ms: { fetch: 10, read: 5, plan: 1, write: 1234, total: 1250 },
-      } as PollOutcome;
+        readFromStore: 0,
+        changes: 5,
+        ms: { fetch: 10, read: 5, plan: 1, write: 1234, total: 1250, writes: { references: 4, events: 600, prices: 400, liveEventData: 100, history: 130 } },
+      } satisfies PollOutcome;
       recordPoll(ok);
       recordPoll({ status: 'failed', provider, reason: 'error', error: 'boom', breaker: 'closed' });
       expect(await current('odds_events_written_total', { provider })).to.equal(3);

@@ -114,21 +114,25 @@ describe('closing line captured at kickoff (pure)', () => {
     // A handicap line withdrawn before kickoff: it has no closing price.
     { id: '9-SOCCER_ASIAN_HANDICAP@-0.5', betTypeSysname: 'SOCCER_ASIAN_HANDICAP', line: -0.5, betItems: [{ id: 'x', code: '1', price: 2, isAvailable: false }] },
   ];
-  const prev = (status: string): PrevEvent => ({ _id: '9', status, markets });
+  const prev = (status: string): PrevEvent => ({ _id: '9', status });
   const started = { status: 'live' as const, startedAt: KICKOFF, startDateTime: KICKOFF };
 
   it('happy: upcoming -> started stores the last pre-match prices of every quoted market, per book', () => {
-    expect(closingAtKickoff(prev('upcoming'), started)).to.deep.equal(closingLineOf(markets, KICKOFF));
+    expect(closingAtKickoff(prev('upcoming'), markets, started)).to.deep.equal(closingLineOf(markets, KICKOFF));
     expect(closingLineOf(markets, KICKOFF).markets.map((m) => m.id)).to.deep.equal(['9-SOCCER_MATCH_RESULT']);
     expect(closingLineOf(markets, KICKOFF).markets[0].betItems[0]).to.deep.equal({ id: '9-SOCCER_MATCH_RESULT-1', code: '1', price: 1.8, bookPrices: { pinnacle: 1.9, bet365: 1.8 } });
     // Seen ending in one poll (upcoming, then completed) it is still the kickoff's line.
-    expect(closingAtKickoff(prev('upcoming'), { ...started, status: 'completed' })).to.not.equal(null);
+    expect(closingAtKickoff(prev('upcoming'), markets, { ...started, status: 'completed' })).to.not.equal(null);
   });
-  it('edge: not at the transition (already live, still upcoming, first seen started, postponed before kickoff) -> nothing', () => {
-    expect(closingAtKickoff(prev('live'), started)).to.equal(null);
-    expect(closingAtKickoff(prev('upcoming'), { status: 'upcoming', startedAt: null, startDateTime: KICKOFF })).to.equal(null);
-    expect(closingAtKickoff(undefined, started)).to.equal(null);
-    expect(closingAtKickoff(prev('upcoming'), { status: 'postponed', startedAt: null, startDateTime: KICKOFF })).to.equal(null);
+  it('edge: not at the transition (already live, still upcoming, first seen started, postponed before kickoff) or no stored prices -> nothing', () => {
+    expect(closingAtKickoff(prev('live'), markets, started)).to.equal(null);
+    expect(closingAtKickoff(prev('upcoming'), markets, { status: 'upcoming', startedAt: null, startDateTime: KICKOFF })).to.equal(null);
+    expect(closingAtKickoff(undefined, markets, started)).to.equal(null);
+    expect(closingAtKickoff(prev('upcoming'), markets, { status: 'postponed', startedAt: null, startDateTime: KICKOFF })).to.equal(null);
+    // No stored prices (none, or none still quoted): nothing to close.
+    expect(closingAtKickoff(prev('upcoming'), undefined, started)).to.equal(null);
+    expect(closingAtKickoff(prev('upcoming'), [], started)).to.equal(null);
+    expect(closingAtKickoff(prev('upcoming'), [markets[1]], started)).to.equal(null);
   });
 });
 
@@ -157,10 +161,12 @@ describe('ingest planner writes the closing line once, at kickoff', () => {
       lineups: null,
     };
     const batch = { provider: 'replay', capturedAt: KICKOFF, events: [e], odds: new Map(), live: new Map(), results: new Map() };
-    const set = (status: string) =>
-      (planIngest(batch, new Map([['9', { _id: '9', status, markets, startDateTime: KICKOFF }]]), KICKOFF).eventOps[0] as { updateOne: { update: { $set: Record<string, unknown> } } }).updateOne.update
-        .$set;
+    const plan = (status: string) => planIngest(batch, new Map([['9', { event: { _id: '9', status, startDateTime: KICKOFF }, prices: { markets }, live: null }]]), KICKOFF);
+    const set = (status: string) => plan(status).events.find((w) => w.id === '9')?.set ?? {};
     expect(set('upcoming').closingLine).to.deep.equal(closingLineOf(markets, KICKOFF));
     expect(set('live')).to.not.have.property('closingLine');
+    // The kickoff's closing line also goes out on the change feed, once.
+    expect(plan('upcoming').changes.filter((c) => c.kind === 'closing')).to.deep.equal([{ eventId: '9', kind: 'closing', at: KICKOFF, data: closingLineOf(markets, KICKOFF) }]);
+    expect(plan('live').changes.filter((c) => c.kind === 'closing')).to.deep.equal([]);
   });
 });
