@@ -2,6 +2,7 @@ import '../shared/entry'; // first: a bad variable stops here, before any module
 import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
 import { getConfig } from '../shared/config';
+import { migrateStoredEvents } from '../shared/ingest/migrate';
 import { closeProviders, providerHandle } from '../shared/providers/registry';
 import { ingestHandlers } from './handlers/ingest';
 import { createQueueWorker } from './registry';
@@ -12,6 +13,7 @@ export async function startIngest(): Promise<Service> {
   // Build every configured provider now: a bad scenario file stops the process at start,
   // naming the offending field, instead of failing each poll.
   for (const name of getConfig().PROVIDERS) providerHandle(name);
+  await migrateStoredEvents();
   const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
   return {
     name: service.name,

@@ -1,10 +1,4 @@
-import {
-  countEventsPerField,
-  countEventsPerSportAndStatus,
-  countEventsPerStatus,
-  findCompetitionCopyInAnEvent,
-  findLatestEventUpdate,
-} from '../../shared/db/repositories/events';
+import { countEventsPerField, countEventsPerSportAndStatus, countEventsPerStatus, findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
 import { countMarketsOfOpenEvents } from '../../shared/db/repositories/eventForms';
 import {
   countAllCompetitions,

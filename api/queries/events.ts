@@ -108,7 +108,7 @@ export async function liveOdds(eventId: string, dataSource: string, locale: Loca
       dataSource: snapshot.dataSource,
       capturedAt: snapshot.capturedAt.toISOString(),
       stale: snapshot.stale === true,
-      liveMarkets: renderLiveMarkets(snapshot.liveMarkets as StoredLiveMarket[], locale),
+      liveMarkets: renderLiveMarkets(snapshot.liveMarkets, locale),
     },
   };
 }

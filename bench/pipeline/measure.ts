@@ -44,7 +44,7 @@ export class AnalysisLag {
     // analysisTimestamp is the world's (simulated) time, like the odds' capture time.
     const analysedAt = new Map(insights.map((i) => [String(i._id), this.clock.realOf(i.analysisTimestamp.getTime())]));
     for (const e of events) {
-      const oddsReal = this.clock.realOf(e.oddsUpdatedAt!.getTime());
+      const oddsReal = this.clock.realOf(e.oddsUpdatedAt.getTime());
       if (oddsReal < this.sinceReal) continue;
       const k = `${e._id}|${oddsReal}`;
       const entry = this.changes.get(k) ?? { oddsReal };

@@ -23,10 +23,9 @@ export async function readStoreCounters(postgresUrl: string, database: string): 
     const tables = await client.query<{ name: string; tbl: string }>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${sqlIdent(database)}._ferretdb_database_metadata`);
     const byTable = new Map(tables.rows.map((r) => [r.tbl, r.name]));
     // Counters of this backend's own transactions only reach the view at their end; others' within about a second.
-    const rows = await client.query<{ relname: string; w: string; s: string }>(
-      'SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS w, seq_scan AS s FROM pg_stat_user_tables WHERE schemaname = $1',
-      [database],
-    );
+    const rows = await client.query<{ relname: string; w: string; s: string }>('SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS w, seq_scan AS s FROM pg_stat_user_tables WHERE schemaname = $1', [
+      database,
+    ]);
     const out: StoreCounters = new Map();
     for (const r of rows.rows) {
       const name = byTable.get(r.relname);

@@ -162,7 +162,8 @@ export async function ensureFerretPostgresIndexes(postgresUrl: string, database:
     }
     const wanted = new Set(plan.map((p) => p.index));
     const ours = new Set(models.map((m) => tables.get(m.collection.collectionName)));
-    for (const r of existing.rows) if (ours.has(r.tablename) && r.indexname.endsWith('_gin') && !wanted.has(r.indexname)) await client.query(`DROP INDEX IF EXISTS ${sqlIdent(database)}.${sqlIdent(r.indexname)}`);
+    for (const r of existing.rows)
+      if (ours.has(r.tablename) && r.indexname.endsWith('_gin') && !wanted.has(r.indexname)) await client.query(`DROP INDEX IF EXISTS ${sqlIdent(database)}.${sqlIdent(r.indexname)}`);
     return created;
   } finally {
     await client.end().catch(() => undefined);

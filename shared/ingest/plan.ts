@@ -1,8 +1,7 @@
-import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import type { Document } from 'mongodb';
 import type { CacheScope } from '../cache/versions';
 import { competitionName, complete, regionId, regionName, teamName } from '../i18n/names';
-import { phaseText } from '../i18n/phases';
-import { betItemId, lineText, marketId, marketType } from '../markets/catalog';
+import { betItemId, marketId, marketType } from '../markets/catalog';
 import { searchName, teamId } from '../providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../providers/types';
 import { LOCALES, type LocalizedText } from '../sports';
@@ -171,8 +170,6 @@ const STAT_KEYS = [
   'homeRedCards',
   'awayRedCards',
 ] as const satisfies readonly (keyof EventStats)[];
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** Consensus of the books: their median price; with an even count the lower middle, a price some book really offers. */
 export function consensusPrice(prices: readonly (number | null)[]): number | null {
@@ -460,7 +457,8 @@ function planPrices({ plan, batch, e, prev, prevState, ended, priceSet }: EventS
   for (const m of markets) {
     for (const it of m.betItems) {
       const p = prevItems.get(it.id);
-      if (!p || p.price !== it.price || p.isAvailable !== it.isAvailable || !sameBookPrices(p.bookPrices, it.bookPrices)) moved.push({ id: it.id, price: it.price, isAvailable: it.isAvailable, bookPrices: it.bookPrices });
+      if (!p || p.price !== it.price || p.isAvailable !== it.isAvailable || !sameBookPrices(p.bookPrices, it.bookPrices))
+        moved.push({ id: it.id, price: it.price, isAvailable: it.isAvailable, bookPrices: it.bookPrices });
     }
   }
   if (!ended && odds) {
@@ -472,11 +470,23 @@ function planPrices({ plan, batch, e, prev, prevState, ended, priceSet }: EventS
 }
 
 /** The prices document's write, when its prices or the analysis bookkeeping changed; returns its stored state after. */
-function planPricesWrite({ plan, e, prevState, priceSet }: EventStep): PrevPrices | null {
+function planPricesWrite({ plan, batch, e, prevState, priceSet }: EventStep): PrevPrices | null {
   const before = prevState?.prices ?? null;
   if (Object.keys(priceSet).length === 0) return before;
-  plan.prices.push({ id: e.eventId, insert: !before, set: before ? priceSet : { previous: [], liveFrom: null, ...priceSet } });
-  const after = { ...(before ?? {}), ...priceSet } as Record<string, unknown>;
+  // A first prices document is whole, whatever asked for it (an analysis request of an event never priced).
+  const whole = {
+    dataSource: batch.provider,
+    markets: [],
+    previous: [],
+    movedAt: batch.capturedAt,
+    oddsUpdatedAt: null,
+    liveFrom: null,
+    analysisVersion: 0,
+    analysisRequestedVersion: 0,
+    analysisRequestedAt: null,
+  };
+  plan.prices.push({ id: e.eventId, insert: !before, set: before ? priceSet : { ...whole, ...priceSet } });
+  const after = { ...(before ?? whole), ...priceSet } as Record<string, unknown>;
   return {
     markets: (after.markets ?? []) as StoredMarket[],
     liveFrom: (after.liveFrom ?? null) as Date | null,
@@ -533,13 +543,24 @@ function planLiveData({ plan, batch, now, e, prev, prevState, set }: EventStep):
     sameJson(live.details ?? {}, stored.details) &&
     clockOnTrack(stored, live.elapsedSeconds, batch.capturedAt);
   if (same) return undefined;
-  // The clock's rate from two readings in the same phase (a quarter's clock runs slower than the wall).
+  // The clock's rate, measured from the stored reading in the same stretch of play (a quarter's
+  // clock runs slower than the wall). The stored reading stays the anchor while the new rate
+  // reproduces this reading from it exactly: the longer the span, the truer the rate, and the fewer
+  // rewrites an integer clock costs.
   const span = stored?.elapsedAt ? (batch.capturedAt.getTime() - stored.elapsedAt.getTime()) / 1000 : 0;
-  const clockRate =
-    live.isInPlay && stored?.isInPlay && stored.phaseSysname === phase && span > 0 && live.elapsedSeconds !== null && stored.elapsedSeconds !== null
-      ? Math.max(0, (live.elapsedSeconds - stored.elapsedSeconds) / span)
-      : (stored?.clockRate ?? null);
-  const next: PrevLive = { stats, phaseSysname: phase, isLive: true, isInPlay: live.isInPlay, details: live.details ?? {}, elapsedSeconds: live.elapsedSeconds, elapsedAt: batch.capturedAt, clockRate: live.isInPlay ? clockRate : null };
+  const sameStretch = live.isInPlay && stored?.isInPlay && stored.phaseSysname === phase && span > 0 && live.elapsedSeconds !== null && stored.elapsedSeconds !== null;
+  const clockRate = sameStretch ? Math.max(0, (live.elapsedSeconds! - stored.elapsedSeconds!) / span) : (stored?.clockRate ?? null);
+  const anchor = sameStretch && extrapolateClock({ ...stored, clockRate }, batch.capturedAt) === live.elapsedSeconds ? stored : { elapsedSeconds: live.elapsedSeconds, elapsedAt: batch.capturedAt };
+  const next: PrevLive = {
+    stats,
+    phaseSysname: phase,
+    isLive: true,
+    isInPlay: live.isInPlay,
+    details: live.details ?? {},
+    elapsedSeconds: anchor.elapsedSeconds,
+    elapsedAt: anchor.elapsedAt,
+    clockRate: live.isInPlay ? clockRate : null,
+  };
   plan.liveData.push(liveDataWrite(e.eventId, batch.provider, next, !stored, now));
   return next;
 }
@@ -565,7 +586,16 @@ function planResult({ plan, batch, now, e, prev, prevState, ended, set }: EventS
     }
     if (statsChanged && prev) plan.changes.push({ eventId: e.eventId, kind: 'result', at: batch.capturedAt, data: { ...stats, status: e.status, voided: e.voided, resultVersion } });
     if (statsChanged || statusChanged || prevState?.live?.isLive) {
-      const next: PrevLive = { stats: pickStats(result.stats), phaseSysname: result.phaseSysname, isLive: false, isInPlay: false, details: result.details ?? {}, elapsedSeconds: null, elapsedAt: null, clockRate: null };
+      const next: PrevLive = {
+        stats: pickStats(result.stats),
+        phaseSysname: result.phaseSysname,
+        isLive: false,
+        isInPlay: false,
+        details: result.details ?? {},
+        elapsedSeconds: null,
+        elapsedAt: null,
+        clockRate: null,
+      };
       plan.liveData.push(liveDataWrite(e.eventId, batch.provider, next, !prevState?.live, now));
       return next;
     }
@@ -590,7 +620,12 @@ export function analysisDue(a: { forced: boolean; world: Date; startDateTime: Da
 }
 
 /** AI inputs: pre-match prices, lineups and status. A change bumps the analysis version; an analysis (or a status follow-up) is asked when due. */
-function planAnalysis({ plan, batch, e, prev, prevState, set, priceSet, options }: EventStep, statusChanged: boolean, markets: StoredMarket[] | undefined, prevItems: Map<string, StoredBetItem>): void {
+function planAnalysis(
+  { plan, batch, e, prev, prevState, set, priceSet, options }: EventStep,
+  statusChanged: boolean,
+  markets: StoredMarket[] | undefined,
+  prevItems: Map<string, StoredBetItem>,
+): void {
   const book = prevState?.prices;
   let analysisVersion = book?.analysisVersion ?? 0;
   const forced = statusChanged || 'lineups' in set;

@@ -54,7 +54,6 @@ export type PollOutcome = HeldInterval &
       }
   );
 
-
 interface SlotState {
   slot: number;
   intervalMs: number;
@@ -217,14 +216,15 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const partial = errors.length > 0;
   // The provider's freshness, once per poll: the instant every live form of its events is served
-  // as of (shared/events/liveViews.ts). A partial poll (an odds or live call failed) is stale.
+  // as of (shared/events/liveViews.ts). It moves whenever the prices were read (a failed live-stats
+  // call alone leaves the prices current); a partial poll is marked stale.
   await upsertProviderStateFields(name, {
     lastSuccessAt: new Date(),
     lastError: partial ? errors.join('; ') : null,
     eventsSeen: events.length,
     breaker: breaker.state,
     stale: partial,
-    ...(partial ? {} : { capturedAt }),
+    ...(odds !== null ? { capturedAt } : {}),
     ...quotaOf(handle),
   });
   await publishStaged(name);

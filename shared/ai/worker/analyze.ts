@@ -25,15 +25,15 @@ const loadEvent = (id: string) => findEventById(id);
 /** A stored market as the analysis reads it (ids as text, absent book prices as null). */
 export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): AnalysisMarket {
   return {
-    id: m.id as string,
+    id: m.id,
     betTypeSysname: m.betTypeSysname,
     line: m.line ?? null,
     betItems: (m.betItems ?? []).map((i) => ({
-      id: i.id as string,
+      id: i.id,
       code: i.code,
       price: i.price,
       isAvailable: i.isAvailable,
-      bookPrices: (i.bookPrices as Record<string, number> | undefined) ?? null,
+      bookPrices: (i.bookPrices) ?? null,
     })),
   };
 }

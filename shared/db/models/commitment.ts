@@ -25,6 +25,9 @@ export const Commitment = defineModel('Commitment', CommitmentSchema, [
   [{ key: 1 }, { unique: true, read: 'commitments.ts:findLinkedKeys, findLinkOf', gin: { key: 'commitments.ts:findLinkedKeys (one equality per key), findLinkOf' } }],
   [
     { subject: 1, kind: 1 },
-    { read: 'commitments.ts:findSettlementLinksOf (subject, kind)', gin: { subject: 'commitments.ts:findSettlementLinksOf', kind: 'commitments.ts:findSettlementLinksOf; to review: a few kinds, not selective' } },
+    {
+      read: 'commitments.ts:findSettlementLinksOf (subject, kind)',
+      gin: { subject: 'commitments.ts:findSettlementLinksOf', kind: 'commitments.ts:findSettlementLinksOf; to review: a few kinds, not selective' },
+    },
   ],
 ]);

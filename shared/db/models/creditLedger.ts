@@ -36,5 +36,8 @@ export type CreditLedgerDoc = InferSchemaType<typeof CreditLedgerSchema>;
 export const CreditLedger = defineModel('CreditLedger', CreditLedgerSchema, [
   [{ ref: 1 }, { unique: true, read: 'ledger.ts:ledgerEntryExistsByRef', gin: { ref: 'ledger.ts:ledgerEntryExistsByRef' } }],
   [{ slot: 1 }, { unique: true, read: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot', gin: { slot: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot' } }],
-  [{ accountId: 1, at: 1 }, { read: 'ledger.ts:streamUsageEntriesOfAccount (accountId, at range)', gin: { accountId: 'ledger.ts:streamUsageEntriesOfAccount' } }],
+  [
+    { accountId: 1, at: 1 },
+    { read: 'ledger.ts:streamUsageEntriesOfAccount (accountId, at range)', gin: { accountId: 'ledger.ts:streamUsageEntriesOfAccount' } },
+  ],
 ]);

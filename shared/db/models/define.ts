@@ -42,8 +42,9 @@ export interface IndexUse {
   /**
    * Keys of this index that FerretDB on PostgreSQL gets a GIN index for (shared/db/ferretIndexes.ts),
    * each with the named read that filters on it by equality (the one filter FerretDB 1.24 pushes
-   * down to SQL) and finds few documents by it. `_id` always has one. No GIN without such a read:
-   * FerretDB uses no other index for a query (the btree its createIndexes makes is never used).
+   * down to SQL) and finds few documents by it (`_id` has one unless the model says otherwise:
+   * ModelIndexing). No GIN without such a read; FerretDB uses no other index for a query (the
+   * btree its createIndexes makes is never used, so it gets only the unique ones).
    */
   gin?: Readonly<Record<string, string>>;
 }
@@ -51,6 +52,7 @@ export interface IndexUse {
 /** An index as MongoDB gets it (its keys and options), with its use: the model's list is the one source of both MongoDB's indexes and FerretDB's. */
 export type IndexSpec = readonly [IndexDefinition, IndexOptions & IndexUse];
 
+/** How a model is indexed beyond its index list. */
 export interface ModelIndexing {
   /**
    * false: no GIN index on `_id` on FerretDB, for a collection nothing reads or updates by `_id`
@@ -62,7 +64,7 @@ export interface ModelIndexing {
 
 const declared = new WeakMap<Schema, { indexes: readonly IndexSpec[]; ginOnId: boolean }>();
 
-/** The indexes defineModel declared on the schema, with their uses ([] for a schema it did not see), and whether `_id` gets a GIN index. */
+/** The indexes defineModel declared on the schema with their uses, and whether `_id` gets a GIN index (none and yes for a schema it did not see). */
 export function declaredIndexes(schema: Schema): { indexes: readonly IndexSpec[]; ginOnId: boolean } {
   return declared.get(schema) ?? { indexes: [], ginOnId: true };
 }
@@ -72,13 +74,13 @@ export function declaredIndexes(schema: Schema): { indexes: readonly IndexSpec[]
  * built by the caller (`new Schema(fields, options)` where the fields are written): mongoose infers
  * the stored shape only from a literal definition, not through a generic helper.
  */
-export function defineModel<S extends Schema>(name: string, schema: S, indexes: readonly IndexSpec[] = [], { ginOnId = undefined }: ModelIndexing = {}) {
+export function defineModel<S extends Schema>(name: string, schema: S, indexes: readonly IndexSpec[] = [], indexing: ModelIndexing = {}) {
   for (const [keys, { read: _read, gin, ...options }] of indexes) {
     const stray = Object.keys(gin ?? {}).filter((field) => !(field in keys));
     if (stray.length) throw new Error(`${name}: GIN keys ${stray.join(', ')} are not keys of their index`);
     schema.index(keys, options);
   }
-  declared.set(schema, { indexes, ginOnId: ginOnId !== false });
+  declared.set(schema, { indexes, ginOnId: indexing.ginOnId !== false });
   const compiled = model(name, schema);
   defined.push(compiled);
   return compiled;

@@ -77,7 +77,10 @@ export const Event = defineModel('Event', EventSchema, [
     { sportId: 1, status: 1, startDateTime: 1 },
     {
       read: "eventForms.ts:findEventsListPageByStart, findEventsLivePage and events.ts:countEventsMatching of one sport; events.ts:findCompletedEventScoresOfSport (the refit: sportId, status 'completed', start range); eventForms.ts:findEventMarketsOfSportSince",
-      gin: { sportId: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a sport's match list: sportId; its status $in is not pushed down); events.ts:findCompletedEventScoresOfSport" },
+      gin: {
+        sportId:
+          "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a sport's match list: sportId; its status $in is not pushed down); events.ts:findCompletedEventScoresOfSport",
+      },
     },
   ],
 ]);

@@ -16,7 +16,10 @@ const BetItemSchema = new Schema(
   { _id: false },
 );
 
-const MarketSchema = new Schema({ id: { type: String, required: true }, betTypeSysname: { type: String, required: true }, line: { type: Number, default: null }, betItems: { type: [BetItemSchema], default: [] } }, { _id: false });
+const MarketSchema = new Schema(
+  { id: { type: String, required: true }, betTypeSysname: { type: String, required: true }, line: { type: Number, default: null }, betItems: { type: [BetItemSchema], default: [] } },
+  { _id: false },
+);
 
 /**
  * The prices of one event (`_id` = the event id), apart from the event: they change many times

@@ -16,5 +16,5 @@ const EventViewSchema = new Schema(
 );
 
 export type EventViewDoc = InferSchemaType<typeof EventViewSchema>;
-// Read only by _id (eventViews.ts:findViewsOfEvents; the trending list ranks its candidates' counts itself): no index but _id.
+// Read and written by _id (eventViews.ts; the trending list ranks its candidates' counts itself); findViewCounts, the one read by views, serves tests only: no index but _id.
 export const EventView = defineModel('EventView', EventViewSchema);

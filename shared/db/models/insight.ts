@@ -30,7 +30,9 @@ export const Insight = defineModel('Insight', InsightSchema, [
     { status: 1, startDateTime: 1 },
     {
       read: "ai.ts:findInsightsBatchByStart (status $in, by start), findUpcomingInsightsRecommendationIds and findUpcomingInsightsStartingBetween (status 'upcoming', start range)",
-      gin: { status: "ai.ts:findUpcomingInsightsRecommendationIds, findUpcomingInsightsStartingBetween (status 'upcoming'); to review: selective only while finished insights outnumber upcoming ones" },
+      gin: {
+        status: "ai.ts:findUpcomingInsightsRecommendationIds, findUpcomingInsightsStartingBetween (status 'upcoming'); to review: selective only while finished insights outnumber upcoming ones",
+      },
     },
   ],
   [{ teamSearch: 1 }, { read: 'ai.ts:findInsightsBatchByStart (teamSearch $in)', gin: { teamSearch: 'to review: its one read is a $in, which FerretDB does not push down' } }],

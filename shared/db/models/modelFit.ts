@@ -23,4 +23,6 @@ const ModelFitSchema = new Schema(
 );
 
 export type ModelFitDoc = InferSchemaType<typeof ModelFitSchema>;
-export const ModelFit = defineModel('ModelFit', ModelFitSchema, [[{ sportId: 1 }, { read: 'to review: ai.ts:findModelFitOfSport reads by _id (fit-<sportId>)', gin: { sportId: 'to review: no read filters on sportId' } }]]);
+export const ModelFit = defineModel('ModelFit', ModelFitSchema, [
+  [{ sportId: 1 }, { read: 'to review: ai.ts:findModelFitOfSport reads by _id (fit-<sportId>)', gin: { sportId: 'to review: no read filters on sportId' } }],
+]);

@@ -44,7 +44,10 @@ const PickSchema = new Schema(
 
 export type PickDoc = InferSchemaType<typeof PickSchema>;
 export const Pick = defineModel('Pick', PickSchema, [
-  [{ startsAt: 1, featuredOrder: 1 }, { read: 'ai.ts:findFeaturedPicks (startsAt range)', gin: { featuredOrder: 'to review: no read filters on featuredOrder' } }],
+  [
+    { startsAt: 1, featuredOrder: 1 },
+    { read: 'ai.ts:findFeaturedPicks (startsAt range)', gin: { featuredOrder: 'to review: no read filters on featuredOrder' } },
+  ],
   [
     { eventIds: 1, settled: 1 },
     {

@@ -21,5 +21,8 @@ const RechargeAttemptSchema = new Schema(
 
 export type RechargeAttemptDoc = InferSchemaType<typeof RechargeAttemptSchema>;
 export const RechargeAttempt = defineModel('RechargeAttempt', RechargeAttemptSchema, [
-  [{ accountId: 1, createdAt: -1 }, { read: 'accounts.ts:findRechargeAttemptsOfAccount', gin: { accountId: 'accounts.ts:findRechargeAttemptsOfAccount' } }],
+  [
+    { accountId: 1, createdAt: -1 },
+    { read: 'accounts.ts:findRechargeAttemptsOfAccount', gin: { accountId: 'accounts.ts:findRechargeAttemptsOfAccount' } },
+  ],
 ]);

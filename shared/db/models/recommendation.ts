@@ -87,11 +87,17 @@ export const Recommendation = defineModel('Recommendation', RecommendationSchema
   ],
   [
     { settled: 1, result: 1, createdAt: -1 },
-    { read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (settled, result, newest first)', gin: { result: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' } },
+    {
+      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (settled, result, newest first)',
+      gin: { result: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
+    },
   ],
   [
     { confidence: 1, createdAt: -1 },
-    { read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (confidence, newest first)', gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' } },
+    {
+      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (confidence, newest first)',
+      gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
+    },
   ],
   [{ edgePercentage: -1 }, { read: 'ai.ts:findRecommendationsByEdge (by edge)' }],
   [{ settlementDate: 1 }, { read: 'ai.ts:findFirstSettledRecommendation (by settlementDate)' }],

@@ -148,7 +148,12 @@ async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
       live.push({
         _id: d._id,
         eventId: d._id,
-        ...Object.fromEntries(['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'].map((k) => [k, count(k)])),
+        ...Object.fromEntries(
+          ['homeGoals', 'awayGoals', 'homeGoalsFirstHalf', 'awayGoalsFirstHalf', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards', 'homeRedCards', 'awayRedCards'].map((k) => [
+            k,
+            count(k),
+          ]),
+        ),
         phaseSysname: liveStats.phaseSysname ?? null,
         isLive: true,
         isInPlay: liveStats.isInPlay !== false,
@@ -182,14 +187,23 @@ const EVENT_PART_FIELDS = ['markets', 'liveStats', 'oddsUpdatedAt'] as const;
 async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
   const eventId = String(doc.eventId);
   const ds = String(doc.dataSource);
-  const stored = await EventPrices.findById(eventId).lean<{ dataSource: string; markets: SeedMarket[]; previous?: { id: string; price?: number | null; bookPrices?: Record<string, number | null> }[] }>();
+  const stored = await EventPrices.findById(eventId).lean<{
+    dataSource: string;
+    markets: SeedMarket[];
+    previous?: { id: string; price?: number | null; bookPrices?: Record<string, number | null> }[];
+  }>();
   const provider = stored?.dataSource ?? 'simulated';
   const fromSnapshot = new Map(((doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null }[]).map((m) => [m.marketId, m]));
   // The snapshots of one event describe the same markets: the first one seeded replaces the event's.
   const kept = (stored?.markets ?? []).filter((m) => fromSnapshot.has(m.id));
   const markets = new Map(kept.map((m) => [m.id, m]));
   const previous = new Map((fromSnapshot.size && kept.length ? (stored?.previous ?? []) : []).map((p) => [p.id, { ...p }]));
-  for (const lm of (doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null; betItems: { code: string; price: number; priceChange?: number | null; isAvailable?: boolean }[] }[]) {
+  for (const lm of (doc.liveMarkets ?? []) as {
+    marketId: string;
+    marketSysname: string;
+    line?: number | null;
+    betItems: { code: string; price: number; priceChange?: number | null; isAvailable?: boolean }[];
+  }[]) {
     const m = markets.get(lm.marketId) ?? { id: lm.marketId, betTypeSysname: lm.marketSysname, line: lm.line ?? lineOfMarketId(lm.marketId), betItems: [] };
     markets.set(lm.marketId, m);
     for (const b of lm.betItems) {
@@ -347,9 +361,7 @@ export async function findOddsHistoryRows(filter: { eventId?: string; betItemId?
   const eventId = filter.eventId ?? (filter.betItemId ? /^[0-9]+/.exec(filter.betItemId)?.[0] : undefined);
   const docs = await OddsHistory.find(eventId ? { eventId } : {}).lean<{ _id: string; eventId: string; dataSource: string; at: Date; items: { id: string; price: number }[] }[]>();
   const rows = docs.flatMap((d) => d.items.map((i) => ({ betItemId: i.id, eventId: d.eventId, dataSource: d.dataSource, price: i.price, at: d.at })));
-  return rows
-    .filter((r) => !filter.betItemId || r.betItemId === filter.betItemId)
-    .sort((a, b) => (a.betItemId < b.betItemId ? -1 : a.betItemId > b.betItemId ? 1 : a.at.getTime() - b.at.getTime()));
+  return rows.filter((r) => !filter.betItemId || r.betItemId === filter.betItemId).sort((a, b) => (a.betItemId < b.betItemId ? -1 : a.betItemId > b.betItemId ? 1 : a.at.getTime() - b.at.getTime()));
 }
 
 /** The live odds snapshots served for an event (or every event with prices), one per dataSource. */
@@ -363,6 +375,17 @@ export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
     }
   }
   return out;
+}
+
+/** Event documents written raw, as a store of an earlier layout holds them (no routing of any field): what a migration test starts from. */
+export async function insertRawEventDocuments(docs: readonly Record<string, unknown>[], snapshots: readonly Record<string, unknown>[] = []): Promise<void> {
+  await Event.collection.insertMany(docs);
+  if (snapshots.length) await Event.db.collection('liveoddssnapshots').insertMany(snapshots);
+}
+
+/** Whether a collection of this name exists in the database. */
+export async function collectionExists(name: string): Promise<boolean> {
+  return (await Event.db.db!.listCollections({ name }).toArray()).length > 0;
 }
 
 /** When each stored event, prices and live-data document was last written (id -> epoch ms): what a test checks a poll did not touch. */

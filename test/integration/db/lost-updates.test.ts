@@ -44,7 +44,9 @@ function scenarioFile(): string {
     startOffsetMinutes: KICKOFF_MIN,
     markets: [{ betTypeSysname: 'SOCCER_MATCH_RESULT', prices: { '1': 2.4, X: 3.3, '2': 2.9 } }],
     timeline: [{ minute: 40, type: 'goal', team: 'away' }],
-    final: { stats: { homeGoals: 0, awayGoals: 1, homeCorners: 5, awayCorners: 4, homeYellowCards: 2, awayYellowCards: 1, homeRedCards: 0, awayRedCards: 0, homeGoalsFirstHalf: 0, awayGoalsFirstHalf: 1 } },
+    final: {
+      stats: { homeGoals: 0, awayGoals: 1, homeCorners: 5, awayCorners: 4, homeYellowCards: 2, awayYellowCards: 1, homeRedCards: 0, awayRedCards: 0, homeGoalsFirstHalf: 0, awayGoalsFirstHalf: 1 },
+    },
     end: { state: 'completed' },
     corrections: [{ atMinute: correctionMinute(r), stats: { homeCorners: 10 + r } }],
   }));

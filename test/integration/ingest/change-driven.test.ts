@@ -39,7 +39,20 @@ function quietScenario(): string {
             { betTypeSysname: 'SOCCER_UNDER_OVER', line: 2.5, prices: { O: 1.95, U: 1.9 } },
           ],
           timeline: [{ minute: 40, type: 'goal', team: 'home' }],
-          final: { stats: { homeGoals: 1, awayGoals: 0, homeCorners: 0, awayCorners: 0, homeYellowCards: 0, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0, homeGoalsFirstHalf: 1, awayGoalsFirstHalf: 0 } },
+          final: {
+            stats: {
+              homeGoals: 1,
+              awayGoals: 0,
+              homeCorners: 0,
+              awayCorners: 0,
+              homeYellowCards: 0,
+              awayYellowCards: 0,
+              homeRedCards: 0,
+              awayRedCards: 0,
+              homeGoalsFirstHalf: 1,
+              awayGoalsFirstHalf: 0,
+            },
+          },
           end: { state: 'completed' },
         },
         {
@@ -51,7 +64,20 @@ function quietScenario(): string {
           startOffsetMinutes: 600,
           markets: [{ betTypeSysname: 'SOCCER_MATCH_RESULT', prices: { '1': 1.9, X: 3.5, '2': 4.2 } }],
           timeline: [],
-          final: { stats: { homeGoals: 0, awayGoals: 0, homeCorners: 0, awayCorners: 0, homeYellowCards: 0, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0, homeGoalsFirstHalf: 0, awayGoalsFirstHalf: 0 } },
+          final: {
+            stats: {
+              homeGoals: 0,
+              awayGoals: 0,
+              homeCorners: 0,
+              awayCorners: 0,
+              homeYellowCards: 0,
+              awayYellowCards: 0,
+              homeRedCards: 0,
+              awayRedCards: 0,
+              homeGoalsFirstHalf: 0,
+              awayGoalsFirstHalf: 0,
+            },
+          },
           end: { state: 'completed' },
         },
       ],
@@ -102,7 +128,7 @@ describe('ingest writes only what changed, and tells the change feed each change
     // Minute by minute from an hour before kickoff to after the final whistle.
     for (let t = START; t <= START + 180 * MIN; t += MIN) expect((await poll(t)).status).to.equal('ok');
     const entries: ChangeEntry[] = [];
-    for (let after = from; ; ) {
+    for (let after = from; ;) {
       const page = await readChanges(after, 1000);
       expect(page.gap).to.equal(false);
       if (!page.entries.length) break;

@@ -260,9 +260,11 @@ describe('ingest planner', () => {
 
     it('a poll with no change writes no price, live-data or event document', () => {
       const { second } = liveWithRate();
-      // The second reading set the clock's rate: one world second per clock second.
-      expect(only(second.liveData, 'the second reading sets the rate').set).to.include({ elapsedSeconds: 610, clockRate: 1 });
-      expect(second.next.get('555')!.live).to.deep.include({ elapsedSeconds: 610, elapsedAt: secs(10), clockRate: 1 });
+      // The second reading set the clock's rate (one clock second per world second), measured from
+      // the first reading, which stays the anchor: the clock is served as the anchor run on.
+      expect(only(second.liveData, 'the second reading sets the rate').set).to.include({ elapsedSeconds: 600, clockRate: 1 });
+      expect(second.next.get('555')!.live).to.deep.include({ elapsedSeconds: 600, elapsedAt: secs(0), clockRate: 1 });
+      expect(extrapolateClock(second.next.get('555')!.live!, secs(10))).to.equal(610);
       // Ten world seconds later the same feed, the clock ten seconds on: nothing to write.
       const third = livePoll(second.next, 20, reading(620));
       expect(written(third)).to.deep.equal(NOTHING);
@@ -300,16 +302,18 @@ describe('ingest planner', () => {
       }
     });
 
-    it('a reading off the extrapolated track rewrites the live data with the new reading and rate', () => {
+    it('a reading off the extrapolated track rewrites the live data with the rate measured from the anchor', () => {
       const { second } = liveWithRate();
       const plan = livePoll(second.next, 20, reading(625));
       const doc = only(plan.liveData, 'one live data write');
       expect(doc.insert).to.equal(false);
-      expect(doc.set).to.include({ elapsedSeconds: 625, clockRate: 1.5 });
-      expect(doc.set.elapsedAt).to.deep.equal(secs(20));
+      // 25 clock seconds in 20 world seconds since the anchor (600 at 0 s): the anchor stays, the rate is 1.25.
+      expect(doc.set).to.include({ elapsedSeconds: 600, clockRate: 1.25 });
+      expect(doc.set.elapsedAt).to.deep.equal(secs(0));
+      expect(extrapolateClock(plan.next.get('555')!.live!, secs(20))).to.equal(625);
       expect(plan.events).to.deep.equal([]);
-      // The next poll extrapolates from the new reading.
-      expect(written(livePoll(plan.next, 30, reading(640)))).to.deep.equal(NOTHING);
+      // The next poll extrapolates on that track.
+      expect(written(livePoll(plan.next, 40, reading(650)))).to.deep.equal(NOTHING);
     });
 
     it('a clock standing in a break is on track: nothing is written while the break lasts', () => {
@@ -327,7 +331,7 @@ describe('ingest planner', () => {
         planIngest(batch([event('live', { sportId: 2 })], { odds: [], live: [{ ...quarter(elapsed), referenceTime: secs(s) }], at: secs(s) }), previous, secs(s));
       const first = poll(new Map(), 0, 300);
       const second = poll(first.next, 100, 348);
-      expect(only(second.liveData, 'the rate is measured').set).to.include({ elapsedSeconds: 348, clockRate: 0.48 });
+      expect(only(second.liveData, 'the rate is measured').set).to.include({ elapsedSeconds: 300, clockRate: 0.48 });
       expect(written(poll(second.next, 200, 396))).to.deep.equal(NOTHING);
       expect(written(poll(second.next, 200, 400)).liveData).to.equal(1);
     });

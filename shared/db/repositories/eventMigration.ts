@@ -1,0 +1,82 @@
+import type { Collection, Document } from 'mongodb';
+import { insertInBatches } from '../bulk';
+import { Event, EventPrices, EventView } from '../models';
+import { markEventsSettledAtVersions } from './eventSettlements';
+
+/**
+ * Events stored in the layout before prices, views and the settlement marker had documents of
+ * their own: `markets`, `oddsUpdatedAt` and the AI bookkeeping on the event, `liveStats` (now
+ * built at read time), `views`, `settledVersion` / `settledAt`. Moved out in batches, idempotently
+ * (a document already there wins: it is newer than the copy on the event), then unset on the event.
+ * The live-odds snapshots collection of that layout is dropped: snapshots are built at read time.
+ */
+const OLD_FIELDS = ['markets', 'oddsUpdatedAt', 'analysisVersion', 'analysisRequestedVersion', 'analysisRequestedAt', 'liveStats', 'views', 'settledVersion', 'settledAt'] as const;
+const BATCH = 200;
+
+type OldEvent = { _id: string; dataSource?: string; status?: string; startedAt?: Date | null; updatedAt?: Date } & Partial<Record<(typeof OLD_FIELDS)[number], unknown>>;
+
+const driver = (model: { collection: unknown }) => model.collection as Collection<Document>;
+const hasOldField = { $or: OLD_FIELDS.map((f) => ({ [f]: { $exists: true } })) };
+
+export interface MigrationOutcome {
+  events: number;
+  prices: number;
+  views: number;
+  markers: number;
+  snapshotsDropped: boolean;
+}
+
+/** Moves every event of the earlier layout; returns what it moved (all zero on a store already migrated). */
+export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> {
+  const out: MigrationOutcome = { events: 0, prices: 0, views: 0, markers: 0, snapshotsDropped: false };
+  const events = driver(Event);
+  for (;;) {
+    const batch = (await events
+      .find(hasOldField, { projection: Object.fromEntries(['dataSource', 'status', 'startedAt', 'updatedAt', ...OLD_FIELDS].map((f) => [f, 1])) })
+      .limit(BATCH)
+      .toArray()) as unknown as OldEvent[];
+    if (batch.length === 0) break;
+    const prices = batch
+      .filter((e) => Array.isArray(e.markets))
+      .map((e) => ({
+        _id: e._id,
+        dataSource: e.dataSource ?? 'unknown',
+        markets: e.markets,
+        previous: [],
+        movedAt: (e.oddsUpdatedAt as Date | null | undefined) ?? e.updatedAt ?? new Date(),
+        oddsUpdatedAt: e.oddsUpdatedAt ?? null,
+        // An event that had started had its snapshots served: it keeps them.
+        liveFrom: e.startedAt ?? null,
+        analysisVersion: e.analysisVersion ?? 0,
+        analysisRequestedVersion: e.analysisRequestedVersion ?? e.analysisVersion ?? 0,
+        analysisRequestedAt: e.analysisRequestedAt ?? null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      }));
+    out.prices += await insertInBatches(driver(EventPrices), prices, { ignoreDuplicates: true });
+    for (const e of batch.filter((x) => typeof x.views === 'number' && x.views > 0)) {
+      await EventView.updateOne({ _id: e._id }, { $max: { views: e.views as number } }, { upsert: true });
+      out.views++;
+    }
+    const markers = batch.filter((e) => typeof e.settledVersion === 'number').map((e) => ({ eventId: e._id, version: e.settledVersion as number }));
+    if (markers.length) {
+      await markEventsSettledAtVersions(markers, new Date());
+      out.markers += markers.length;
+    }
+    // One by one on FerretDB (its bulk updates run one by one anyway, and stall past 100).
+    const unset = { $unset: Object.fromEntries(OLD_FIELDS.map((f) => [f, ''])) };
+    for (const e of batch) await events.updateOne({ _id: e._id } as Document, unset);
+    out.events += batch.length;
+  }
+  const db = Event.db.db;
+  if (db && (await db.listCollections({ name: 'liveoddssnapshots' }).toArray()).length) {
+    await db.dropCollection('liveoddssnapshots');
+    out.snapshotsDropped = true;
+  }
+  return out;
+}
+
+/** Whether this store has events of the earlier layout (one query). */
+export async function hasEventsOfEarlierLayout(): Promise<boolean> {
+  return (await driver(Event).findOne(hasOldField, { projection: { _id: 1 } })) !== null;
+}

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { connectMongo } from '../../../shared/db/mongo';
+import { findEventById } from '../../../shared/db/repositories/eventForms';
+import { collectionExists, deleteAllIngested, insertRawEventDocuments } from '../../../shared/db/repositories/fixtures';
+import { findEventsForSettlement } from '../../../shared/db/repositories/settlementEvents';
+import { findIngestStateRows } from '../../../shared/db/repositories/events';
+import { migrateStoredEvents } from '../../../shared/ingest/migrate';
+import { eventDoc, seedReference } from '../../helpers/fixtures';
+
+/**
+ * A deployment upgraded in place: its events still hold their markets, views, settlement marker
+ * and AI bookkeeping. The ingest worker moves them at start, once, while no poll runs.
+ */
+describe('events of the earlier layout are moved at ingest start', function () {
+  this.timeout(60_000);
+  before(async () => {
+    await connectMongo();
+    await deleteAllIngested();
+    await seedReference();
+  });
+  after(deleteAllIngested);
+
+  it('happy: markets, views, settlement marker and AI bookkeeping move to their documents; the event keeps none; a second run moves nothing', async () => {
+    const start = new Date('2026-11-20T18:00:00Z');
+    const upcoming = { ...eventDoc({ id: 'm1', start: '2026-12-01T18:00:00Z' }), views: 12, analysisVersion: 4, analysisRequestedVersion: 3, oddsUpdatedAt: new Date('2026-11-26T10:00:00Z') };
+    const completed = { ...eventDoc({ id: 'm2', start, status: 'completed' }), views: 0, settledVersion: 1, settledAt: new Date('2026-11-20T21:00:00Z'), resultVersion: 1, liveStats: null };
+    await insertRawEventDocuments([upcoming, completed], [{ _id: 'm2|simulated', eventId: 'm2', dataSource: 'simulated', capturedAt: start, liveMarkets: [] }]);
+
+    const out = await migrateStoredEvents(['simulated']);
+    expect(out).to.include({ events: 2, prices: 2, views: 1, markers: 1, snapshotsDropped: true });
+
+    const m1 = (await findEventById('m1'))!;
+    expect(m1.markets.map((m) => m.id)).to.deep.equal(upcoming.markets.map((m) => m.id));
+    expect(m1.views).to.equal(12);
+    const m2 = (await findEventById('m2'))!;
+    expect(m2.markets).to.have.length(completed.markets.length);
+    expect((await findEventsForSettlement(['m2']))[0].settledVersion).to.equal(1);
+    // The AI bookkeeping is ingest's, with the prices: an asked version is not asked again.
+    const rows = await findIngestStateRows(['m1', 'm2']);
+    expect(rows.prices.get('m1')).to.include({ analysisVersion: 4, analysisRequestedVersion: 3 });
+    // An event that had started keeps its live odds (served from its start).
+    expect((rows.prices.get('m2') as { liveFrom: Date }).liveFrom.toISOString()).to.equal(start.toISOString());
+    for (const [id, e] of rows.events) {
+      for (const f of ['markets', 'views', 'settledVersion', 'settledAt', 'liveStats', 'oddsUpdatedAt', 'analysisVersion']) expect(e, `${id}.${f}`).to.not.have.property(f);
+    }
+    expect(await collectionExists('liveoddssnapshots')).to.equal(false);
+    expect(await migrateStoredEvents(['simulated'])).to.equal(null);
+  });
+});
