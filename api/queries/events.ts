@@ -6,7 +6,7 @@ import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/r
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
 import { renderDetailEvent } from '../render/detail';
-import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent, type StoredLiveMarket } from '../render/events';
+import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
 import { eventFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';

@@ -22,20 +22,22 @@ export async function updateEventIfResultVersion(eventId: string, resultVersion:
 
 /** The ids (as strings) of the events of `ids` that were cancelled before they started. */
 export async function findCancelledUnstartedEventIds(ids: readonly string[]): Promise<string[]> {
-  const others = await Event.find({ _id: { $in: ids }, status: 'cancelled', startedAt: null }, { _id: 1 }).lean();
-  return others.map((o) => String(o._id));
+  // By id (lookups FerretDB pushes down), then the condition: `_id $in` alone reads every event there.
+  const events = await findWhereIn<{ _id: string; status: string; startedAt?: Date | null }>(Event, '_id', ids, { status: 1, startedAt: 1 });
+  return events.filter((e) => e.status === 'cancelled' && !e.startedAt).map((e) => String(e._id));
 }
 
 export type LiveEventDataRow = LiveEventDataDoc & { _id: string };
 
 /** The LiveEventData of one event, or null. */
 export async function findLiveEventDataOfEvent(eventId: string): Promise<LiveEventDataRow | null> {
-  return LiveEventData.findOne({ eventId }).lean<LiveEventDataRow>();
+  // One document per event, under the event's id.
+  return LiveEventData.findById(eventId).lean<LiveEventDataRow>();
 }
 
 /** The LiveEventData of the events of `eventIds`. */
 export async function findLiveEventDataOfEvents(eventIds: readonly string[]): Promise<LiveEventDataRow[]> {
-  return findWhereIn<LiveEventDataRow>(LiveEventData, 'eventId', eventIds);
+  return findWhereIn<LiveEventDataRow>(LiveEventData, '_id', eventIds);
 }
 
 /** Sets fields of one LiveEventData document. */
@@ -95,7 +97,7 @@ export async function eventExists(eventId: string) {
 
 /** Status of each of these events (absent ones are left out). */
 export async function findEventStatusesByIds(ids: string[]) {
-  return Event.find({ _id: { $in: ids } }, { status: 1 }).lean();
+  return findWhereIn<{ _id: string; status: string }>(Event, '_id', ids, { status: 1 });
 }
 
 /** A stored price of a bet item: its consensus at one source time. */

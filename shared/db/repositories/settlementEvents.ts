@@ -67,7 +67,9 @@ export async function findSettlementEventsUpdatedSince(since: Date): Promise<Swe
 
 /** Settlement-relevant events among `ids`. */
 export async function findSettlementEventsByIds(ids: readonly string[]): Promise<SweepEventRow[]> {
-  return withSettledVersions(await Event.find({ _id: { $in: ids }, ...SETTLEMENT_EVENT_FILTER }, SWEEP_FIELDS).lean<Omit<SweepEventRow, 'settledVersion'>[]>());
+  // By id (lookups FerretDB pushes down), then SETTLEMENT_EVENT_FILTER's condition in code.
+  const events = await findWhereIn<Omit<SweepEventRow, 'settledVersion'>>(Event, '_id', ids, SWEEP_FIELDS);
+  return withSettledVersions(events.filter((e) => e.status === 'completed' || e.status === 'cancelled' || (e.status === 'postponed' && Boolean(e.startedAt))));
 }
 
 /** Events matching the filter that were never settled (no marker). */
