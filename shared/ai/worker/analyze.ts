@@ -33,7 +33,7 @@ export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): 
       code: i.code,
       price: i.price,
       isAvailable: i.isAvailable,
-      bookPrices: (i.bookPrices) ?? null,
+      bookPrices: i.bookPrices ?? null,
     })),
   };
 }
