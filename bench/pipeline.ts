@@ -89,6 +89,8 @@ async function main(): Promise<void> {
     }
     const port = await freePort();
     setEnvForChildren({
+      // As `npm start` runs them: FERRETDB_POSTGRES_URL too, which gives the GIN indexes, the planner settings and the vacuum.
+      ...local.env,
       MONGODB_URI: local.mongodbUri,
       REDIS_URL: local.redisUrl,
       MONGODB_DB: runId,
