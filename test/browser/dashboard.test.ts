@@ -5,7 +5,7 @@ import { commitRecommendations } from '../../shared/commitments/commit';
 import { connectMongo } from '../../shared/db/mongo';
 import { settleEvent } from '../../shared/settlement/settleEvent';
 import { serve, type TestServer } from '../helpers/api';
-import { launchBrowser, PHONE, type Browser } from '../helpers/browser';
+import { launchBrowser, pageUntil, PHONE, type Browser } from '../helpers/browser';
 import { createEvent, createRecommendations } from '../helpers/settlementFixtures';
 
 /**
@@ -161,7 +161,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     expect(await text(page, '#track-bets')).to.equal(served.bets.toLocaleString('en-US'));
     expect(await text(page, '#track-head')).to.include(served.head.hash);
     // Three images, each a chart the server drew, loaded (an image that failed has no natural width).
-    await page.waitForFunction("[...document.querySelectorAll('img.chart-img')].length === 3 && [...document.querySelectorAll('img.chart-img')].every((i) => i.complete && i.naturalWidth > 0)");
+    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].length === 3 && [...document.querySelectorAll('img.chart-img')].every((i) => i.complete && i.naturalWidth > 0)");
     const kinds = await page.evaluate<[string, number][]>("[...document.querySelectorAll('img.chart-img')].map((i) => [i.dataset.kind, i.naturalWidth])"); // runs in the page (no DOM types here)
     expect(kinds).to.deep.equal([
       ['cumulative', 640],
@@ -170,7 +170,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     ]);
     // Counting the first bet per outcome reloads the figures and the charts with per=outcome.
     await page.getByRole('button', { name: 'First per outcome' }).click();
-    await page.waitForFunction("[...document.querySelectorAll('img.chart-img')].every((i) => i.src.includes('per=outcome') && i.complete && i.naturalWidth > 0)");
+    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].every((i) => i.src.includes('per=outcome') && i.complete && i.naturalWidth > 0)");
     expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
   });
 

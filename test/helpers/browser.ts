@@ -50,3 +50,16 @@ export async function launchBrowser(viewport = DESKTOP, opts: { mobile?: boolean
     },
   };
 }
+
+/**
+ * Waits until `expression` is true in the page, evaluating it from here every 100 ms. Playwright's
+ * waitForFunction re-evaluates a string predicate inside the page with eval once it has to poll,
+ * which the dashboard's CSP (script-src 'self') refuses: it passed only when the first check held.
+ */
+export async function pageUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate<boolean>(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting in the page for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
