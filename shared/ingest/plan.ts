@@ -7,6 +7,7 @@ import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from 
 import { LOCALES, type LocalizedText } from '../sports';
 import type { EventStats } from '../stats';
 import { closingAtKickoff } from './closing';
+import { clockAt } from '../events/liveViews';
 
 /**
  * Pure: turns one poll's feed and the stored state of its events into the writes that bring
@@ -505,9 +506,8 @@ export function clockOnTrack(stored: Pick<PrevLive, 'elapsedSeconds' | 'elapsedA
 
 /** The game clock at `at` from a stored reading: it runs at its rate while in play, else stands. */
 export function extrapolateClock(stored: Pick<PrevLive, 'elapsedSeconds' | 'elapsedAt' | 'clockRate' | 'isInPlay'>, at: Date): number {
-  const base = stored.elapsedSeconds ?? 0;
-  if (!stored.isInPlay || stored.clockRate === null || !stored.elapsedAt) return base;
-  return Math.round(base + (stored.clockRate * Math.max(0, at.getTime() - stored.elapsedAt.getTime())) / 1000);
+  // The read side's clock (shared/events/liveViews.ts), so what is written is what is served.
+  return clockAt(stored, at) ?? 0;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { key, redis } from '../db/redis';
 import { waitForLock } from '../locks';
 import { findIngestStateRows } from '../db/repositories/events';
-import type { EventStats } from '../stats';
+import { EMPTY_STATS, type EventStats } from '../stats';
 import type { PrevEvent, PrevLive, PrevState, StoredMarket } from './plan';
 
 /**
@@ -21,18 +21,7 @@ interface Memo {
 const memos = new Map<string, Memo>();
 const tokenKey = (provider: string) => key('ingest', 'state', provider);
 
-const STAT_KEYS: (keyof EventStats)[] = [
-  'homeGoals',
-  'awayGoals',
-  'homeGoalsFirstHalf',
-  'awayGoalsFirstHalf',
-  'homeCorners',
-  'awayCorners',
-  'homeYellowCards',
-  'awayYellowCards',
-  'homeRedCards',
-  'awayRedCards',
-];
+const STAT_KEYS = Object.keys(EMPTY_STATS) as (keyof EventStats)[];
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const date = (v: unknown): Date | null => (v instanceof Date ? v : null);
