@@ -5,6 +5,7 @@ import { findWhereIn } from '../lookup';
 import { Event, EventPrices, LiveEventData, ProviderState } from '../models';
 import type { EventDoc } from '../models/event';
 import { findViewsOfEvents } from './eventViews';
+import { unpackPrices } from './pricesPacking';
 
 /**
  * The event as the read API and the AI worker read it: the event document joined with what is
@@ -29,8 +30,14 @@ type LiveRow = LiveDataView & { _id: string };
 
 /** Stored prices of these events, by event id. */
 export async function findPricesOfEvents(ids: readonly string[]): Promise<Map<string, PricesRow>> {
-  const rows = await findWhereIn<PricesRow>(EventPrices, '_id', ids);
-  return new Map(rows.map((r) => [String(r._id), r]));
+  const rows = await findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids);
+  return new Map(rows.map((r) => [String(r._id), unpackPrices<PricesRow>(r)]));
+}
+
+/** Stored prices of one event, or null. */
+export async function findPricesOfEvent(eventId: string): Promise<PricesRow | null> {
+  const row = await EventPrices.findById(eventId).lean<Record<string, unknown>>();
+  return row ? unpackPrices<PricesRow>(row) : null;
 }
 
 async function findLiveDataOfEvents(ids: readonly string[]): Promise<Map<string, LiveRow>> {
@@ -145,7 +152,7 @@ export type EventLean = NonNullable<Awaited<ReturnType<typeof findEventById>>>;
 async function liveOddsBasis(eventId: string) {
   const [event, prices] = await Promise.all([
     Event.findById(eventId, { status: 1, startedAt: 1, dataSource: 1 }).lean<{ _id: string; status: string; startedAt?: Date | null; dataSource?: string }>(),
-    EventPrices.findById(eventId).lean<PricesRow>(),
+    findPricesOfEvent(eventId),
   ]);
   if (!event || !prices?.liveFrom) return null;
   return { event, prices };

@@ -2,6 +2,7 @@ import type { Collection, Document } from 'mongodb';
 import { insertInBatches } from '../bulk';
 import { Event, EventPrices, EventView } from '../models';
 import { markEventsSettledAtVersions } from './eventSettlements';
+import { packPrices } from './pricesPacking';
 
 /**
  * Events stored in the layout before prices, views and the settlement marker had documents of
@@ -24,11 +25,13 @@ export interface MigrationOutcome {
   views: number;
   markers: number;
   snapshotsDropped: boolean;
+  /** Prices documents whose tables were stored nested, now packed. */
+  pricesPacked: number;
 }
 
 /** Moves every event of the earlier layout; returns what it moved (all zero on a store already migrated). */
 export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> {
-  const out: MigrationOutcome = { events: 0, prices: 0, views: 0, markers: 0, snapshotsDropped: false };
+  const out: MigrationOutcome = { events: 0, prices: 0, views: 0, markers: 0, snapshotsDropped: false, pricesPacked: 0 };
   const events = driver(Event);
   for (;;) {
     const batch = (await events
@@ -40,9 +43,7 @@ export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> 
       .filter((e) => Array.isArray(e.markets))
       .map((e) => ({
         _id: e._id,
-        dataSource: e.dataSource ?? 'unknown',
-        markets: e.markets,
-        previous: [],
+        ...packPrices({ dataSource: e.dataSource ?? 'unknown', markets: e.markets, previous: [] }),
         movedAt: (e.oddsUpdatedAt as Date | null | undefined) ?? e.updatedAt ?? new Date(),
         oddsUpdatedAt: e.oddsUpdatedAt ?? null,
         // An event that had started had its snapshots served: it keeps them.
@@ -73,10 +74,32 @@ export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> 
     await db.dropCollection('liveoddssnapshots');
     out.snapshotsDropped = true;
   }
+  out.pricesPacked = await packNestedPriceTables();
   return out;
 }
 
-/** Whether this store has events of the earlier layout (one query). */
+const hasNestedTable = { $or: [{ markets: { $exists: true } }, { previous: { $exists: true } }] };
+
+/**
+ * Prices documents written before their tables were packed (`markets` and `previous` nested):
+ * each rewritten with its tables packed, the nested fields unset; idempotent.
+ */
+async function packNestedPriceTables(): Promise<number> {
+  const prices = driver(EventPrices);
+  let n = 0;
+  for (;;) {
+    const batch = await prices.find(hasNestedTable, { projection: { markets: 1, previous: 1 } }).limit(BATCH).toArray();
+    if (batch.length === 0) return n;
+    for (const p of batch) {
+      const packed = packPrices({ markets: Array.isArray(p.markets) ? p.markets : [], previous: Array.isArray(p.previous) ? p.previous : [] });
+      await prices.updateOne({ _id: p._id }, { $set: packed, $unset: { markets: '', previous: '' } });
+      n++;
+    }
+  }
+}
+
+/** Whether this store has events of an earlier layout (two queries). */
 export async function hasEventsOfEarlierLayout(): Promise<boolean> {
-  return (await driver(Event).findOne(hasOldField, { projection: { _id: 1 } })) !== null;
+  if ((await driver(Event).findOne(hasOldField, { projection: { _id: 1 } })) !== null) return true;
+  return (await driver(EventPrices).findOne(hasNestedTable, { projection: { _id: 1 } })) !== null;
 }

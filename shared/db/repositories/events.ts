@@ -1,6 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import type { FilterQuery } from 'mongoose';
 import { bulkWriteInBatches, insertInBatches } from '../bulk';
+import { packedProjection, packPrices, unpackPrices } from './pricesPacking';
 import { findWhereIn } from '../lookup';
 import { Event, EventPrices, LiveEventData, OddsHistory } from '../models';
 import type { EventDoc } from '../models/event';
@@ -167,10 +168,10 @@ export async function findIngestStateRows(ids: readonly string[]): Promise<Inges
   const byId = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [String(r._id), r]));
   const [events, prices, live] = await Promise.all([
     findWhereIn<Record<string, unknown>>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
-    findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, { markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 }),
+    findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, packedProjection({ markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 })),
     findWhereIn<Record<string, unknown>>(LiveEventData, '_id', ids),
   ]);
-  return { events: byId(events), prices: byId(prices), live: byId(live) };
+  return { events: byId(events), prices: byId(prices.map((p) => unpackPrices<Record<string, unknown>>(p))), live: byId(live) };
 }
 
 /** A write of one document by id: inserted whole when new, else its fields set. */
@@ -185,9 +186,9 @@ export interface WriteById {
  * server-sized batches). A new document already stored is an error: the caller's idea of the
  * store was wrong, and it must read it again rather than overwrite it.
  */
-async function writeById(collection: Collection<Document>, writes: readonly WriteById[]): Promise<number> {
-  const inserts = writes.filter((w) => w.insert).map((w) => ({ _id: w.id, ...w.set }));
-  const updates = writes.filter((w) => !w.insert).map((w) => ({ updateOne: { filter: { _id: w.id }, update: { $set: w.set } } }));
+async function writeById(collection: Collection<Document>, writes: readonly WriteById[], pack: (set: Record<string, unknown>) => Record<string, unknown> = (set) => set): Promise<number> {
+  const inserts = writes.filter((w) => w.insert).map((w) => ({ _id: w.id, ...pack(w.set) }));
+  const updates = writes.filter((w) => !w.insert).map((w) => ({ updateOne: { filter: { _id: w.id }, update: { $set: pack(w.set) } } }));
   const inserted = inserts.length ? await insertInBatches(collection, inserts) : 0;
   const updated = await bulkWriteInBatches(collection, updates);
   return inserted + updated.modifiedCount;
@@ -197,8 +198,8 @@ const driver = (model: { collection: unknown }) => model.collection as Collectio
 
 /** Ingestion's event writes. */
 export const writeEvents = (writes: readonly WriteById[]): Promise<number> => writeById(driver(Event), writes);
-/** Ingestion's price writes. */
-export const writeEventPrices = (writes: readonly WriteById[]): Promise<number> => writeById(driver(EventPrices), writes);
+/** Ingestion's price writes (their tables packed: pricesPacking.ts). */
+export const writeEventPrices = (writes: readonly WriteById[]): Promise<number> => writeById(driver(EventPrices), writes, packPrices);
 /** Ingestion's live-data writes. */
 export const writeLiveEventData = (writes: readonly WriteById[]): Promise<number> => writeById(driver(LiveEventData), writes);
 

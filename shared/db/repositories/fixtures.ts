@@ -19,7 +19,8 @@ import {
   Team,
 } from '../models';
 import { bulkWriteInBatches } from '../bulk';
-import { findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from './eventForms';
+import { findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findPricesOfEvent } from './eventForms';
+import { packPrices } from './pricesPacking';
 import type { CompetitionDoc } from '../models/competition';
 import type { RegionDoc } from '../models/region';
 import type { TeamDoc } from '../models/team';
@@ -167,7 +168,7 @@ async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
   }
   await bulkWriteInBatches(
     EventPrices,
-    prices.map((p) => ({ replaceOne: { filter: { _id: p._id }, replacement: p, upsert: true } })),
+    prices.map((p) => ({ replaceOne: { filter: { _id: p._id }, replacement: packPrices(p), upsert: true } })),
     { throwOnValidationError: true },
   );
   await bulkWriteInBatches(
@@ -187,11 +188,11 @@ const EVENT_PART_FIELDS = ['markets', 'liveStats', 'oddsUpdatedAt'] as const;
 async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
   const eventId = String(doc.eventId);
   const ds = String(doc.dataSource);
-  const stored = await EventPrices.findById(eventId).lean<{
+  const stored = (await findPricesOfEvent(eventId)) as {
     dataSource: string;
     markets: SeedMarket[];
     previous?: { id: string; price?: number | null; bookPrices?: Record<string, number | null> }[];
-  }>();
+  } | null;
   const provider = stored?.dataSource ?? 'simulated';
   const fromSnapshot = new Map(((doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null }[]).map((m) => [m.marketId, m]));
   // The snapshots of one event describe the same markets: the first one seeded replaces the event's.
@@ -228,7 +229,7 @@ async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
   }
   const movedAt = doc.capturedAt ?? new Date();
   const set = { dataSource: provider, markets: [...markets.values()], previous: [...previous.values()], movedAt, liveFrom: movedAt };
-  await EventPrices.updateOne({ _id: eventId }, { $set: set }, { upsert: true });
+  await EventPrices.updateOne({ _id: eventId }, { $set: packPrices(set) }, { upsert: true });
 }
 
 /** Documents of one collection written as given, in order; the schema's validation still applies. */
@@ -315,7 +316,7 @@ export async function setEventFields(eventId: string, set: Record<string, unknow
   await writeEventSideFields([{ ...set, _id: eventId }]);
   // The event's prices are stored apart (EventPrices): `markets...` paths go there.
   const prices = Object.fromEntries(Object.entries(set).filter(([k]) => k === 'markets' || k.startsWith('markets.')));
-  if (Object.keys(prices).length) await EventPrices.updateOne({ _id: eventId }, { $set: prices });
+  if (Object.keys(prices).length) await patchPrices(eventId, prices);
   const rest = withoutEventSideFields(Object.fromEntries(Object.entries(set).filter(([k]) => !(k in prices))));
   if (Object.keys(rest).length) await Event.updateOne({ _id: eventId }, { $set: rest });
 }
@@ -335,7 +336,7 @@ export async function setCompetitionFields(competitionId: number, set: Record<st
  * `capturedAt` (when they last moved); `stale` marks the event's provider stale.
  */
 export async function setLiveOddsSnapshotFields(eventId: string, dataSource: string, set: Record<string, unknown>): Promise<void> {
-  const stored = await EventPrices.findById(eventId).lean<{ dataSource: string; markets: SeedMarket[] }>();
+  const stored = (await findPricesOfEvent(eventId)) as { dataSource: string; markets: SeedMarket[] } | null;
   if (!stored) throw new Error(`no prices stored for event ${eventId}`);
   const prices: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(set)) {
@@ -348,7 +349,35 @@ export async function setLiveOddsSnapshotFields(eventId: string, dataSource: str
     else if (path === 'stale') await ProviderState.updateOne({ _id: stored.dataSource }, { $set: { stale: value } }, { upsert: true });
     else throw new Error(`setLiveOddsSnapshotFields: ${path} is not a field a snapshot is served from`);
   }
-  if (Object.keys(prices).length) await EventPrices.updateOne({ _id: eventId }, { $set: prices });
+  if (Object.keys(prices).length) await patchPrices(eventId, prices);
+}
+
+/**
+ * Fields of an event's prices set by path (`markets.0.betItems.1.price`, `movedAt`): the packed
+ * tables are read, changed where the paths say and written back whole.
+ */
+async function patchPrices(eventId: string, set: Record<string, unknown>): Promise<void> {
+  const stored = ((await findPricesOfEvent(eventId)) ?? { markets: [], previous: [] }) as unknown as Record<string, unknown>;
+  const tables: Record<string, unknown> = { markets: stored.markets, previous: stored.previous };
+  const top: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(set)) {
+    const keys = path.split('.');
+    if (!(keys[0] in tables)) {
+      top[path] = value;
+      continue;
+    }
+    if (keys.length === 1) {
+      tables[keys[0]] = value;
+      continue;
+    }
+    let node = tables[keys[0]] as Record<string, unknown>;
+    for (const k of keys.slice(1, -1)) {
+      node[k] ??= {};
+      node = node[k] as Record<string, unknown>;
+    }
+    node[keys[keys.length - 1]] = value;
+  }
+  await EventPrices.updateOne({ _id: eventId }, { $set: { ...packPrices(tables), ...top } });
 }
 
 /** Events made to look created at `at` (timestamps bypassed): how old a test needs them to be. */
@@ -381,6 +410,16 @@ export async function findLiveOddsSnapshots(filter: { eventId?: string } = {}) {
 export async function insertRawEventDocuments(docs: readonly Record<string, unknown>[], snapshots: readonly Record<string, unknown>[] = []): Promise<void> {
   await Event.collection.insertMany(docs);
   if (snapshots.length) await Event.db.collection('liveoddssnapshots').insertMany(snapshots);
+}
+
+/** Prices documents written raw, as a store of an earlier layout holds them (tables nested): what a migration test starts from. */
+export async function insertRawPricesDocuments(docs: readonly Record<string, unknown>[]): Promise<void> {
+  await EventPrices.collection.insertMany(docs as never[]);
+}
+
+/** One prices document as stored (tables packed). */
+export async function findRawPricesDocument(eventId: string): Promise<Record<string, unknown> | null> {
+  return EventPrices.collection.findOne({ _id: eventId } as never);
 }
 
 /** Whether a collection of this name exists in the database. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connectMongo } from '../../../shared/db/mongo';
 import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { collectionExists, deleteAllIngested, insertRawEventDocuments } from '../../../shared/db/repositories/fixtures';
+import { collectionExists, deleteAllIngested, insertRawEventDocuments, insertRawPricesDocuments, findRawPricesDocument } from '../../../shared/db/repositories/fixtures';
 import { findEventsForSettlement } from '../../../shared/db/repositories/settlementEvents';
 import { findIngestStateRows } from '../../../shared/db/repositories/events';
 import { migrateStoredEvents } from '../../../shared/ingest/migrate';
@@ -44,6 +44,24 @@ describe('events of the earlier layout are moved at ingest start', function () {
       for (const f of ['markets', 'views', 'settledVersion', 'settledAt', 'liveStats', 'oddsUpdatedAt', 'analysisVersion']) expect(e, `${id}.${f}`).to.not.have.property(f);
     }
     expect(await collectionExists('liveoddssnapshots')).to.equal(false);
+    expect(await migrateStoredEvents(['simulated'])).to.equal(null);
+  });
+
+  it('happy: prices stored with nested tables are packed, served the same, and a second run packs nothing', async () => {
+    const nested = eventDoc({ id: 'm3', start: '2026-12-02T18:00:00Z' });
+    await insertRawEventDocuments([{ ...nested, markets: undefined }]);
+    const previous = [{ id: nested.markets[0].betItems[0].id, price: 1.01, bookPrices: { simbook: 1.02 } }];
+    await insertRawPricesDocuments([{ _id: 'm3', dataSource: 'simulated', markets: nested.markets, previous, movedAt: new Date(), liveFrom: null, analysisVersion: 2 }]);
+
+    const out = await migrateStoredEvents(['simulated']);
+    expect(out).to.include({ pricesPacked: 1 });
+
+    const raw = (await findRawPricesDocument('m3'))!;
+    expect(raw).to.not.have.property('markets');
+    expect(raw).to.not.have.property('previous');
+    expect(JSON.parse(raw.marketsJson as string)).to.deep.equal(nested.markets);
+    expect((await findEventById('m3'))!.markets).to.deep.equal(nested.markets);
+    expect((await findIngestStateRows(['m3'])).prices.get('m3')).to.deep.include({ analysisVersion: 2, markets: nested.markets });
     expect(await migrateStoredEvents(['simulated'])).to.equal(null);
   });
 });

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { packedProjection, packPrices, unpackPrices } from '../../../shared/db/repositories/pricesPacking';
+
+const markets = [{ id: '1-MR', betTypeSysname: 'SOCCER_MATCH_RESULT', line: null, betItems: [{ id: '1-MR-1', code: '1', price: 2.15, isAvailable: true, bookPrices: { a: 2.1, 'book.b': 2.2 } }] }];
+const previous = [{ id: '1-MR-1', price: 2.05, bookPrices: { a: 2 } }];
+
+describe('price tables are stored packed', () => {
+  const cases: { name: string; fields: Record<string, unknown>; stored: Record<string, unknown> }[] = [
+    { name: 'both tables', fields: { dataSource: 's', markets, previous }, stored: { dataSource: 's', marketsJson: JSON.stringify(markets), previousJson: JSON.stringify(previous) } },
+    { name: 'markets only ($set of a move without previous)', fields: { markets, movedAt: 5 }, stored: { marketsJson: JSON.stringify(markets), movedAt: 5 } },
+    { name: 'no table (bookkeeping only)', fields: { analysisVersion: 3 }, stored: { analysisVersion: 3 } },
+    { name: 'a null table is an empty one', fields: { previous: null }, stored: { previousJson: '[]' } },
+  ];
+  for (const c of cases) {
+    it(`happy: packs ${c.name}`, () => expect(packPrices(c.fields)).to.deep.equal(c.stored));
+  }
+
+  it('happy: unpacking gives back exactly what was packed (prices, dotted keys, nulls)', () => {
+    const row = { _id: 'e1', ...packPrices({ dataSource: 's', markets, previous }) };
+    expect(unpackPrices(row)).to.deep.equal({ _id: 'e1', dataSource: 's', markets, previous });
+  });
+
+  it('happy: an absent table unpacks empty', () => {
+    expect(unpackPrices({ _id: 'e1', analysisVersion: 1 })).to.deep.equal({ _id: 'e1', analysisVersion: 1, markets: [], previous: [] });
+  });
+
+  it('error: a path into a packed table is refused (it would be written as a new top-level field)', () => {
+    expect(() => packPrices({ 'markets.0.betItems.0.price': 2 })).to.throw(/markets\.0\.betItems\.0\.price/);
+    expect(() => packPrices({ 'previous.0': {} })).to.throw(/previous\.0/);
+  });
+
+  it('happy: a projection names the stored fields', () => {
+    expect(packedProjection({ markets: 1, liveFrom: 1 })).to.deep.equal({ marketsJson: 1, liveFrom: 1 });
+  });
+});
