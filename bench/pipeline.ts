@@ -191,7 +191,9 @@ async function main(): Promise<void> {
         },
         errors,
       ),
-      every(10_000, done, () => analysis.sample(), errors),
+      // Each sample reads every upcoming event's prices and every insight (whole-collection reads on
+      // FerretDB): no more often than the poll that can change them, so the observer's load stays small.
+      every(Math.max(10_000, a.pollMs), done, () => analysis.sample(), errors),
     ]);
 
     const endedAt = Date.now();

@@ -116,7 +116,13 @@ export const CONFIG_VARS = {
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),
-  PAYMENT_GATEWAY: { type: 'string', default: 'test', enum: ['test', 'stripe'], description: 'Gateway that charges auto-recharges: test (built in, Stripe test-card behaviour) or stripe.' },
+  PAYMENT_GATEWAY: {
+    type: 'string',
+    default: 'test',
+    enum: ['test', 'stripe', 'none'],
+    description:
+      "Gateway that charges purchases and auto-recharges: test (built in, Stripe's test cards, charges nothing real; refused with NODE_ENV=production), stripe, or none (this deployment sells nothing: purchases, payment methods and auto-recharge answer 403).",
+  },
   STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
   STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
   PAYMENT_TIMEOUT_MS: integer('10000', 100, 60000, 'Per-call payment gateway timeout (the request is aborted).'),
@@ -219,6 +225,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if ((out.PROVIDERS as string[]).includes('replay')) {
     if (!out.REPLAY_DATA) throw new ConfigError('REPLAY_DATA', 'is required when PROVIDERS includes replay (a folder of football-data.co.uk season files)');
     if (!(out.REPLAY_SEASONS as string[]).length) throw new ConfigError('REPLAY_SEASONS', 'is required when PROVIDERS includes replay (e.g. E0_2223,SP1_2021)');
+  }
+  // Credits bought through the test gateway cost nothing: a production deployment either sells for real or not at all.
+  if (out.PAYMENT_GATEWAY === 'test' && out.NODE_ENV === 'production') {
+    throw new ConfigError('PAYMENT_GATEWAY', 'is test, which grants credits without charging anyone: with NODE_ENV=production set stripe (and STRIPE_SECRET_KEY), or none for a deployment that sells nothing');
   }
   if (out.PAYMENT_GATEWAY === 'stripe' && !out.STRIPE_SECRET_KEY) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');

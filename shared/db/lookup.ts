@@ -42,3 +42,24 @@ export async function findWhereIn<T>(
   }
   return out;
 }
+
+/**
+ * `updateMany` of the documents whose `_id` is one of `ids` and that match `and`. On FerretDB, an
+ * `_id $in` filter would read and decode the whole collection; each id is updated by its own
+ * equality filter instead (pushed down), one at a time, since concurrent updates stall its pool.
+ * On MongoDB, one `updateMany`. Returns how many documents were modified.
+ */
+export async function updateWhereIdIn(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  model: Model<any>,
+  ids: readonly string[],
+  and: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Promise<number> {
+  const distinct = [...new Set(ids)];
+  if (distinct.length === 0) return 0;
+  if (!(await isFerretDB())) return (await model.updateMany({ ...and, _id: { $in: distinct } }, update)).modifiedCount;
+  let n = 0;
+  for (const id of distinct) n += (await model.updateOne({ ...and, _id: id }, update)).modifiedCount;
+  return n;
+}

@@ -207,13 +207,18 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   // writes still publishes them (at least once).
   await invalidateIngestState(name);
   const pollId = `${opts.slot}`;
+  let lapAt = Date.now();
+  const lap = () => -(lapAt - (lapAt = Date.now()));
   await stageChanges(
     name,
     pollId,
     plan.changes.map((c) => ({ ...c, provider: name })),
   );
-  const { counts: written, ms: writeMs } = await applyPlan(plan, now);
+  const stageMs = lap();
+  const { counts: written, ms: stored } = await applyPlan(plan, now);
+  lap();
   await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  const followUpsMs = lap();
   const partial = errors.length > 0;
   // The provider's freshness, once per poll: the instant every live form of its events is served
   // as of (shared/events/liveViews.ts). It moves whenever the prices were read (a failed live-stats
@@ -230,6 +235,7 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
   await publishStaged(name);
   await saveIngestState(name, plan.next);
   await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
+  const writeMs = { ...stored, stage: stageMs, followUps: followUpsMs, finish: lap() };
   const done = Date.now();
   const outcome: PollOutcome = {
     status: 'ok',

@@ -5,7 +5,7 @@ import type { PickDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
 import type { LegRecommendation, PickRead, RecommendationRead } from '../../settlement/plan';
 import { ensureFerretPostgresIndexes } from '../ferretIndexes';
-import { findWhereIn } from '../lookup';
+import { findWhereIn, updateWhereIdIn } from '../lookup';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
@@ -222,7 +222,7 @@ export async function ensureRecommendationGinIndexesOn(postgresUrl: string, db: 
 
 /** Sets the status of the insights of these events where it differs (one write). */
 export async function setInsightsStatusWhereDifferent(eventIds: readonly string[], status: string): Promise<void> {
-  await Insight.updateMany({ _id: { $in: eventIds }, status: { $ne: status } }, { $set: { status } });
+  await updateWhereIdIn(Insight, eventIds, { status: { $ne: status } }, { $set: { status } });
 }
 
 /** Sets the status of one event's insight where it differs. */
