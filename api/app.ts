@@ -1,6 +1,6 @@
 import express, { type Express, type Router } from 'express';
 import { getConfig } from '../shared/config';
-import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter } from './admin';
+import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter, jsonActionsOnly, throttledAdminAuth } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
 import { meterAccess } from './middleware/metering';
@@ -36,12 +36,19 @@ export function createApp(): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Only the proxies named are believed about the client's address and scheme (req.ip, req.secure).
+  if (cfg.TRUST_PROXY) app.set('trust proxy', /^[0-9]+$/.test(cfg.TRUST_PROXY) ? Number(cfg.TRUST_PROXY) : cfg.TRUST_PROXY);
+  app.use((_req, res, next) => {
+    // Every answer, errors and files included: a browser never sniffs one into another type.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(httpMetrics());
   app.use(requestLog());
 
   // Operators' endpoints exist only with the admin credentials (404 otherwise, like any unknown path).
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
-    app.use(ADMIN_BASE_PATH, basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), bullBoardRouter());
+    app.use(ADMIN_BASE_PATH, throttledAdminAuth(), basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), jsonActionsOnly(), bullBoardRouter(cfg.ADMIN_QUEUE_ACTIONS));
     app.use(mountRoutes([metricsRoute(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD)]));
   }
   app.use('/dashboard', dashboardRouter());

@@ -9,6 +9,7 @@ export const ERRORS = {
   PAYMENT_REQUIRED: { status: 402, error: 'Payment Required' },
   INSUFFICIENT_CREDITS: { status: 403, error: 'Forbidden' },
   CSRF_REJECTED: { status: 403, error: 'Forbidden' },
+  NOT_SELLING: { status: 403, error: 'Forbidden' },
   NOT_FOUND: { status: 404, error: 'Not Found' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed' },
   REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout' },

@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     REDIS_PREFIX: `bench-${process.pid}`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    PAYMENT_GATEWAY: 'none',
     // Throughput, not the limiter, is measured: the paying client's key is not rate-limited.
     RATE_LIMIT_LIVE_RPS: '1000000',
   };

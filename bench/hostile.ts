@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     REDIS_PREFIX: `bench-hostile-${process.pid}`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    PAYMENT_GATEWAY: 'none',
     // The handlers are measured, not the limiter.
     RATE_LIMIT_LIVE_RPS: '1000000',
     RATE_LIMIT_TEST_RPS: '1000000',

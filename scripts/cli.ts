@@ -145,17 +145,18 @@ const COMMANDS: Record<string, Command<unknown>> = {
       ].join('\n'),
   }),
   'set-auto-recharge': defineCommand({
-    // --customer is required by setAutoRecharge when PAYMENT_GATEWAY=stripe, optional for the test gateway.
-    usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> --payment-method <pm_...> [--customer <cus_...>]',
+    // Without --payment-method the account's saved one is charged. With it, the operator saves that
+    // payment method on the account (--customer is then required when PAYMENT_GATEWAY=stripe).
+    usage: 'set-auto-recharge --account <id> --threshold <credits> --package <credits> [--payment-method <pm_...> [--customer <cus_...>]]',
     options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' }, customer: { type: 'string' } },
-    required: ['account', 'threshold', 'package', 'payment-method'],
+    required: ['account', 'threshold', 'package'],
     run: (v) =>
       setAutoRecharge({
         accountId: str(v, 'account'),
         threshold: int('threshold', v.threshold),
         packageCredits: int('package', v.package),
-        paymentMethod: str(v, 'payment-method'),
-        customer: (v.customer as string | undefined) ?? null,
+        ...(v['payment-method'] !== undefined ? { paymentMethod: str(v, 'payment-method'), customer: (v.customer as string | undefined) ?? null } : {}),
+        operator: true,
       }),
     human: (r) => `auto-recharge on for ${r.accountId}: below ${r.threshold} credits buy ${r.packageCredits} with ${r.paymentMethod}${r.customer ? ` of ${r.customer}` : ''}`,
   }),

@@ -88,6 +88,18 @@ export const CONFIG_VARS = {
   SHUTDOWN_TIMEOUT_MS: integer('25000', 100, 600000, 'How long a stopping worker lets active jobs finish before releasing them.'),
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
   ADMIN_PASSWORD: { type: 'string', default: '', secret: true, description: 'Bull Board password.' },
+  ADMIN_QUEUE_ACTIONS: {
+    type: 'boolean',
+    default: 'false',
+    description: 'Whether Bull Board may change the queues (retry, clean, add, promote, pause, obliterate); off: it only shows them.',
+  },
+  TRUST_PROXY: {
+    type: 'string',
+    default: '',
+    pattern: '^(|loopback|linklocal|uniquelocal|[0-9]{1,2}|[0-9A-Fa-f.:/, ]+)$',
+    description:
+      "Express's trust proxy: which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (loopback, a hop count, or addresses/CIDRs, comma-separated). Unset: none; the client address is the socket's and https is the socket's own.",
+  },
   CACHE_TTL_S: integer('30', 0, 3600, 'Upper bound on the life of a cached API page (pages are also invalidated on data change).'),
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
@@ -115,6 +127,15 @@ export const CONFIG_VARS = {
   ),
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
+  ACCOUNT_RATE_LIMIT_RPS: integer(
+    '0',
+    0,
+    1000000,
+    'Requests per second allowed to all keys of one account together (bursts up to twice that): more keys do not buy more rate. 0: two and a half times RATE_LIMIT_LIVE_RPS.',
+  ),
+  TEST_KEY_DAILY_REQUESTS: integer('1000', 0, 100000000, "Requests the test keys of one account may make per UTC day, together (429 past it); live data at volume needs a live key."),
+  SIGNUP_PER_ADDRESS_PER_HOUR: integer('5', 1, 1000000, 'Sign-ups one client address may attempt per hour (429 past it).'),
+  ACCOUNT_API_PER_ADDRESS_PER_MINUTE: integer('120', 1, 1000000, 'Requests one client address may make to /v2/account per minute (429 past it).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),
   PAYMENT_GATEWAY: {
     type: 'string',
@@ -125,6 +146,7 @@ export const CONFIG_VARS = {
   },
   STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
   STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
+  AUTO_RECHARGE_MAX_PER_DAY: integer('3', 1, 100, 'Auto-recharge charges one account may be made in any 24 hours (declines included); past it the recharge waits until the oldest leaves the window.'),
   PAYMENT_TIMEOUT_MS: integer('10000', 100, 60000, 'Per-call payment gateway timeout (the request is aborted).'),
   PROVIDER_BREAKER_RESET_MS: integer('30000', 100, 3600000, 'How long an open provider circuit breaker waits before one trial call (half-open).'),
   PROVIDER_BREAKER_VOLUME: integer('3', 1, 1000, 'Failed-or-not calls in the rolling window before the error rate may open a provider breaker.'),

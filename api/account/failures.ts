@@ -14,6 +14,9 @@ const STATUS_OF: Record<AccountFailure, ErrorCode> = {
   declined: 'PAYMENT_REQUIRED',
   'idempotency-conflict': 'CONFLICT',
   'gateway-unavailable': 'UNAVAILABLE',
+  'not-selling': 'NOT_SELLING',
+  'no-payment-method': 'CONFLICT',
+  'setup-incomplete': 'CONFLICT',
 };
 
 /** The account actions' refusals in the error shape; anything else is passed on as is (a 500). */

@@ -24,14 +24,41 @@ const error = (description: string) => ({ description, content: json(ref('Error'
 
 const AutoRecharge = {
   type: 'object',
-  required: ['enabled', 'threshold', 'package', 'paymentMethod', 'customer', 'disabledReason'],
+  required: ['enabled', 'threshold', 'package', 'disabledReason'],
   properties: {
     enabled: { type: 'boolean' },
-    threshold: { type: 'integer', description: 'Recharge when the balance falls below this.' },
+    threshold: { type: 'integer', description: "Recharge when the balance falls below this (always below the package's credits)." },
     package: { type: ['integer', 'null'], enum: [...CREDIT_PACKAGES, null] },
-    paymentMethod: { type: ['string', 'null'] },
-    customer: { type: ['string', 'null'] },
     disabledReason: { type: ['string', 'null'], description: 'Why the service turned it off (e.g. declined twice).' },
+  },
+};
+
+const SavedPaymentMethod = {
+  type: ['object', 'null'],
+  required: ['gateway', 'customer', 'paymentMethod', 'savedAt'],
+  description: 'The payment method saved on the account: what purchases and auto-recharge charge. Null when none is saved.',
+  properties: {
+    gateway: { type: 'string', enum: ['test', 'stripe'] },
+    customer: { type: ['string', 'null'], description: "The account's customer at the gateway, created by the service." },
+    paymentMethod: { type: 'string' },
+    savedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+const PaymentMethodSetup = {
+  type: 'object',
+  required: ['setup', 'paymentMethod'],
+  properties: {
+    setup: {
+      type: 'object',
+      required: ['id', 'status', 'url'],
+      properties: {
+        id: { type: 'string', description: 'Confirm it with POST /v2/account/payment-method/confirm once the page is done.' },
+        status: { type: 'string', enum: ['open', 'complete', 'expired'] },
+        url: { type: ['string', 'null'], description: "The gateway's page where the owner enters the card (Stripe Checkout); null on the test gateway." },
+      },
+    },
+    paymentMethod: SavedPaymentMethod,
   },
 };
 
@@ -48,6 +75,7 @@ export const ACCOUNT_SCHEMAS = {
           email: { type: ['string', 'null'] },
           balance: { type: 'integer', minimum: 0 },
           autoRecharge: AutoRecharge,
+          paymentMethod: SavedPaymentMethod,
           createdAt: { type: ['string', 'null'], format: 'date-time' },
         },
       },
@@ -141,6 +169,8 @@ const signInOp = (operationId: string, summary: string, description: string, sta
 
 const SIGNED_IN = { 401: 'Not signed in (no or expired session cookie).' };
 const CHANGE = { ...SIGNED_IN, 403: 'Missing or wrong X-CSRF-Token.' };
+/** What changes money: also refused when the deployment sells nothing. */
+const MONEY = { ...SIGNED_IN, 403: 'Missing or wrong X-CSRF-Token, or this deployment sells nothing (PAYMENT_GATEWAY=none).' };
 
 export function accountPaths(): Record<string, Record<string, object>> {
   return {
@@ -228,7 +258,7 @@ export function accountPaths(): Record<string, Record<string, object>> {
       post: op(
         'accountPurchase',
         'Buy a credit package',
-        'Charges the payment method through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.',
+        "Charges the account's saved payment method (never one named in the request) through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.",
         {
           ok: [201, ref('AccountPurchase')],
           csrf: true,
@@ -237,23 +267,59 @@ export function accountPaths(): Record<string, Record<string, object>> {
             required: true,
             content: json({
               type: 'object',
-              required: ['package', 'paymentMethod'],
+              required: ['package'],
+              additionalProperties: false,
               properties: {
                 package: { type: 'integer', enum: [...CREDIT_PACKAGES] },
-                paymentMethod: { type: 'string', pattern: '^pm_' },
-                customer: { type: 'string', pattern: '^cus_', description: 'Required with the Stripe gateway.' },
               },
             }),
           },
           errors: {
-            400: 'Bad package, paymentMethod or customer.',
-            ...CHANGE,
+            400: 'Bad package, or a paymentMethod or customer sent (not accepted).',
+            ...MONEY,
             402: 'Payment declined.',
-            409: 'Idempotency-Key reused for another purchase.',
+            409: 'No payment method saved, or Idempotency-Key reused for another purchase.',
             503: 'Gateway did not answer: retry with the same key.',
           },
         },
       ),
+    },
+    '/v2/account/payment-method': {
+      get: op('accountPaymentMethodGet', 'The saved payment method', 'What purchases and auto-recharge charge; null when none is saved.', {
+        ok: [
+          200,
+          {
+            type: 'object',
+            required: ['paymentMethod', 'gateway', 'testCards'],
+            properties: {
+              paymentMethod: SavedPaymentMethod,
+              gateway: { type: 'string', enum: ['test', 'stripe', 'none'], description: 'none: this deployment sells nothing.' },
+              testCards: { type: 'array', items: { type: 'string' }, description: "The test gateway's cards a setup can save (empty otherwise)." },
+            },
+          },
+        ],
+        errors: SIGNED_IN,
+      }),
+      post: op(
+        'accountPaymentMethodSetup',
+        'Save a card',
+        "Creates the account's customer at the gateway (once) and starts a setup. Stripe: answers the Checkout page (setup mode) to send the owner to, which returns to the dashboard; confirm the setup afterwards. The test gateway: testCard names one of its test cards (pm_card_visa, ...) and the card is saved at once.",
+        {
+          ok: [201, PaymentMethodSetup],
+          csrf: true,
+          body: { required: true, content: json({ type: 'object', additionalProperties: false, properties: { testCard: { type: 'string', description: 'The test gateway only.' } } }) },
+          errors: { 400: 'testCard missing (test gateway) or sent (Stripe), or another field.', ...MONEY, 503: 'Gateway did not answer: retry.' },
+        },
+      ),
+      delete: op('accountPaymentMethodRemove', 'Forget the saved card', 'Nothing can be charged until a card is saved again; auto-recharge is turned off.', { ok: [200, { type: 'object' }], csrf: true, errors: CHANGE }),
+    },
+    '/v2/account/payment-method/confirm': {
+      post: op('accountPaymentMethodConfirm', 'Save the card of a finished setup', "Reads the setup back from the gateway (never from the request) and saves its card when the setup is this account's and complete.", {
+        ok: [200, PaymentMethodSetup],
+        csrf: true,
+        body: { required: true, content: json({ type: 'object', required: ['setupId'], additionalProperties: false, properties: { setupId: { type: 'string', pattern: '^cs_' } } }) },
+        errors: { 400: 'Bad setupId.', ...MONEY, 404: 'No setup of this account with this id.', 409: 'The setup is not complete (or expired).', 503: 'Gateway did not answer: retry.' },
+      }),
     },
     '/v2/account/auto-recharge': {
       put: op(
@@ -267,16 +333,15 @@ export function accountPaths(): Record<string, Record<string, object>> {
             required: true,
             content: json({
               type: 'object',
-              required: ['threshold', 'package', 'paymentMethod'],
+              required: ['threshold', 'package'],
+              additionalProperties: false,
               properties: {
-                threshold: { type: 'integer', minimum: 1 },
+                threshold: { type: 'integer', minimum: 1, description: "Below the package's credits." },
                 package: { type: 'integer', enum: [...CREDIT_PACKAGES] },
-                paymentMethod: { type: 'string', pattern: '^pm_' },
-                customer: { type: 'string', pattern: '^cus_' },
               },
             }),
           },
-          errors: { 400: 'Bad threshold, package, paymentMethod or customer.', ...CHANGE },
+          errors: { 400: "Bad package, a threshold not below the package's credits, or a paymentMethod or customer sent.", ...MONEY, 409: 'No payment method saved.' },
         },
       ),
       delete: op('accountAutoRechargeOff', 'Turn auto-recharge off', 'No further charges.', { ok: [200, ref('AutoRechargeSettings')], csrf: true, errors: CHANGE }),

@@ -4,6 +4,10 @@ import { accountView, keysOf, logIn, newKey, revokeOwnKey, signUp, usageOf } fro
 import { clearAutoRecharge, setAutoRecharge } from '../../shared/billing/accounts';
 import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/billing/packages';
 import { checkIdempotencyKey, purchasePackage } from '../../shared/billing/purchase';
+import { confirmSetup, gatewayView, removePaymentMethod, savedPaymentMethod, startSetup } from '../../shared/billing/paymentMethods';
+import { publicOrigin } from '../publicOrigin';
+import { take } from '../../shared/accounts/limits';
+import { getConfig } from '../../shared/config';
 import { ApiError, badRequest } from '../errors';
 import { CHART_KINDS, trackRecordChartSvg, type ChartKind } from '../../shared/trackRecord/charts';
 import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport, type TrackRecordFilter } from '../../shared/trackRecord/load';
@@ -28,6 +32,8 @@ export const ACCOUNT_METHODS: Record<string, string[]> = {
   '/usage': ['GET'],
   '/packages': ['GET'],
   '/purchases': ['POST'],
+  '/payment-method': ['GET', 'POST', 'DELETE'],
+  '/payment-method/confirm': ['POST'],
   '/auto-recharge': ['PUT', 'DELETE'],
   '/track-record': ['GET'],
   '/track-record/chart.svg': ['GET'],
@@ -82,7 +88,26 @@ function chartKind(req: Request): ChartKind {
   return kind as ChartKind;
 }
 
-const clientAddress = (req: Request) => req.socket.remoteAddress ?? 'unknown';
+/** The client's address: the socket's, or with TRUST_PROXY the one the trusted proxies forwarded. */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** A fixed-window limit per client address (limits.ts): 429 with Retry-After past it, before anything else is done. */
+const perAddress =
+  (name: string, limit: () => number, windowS: number, what: string): RequestHandler =>
+  (req, _res, next) => {
+    take(name, clientAddress(req), limit(), windowS)
+      .then((t) => next(t.allowed ? undefined : new ApiError('RATE_LIMITED', `Too many ${what} from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) })))
+      .catch(next);
+  };
+
+/** A body with a field the route does not take is a 400 naming it (nothing is ignored silently). */
+function onlyFields(body: Body, ...allowed: string[]): void {
+  const extra = Object.keys(body).find((k) => !allowed.includes(k));
+  if (extra) throw badRequest(`${extra} is not a field of this request (it takes ${allowed.join(', ') || 'no field'})`);
+}
+
+/** Where the gateway's card page sends the owner back: the dashboard, which confirms the setup. */
+const setupReturnUrl = (req: Request) => `${publicOrigin(req)}/dashboard/?setup={SETUP_ID}#/billing`;
 
 async function signedIn(req: Request, res: Response, accountId: string, status: number): Promise<void> {
   // Rotated at every sign-in: a session id planted before login is worthless after it.
@@ -100,10 +125,13 @@ export function accountRouter(): Router {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  router.use(perAddress('account-addr', () => getConfig().ACCOUNT_API_PER_ADDRESS_PER_MINUTE, 60, 'account requests'));
   router.use(express.json({ limit: '10kb', strict: true, type: 'application/json' }));
 
   router.post(
     '/signup',
+    // Counted before any work: each sign-up costs a 32 MiB scrypt and grants free credits.
+    perAddress('signup-addr', () => getConfig().SIGNUP_PER_ADDRESS_PER_HOUR, 3600, 'sign-ups'),
     jsonBody,
     handle(async (req, res) => {
       const body = req.body as Body;
@@ -203,16 +231,43 @@ export function accountRouter(): Router {
     }),
   );
 
+  router.get(
+    '/payment-method',
+    onlyQuery(),
+    session,
+    handle(async (_req, res) => void res.json({ paymentMethod: await savedPaymentMethod(sessionOf(res).accountId), ...gatewayView() })),
+  );
+
+  router.post(
+    '/payment-method',
+    ...signedInChange(async (body, accountId, req, res) => {
+      onlyFields(body, 'testCard');
+      res.status(201).json(await startSetup(accountId, { testCard: body.testCard }, setupReturnUrl(req)));
+    }),
+  );
+
+  router.post(
+    '/payment-method/confirm',
+    ...signedInChange(async (body, accountId, _req, res) => {
+      onlyFields(body, 'setupId');
+      res.json(await confirmSetup(accountId, body.setupId));
+    }),
+  );
+
+  router.delete(
+    '/payment-method',
+    session,
+    handle(async (_req, res) => {
+      const accountId = sessionOf(res).accountId;
+      await removePaymentMethod(accountId);
+      res.json({ paymentMethod: null, autoRecharge: (await accountView(accountId)).autoRecharge });
+    }),
+  );
+
   router.put(
     '/auto-recharge',
     ...signedInChange(async (body, accountId, _req, res) => {
-      await setAutoRecharge({
-        accountId,
-        threshold: body.threshold as number,
-        packageCredits: body.package as number,
-        paymentMethod: body.paymentMethod as string,
-        customer: (body.customer ?? null) as string | null,
-      });
+      await setAutoRecharge({ accountId, threshold: body.threshold, packageCredits: body.package, paymentMethod: body.paymentMethod, customer: body.customer });
       res.json({ autoRecharge: (await accountView(accountId)).autoRecharge });
     }),
   );

@@ -50,6 +50,12 @@ export function meterAccess(): RequestHandler {
       if (!plaintext) return next(INVALID());
       const access = await checkAccess(plaintext);
       if (access.outcome === 'invalid') return next(INVALID());
+      if (access.outcome === 'capped') {
+        res.setHeader('X-Credits-Consumed', '0');
+        return next(
+          new ApiError('RATE_LIMITED', `The test keys of this account made their ${access.cap} requests of today (UTC): use a live key, or retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS) }),
+        );
+      }
       res.setHeader('X-RateLimit-Limit', String(access.limit));
       if (access.outcome === 'limited') {
         res.setHeader('X-Credits-Consumed', '0');
@@ -76,7 +82,8 @@ export function meterDebit(): RequestHandler {
     const { accountId, keyId, mode } = metered.key;
     try {
       if (mode === 'test') {
-        // Test keys are served like live ones but never consume credits.
+        // Test keys are served like live ones but never consume credits (within their daily cap: access.ts).
+        res.setHeader('X-Key-Mode', 'test');
         setCredits(res, await recentBalanceOf(accountId), 0);
         return next();
       }

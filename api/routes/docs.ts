@@ -1,4 +1,5 @@
 import { getConfig } from '../../shared/config';
+import { publicOrigin } from '../publicOrigin';
 import { openApiDocument } from '../openapi';
 import { route, type Route, type RouteDescription } from './spec';
 
@@ -38,13 +39,10 @@ const INITIALIZER = `window.onload = function () {
 };
 `;
 
-/** An origin's host part as a client may send it: a name or IPv4 address, or a bracketed IPv6 one, and a port. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
-
 /**
  * /v2/openapi.json and the browsable reference at /v2/docs/. The document names one server:
- * PUBLIC_URL when set, else the origin this very request used (its Host header, when it is a
- * plain host name), so "Try it out" and generated clients call the API where it was found.
+ * PUBLIC_URL when set, else the address and port the request arrived on (never its Host header,
+ * which any client can set: api/publicOrigin.ts).
  */
 export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
   const document = openApiDocument(routes);
@@ -65,8 +63,7 @@ export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
       handler: ({ req, text }) => {
         let body: Buffer | undefined = fixed;
         if (!body) {
-          const host = req.headers.host ?? '';
-          const origin = HOST.test(host) ? `${req.protocol}://${host}` : '/';
+          const origin = publicOrigin(req);
           const built: Buffer = byOrigin.get(origin) ?? serialize(origin);
           if (byOrigin.size < 32) byOrigin.set(origin, built);
           body = built;
@@ -109,7 +106,7 @@ export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
       operationId: 'docsAsset',
       summary: "The reference page's files",
       description: 'Swagger UI files, served from the installed package, never from a CDN.',
-      files: { dir: SWAGGER_DIR, maxAge: '1h' },
+      files: { dir: SWAGGER_DIR, maxAge: '1h', only: ['swagger-ui.css', 'index.css', 'favicon-32x32.png', 'favicon-16x16.png', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'] },
       handler: ({ res }) => {
         res.status(404);
         throw new Error('served by the files of the route');

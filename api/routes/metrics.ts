@@ -1,7 +1,7 @@
 import { ALL_QUEUES } from '../../jobs';
 import { queueFor } from '../../jobs/client';
 import { collectMetrics } from '../../shared/metrics/collect';
-import { basicAuth } from '../admin';
+import { basicAuth, throttledAdminAuth } from '../admin';
 import { route, type Route } from './spec';
 
 /** Every queue of the service, read at scrape time for its depth and age. */
@@ -25,7 +25,7 @@ export function metricsRoute(user: string, password: string): Route {
     description: 'The Prometheus exposition of every process of the deployment.',
     tag: 'System',
     documented: false,
-    guards: [basicAuth(user, password, 'metrics')],
+    guards: [throttledAdminAuth(), basicAuth(user, password, 'metrics')],
     query: null,
     response: { type: 'string' },
     handler: async ({ text }) => {

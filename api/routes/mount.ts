@@ -53,8 +53,12 @@ function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): Rou
 export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object>(router: Router, spec: RouteSpec<Q, P, R>): void {
   const path = expressPath(spec.path);
   if (spec.files) {
-    // Files under the path's last segment, served as express.static serves them (Range, ETag, 404 falls through).
-    router.use(path.replace(/\/:\w+$/, ''), express.static(spec.files.dir, { index: false, maxAge: spec.files.maxAge, fallthrough: true }));
+    // The files named, under the path's last segment, served as express.static serves them (Range,
+    // ETag); any other name falls through to the 404, so a package's other files are never served.
+    const only = new Set(spec.files.only);
+    const serve = express.static(spec.files.dir, { index: false, maxAge: spec.files.maxAge, fallthrough: true });
+    const serveStatic: RequestHandler = (req, res, next) => (only.has(req.path.replace(/^\//, '')) ? serve(req, res, next) : next());
+    router.use(path.replace(/\/:\w+$/, ''), serveStatic);
     return;
   }
   const validParams = paramsValidator<Infer<P>>(spec.params ?? noParams);

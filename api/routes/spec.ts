@@ -95,8 +95,8 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   errors?: number[];
   /** Checks run before anything else (the operators' Basic auth). */
   guards?: readonly RequestHandler[];
-  /** Files served under the path's last parameter instead of a handler's answer. */
-  files?: { dir: string; maxAge: string };
+  /** Files served under the path's last parameter instead of a handler's answer: only those named in `only`. */
+  files?: { dir: string; maxAge: string; only: readonly string[] };
   handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>>): Sent | Promise<Sent>;
 }
 

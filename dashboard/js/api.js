@@ -72,7 +72,6 @@ function accountOf(body) {
       enabled: Boolean(ar.enabled),
       threshold: ar.threshold ?? null,
       package: ar.package ?? ar.packageCredits ?? null,
-      paymentMethod: ar.paymentMethod ?? null,
       disabledReason: ar.disabledReason ?? null,
     },
   };
@@ -134,8 +133,14 @@ export function idempotencyKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `dash-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
-export const buyPackage = (credits, paymentMethod, key = idempotencyKey()) => request('POST', '/purchases', { package: credits, paymentMethod }, { 'Idempotency-Key': key });
-export const setAutoRecharge = (threshold, credits, paymentMethod) => request('PUT', '/auto-recharge', { threshold, package: credits, paymentMethod });
+export const buyPackage = (credits, key = idempotencyKey()) => request('POST', '/purchases', { package: credits }, { 'Idempotency-Key': key });
+export const setAutoRecharge = (threshold, credits) => request('PUT', '/auto-recharge', { threshold, package: credits });
+/** The saved card, the gateway (test, stripe or none) and the test gateway's cards. */
+export const getPaymentMethod = () => request('GET', '/payment-method');
+/** Starts saving a card: the test gateway saves `testCard` at once; Stripe answers the page to go to. */
+export const startCardSetup = (testCard) => request('POST', '/payment-method', testCard ? { testCard } : {});
+export const confirmCardSetup = (setupId) => request('POST', '/payment-method/confirm', { setupId });
+export const removeCard = () => request('DELETE', '/payment-method');
 export const clearAutoRecharge = () => request('DELETE', '/auto-recharge');
 
 /** The model's track record over the last `days` days (the figures of /v2/ai/track-record). */

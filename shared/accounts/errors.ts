@@ -2,7 +2,18 @@
  * What the self-serve account actions refuse, by kind; the API turns each kind into a status of
  * its one error table (api/errors.ts). A bad field is a BillingInputError (shared/billing/accounts.ts).
  */
-export type AccountFailure = 'email-taken' | 'login-failed' | 'throttled' | 'not-found' | 'too-many-keys' | 'declined' | 'idempotency-conflict' | 'gateway-unavailable';
+export type AccountFailure =
+  | 'email-taken'
+  | 'login-failed'
+  | 'throttled'
+  | 'not-found'
+  | 'too-many-keys'
+  | 'declined'
+  | 'idempotency-conflict'
+  | 'gateway-unavailable'
+  | 'not-selling'
+  | 'no-payment-method'
+  | 'setup-incomplete';
 
 export class AccountError extends Error {
   constructor(

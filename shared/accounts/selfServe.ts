@@ -1,5 +1,6 @@
 import { BillingInputError, createAccount, createKey, listKeys, revokeKey } from '../billing/accounts';
 import { balanceOf } from '../billing/ledger';
+import { savedPaymentMethod } from '../billing/paymentMethods';
 import { isDuplicateKey } from '../db/duplicateKey';
 import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';
 import { accountExists, createCredential, findAccountById, findApiKeyOfAccount, findApiKeysOfAccount, findCredentialByEmail, findCredentialOfAccount } from '../db/repositories/accounts';
@@ -8,7 +9,7 @@ import { isEmail, normalizeEmail } from './email';
 import { AccountError } from './errors';
 import { dummyHash, hashPassword, verifyPassword } from './passwordHash';
 import { passwordProblem } from './passwordPolicy';
-import { clearEmailFailures, loginBlockedFor, recordLoginFailure } from './throttle';
+import { admitLogin, loginSucceeded } from './throttle';
 import { aggregateUsage, MAX_USAGE_DAYS, usageSince, usageTotals, type UsageEntry } from './usage';
 
 /**
@@ -49,21 +50,18 @@ const LOGIN_FAILED = () => new AccountError('login-failed', 'Invalid e-mail or p
 
 /**
  * Checks the password; an unknown e-mail costs the same scrypt run (against a dummy hash) and
- * gets the same error as a wrong password. Refused with 'throttled' while the e-mail or the
- * address has too many recent failures.
+ * gets the same error as a wrong password. Each attempt is counted before the password is checked
+ * and refused with 'throttled' past the limits (throttle.ts); a right password gives it back.
  */
 export async function logIn(input: { email: unknown; password: unknown }, address: string): Promise<{ accountId: string }> {
   const email = normalizeEmail(requireString('email', input.email));
   const password = requireString('password', input.password);
-  const wait = await loginBlockedFor(email, address);
-  if (wait > 0) throw new AccountError('throttled', `Too many failed logins. Retry after ${wait} seconds.`, wait);
+  const admission = await admitLogin(email, address);
+  if (!admission.allowed) throw new AccountError('throttled', `Too many failed logins. Retry after ${admission.retryAfterS} seconds.`, admission.retryAfterS);
   const credential = await findCredentialByEmail(email);
   const ok = await verifyPassword(password, credential?.passwordHash ?? (await dummyHash()));
-  if (!credential || !ok) {
-    await recordLoginFailure(email, address);
-    throw LOGIN_FAILED();
-  }
-  await clearEmailFailures(email);
+  if (!credential || !ok) throw LOGIN_FAILED();
+  await loginSucceeded(admission.ticket);
   // A sign-up that stopped between its credential and its account is completed here.
   if (!(await accountExists(credential.accountId))) await createAccount({ id: credential.accountId, name: email, email }).catch(() => undefined);
   return { accountId: credential.accountId };
@@ -71,7 +69,7 @@ export async function logIn(input: { email: unknown; password: unknown }, addres
 
 /** The account as its owner sees it: e-mail, balance and auto-recharge settings. */
 export async function accountView(accountId: string) {
-  const [account, credential, balance] = await Promise.all([findAccountById(accountId), findCredentialOfAccount(accountId), balanceOf(accountId)]);
+  const [account, credential, balance, paymentMethod] = await Promise.all([findAccountById(accountId), findCredentialOfAccount(accountId), balanceOf(accountId), savedPaymentMethod(accountId)]);
   if (!account) throw new AccountError('not-found', 'Account not found');
   const ar = account.autoRecharge;
   return {
@@ -82,10 +80,9 @@ export async function accountView(accountId: string) {
       enabled: ar?.enabled ?? false,
       threshold: ar?.threshold ?? 0,
       package: ar?.packageCredits ?? null,
-      paymentMethod: ar?.paymentMethod ?? null,
-      customer: ar?.customer ?? null,
       disabledReason: ar?.disabledReason ?? null,
     },
+    paymentMethod,
     createdAt: (account as { createdAt?: Date }).createdAt ?? null,
   };
 }

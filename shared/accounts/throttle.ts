@@ -1,47 +1,55 @@
 import { createHash } from 'node:crypto';
 import { key, redis } from '../db/redis';
+import { release, resetLimit, take } from './limits';
 
 /**
- * Login throttling in Redis, shared by every web process: failed logins are counted per e-mail
- * and per client address in fixed windows. Past the limit a login is refused (429) until the
- * window ends, before any password is checked. A successful login clears its e-mail's count.
+ * Login throttling, shared by every web process. Each attempt is counted before its password is
+ * checked, atomically (limits.ts), so a burst gets 429s past the limit, and given back when the
+ * password was right:
+ * - per client address: MAX_ATTEMPTS_PER_ADDRESS failed logins per window, whatever the e-mail
+ *   (one address guessing many accounts);
+ * - per e-mail: MAX_FAILURES_PER_EMAIL failed logins per window from addresses the account has not
+ *   signed in from. An address that signed in to the account within KNOWN_ADDRESS_DAYS is known:
+ *   its logins skip the e-mail's count, so strangers guessing the password cannot lock the owner
+ *   out of the places they use (they still meet the per-address limit).
  */
 export const LOGIN_WINDOW_S = 15 * 60;
 export const MAX_FAILURES_PER_EMAIL = 5;
-export const MAX_FAILURES_PER_ADDRESS = 30;
+export const MAX_ATTEMPTS_PER_ADDRESS = 30;
+export const KNOWN_ADDRESS_DAYS = 30;
 
-// Hashed: the e-mail does not appear in Redis key names.
-const emailKey = (email: string) => key('login-fail', 'email', createHash('sha256').update(email).digest('hex').slice(0, 32));
-const addressKey = (address: string) => key('login-fail', 'addr', address.replace(/[^0-9A-Fa-f.:]/g, '_'));
+const hashed = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
+const knownKey = (email: string) => key('login-known', hashed(email));
 
-/** Seconds until a login for this e-mail from this address may be tried again, or 0 when it may now. */
-export async function loginBlockedFor(email: string, address: string): Promise<number> {
-  const keys = [emailKey(email), addressKey(address)];
-  const limits = [MAX_FAILURES_PER_EMAIL, MAX_FAILURES_PER_ADDRESS];
-  const r = redis().multi();
-  for (const k of keys) r.get(k).ttl(k);
-  const out = (await r.exec()) ?? [];
-  let wait = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const count = Number(out[i * 2]?.[1] ?? 0);
-    const ttl = Number(out[i * 2 + 1]?.[1] ?? -2);
-    if (count >= limits[i]) wait = Math.max(wait, ttl > 0 ? ttl : LOGIN_WINDOW_S);
-  }
-  return wait;
+export interface LoginTicket {
+  email: string;
+  address: string;
+  /** Whether the e-mail's count was taken (an unknown address). */
+  countedEmail: boolean;
 }
 
-/** Counts a failed login against the e-mail and the address (the window starts at the first failure). */
-export async function recordLoginFailure(email: string, address: string): Promise<void> {
-  const r = redis().multi();
-  for (const k of [emailKey(email), addressKey(address)]) r.incr(k).expire(k, LOGIN_WINDOW_S, 'NX');
-  await r.exec();
+export type LoginAdmission = { allowed: true; ticket: LoginTicket } | { allowed: false; retryAfterS: number };
+
+/** Admits one login attempt, counted: refused past the address's or (from an unknown address) the e-mail's limit. */
+export async function admitLogin(email: string, address: string): Promise<LoginAdmission> {
+  const byAddress = await take('login-addr', address, MAX_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_S);
+  if (!byAddress.allowed) return { allowed: false, retryAfterS: byAddress.retryAfterS };
+  const known = (await redis().sismember(knownKey(email), hashed(address))) === 1;
+  if (known) return { allowed: true, ticket: { email, address, countedEmail: false } };
+  const byEmail = await take('login-email', email, MAX_FAILURES_PER_EMAIL, LOGIN_WINDOW_S);
+  if (!byEmail.allowed) return { allowed: false, retryAfterS: byEmail.retryAfterS };
+  return { allowed: true, ticket: { email, address, countedEmail: true } };
 }
 
-export async function clearEmailFailures(email: string): Promise<void> {
-  await redis().del(emailKey(email));
+/** The password was right: the attempt is given back and the address becomes known to the account. */
+export async function loginSucceeded(ticket: LoginTicket): Promise<void> {
+  await release('login-addr', ticket.address);
+  if (ticket.countedEmail) await release('login-email', ticket.email);
+  const k = knownKey(ticket.email);
+  await redis().multi().sadd(k, hashed(ticket.address)).expire(k, KNOWN_ADDRESS_DAYS * 86400).exec();
 }
 
-/** For tests and operators: forget an address's failures. */
+/** For tests and operators: forget an address's count. */
 export async function clearAddressFailures(address: string): Promise<void> {
-  await redis().del(addressKey(address));
+  await resetLimit('login-addr', address);
 }

@@ -10,7 +10,9 @@ import { hashKey, type KeyMode } from './keys';
  * is refused by every process from the moment the revoke returns.
  *
  * The rate limit is a token bucket per key (GCRA): `rps` requests per second sustained, bursts of
- * up to 2 * rps. Test keys get their own, tighter rate.
+ * up to 2 * rps. Test keys get their own, tighter rate. A second bucket holds all keys of one
+ * account to ACCOUNT_RATE_LIMIT_RPS together, and the test keys of one account share a daily cap
+ * (TEST_KEY_DAILY_REQUESTS): free requests are for building, not for running on.
  */
 
 const CACHE_TTL_S = 300;
@@ -29,27 +31,44 @@ const cacheKey = (hash: string) => key('apikey', hash);
 const rateKey = (hash: string) => key('rate', hash);
 const lastUsedKey = (hash: string) => key('apikey-used', hash);
 
-// KEYS: cache, bucket, last-used. ARGV: live rps, test rps.
-// Returns {0} miss, {-1} revoked, {1, value, remaining} allowed, {2, value, retryAfterMs} limited.
+// KEYS: cache, key bucket, last-used. ARGV: live rps, test rps, account rps, account-bucket key
+// prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end.
+// Returns {0} miss, {-1} revoked, {1, value, remaining} allowed, {2, value, retryAfterMs} limited
+// (the key's bucket or its account's), {3, value, retryAfterS} the account's test keys' daily cap.
+// The account's keys are named by the cached value (mode|keyId|accountId), so the account's bucket
+// and cap are found in the same step: nothing is counted unless everything allows the request.
 const SCRIPT = `
 local v = redis.call('GET', KEYS[1])
 if not v then return {0} end
 if v == '${REVOKED}' or v == '${UNKNOWN}' then return {-1} end
-local rps = tonumber(string.sub(v, 1, 4) == 'live' and ARGV[1] or ARGV[2])
-local burst = rps * 2
-local interval = 1000 / rps
+local mode = string.sub(v, 1, 4)
+local account = string.match(v, '^[^|]*|[^|]*|(.*)$')
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local tat = tonumber(redis.call('GET', KEYS[2]) or '0')
-if tat < now then tat = now end
-local tolerance = (burst - 1) * interval
-if tat - now > tolerance then
-  return {2, v, math.ceil(tat - now - tolerance)}
+local function gcra(bucket, rps)
+  local interval = 1000 / rps
+  local tolerance = (rps * 2 - 1) * interval
+  local tat = tonumber(redis.call('GET', bucket) or '0')
+  if tat < now then tat = now end
+  if tat - now > tolerance then return nil, math.ceil(tat - now - tolerance) end
+  return tat + interval, tolerance, interval
 end
-local newTat = tat + interval
-redis.call('SET', KEYS[2], tostring(newTat), 'PX', math.ceil(newTat - now) + 1000)
+local keyTat, keyTol, keyInterval = gcra(KEYS[2], tonumber(mode == 'live' and ARGV[1] or ARGV[2]))
+if not keyTat then return {2, v, keyTol} end
+local accountBucket = ARGV[4] .. account
+local accountTat, accountWait = gcra(accountBucket, tonumber(ARGV[3]))
+if not accountTat then return {2, v, accountWait} end
+if mode == 'test' then
+  local capKey = ARGV[5] .. account .. ':' .. ARGV[7]
+  local used = tonumber(redis.call('GET', capKey) or '0')
+  if used >= tonumber(ARGV[6]) then return {3, v, tonumber(ARGV[8])} end
+  redis.call('INCR', capKey)
+  redis.call('EXPIRE', capKey, tonumber(ARGV[8]) + 3600)
+end
+redis.call('SET', KEYS[2], tostring(keyTat), 'PX', math.ceil(keyTat - now) + 1000)
+redis.call('SET', accountBucket, tostring(accountTat), 'PX', math.ceil(accountTat - now) + 1000)
 redis.call('SET', KEYS[3], tostring(now), 'EX', 2592000)
-return {1, v, math.floor((tolerance - (newTat - now)) / interval) + 1}
+return {1, v, math.floor((keyTol - (keyTat - now)) / keyInterval) + 1}
 `;
 
 export interface KeyIdentity {
@@ -59,7 +78,10 @@ export interface KeyIdentity {
 }
 
 export type AccessResult =
-  { outcome: 'invalid' } | { outcome: 'limited'; key: KeyIdentity; retryAfterS: number; limit: number } | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number };
+  | { outcome: 'invalid' }
+  | { outcome: 'limited'; key: KeyIdentity; retryAfterS: number; limit: number }
+  | { outcome: 'capped'; key: KeyIdentity; retryAfterS: number; cap: number }
+  | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number };
 
 const encode = (k: KeyIdentity) => `${k.mode}|${k.keyId}|${k.accountId}`;
 function decode(v: string): KeyIdentity {
@@ -67,9 +89,29 @@ function decode(v: string): KeyIdentity {
   return { mode: mode as KeyMode, keyId, accountId };
 }
 
+/** Requests per second of all keys of one account together. */
+export const accountRps = (): number => getConfig().ACCOUNT_RATE_LIMIT_RPS || Math.ceil(getConfig().RATE_LIMIT_LIVE_RPS * 2.5);
+
 function runScript(hash: string): Promise<[number, string?, number?]> {
   const cfg = getConfig();
-  return redis().eval(SCRIPT, 3, cacheKey(hash), rateKey(hash), lastUsedKey(hash), cfg.RATE_LIMIT_LIVE_RPS, cfg.RATE_LIMIT_TEST_RPS) as Promise<[number, string?, number?]>;
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  const toDayEnd = Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
+  return redis().eval(
+    SCRIPT,
+    3,
+    cacheKey(hash),
+    rateKey(hash),
+    lastUsedKey(hash),
+    cfg.RATE_LIMIT_LIVE_RPS,
+    cfg.RATE_LIMIT_TEST_RPS,
+    accountRps(),
+    `${key('rate-account')}:`,
+    `${key('test-cap')}:`,
+    cfg.TEST_KEY_DAILY_REQUESTS,
+    day,
+    toDayEnd,
+  ) as Promise<[number, string?, number?]>;
 }
 
 /** Checks a well-formed plaintext key and takes one token from its bucket. */
@@ -92,6 +134,7 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
   const cfg = getConfig();
   const limit = (identity.mode === 'live' ? cfg.RATE_LIMIT_LIVE_RPS : cfg.RATE_LIMIT_TEST_RPS) * 2;
   if (r[0] === 2) return { outcome: 'limited', key: identity, retryAfterS: Math.max(1, Math.ceil(Number(r[2]) / 1000)), limit };
+  if (r[0] === 3) return { outcome: 'capped', key: identity, retryAfterS: Number(r[2]), cap: cfg.TEST_KEY_DAILY_REQUESTS };
   return { outcome: 'allowed', key: identity, remaining: Number(r[2]), limit };
 }
 

@@ -11,12 +11,15 @@ import {
   findApiKeyById,
   findApiKeysOfAccount,
   findRechargeAttemptsOfAccount,
+  saveBillingPaymentMethod,
   setApiKeyRevokedAt,
   turnOffAutoRecharge,
 } from '../db/repositories/accounts';
 import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';
 import { lastUsed, tombstone } from './access';
-import { paymentGateway } from './gateway';
+import { sellsCredits } from './gateway';
+import { paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
+import { AccountError } from '../accounts/errors';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
 import { apply, balanceOf, resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
@@ -105,7 +108,7 @@ export async function revokeKey(keyId: string) {
 
 export async function addCredits(input: { accountId: string; packageCredits: number; ref?: string }) {
   const account = await mustFindAccount(input.accountId);
-  if (!isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
+  if (typeof input.packageCredits !== 'number' || !isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   const ref = `purchase:${input.ref ?? randomBase62(16)}`;
   const r = await apply(account._id, { ref, kind: 'purchase', delta: input.packageCredits });
   return { accountId: account._id, credits: input.packageCredits, priceCents: PACKAGE_PRICES_CENTS[input.packageCredits], applied: r.status === 'applied', balance: await balanceOf(account._id) };
@@ -137,8 +140,8 @@ export async function accountSummary(accountId: string, days = 30) {
       enabled: account.autoRecharge?.enabled ?? false,
       threshold: account.autoRecharge?.threshold ?? 0,
       packageCredits: account.autoRecharge?.packageCredits ?? null,
-      paymentMethod: account.autoRecharge?.paymentMethod ?? null,
-      customer: account.autoRecharge?.customer ?? null,
+      paymentMethod: account.billing?.paymentMethod ?? null,
+      customer: account.billing?.customer ?? null,
       disabledReason: account.autoRecharge?.disabledReason ?? null,
       disabledAt: account.autoRecharge?.disabledAt ?? null,
     },
@@ -148,28 +151,41 @@ export async function accountSummary(accountId: string, days = 30) {
 }
 
 /**
- * `customer` is the gateway customer the payment method is attached to: required by a gateway that
- * needs one (Stripe refuses an off-session charge of a saved card without it), optional otherwise.
+ * Turns auto-recharge on: below `threshold` credits, buy `packageCredits` with the account's saved
+ * payment method. The threshold is below the package's credits, so one recharge lifts the balance
+ * above it (no chain of charges). The owner cannot name a payment method: only the operator's CLI
+ * may save one with the settings (`paymentMethod`, and `customer` where the gateway needs one),
+ * as the operator vouches for it.
  */
-export async function setAutoRecharge(input: { accountId: string; threshold: number; packageCredits: number; paymentMethod: string; customer?: string | null }) {
+export async function setAutoRecharge(input: { accountId: string; threshold: unknown; packageCredits: unknown; paymentMethod?: unknown; customer?: unknown; operator?: boolean }) {
   const account = await mustFindAccount(input.accountId);
-  if (!Number.isInteger(input.threshold) || input.threshold < 1 || input.threshold > 100_000_000) throw new BillingInputError('threshold', 'must be an integer from 1 to 100000000');
-  if (!isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
-  if (typeof input.paymentMethod !== 'string' || !PAYMENT_METHOD.test(input.paymentMethod)) throw new BillingInputError('payment-method', 'must be a gateway payment method id (pm_...)');
-  const customer = input.customer ?? null;
-  if (customer !== null && (typeof customer !== 'string' || !CUSTOMER.test(customer))) throw new BillingInputError('customer', 'must be a gateway customer id (cus_...)');
-  const gateway = paymentGateway();
-  if (customer === null && gateway.needsCustomer) {
-    throw new BillingInputError('customer', `is required with PAYMENT_GATEWAY=${gateway.name}: the customer the payment method is attached to (cus_...)`);
+  if (typeof input.packageCredits !== 'number' || !isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
+  const credits = input.packageCredits as number;
+  if (typeof input.threshold !== 'number' || !Number.isInteger(input.threshold) || input.threshold < 1 || input.threshold >= credits) {
+    throw new BillingInputError('threshold', `must be an integer from 1 to ${credits - 1}: below the package's ${credits} credits, so that one recharge lifts the balance above it`);
   }
-  await enableAutoRecharge(account._id, {
-    threshold: input.threshold,
-    packageCredits: input.packageCredits,
-    paymentMethod: input.paymentMethod,
-    customer,
-    version: (account.autoRecharge?.version ?? 0) + 1,
-  });
-  return { accountId: account._id, enabled: true, threshold: input.threshold, packageCredits: input.packageCredits, paymentMethod: input.paymentMethod, customer };
+  const threshold = input.threshold;
+  if (!sellsCredits()) throw new AccountError('not-selling', 'This deployment sells no credits (PAYMENT_GATEWAY=none)');
+  if (input.paymentMethod !== undefined || input.customer !== undefined) {
+    if (!input.operator) {
+      throw new BillingInputError(input.paymentMethod !== undefined ? 'paymentMethod' : 'customer', 'is not accepted: auto-recharge charges the payment method saved on the account (POST /v2/account/payment-method)');
+    }
+    await saveOperatorPaymentMethod(account._id, input.paymentMethod, input.customer ?? null);
+  } else {
+    await paymentMethodToCharge(account._id);
+  }
+  await enableAutoRecharge(account._id, { threshold, packageCredits: credits, version: (account.autoRecharge?.version ?? 0) + 1 });
+  const saved = await savedPaymentMethod(account._id);
+  return { accountId: account._id, enabled: true, threshold, packageCredits: credits, paymentMethod: saved?.paymentMethod ?? null, customer: saved?.customer ?? null };
+}
+
+/** The operator's CLI saves a payment method it vouches for; `customer` is required where the gateway needs one (Stripe). */
+async function saveOperatorPaymentMethod(accountId: string, paymentMethod: unknown, customer: unknown): Promise<void> {
+  if (typeof paymentMethod !== 'string' || !PAYMENT_METHOD.test(paymentMethod)) throw new BillingInputError('payment-method', 'must be a gateway payment method id (pm_...)');
+  if (customer !== null && (typeof customer !== 'string' || !CUSTOMER.test(customer))) throw new BillingInputError('customer', 'must be a gateway customer id (cus_...)');
+  const gateway = getConfig().PAYMENT_GATEWAY;
+  if (customer === null && gateway === 'stripe') throw new BillingInputError('customer', `is required with PAYMENT_GATEWAY=${gateway}: the customer the payment method is attached to (cus_...)`);
+  await saveBillingPaymentMethod(accountId, gateway, customer, paymentMethod);
 }
 
 export async function clearAutoRecharge(accountId: string) {

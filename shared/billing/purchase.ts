@@ -3,20 +3,20 @@ import { key, redis } from '../db/redis';
 import { findAccountById } from '../db/repositories/accounts';
 import { AccountError } from '../accounts/errors';
 import { BillingInputError } from './accounts';
-import { chargeThroughBreaker, GatewayUnavailableError, paymentGateway } from './gateway';
+import { chargeThroughBreaker, GatewayUnavailableError } from './gateway';
+import { paymentMethodToCharge } from './paymentMethods';
 import { apply, balanceOf } from './ledger';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 
 /**
- * A credit package bought by its account's owner through the configured gateway. One idempotency
+ * A credit package bought by its account's owner through the configured gateway, charged to the
+ * payment method saved on the account (paymentMethods.ts), never to one a request names. One idempotency
  * key names one purchase: the gateway is called with a key derived from it (Stripe and the test
  * gateway replay their first answer to a repeated key, so a retry never charges twice) and the
  * ledger entry's ref is derived from it too (a unique index, so a retry never credits twice).
  * A key reused with other parameters is refused, as Stripe refuses it.
  */
 
-const PAYMENT_METHOD = /^pm_[A-Za-z0-9_]{1,100}$/;
-const CUSTOMER = /^cus_[A-Za-z0-9_]{1,100}$/;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Without an Idempotency-Key header, identical purchases within this window are one purchase. */
 export const DERIVED_KEY_WINDOW_MS = 10 * 60 * 1000;
@@ -25,7 +25,8 @@ const PARAMS_TTL_S = 86400;
 export interface PurchaseInput {
   accountId: string;
   package: unknown;
-  paymentMethod: unknown;
+  /** Refused when present: the account's saved payment method is charged. */
+  paymentMethod?: unknown;
   customer?: unknown;
   /** The client's Idempotency-Key header, if sent. */
   idempotencyKey?: string;
@@ -46,14 +47,13 @@ export function purchaseId(accountId: string, params: string, clientKey: string 
 export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
   const credits = input.package;
   if (typeof credits !== 'number' || !isPackage(credits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
-  if (typeof input.paymentMethod !== 'string' || !PAYMENT_METHOD.test(input.paymentMethod)) throw new BillingInputError('paymentMethod', 'must be a gateway payment method id (pm_...)');
-  const customer = input.customer ?? null;
-  if (customer !== null && (typeof customer !== 'string' || !CUSTOMER.test(customer))) throw new BillingInputError('customer', 'must be a gateway customer id (cus_...)');
-  const gateway = paymentGateway();
-  if (customer === null && gateway.needsCustomer) throw new BillingInputError('customer', `is required with the ${gateway.name} gateway: the customer the payment method is attached to (cus_...)`);
+  for (const field of ['paymentMethod', 'customer'] as const) {
+    if (input[field] !== undefined) throw new BillingInputError(field, 'is not accepted: a purchase charges the payment method saved on the account (POST /v2/account/payment-method)');
+  }
   if (!(await findAccountById(input.accountId))) throw new AccountError('not-found', 'Account not found');
+  const { paymentMethod, customer } = await paymentMethodToCharge(input.accountId);
 
-  const params = JSON.stringify([credits, input.paymentMethod, customer]);
+  const params = JSON.stringify([credits, paymentMethod, customer]);
   const id = purchaseId(input.accountId, params, input.idempotencyKey, now);
   // The first request under a key records what it buys; a retry must ask for the same.
   const paramsKey = key('purchase', input.accountId, id);
@@ -67,8 +67,8 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
     result = await chargeThroughBreaker({
       amountCents: PACKAGE_PRICES_CENTS[credits],
       currency: CURRENCY,
-      paymentMethod: input.paymentMethod,
-      customer: customer,
+      paymentMethod,
+      customer,
       idempotencyKey: `purchase-${input.accountId}-${id}`,
       description: `${credits} credits`,
       metadata: { accountId: input.accountId, purchaseId: id },

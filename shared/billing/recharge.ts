@@ -6,10 +6,13 @@ import {
   findAccountById,
   findAccountsWithAutoRechargeEnabled,
   findRechargeAttemptById,
+  findRechargeAttemptsOfAccount,
   setRechargeAttemptFields,
 } from '../db/repositories/accounts';
 import { childLogger } from '../logger';
+import { getConfig } from '../config';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
+import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
 import { apply, findHead, type Head } from './ledger';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 import { isDuplicateKey } from '../db/duplicateKey';
@@ -20,7 +23,9 @@ import { isDuplicateKey } from '../db/duplicateKey';
  * jobs collapse into one), and a credited recharge, a manual top-up or new settings open a new one.
  * Attempt 1 charges; a decline schedules attempt 2 an hour later (a delayed job, a new idempotency
  * key); a second decline disables auto-recharge with the reason. Never a third charge. Settings the
- * gateway cannot charge (e.g. no customer for Stripe) disable auto-recharge with the reason, uncharged.
+ * gateway cannot charge (no saved payment method, a threshold not below the package) disable
+ * auto-recharge with the reason, uncharged. At most one attempt of an account is in flight, and at
+ * most AUTO_RECHARGE_MAX_PER_DAY are made in any 24 hours.
  */
 
 // Lazy: importing this module must not read the configuration (entry points validate it first).
@@ -109,6 +114,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
     if (why) return { outcome: 'skipped', reason: why.reason };
     const account = (await findAccountById(accountId))!;
     const credits = account.autoRecharge.packageCredits!;
+    const saved = (await savedPaymentMethod(accountId))!;
     try {
       await createRechargeAttempt({
         _id: id,
@@ -117,8 +123,8 @@ export async function runCharge(payload: { accountId: string; window: string; at
         attempt,
         packageCredits: credits,
         amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
-        paymentMethod: account.autoRecharge.paymentMethod!,
-        customer: account.autoRecharge.customer ?? null,
+        paymentMethod: saved.paymentMethod,
+        customer: saved.customer,
         gateway: paymentGateway().name,
         idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
         status: 'pending',
@@ -178,14 +184,22 @@ async function disable(accountId: string, version: number, reason: string): Prom
   await disableAutoRechargeIfVersion(accountId, version, reason);
 }
 
-/** What the configured gateway cannot charge with: a skipped job alone would be re-queued by every sweep, unseen. */
-function incompleteSettings(ar: { paymentMethod?: string | null; packageCredits?: number | null; customer?: string | null }): string | undefined {
-  if (!ar.paymentMethod) return 'settings incomplete: no payment method';
+/** Settings that cannot be charged: a skipped job alone would be re-queued by every sweep, unseen. */
+function incompleteSettings(ar: { packageCredits?: number | null; threshold?: number | null }, saved: SavedPaymentMethod | null): string | undefined {
+  if (!saved) return 'settings incomplete: no payment method saved on the account';
   if (!ar.packageCredits || !isPackage(ar.packageCredits)) return 'settings incomplete: no valid package';
-  const gateway = paymentGateway();
-  if (gateway.needsCustomer && !ar.customer) {
-    return `settings incomplete: the ${gateway.name} gateway needs the customer the payment method is attached to (set-auto-recharge --customer cus_...)`;
-  }
+  // Settings saved before the rule: a threshold the package cannot lift the balance above would charge again and again.
+  if ((ar.threshold ?? 0) >= ar.packageCredits) return `settings invalid: the threshold (${ar.threshold}) is not below the package's ${ar.packageCredits} credits`;
+  return undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Why no new attempt may start now: one in flight in another window, or the daily cap reached (pure). */
+export function rechargeBudgetProblem(attempts: readonly { window: string; status: string; createdAt: Date }[], window: string, now: number, maxPerDay: number): string | undefined {
+  if (attempts.some((a) => a.window !== window && (a.status === 'pending' || a.status === 'charging'))) return 'another recharge of this account is in flight';
+  const lastDay = attempts.filter((a) => +a.createdAt > now - DAY_MS).length;
+  if (lastDay >= maxPerDay) return `daily cap reached: ${lastDay} recharges in the last 24 hours (AUTO_RECHARGE_MAX_PER_DAY=${maxPerDay})`;
   return undefined;
 }
 
@@ -198,7 +212,7 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
   const account = await findAccountById(accountId);
   const ar = account?.autoRecharge;
   if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
-  const incomplete = incompleteSettings(ar);
+  const incomplete = incompleteSettings(ar, await savedPaymentMethod(accountId));
   if (incomplete) return { reason: incomplete, disable: { version: ar.version ?? 0 } };
   const head = await findHead(accountId);
   if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
@@ -207,6 +221,8 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
     const first = await findRechargeAttemptById(attemptIdOf(accountId, window, 1));
     if (first?.status !== 'declined') return { reason: 'attempt 1 was not declined' };
   }
+  const budget = rechargeBudgetProblem(await findRechargeAttemptsOfAccount(accountId), window, Date.now(), getConfig().AUTO_RECHARGE_MAX_PER_DAY);
+  if (budget) return { reason: budget };
   return undefined;
 }
 

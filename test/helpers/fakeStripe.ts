@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for Stripe's PaymentIntents endpoint serving responses of Stripe's documented
+ * A local stand-in for Stripe's Customers, Checkout Sessions (setup mode, read back with the
+ * SetupIntent expanded; `completeCheckout` plays the owner entering a card on Stripe's page) and
+ * PaymentIntents endpoints, serving responses of Stripe's documented
  * shape (recorded from the API reference: a succeeded PaymentIntent, a 402 card_error with the
  * PaymentIntent in requires_payment_method, a 401 for a bad secret key, and the 400
  * invalid_request_errors Stripe answers for a saved payment method used without its customer, with
@@ -23,7 +25,22 @@ export interface FakeStripe {
   savedOn: Map<string, string>;
   hold: boolean;
   failNext: number;
+  /** Customers created (POST /v1/customers): id -> metadata. */
+  customers: Map<string, Record<string, string>>;
+  /** Checkout Sessions in setup mode, by id. */
+  sessions: Map<string, CheckoutSession>;
+  /** What the owner does on Stripe's page: saves this card on the session's customer and completes the session. */
+  completeCheckout(sessionId: string, paymentMethod: string): void;
   close(): Promise<void>;
+}
+
+export interface CheckoutSession {
+  id: string;
+  customer: string;
+  metadata: Record<string, string>;
+  status: 'open' | 'complete' | 'expired';
+  successUrl: string;
+  setupIntent: { id: string; status: string; paymentMethod: string | null };
 }
 
 /** The customer the fake's seeded payment methods are attached to. */
@@ -85,6 +102,31 @@ function intent(id: string, body: Record<string, string>, status: string) {
   };
 }
 
+const metadataOf = (body: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(body)
+      .filter(([k]) => k.startsWith('metadata['))
+      .map(([k, v]) => [k.slice(9, -1), v]),
+  );
+
+/** A Checkout Session as Stripe answers it (setup mode), its SetupIntent expanded when asked. */
+function sessionJson(s: CheckoutSession, baseUrl: string, expand: boolean) {
+  return {
+    id: s.id,
+    object: 'checkout.session',
+    mode: 'setup',
+    status: s.status,
+    customer: s.customer,
+    metadata: s.metadata,
+    success_url: s.successUrl,
+    url: s.status === 'open' ? `${baseUrl}/pay/${s.id}` : null,
+    setup_intent: expand
+      ? { id: s.setupIntent.id, object: 'setup_intent', status: s.setupIntent.status, customer: s.customer, payment_method: s.setupIntent.paymentMethod, usage: 'off_session' }
+      : s.setupIntent.id,
+    livemode: false,
+  };
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const replies = new Map<string, { status: number; json: unknown }>();
   const fake: FakeStripe = {
@@ -95,7 +137,41 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     savedOn: new Map(SEEDED.map((pm) => [pm, FAKE_STRIPE_CUSTOMER])),
     hold: false,
     failNext: 0,
+    customers: new Map(),
+    sessions: new Map(),
+    completeCheckout(sessionId, paymentMethod) {
+      const s = fake.sessions.get(sessionId);
+      if (!s || s.status !== 'open') throw new Error(`no open checkout session ${sessionId}`);
+      s.status = 'complete';
+      s.setupIntent = { ...s.setupIntent, status: 'succeeded', paymentMethod };
+      fake.savedOn.set(paymentMethod, s.customer);
+    },
     close: async () => undefined,
+  };
+  /** The customers and setup sessions endpoints; undefined when the request is not one of them. */
+  const setupEndpoints = (method: string, url: string, body: Record<string, string>): { status: number; json: unknown } | undefined => {
+    const path = url.split('?')[0];
+    if (method === 'POST' && path === '/v1/customers') {
+      const id = `cus_${Math.random().toString(36).slice(2, 14)}`;
+      fake.customers.set(id, metadataOf(body));
+      return { status: 200, json: { id, object: 'customer', email: body.email ?? null, metadata: metadataOf(body), livemode: false } };
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      if (body.mode !== 'setup') return invalidRequest({ param: 'mode', message: 'This fake serves setup mode only.' });
+      if (!body.customer || !fake.customers.has(body.customer)) return invalidRequest({ code: 'resource_missing', param: 'customer', message: `No such customer: '${body.customer}'` });
+      if (!body.success_url) return invalidRequest({ code: 'parameter_missing', param: 'success_url', message: 'Missing required param: success_url.' });
+      const id = `cs_test_${Math.random().toString(36).slice(2, 14)}`;
+      const session: CheckoutSession = { id, customer: body.customer, metadata: metadataOf(body), status: 'open', successUrl: body.success_url, setupIntent: { id: `seti_${id.slice(8)}`, status: 'requires_payment_method', paymentMethod: null } };
+      fake.sessions.set(id, session);
+      return { status: 200, json: sessionJson(session, fake.url, false) };
+    }
+    const m = /^\/v1\/checkout\/sessions\/([A-Za-z0-9_]+)$/.exec(path);
+    if (method === 'GET' && m) {
+      const session = fake.sessions.get(m[1]);
+      if (!session) return { status: 404, json: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${m[1]}'` } } };
+      return { status: 200, json: sessionJson(session, fake.url, url.includes('expand%5B0%5D=setup_intent') || url.includes('expand[0]=setup_intent')) };
+    }
+    return undefined;
   };
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -108,8 +184,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const body = Object.fromEntries(new URLSearchParams(raw));
       const idem = req.headers['idempotency-key'] as string | undefined;
       fake.requests.push({ idempotencyKey: idem, body });
-      if (req.method !== 'POST' || req.url !== '/v1/payment_intents') return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
       if (req.headers.authorization !== `Bearer ${fake.secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
+      if (idem && replies.has(idem)) {
+        const r = replies.get(idem)!;
+        return send(r.status, r.json);
+      }
+      const setup = setupEndpoints(req.method ?? 'GET', req.url ?? '/', body);
+      if (setup) {
+        if (idem && setup.status === 200) replies.set(idem, setup);
+        return send(setup.status, setup.json);
+      }
+      if (req.method !== 'POST' || req.url !== '/v1/payment_intents') return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
       if (fake.failNext > 0) {
         fake.failNext--;
         return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });

@@ -13,4 +13,8 @@ setEnvForChildren({
   LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
   NODE_ENV: 'test',
   SHUTDOWN_TIMEOUT_MS: '5000',
+  // Every test signs up and calls the account API from 127.0.0.1: the per-address limits are
+  // tested where they are set low (test/integration/account/abuse.test.ts).
+  SIGNUP_PER_ADDRESS_PER_HOUR: '1000000',
+  ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '1000000',
 });

@@ -1,11 +1,66 @@
-import { buyPackage, clearAutoRecharge, listPackages, setAutoRecharge } from '../api.js';
+import { buyPackage, clearAutoRecharge, confirmCardSetup, getPaymentMethod, listPackages, removeCard, setAutoRecharge, startCardSetup } from '../api.js';
 import { alertBox, h, pending, toast } from '../dom.js';
 import { cents, credits } from '../format.js';
 
 /** The contract's packages, shown when the server's list cannot be read (prices come only from it). */
 const FALLBACK = [20000, 100000, 500000, 2000000].map((c) => ({ credits: c, priceCents: null }));
-/** The built-in test gateway charges Stripe's test payment methods (docs/metering.md). */
-const TEST_METHOD = 'pm_card_visa';
+
+/**
+ * The card purchases and auto-recharge charge is saved on the account by the server (docs/account.md):
+ * on Stripe through Stripe's own page (Checkout in setup mode), which sends the browser back here
+ * with ?setup=<id> to confirm; on the built-in test gateway by naming one of its test cards.
+ */
+async function paymentMethodCard(ctx) {
+  const status = h('div', { class: 'form-errors', id: 'card-status' });
+  const body = h('div', { class: 'stack', id: 'card-body' });
+  const returned = new URLSearchParams(location.search).get('setup');
+  if (returned) {
+    try {
+      await confirmCardSetup(returned);
+      status.replaceChildren(alertBox('success', 'Your card is saved.'));
+    } catch (err) {
+      if (err.status === 401) throw err;
+      status.replaceChildren(alertBox('error', err.message));
+    }
+    history.replaceState(null, '', `${location.pathname}${location.hash}`);
+  }
+  const show = async () => {
+    const pm = await getPaymentMethod();
+    if (pm.gateway === 'none') return body.replaceChildren(h('p', {}, 'This service sells no credits.'));
+    const saved = pm.paymentMethod;
+    const remove = h('button', { type: 'button', class: 'btn btn-secondary', id: 'card-remove', hidden: !saved }, 'Remove card');
+    remove.addEventListener('click', () =>
+      pending(remove, 'Removing…', async () => {
+        await removeCard();
+        status.replaceChildren(alertBox('success', 'Card removed: auto-recharge is off.'));
+        await show();
+      }),
+    );
+    const testCard = h('select', { id: 'test-card', name: 'testCard' }, pm.testCards.map((c) => h('option', { value: c }, c)));
+    const add = h('button', { type: 'button', class: 'btn btn-primary', id: 'card-add' }, saved ? 'Replace card' : 'Add a card');
+    add.addEventListener('click', () =>
+      pending(add, 'Saving…', async () => {
+        status.replaceChildren();
+        try {
+          const r = await startCardSetup(pm.gateway === 'test' ? testCard.value : undefined);
+          if (r.setup.url) return void location.assign(r.setup.url); // Stripe's page; it sends the browser back here
+          status.replaceChildren(alertBox('success', 'Your card is saved.'));
+          await show();
+        } catch (err) {
+          if (err.status === 401) return ctx.expired();
+          status.replaceChildren(alertBox('error', err.message));
+        }
+      }),
+    );
+    body.replaceChildren(
+      h('p', { id: 'card-saved' }, saved ? `Saved: ${saved.paymentMethod}${saved.customer ? ` (customer ${saved.customer})` : ''}.` : 'No card saved yet: purchases and auto-recharge need one.'),
+      pm.gateway === 'test' ? h('div', { class: 'field' }, h('label', { for: 'test-card' }, 'Test card (the built-in test gateway charges nothing)'), testCard) : null,
+      h('div', { class: 'row' }, add, remove),
+    );
+  };
+  await show();
+  return h('section', { class: 'card' }, h('h2', {}, 'Payment method'), status, body);
+}
 
 export async function renderBilling(ctx) {
   const account = await ctx.refreshAccount();
@@ -20,8 +75,7 @@ export async function renderBilling(ctx) {
   }
   const ar = account.autoRecharge;
 
-  // One payment method for both forms: there is no card form here (no third-party script on this page).
-  const method = h('input', { id: 'payment-method', name: 'paymentMethod', type: 'text', value: ar.paymentMethod || TEST_METHOD, required: true, autocomplete: 'off', spellcheck: 'false' });
+  const cardSection = await paymentMethodCard(ctx);
   const buyStatus = h('div', { class: 'form-errors', id: 'buy-status' });
   const balanceText = h('strong', { id: 'billing-balance' }, credits(account.balance));
   const perThousand = (p) => (p.priceCents ? `${cents((p.priceCents / p.credits) * 1000)} per 1,000` : '');
@@ -42,9 +96,8 @@ export async function renderBilling(ctx) {
           onclick: (event) =>
             pending(event.currentTarget, 'Buying…', async () => {
               buyStatus.replaceChildren();
-              if (!method.value.trim()) return buyStatus.replaceChildren(alertBox('error', 'Enter a payment method.'));
               try {
-                await buyPackage(p.credits, method.value.trim());
+                await buyPackage(p.credits);
                 const after = await ctx.refreshAccount();
                 balanceText.textContent = credits(after.balance);
                 buyStatus.replaceChildren(alertBox('success', `Added ${credits(p.credits)} credits. Your balance is ${credits(after.balance)}.`));
@@ -92,15 +145,14 @@ export async function renderBilling(ctx) {
     event.preventDefault();
     arStatus.replaceChildren();
     const t = Number(threshold.value);
-    if (!Number.isInteger(t) || t < 1) {
-      arStatus.replaceChildren(alertBox('error', 'The threshold is a whole number of credits, 1 or more.'));
+    if (!Number.isInteger(t) || t < 1 || t >= Number(pkg.value)) {
+      arStatus.replaceChildren(alertBox('error', `The threshold is a whole number of credits, from 1 to below the package's ${credits(Number(pkg.value))}.`));
       threshold.focus();
       return;
     }
-    if (!method.value.trim()) return arStatus.replaceChildren(alertBox('error', 'Enter a payment method.'));
     return pending(save, 'Saving…', async () => {
       try {
-        await setAutoRecharge(t, Number(pkg.value), method.value.trim());
+        await setAutoRecharge(t, Number(pkg.value));
         showState((await ctx.refreshAccount()).autoRecharge);
         toast('Auto-recharge is on');
       } catch (err) {
@@ -127,13 +179,7 @@ export async function renderBilling(ctx) {
     'section',
     {},
     h('h1', {}, 'Billing'),
-    h(
-      'section',
-      { class: 'card' },
-      h('h2', {}, 'Payment method'),
-      h('div', { class: 'field' }, h('label', { for: 'payment-method' }, 'Saved payment method id'), method),
-      h('p', { class: 'hint' }, 'The id of a payment method saved with the payment gateway. On the built-in test gateway, ', h('code', {}, TEST_METHOD), ' succeeds and ', h('code', {}, 'pm_card_chargeDeclined'), ' is declined.'),
-    ),
+    cardSection,
     h(
       'section',
       { class: 'card' },

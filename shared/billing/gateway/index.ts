@@ -5,17 +5,26 @@ import { stripeGateway } from './stripe';
 import { testGateway } from './testGateway';
 import type { ChargeRequest, ChargeResult, PaymentGateway } from './types';
 
-export type { ChargeRequest, ChargeResult, PaymentGateway } from './types';
-export { GatewayUnavailableError } from './types';
+export type { ChargeRequest, ChargeResult, PaymentGateway, SetupState } from './types';
+export { GatewayRequestError, GatewayUnavailableError } from './types';
 
 let gateway: PaymentGateway | undefined;
 let breaker: CircuitBreaker<[ChargeRequest], ChargeResult> | undefined;
 
-/** The configured gateway (PAYMENT_GATEWAY). */
+/** Whether this deployment sells credits (PAYMENT_GATEWAY is not none). */
+export const sellsCredits = (): boolean => getConfig().PAYMENT_GATEWAY !== 'none';
+
+/** The configured gateway (PAYMENT_GATEWAY); callers check sellsCredits() first. */
 export function paymentGateway(): PaymentGateway {
   const cfg = getConfig();
+  if (cfg.PAYMENT_GATEWAY === 'none') throw new Error('PAYMENT_GATEWAY is none: this deployment sells nothing');
   gateway ??= cfg.PAYMENT_GATEWAY === 'stripe' ? stripeGateway(cfg.STRIPE_API_URL, cfg.STRIPE_SECRET_KEY) : testGateway;
   return gateway;
+}
+
+/** A gateway call outside the charge breaker (customers, setups), aborted at PAYMENT_TIMEOUT_MS. */
+export function withGatewayTimeout<T>(fn: (gateway: PaymentGateway, signal: AbortSignal) => Promise<T>): Promise<T> {
+  return fn(paymentGateway(), AbortSignal.timeout(getConfig().PAYMENT_TIMEOUT_MS));
 }
 
 /**

@@ -1,10 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { key, redis } from '../../db/redis';
-import type { ChargeRequest, ChargeResult, PaymentGateway } from './types';
+import type { ChargeRequest, ChargeResult, PaymentGateway, SetupState } from './types';
+import { GatewayRequestError } from './types';
 
 /**
- * The built-in gateway (the default): payment methods behave like Stripe's test cards, and an
- * idempotency key replays its first answer like Stripe does, across processes (kept in Redis).
- * Every first answer is appended to a charge log, so tests and demos can count real charges.
+ * The built-in gateway (the default outside production): payment methods behave like Stripe's
+ * test cards, and an idempotency key replays its first answer like Stripe does, across processes
+ * (kept in Redis). Every first answer is appended to a charge log, so tests and demos can count
+ * charges. Saving a card has no page to visit: the setup names one of the test cards and is
+ * complete at once. It charges nobody, so production refuses it (shared/config.ts).
  */
 const declined = (code: string, message = 'Your card was declined.') => ({ code, message });
 const DECLINES: Record<string, { code: string; message: string }> = {
@@ -32,7 +36,12 @@ const SUCCEEDS = new Set([
   'pm_card_unionpay',
 ]);
 
+/** The cards a setup on the test gateway can save: Stripe's public test payment methods. */
+export const TEST_CARDS: readonly string[] = [...SUCCEEDS, ...Object.keys(DECLINES)];
+
 export const TEST_GATEWAY_LOG = () => key('testgateway', 'charges');
+const setupKey = (setupId: string) => key('testgateway', 'setup', setupId);
+const SETUP_TTL_S = 86400;
 const replayKey = (idempotencyKey: string) => key('testgateway', 'idem', idempotencyKey);
 
 export function testOutcome(req: ChargeRequest, chargeId: string): ChargeResult {
@@ -44,7 +53,6 @@ export function testOutcome(req: ChargeRequest, chargeId: string): ChargeResult 
 
 export const testGateway: PaymentGateway = {
   name: 'test',
-  needsCustomer: false,
   async charge(req) {
     const chargeId = `pi_test_${req.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`;
     const outcome = testOutcome(req, chargeId);
@@ -55,5 +63,21 @@ export const testGateway: PaymentGateway = {
       JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, customer: req.customer, idempotencyKey: req.idempotencyKey, metadata: req.metadata }),
     );
     return outcome;
+  },
+
+  async createCustomer({ accountId }) {
+    return `cus_test_${createHash('sha256').update(accountId).digest('hex').slice(0, 20)}`;
+  },
+
+  async startSetup(req) {
+    if (!req.testCard || !TEST_CARDS.includes(req.testCard)) throw new GatewayRequestError(`the test gateway saves one of its test cards: ${TEST_CARDS.join(', ')}`);
+    const state: SetupState = { id: `cs_test_${randomBytes(12).toString('hex')}`, status: 'complete', customer: req.customer, accountId: req.accountId, paymentMethod: req.testCard, url: null };
+    await redis().set(setupKey(state.id), JSON.stringify(state), 'EX', SETUP_TTL_S);
+    return state;
+  },
+
+  async findSetup(setupId) {
+    const raw = await redis().get(setupKey(setupId));
+    return raw ? (JSON.parse(raw) as SetupState) : null;
   },
 };

@@ -9,13 +9,29 @@ const AutoRechargeSchema = new Schema(
     enabled: { type: Boolean, default: false },
     threshold: { type: Number, default: 0 },
     packageCredits: { type: Number, default: null },
-    /** Gateway payment-method reference (e.g. pm_card_visa); never a card number. */
+    /** Settings saved before payment methods were stored apart (`billing`): never charged, kept for the record. */
     paymentMethod: { type: String, default: null },
-    /** Gateway customer the payment method is attached to (e.g. cus_...): Stripe needs it for off-session charges. */
     customer: { type: String, default: null },
     ...nullable({ disabledReason: String, disabledAt: Date }),
     /** Bumped on every change of these settings: part of the recharge window, so re-enabling starts a fresh one. */
     version: { type: Number, default: 0 },
+  },
+  { _id: false },
+);
+
+/**
+ * How the account pays: its customer at the gateway (created once, server-side) and the payment
+ * method saved on it by a completed setup (or by the operator's CLI). Purchases and auto-recharge
+ * charge only these; no request names a customer or a payment method.
+ */
+const BillingSchema = new Schema(
+  {
+    /** The gateway this customer belongs to (a customer of another gateway is created anew). */
+    gateway: { type: String, default: null },
+    customer: { type: String, default: null },
+    /** Gateway payment-method reference (e.g. pm_...); never a card number. */
+    paymentMethod: { type: String, default: null },
+    savedAt: { type: Date, default: null },
   },
   { _id: false },
 );
@@ -31,6 +47,7 @@ const AccountSchema = new Schema(
      */
     balance: { type: Number, required: true, min: 0 },
     autoRecharge: { type: AutoRechargeSchema, default: () => ({}) },
+    billing: { type: BillingSchema, default: () => ({}) },
   },
   { collection: 'accounts', timestamps: true, minimize: false },
 );

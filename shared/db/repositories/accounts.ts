@@ -31,13 +31,34 @@ export async function createAccountDocument(doc: { _id: string; name: string; em
   return Account.create(doc);
 }
 
-/** The auto-recharge settings an operator saves, with the settings' new version. */
+/** The auto-recharge settings an owner or operator saves, with the settings' new version. */
 export interface AutoRechargeSettings {
   threshold: number;
   packageCredits: number;
-  paymentMethod: string;
-  customer: string | null;
   version: number;
+}
+
+/** How the account pays (its gateway customer and saved payment method), or null. */
+export async function findAccountBilling(accountId: string) {
+  const a = await Account.findById(accountId, { billing: 1, email: 1 }).lean();
+  return a ? { email: a.email ?? null, ...(a.billing ?? {}) } : null;
+}
+
+/** Records the account's gateway customer, unless one of this gateway is already recorded; returns the one recorded. */
+export async function recordBillingCustomer(accountId: string, gateway: string, customer: string): Promise<string> {
+  await Account.updateOne({ _id: accountId, $or: [{ 'billing.customer': null }, { 'billing.gateway': { $ne: gateway } }] }, { $set: { 'billing.gateway': gateway, 'billing.customer': customer, 'billing.paymentMethod': null, 'billing.savedAt': null } });
+  const b = await findAccountBilling(accountId);
+  return b?.customer ?? customer;
+}
+
+/** Saves the payment method a completed setup attached to the account's customer. */
+export async function saveBillingPaymentMethod(accountId: string, gateway: string, customer: string | null, paymentMethod: string): Promise<void> {
+  await Account.updateOne({ _id: accountId }, { $set: { 'billing.gateway': gateway, 'billing.customer': customer, 'billing.paymentMethod': paymentMethod, 'billing.savedAt': new Date() } });
+}
+
+/** Forgets the saved payment method (the customer stays) and turns auto-recharge off with the settings' new version. */
+export async function removeBillingPaymentMethod(accountId: string, version: number): Promise<void> {
+  await Account.updateOne({ _id: accountId }, { $set: { 'billing.paymentMethod': null, 'billing.savedAt': null, 'autoRecharge.enabled': false, 'autoRecharge.version': version } });
 }
 
 /** Enables auto-recharge with these settings (clears any disabled reason). */
@@ -49,8 +70,6 @@ export async function enableAutoRecharge(accountId: string, s: AutoRechargeSetti
         'autoRecharge.enabled': true,
         'autoRecharge.threshold': s.threshold,
         'autoRecharge.packageCredits': s.packageCredits,
-        'autoRecharge.paymentMethod': s.paymentMethod,
-        'autoRecharge.customer': s.customer,
         'autoRecharge.disabledReason': null,
         'autoRecharge.disabledAt': null,
         'autoRecharge.version': s.version,

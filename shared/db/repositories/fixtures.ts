@@ -1,4 +1,5 @@
 import {
+  Account,
   Competition,
   CreditLedger,
   Event,
@@ -414,7 +415,7 @@ export async function insertRawEventDocuments(docs: readonly Record<string, unkn
 
 /** Prices documents written raw, as a store of an earlier layout holds them (tables nested): what a migration test starts from. */
 export async function insertRawPricesDocuments(docs: readonly Record<string, unknown>[]): Promise<void> {
-  await EventPrices.collection.insertMany(docs as never[]);
+  await EventPrices.collection.insertMany(docs);
 }
 
 /** One prices document as stored (tables packed). */
@@ -515,4 +516,9 @@ export async function findEventStartsAndStatusesByIds(eventIds: readonly string[
 export async function findLatestEventStart(): Promise<Date | null> {
   const latest = await Event.findOne({}, { startDateTime: 1 }).sort({ startDateTime: -1 }).lean();
   return latest?.startDateTime ?? null;
+}
+
+/** Auto-recharge settings written as given, past the rules the services keep (settings an earlier version let be saved). */
+export async function setAccountAutoRechargeFields(accountId: string, set: Record<string, unknown>): Promise<void> {
+  await Account.collection.updateOne({ _id: accountId } as never, { $set: Object.fromEntries(Object.entries(set).map(([k, v]) => [`autoRecharge.${k}`, v])) });
 }

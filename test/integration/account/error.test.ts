@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '../../../shared/accounts/throttle';
+import { MAX_ATTEMPTS_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '../../../shared/accounts/throttle';
 import type { TestServer } from '../../helpers/api';
 import { Browser, forgetLocalFailures, PASSWORD, startAccountApi, uniqueEmail } from './client';
 
@@ -106,11 +106,11 @@ describe('account API: error paths', function () {
     expect((await new Browser(api.url).login(other)).status).to.equal(200);
   });
 
-  it(`error: ${MAX_FAILURES_PER_ADDRESS} failed logins from one address throttle it for every e-mail: 429 with Retry-After`, async () => {
+  it(`error: ${MAX_ATTEMPTS_PER_ADDRESS} failed logins from one address throttle it for every e-mail: 429 with Retry-After`, async () => {
     await forgetLocalFailures();
     const email = uniqueEmail('addr');
     expect((await new Browser(api.url).signup(email)).status).to.equal(201);
-    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) expect((await new Browser(api.url).login(uniqueEmail('spray'), 'sprayed-password-1')).status).to.equal(401);
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS; i++) expect((await new Browser(api.url).login(uniqueEmail('spray'), 'sprayed-password-1')).status).to.equal(401);
     const r = await new Browser(api.url).login(email);
     expect(r.status).to.equal(429);
     expect(Number(r.headers.get('retry-after'))).to.be.within(1, 900);
@@ -150,18 +150,34 @@ describe('account API: error paths', function () {
       errorShape(r.body, 403);
     }
     for (const [method, path, body] of [
-      ['PUT', '/v2/account/auto-recharge', { threshold: 100, package: 20000, paymentMethod: 'pm_card_visa' }],
+      ['PUT', '/v2/account/auto-recharge', { threshold: 100, package: 20000 }],
       ['DELETE', '/v2/account/auto-recharge', undefined],
-      ['POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_visa' }],
+      ['POST', '/v2/account/purchases', { package: 20000 }],
+      ['POST', '/v2/account/payment-method', { testCard: 'pm_card_visa' }],
+      ['DELETE', '/v2/account/payment-method', undefined],
       ['POST', '/v2/account/logout', undefined],
     ] as const) {
       expect((await signedIn.send(method, path, body, { 'X-CSRF-Token': '' })).status, `${method} ${path}`).to.equal(403);
     }
     expect((await signedIn.send('GET', '/v2/account/keys')).body.data.length).to.equal(before);
     expect((await signedIn.send('GET', '/v2/account')).body.account.autoRecharge.enabled).to.equal(false);
+    expect((await signedIn.send('GET', '/v2/account')).body.account.paymentMethod).to.equal(null);
   });
 
-  it('error: bad key, usage, purchase and auto-recharge fields are 400s naming the field', async () => {
+  it('error: without a saved card a purchase and auto-recharge are 409s and charge nothing', async () => {
+    const fresh = new Browser(api.url);
+    expect((await fresh.signup()).status).to.equal(201);
+    for (const [method, path, body] of [
+      ['POST', '/v2/account/purchases', { package: 20000 }],
+      ['PUT', '/v2/account/auto-recharge', { threshold: 100, package: 20000 }],
+    ] as const) {
+      const r = await fresh.send(method, path, body);
+      expect(r.status, path).to.equal(409);
+      expect(r.body.message).to.match(/No payment method is saved/);
+    }
+  });
+
+  it('error: bad key, usage, purchase, card and auto-recharge fields are 400s naming the field', async () => {
     const expect400 = async (method: string, path: string, body: unknown, field: string) => {
       const r = await signedIn.send(method, path, body);
       expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).to.equal(400);
@@ -172,16 +188,22 @@ describe('account API: error paths', function () {
     await expect400('GET', '/v2/account/usage?days=0', undefined, 'days');
     await expect400('GET', '/v2/account/usage?days=abc', undefined, 'days');
     await expect400('GET', '/v2/account/usage?since=1', undefined, 'since');
-    await expect400('POST', '/v2/account/purchases', { package: 12345, paymentMethod: 'pm_card_visa' }, 'package');
-    await expect400('POST', '/v2/account/purchases', { package: 20000, paymentMethod: '4242424242424242' }, 'paymentMethod');
-    await expect400('PUT', '/v2/account/auto-recharge', { threshold: -1, package: 20000, paymentMethod: 'pm_card_visa' }, 'threshold');
-    await expect400('PUT', '/v2/account/auto-recharge', { threshold: 100, package: 7, paymentMethod: 'pm_card_visa' }, 'package');
-    await expect400('PUT', '/v2/account/auto-recharge', { threshold: 100, package: 20000, paymentMethod: 'card' }, 'paymentMethod');
+    await expect400('POST', '/v2/account/purchases', { package: 12345 }, 'package');
+    await expect400('POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_visa' }, 'paymentMethod');
+    await expect400('POST', '/v2/account/purchases', { package: 20000, customer: 'cus_someone' }, 'customer');
+    await expect400('PUT', '/v2/account/auto-recharge', { threshold: -1, package: 20000 }, 'threshold');
+    await expect400('PUT', '/v2/account/auto-recharge', { threshold: 100, package: 7 }, 'package');
+    await expect400('PUT', '/v2/account/auto-recharge', { threshold: 100, package: 20000, paymentMethod: 'pm_card_visa' }, 'paymentMethod');
+    await expect400('POST', '/v2/account/payment-method', {}, 'testCard');
+    await expect400('POST', '/v2/account/payment-method', { testCard: '4242424242424242' }, 'testCard');
+    await expect400('POST', '/v2/account/payment-method', { testCard: 'pm_card_visa', customer: 'cus_x' }, 'customer');
+    await expect400('POST', '/v2/account/payment-method/confirm', { setupId: 'seti_x' }, 'setupId');
   });
 
   it('error: a declined card is a 402 and credits nothing; an unknown key id is a 404', async () => {
     const before = (await signedIn.send('GET', '/v2/account')).body.account.balance;
-    const r = await signedIn.send('POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_chargeDeclined' });
+    expect((await signedIn.send('POST', '/v2/account/payment-method', { testCard: 'pm_card_chargeDeclined' })).status).to.equal(201);
+    const r = await signedIn.send('POST', '/v2/account/purchases', { package: 20000 });
     expect(r.status).to.equal(402);
     expect(r.body.message).to.match(/declined/);
     expect((await signedIn.send('GET', '/v2/account')).body.account.balance).to.equal(before);
@@ -190,8 +212,9 @@ describe('account API: error paths', function () {
 
   it('error: one Idempotency-Key reused for another purchase is a 409', async () => {
     const key = `reuse-${Date.now()}`;
-    expect((await signedIn.send('POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_visa' }, { 'Idempotency-Key': key })).status).to.equal(201);
-    const r = await signedIn.send('POST', '/v2/account/purchases', { package: 100000, paymentMethod: 'pm_card_visa' }, { 'Idempotency-Key': key });
+    expect((await signedIn.send('POST', '/v2/account/payment-method', { testCard: 'pm_card_visa' })).status).to.equal(201);
+    expect((await signedIn.send('POST', '/v2/account/purchases', { package: 20000 }, { 'Idempotency-Key': key })).status).to.equal(201);
+    const r = await signedIn.send('POST', '/v2/account/purchases', { package: 100000 }, { 'Idempotency-Key': key });
     expect(r.status).to.equal(409);
     errorShape(r.body, 409);
   });

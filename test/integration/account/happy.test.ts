@@ -38,7 +38,8 @@ describe('account API: happy paths', function () {
     const r = await browser.send('GET', '/v2/account');
     expect(r.status).to.equal(200);
     expect(r.body.account).to.include({ email, balance: FREE_CREDITS });
-    expect(r.body.account.autoRecharge).to.deep.include({ enabled: false, package: null, paymentMethod: null });
+    expect(r.body.account.autoRecharge).to.deep.include({ enabled: false, package: null });
+    expect(r.body.account.paymentMethod).to.equal(null);
     expect(r.body.csrfToken).to.equal(browser.csrf);
   });
 
@@ -109,20 +110,32 @@ describe('account API: happy paths', function () {
     expect(r.body.data[0]).to.include({ package: 20000, priceCents: 1000, currency: 'usd' });
   });
 
-  it('happy: POST /v2/account/purchases charges the gateway once and credits the package', async () => {
+  it('happy: POST /v2/account/payment-method on the test gateway saves the test card named; GET shows it and the cards', async () => {
+    const none = await browser.send('GET', '/v2/account/payment-method');
+    expect(none.body).to.deep.include({ paymentMethod: null, gateway: 'test' });
+    expect(none.body.testCards).to.include('pm_card_visa');
+    const r = await browser.send('POST', '/v2/account/payment-method', { testCard: 'pm_card_visa' });
+    expect(r.status).to.equal(201);
+    expect(r.body.setup).to.include({ status: 'complete', url: null });
+    expect(r.body.paymentMethod).to.include({ gateway: 'test', paymentMethod: 'pm_card_visa' });
+    expect(r.body.paymentMethod.customer).to.match(/^cus_test_/);
+    expect((await browser.send('GET', '/v2/account')).body.account.paymentMethod).to.include({ paymentMethod: 'pm_card_visa' });
+  });
+
+  it('happy: POST /v2/account/purchases charges the saved card once and credits the package', async () => {
     const before = (await browser.send('GET', '/v2/account')).body.account.balance;
-    const r = await browser.send('POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_visa' }, { 'Idempotency-Key': `happy-${email}` });
+    const r = await browser.send('POST', '/v2/account/purchases', { package: 20000 }, { 'Idempotency-Key': `happy-${email}` });
     expect(r.status).to.equal(201);
     expect(r.body).to.include({ package: 20000, priceCents: 1000, currency: 'usd', replayed: false, balance: before + 20000 });
     const charges = (await redis().lrange(TEST_GATEWAY_LOG(), 0, -1)).map((s) => JSON.parse(s)).filter((c) => c.metadata.purchaseId === r.body.id);
     expect(charges).to.have.length(1);
-    expect(charges[0]).to.include({ status: 'succeeded', amountCents: 1000 });
+    expect(charges[0]).to.include({ status: 'succeeded', amountCents: 1000, paymentMethod: 'pm_card_visa' });
   });
 
   it('happy: PUT /v2/account/auto-recharge turns it on with the existing settings; DELETE turns it off', async () => {
-    const on = await browser.send('PUT', '/v2/account/auto-recharge', { threshold: 1000, package: 100000, paymentMethod: 'pm_card_visa' });
+    const on = await browser.send('PUT', '/v2/account/auto-recharge', { threshold: 1000, package: 100000 });
     expect(on.status).to.equal(200);
-    expect(on.body.autoRecharge).to.include({ enabled: true, threshold: 1000, package: 100000, paymentMethod: 'pm_card_visa' });
+    expect(on.body.autoRecharge).to.include({ enabled: true, threshold: 1000, package: 100000 });
     const accountId = (await browser.send('GET', '/v2/account')).body.account.id;
     // The operator's view is the same repositories: one code path.
     expect((await accountSummary(accountId)).autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 100000 });

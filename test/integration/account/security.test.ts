@@ -76,13 +76,26 @@ describe('account API: security', function () {
     expect([await call(web[1], k.key), await call(web[0], k.key)]).to.deep.equal([401, 401]);
   });
 
+  /** The owner saves a card through Stripe's page (Checkout in setup mode), as the dashboard does. */
+  const savedCard = async (b: Browser, paymentMethod: string) => {
+    const start = await b.send('POST', '/v2/account/payment-method', {});
+    expect(start.status, JSON.stringify(start.body)).to.equal(201);
+    expect(start.body.setup).to.include({ status: 'open' });
+    expect(start.body.setup.url).to.match(/^http/);
+    stripe.completeCheckout(start.body.setup.id, paymentMethod);
+    const done = await b.send('POST', '/v2/account/payment-method/confirm', { setupId: start.body.setup.id });
+    expect(done.status, JSON.stringify(done.body)).to.equal(200);
+    return done.body.paymentMethod as { customer: string; paymentMethod: string };
+  };
+
   it('security: a retried purchase (same Idempotency-Key, concurrent and sequential, across both processes) charges once at the gateway and credits once', async () => {
     const alice = await signedUp(web[0]);
     const accountId = (await alice.send('GET', '/v2/account')).body.account.id;
+    const card = await savedCard(alice, 'pm_alice_retry');
     const onOther = new Browser(web[1].url);
     onOther.cookie = alice.cookie;
     onOther.csrf = alice.csrf;
-    const body = { package: 100000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER };
+    const body = { package: 100000 };
     const headers = { 'Idempotency-Key': `order-${accountId}` };
     const createdBefore = stripe.created.length;
     const first = await Promise.all([alice, onOther, alice, onOther].map((b) => b.send('POST', '/v2/account/purchases', body, headers)));
@@ -91,7 +104,8 @@ describe('account API: security', function () {
     expect(new Set([...first, again].map((r) => r.body.chargeId)).size).to.equal(1);
     expect(again.body.replayed).to.equal(true);
     expect(stripe.created.length - createdBefore).to.equal(1);
-    expect(stripe.created.at(-1)).to.include({ amount: 4500, paymentMethod: 'pm_card_visa', status: 'succeeded' });
+    expect(stripe.created.at(-1)).to.include({ amount: 4500, paymentMethod: card.paymentMethod, status: 'succeeded' });
+    expect(stripe.requests.at(-1)?.body).to.include({ customer: card.customer });
     expect(await findLedgerEntriesOfAccount(accountId, ['purchase'])).to.have.length(1);
     expect((await alice.send('GET', '/v2/account')).body.account.balance).to.equal(500 + 100000);
     // A new key is a new purchase.
@@ -101,13 +115,32 @@ describe('account API: security', function () {
     expect(second.body.balance).to.equal(500 + 200000);
   });
 
-  it('security: with Stripe a purchase without the customer is a 400 naming customer, and charges nothing', async () => {
-    const alice = await signedUp(web[1]);
+  it("security: a purchase naming another account's customer or card is a 400 and charges nothing; a plain one charges only the account's own", async () => {
+    const alice = await signedUp(web[0]);
+    const aliceCard = await savedCard(alice, 'pm_alice_victim');
+    const mallory = await signedUp(web[1]);
+    const malloryCard = await savedCard(mallory, 'pm_mallory_own');
+    expect(malloryCard.customer).to.not.equal(aliceCard.customer);
     const before = stripe.created.length;
-    const r = await alice.send('POST', '/v2/account/purchases', { package: 20000, paymentMethod: 'pm_card_visa' });
-    expect(r.status).to.equal(400);
-    expect(r.body.message).to.match(/\bcustomer\b/);
+    for (const body of [
+      { package: 20000, paymentMethod: aliceCard.paymentMethod, customer: aliceCard.customer },
+      { package: 20000, paymentMethod: aliceCard.paymentMethod },
+      { package: 20000, customer: aliceCard.customer },
+      { package: 20000, paymentMethod: FAKE_STRIPE_CUSTOMER },
+    ]) {
+      const r = await mallory.send('POST', '/v2/account/purchases', body);
+      expect(r.status, JSON.stringify(body)).to.equal(400);
+      expect(r.body.message).to.match(/is not accepted/);
+    }
+    // Neither can Mallory save Alice's card by confirming Alice's setup.
+    const aliceSetups = [...stripe.sessions.values()].filter((x) => x.customer === aliceCard.customer).map((x) => x.id);
+    for (const setupId of aliceSetups) expect((await mallory.send('POST', '/v2/account/payment-method/confirm', { setupId })).status).to.equal(404);
     expect(stripe.created.length).to.equal(before);
+    const own = await mallory.send('POST', '/v2/account/purchases', { package: 20000 });
+    expect(own.status).to.equal(201);
+    expect(stripe.created.length).to.equal(before + 1);
+    expect(stripe.created.at(-1)).to.include({ paymentMethod: malloryCard.paymentMethod, status: 'succeeded' });
+    expect(stripe.requests.filter((q) => q.body.payment_method === aliceCard.paymentMethod)).to.deep.equal([]);
   });
 
   it('security: an expired session is refused even while the store still holds it (FerretDB keeps expired documents)', async () => {

@@ -44,7 +44,7 @@ describe('auto-recharge', function () {
 
     it('happy: 20 simultaneous low-balance triggers give one charge and one credit', async () => {
       const { accountId, key } = await accountWithKey(1020);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
       // 40 debits: the last 20 each leave the balance under 1000, and each triggers.
       const statuses = await spend(api, key, 40);
       expect(statuses.every((s) => s === 200)).to.equal(true);
@@ -62,7 +62,7 @@ describe('auto-recharge', function () {
 
     it('error: decline, retry after 1 hour, decline again: auto-recharge disabled, never a third charge', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_chargeDeclined' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_chargeDeclined', operator: true });
       await spend(api, key, 5);
       await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
       const first = (await findRechargeAttemptOfAccount(accountId, 1))!;
@@ -101,11 +101,11 @@ describe('auto-recharge', function () {
 
     it('happy: a card fixed during the hour makes the retry succeed', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', operator: true });
       await spend(api, key, 1);
       await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
       // New settings open a new window: the next trigger charges the new card at once.
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard', operator: true });
       await new Promise((r) => setTimeout(r, 5100)); // the web process re-reads settings every 5 s
       await spend(api, key, 1);
       await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId)).length > 0, 30000);
@@ -130,7 +130,7 @@ describe('auto-recharge', function () {
 
     it('error: a worker killed between the charge and the credit neither charges nor credits twice', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER, operator: true });
       stripe.hold = true; // Stripe charges, the worker never hears back
       const first = spawnWorker();
       await spend(api, key, 1);
@@ -162,7 +162,7 @@ describe('auto-recharge', function () {
 
     it('error: a Stripe decline (402 card_error) is recorded with its decline code; a 500 leaves the attempt to be retried', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', customer: FAKE_STRIPE_CUSTOMER });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', customer: FAKE_STRIPE_CUSTOMER, operator: true });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       stripe.failNext = 1;
       await spend(api, key, 1);
@@ -178,7 +178,7 @@ describe('auto-recharge', function () {
     it('error: settings without a customer are never charged through Stripe: auto-recharge disabled with the reason', async () => {
       // Saved while this process runs the test gateway (customer optional), charged by a Stripe worker.
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa' });
+      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       await spend(api, key, 1);
       await waitUntil('auto-recharge to be disabled', async () => (await findAccountById(accountId))?.autoRecharge?.enabled === false, 60000, 250);
