@@ -72,7 +72,9 @@ export default tseslint.config(
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'navigator', 'fetch', 'crypto', 'console', 'setTimeout', 'clearTimeout', 'Node', 'Intl', 'ResizeObserver', 'HTMLElement', 'URLSearchParams', 'history'].map((name) => [name, 'readonly']),
+        ['window', 'document', 'location', 'navigator', 'fetch', 'crypto', 'console', 'setTimeout', 'clearTimeout', 'Node', 'Intl', 'ResizeObserver', 'HTMLElement', 'URLSearchParams', 'history'].map(
+          (name) => [name, 'readonly'],
+        ),
       ),
     },
   },

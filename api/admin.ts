@@ -62,7 +62,8 @@ export function throttledAdminAuth(): RequestHandler {
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     take('admin-auth', address, ADMIN_FAILURES_PER_ADDRESS, ADMIN_WINDOW_S)
       .then((t) => {
-        if (!t.allowed) return next(new ApiError('RATE_LIMITED', `Too many admin sign-in attempts from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) }));
+        if (!t.allowed)
+          return next(new ApiError('RATE_LIMITED', `Too many admin sign-in attempts from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) }));
         // Given back once the credentials passed (the request reached the board).
         res.locals.adminAttempt = address;
         next();

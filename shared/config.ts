@@ -133,7 +133,7 @@ export const CONFIG_VARS = {
     1000000,
     'Requests per second allowed to all keys of one account together (bursts up to twice that): more keys do not buy more rate. 0: two and a half times RATE_LIMIT_LIVE_RPS.',
   ),
-  TEST_KEY_DAILY_REQUESTS: integer('1000', 0, 100000000, "Requests the test keys of one account may make per UTC day, together (429 past it); live data at volume needs a live key."),
+  TEST_KEY_DAILY_REQUESTS: integer('1000', 0, 100000000, 'Requests the test keys of one account may make per UTC day, together (429 past it); live data at volume needs a live key.'),
   SIGNUP_PER_ADDRESS_PER_HOUR: integer('5', 1, 1000000, 'Sign-ups one client address may attempt per hour (429 past it).'),
   ACCOUNT_API_PER_ADDRESS_PER_MINUTE: integer('120', 1, 1000000, 'Requests one client address may make to /v2/account per minute (429 past it).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),
@@ -250,7 +250,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   // Credits bought through the test gateway cost nothing: a production deployment either sells for real or not at all.
   if (out.PAYMENT_GATEWAY === 'test' && out.NODE_ENV === 'production') {
-    throw new ConfigError('PAYMENT_GATEWAY', 'is test, which grants credits without charging anyone: with NODE_ENV=production set stripe (and STRIPE_SECRET_KEY), or none for a deployment that sells nothing');
+    throw new ConfigError(
+      'PAYMENT_GATEWAY',
+      'is test, which grants credits without charging anyone: with NODE_ENV=production set stripe (and STRIPE_SECRET_KEY), or none for a deployment that sells nothing',
+    );
   }
   if (out.PAYMENT_GATEWAY === 'stripe' && !out.STRIPE_SECRET_KEY) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');

@@ -311,15 +311,24 @@ export function accountPaths(): Record<string, Record<string, object>> {
           errors: { 400: 'testCard missing (test gateway) or sent (Stripe), or another field.', ...MONEY, 503: 'Gateway did not answer: retry.' },
         },
       ),
-      delete: op('accountPaymentMethodRemove', 'Forget the saved card', 'Nothing can be charged until a card is saved again; auto-recharge is turned off.', { ok: [200, { type: 'object' }], csrf: true, errors: CHANGE }),
+      delete: op('accountPaymentMethodRemove', 'Forget the saved card', 'Nothing can be charged until a card is saved again; auto-recharge is turned off.', {
+        ok: [200, { type: 'object' }],
+        csrf: true,
+        errors: CHANGE,
+      }),
     },
     '/v2/account/payment-method/confirm': {
-      post: op('accountPaymentMethodConfirm', 'Save the card of a finished setup', "Reads the setup back from the gateway (never from the request) and saves its card when the setup is this account's and complete.", {
-        ok: [200, PaymentMethodSetup],
-        csrf: true,
-        body: { required: true, content: json({ type: 'object', required: ['setupId'], additionalProperties: false, properties: { setupId: { type: 'string', pattern: '^cs_' } } }) },
-        errors: { 400: 'Bad setupId.', ...MONEY, 404: 'No setup of this account with this id.', 409: 'The setup is not complete (or expired).', 503: 'Gateway did not answer: retry.' },
-      }),
+      post: op(
+        'accountPaymentMethodConfirm',
+        'Save the card of a finished setup',
+        "Reads the setup back from the gateway (never from the request) and saves its card when the setup is this account's and complete.",
+        {
+          ok: [200, PaymentMethodSetup],
+          csrf: true,
+          body: { required: true, content: json({ type: 'object', required: ['setupId'], additionalProperties: false, properties: { setupId: { type: 'string', pattern: '^cs_' } } }) },
+          errors: { 400: 'Bad setupId.', ...MONEY, 404: 'No setup of this account with this id.', 409: 'The setup is not complete (or expired).', 503: 'Gateway did not answer: retry.' },
+        },
+      ),
     },
     '/v2/account/auto-recharge': {
       put: op(

@@ -96,7 +96,9 @@ const perAddress =
   (name: string, limit: () => number, windowS: number, what: string): RequestHandler =>
   (req, _res, next) => {
     take(name, clientAddress(req), limit(), windowS)
-      .then((t) => next(t.allowed ? undefined : new ApiError('RATE_LIMITED', `Too many ${what} from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) })))
+      .then((t) =>
+        next(t.allowed ? undefined : new ApiError('RATE_LIMITED', `Too many ${what} from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) })),
+      )
       .catch(next);
   };
 

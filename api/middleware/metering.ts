@@ -53,7 +53,12 @@ export function meterAccess(): RequestHandler {
       if (access.outcome === 'capped') {
         res.setHeader('X-Credits-Consumed', '0');
         return next(
-          new ApiError('RATE_LIMITED', `The test keys of this account made their ${access.cap} requests of today (UTC): use a live key, or retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS) }),
+          new ApiError(
+            'RATE_LIMITED',
+            `The test keys of this account made their ${access.cap} requests of today (UTC): use a live key, or retry after ${access.retryAfterS} seconds.`,
+            {},
+            { 'Retry-After': String(access.retryAfterS) },
+          ),
         );
       }
       res.setHeader('X-RateLimit-Limit', String(access.limit));

@@ -3,17 +3,7 @@
  * its one error table (api/errors.ts). A bad field is a BillingInputError (shared/billing/accounts.ts).
  */
 export type AccountFailure =
-  | 'email-taken'
-  | 'login-failed'
-  | 'throttled'
-  | 'not-found'
-  | 'too-many-keys'
-  | 'declined'
-  | 'idempotency-conflict'
-  | 'gateway-unavailable'
-  | 'not-selling'
-  | 'no-payment-method'
-  | 'setup-incomplete';
+  'email-taken' | 'login-failed' | 'throttled' | 'not-found' | 'too-many-keys' | 'declined' | 'idempotency-conflict' | 'gateway-unavailable' | 'not-selling' | 'no-payment-method' | 'setup-incomplete';
 
 export class AccountError extends Error {
   constructor(

@@ -46,7 +46,11 @@ export async function loginSucceeded(ticket: LoginTicket): Promise<void> {
   await release('login-addr', ticket.address);
   if (ticket.countedEmail) await release('login-email', ticket.email);
   const k = knownKey(ticket.email);
-  await redis().multi().sadd(k, hashed(ticket.address)).expire(k, KNOWN_ADDRESS_DAYS * 86400).exec();
+  await redis()
+    .multi()
+    .sadd(k, hashed(ticket.address))
+    .expire(k, KNOWN_ADDRESS_DAYS * 86400)
+    .exec();
 }
 
 /** For tests and operators: forget an address's count. */

@@ -168,7 +168,10 @@ export async function setAutoRecharge(input: { accountId: string; threshold: unk
   if (!sellsCredits()) throw new AccountError('not-selling', 'This deployment sells no credits (PAYMENT_GATEWAY=none)');
   if (input.paymentMethod !== undefined || input.customer !== undefined) {
     if (!input.operator) {
-      throw new BillingInputError(input.paymentMethod !== undefined ? 'paymentMethod' : 'customer', 'is not accepted: auto-recharge charges the payment method saved on the account (POST /v2/account/payment-method)');
+      throw new BillingInputError(
+        input.paymentMethod !== undefined ? 'paymentMethod' : 'customer',
+        'is not accepted: auto-recharge charges the payment method saved on the account (POST /v2/account/payment-method)',
+      );
     }
     await saveOperatorPaymentMethod(account._id, input.paymentMethod, input.customer ?? null);
   } else {

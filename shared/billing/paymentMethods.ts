@@ -117,7 +117,8 @@ export async function savedPaymentMethod(accountId: string): Promise<SavedPaymen
 export async function paymentMethodToCharge(accountId: string): Promise<SavedPaymentMethod> {
   mustSell();
   const saved = await savedPaymentMethod(accountId);
-  if (!saved) throw new AccountError('no-payment-method', 'No payment method is saved on this account: save one first (POST /v2/account/payment-method; an operator: set-auto-recharge --payment-method)');
+  if (!saved)
+    throw new AccountError('no-payment-method', 'No payment method is saved on this account: save one first (POST /v2/account/payment-method; an operator: set-auto-recharge --payment-method)');
   return saved;
 }
 

@@ -161,7 +161,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!body.customer || !fake.customers.has(body.customer)) return invalidRequest({ code: 'resource_missing', param: 'customer', message: `No such customer: '${body.customer}'` });
       if (!body.success_url) return invalidRequest({ code: 'parameter_missing', param: 'success_url', message: 'Missing required param: success_url.' });
       const id = `cs_test_${Math.random().toString(36).slice(2, 14)}`;
-      const session: CheckoutSession = { id, customer: body.customer, metadata: metadataOf(body), status: 'open', successUrl: body.success_url, setupIntent: { id: `seti_${id.slice(8)}`, status: 'requires_payment_method', paymentMethod: null } };
+      const session: CheckoutSession = {
+        id,
+        customer: body.customer,
+        metadata: metadataOf(body),
+        status: 'open',
+        successUrl: body.success_url,
+        setupIntent: { id: `seti_${id.slice(8)}`, status: 'requires_payment_method', paymentMethod: null },
+      };
       fake.sessions.set(id, session);
       return { status: 200, json: sessionJson(session, fake.url, false) };
     }

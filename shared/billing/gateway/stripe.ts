@@ -14,7 +14,13 @@ import { GatewayRequestError, GatewayUnavailableError } from './types';
 export function stripeGateway(baseUrl: string, secretKey: string): PaymentGateway {
   const root = baseUrl.replace(/\/$/, '');
 
-  async function call(method: 'GET' | 'POST', path: string, params: URLSearchParams, idempotencyKey: string | null, signal: AbortSignal): Promise<{ status: number; json: StripeObject | StripeError | null }> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    params: URLSearchParams,
+    idempotencyKey: string | null,
+    signal: AbortSignal,
+  ): Promise<{ status: number; json: StripeObject | StripeError | null }> {
     let res: Response;
     try {
       res = await fetch(`${root}${path}${method === 'GET' && [...params].length ? `?${params.toString()}` : ''}`, {

@@ -46,7 +46,10 @@ export async function findAccountBilling(accountId: string) {
 
 /** Records the account's gateway customer, unless one of this gateway is already recorded; returns the one recorded. */
 export async function recordBillingCustomer(accountId: string, gateway: string, customer: string): Promise<string> {
-  await Account.updateOne({ _id: accountId, $or: [{ 'billing.customer': null }, { 'billing.gateway': { $ne: gateway } }] }, { $set: { 'billing.gateway': gateway, 'billing.customer': customer, 'billing.paymentMethod': null, 'billing.savedAt': null } });
+  await Account.updateOne(
+    { _id: accountId, $or: [{ 'billing.customer': null }, { 'billing.gateway': { $ne: gateway } }] },
+    { $set: { 'billing.gateway': gateway, 'billing.customer': customer, 'billing.paymentMethod': null, 'billing.savedAt': null } },
+  );
   const b = await findAccountBilling(accountId);
   return b?.customer ?? customer;
 }

@@ -88,7 +88,10 @@ async function packNestedPriceTables(): Promise<number> {
   const prices = driver(EventPrices);
   let n = 0;
   for (;;) {
-    const batch = await prices.find(hasNestedTable, { projection: { markets: 1, previous: 1 } }).limit(BATCH).toArray();
+    const batch = await prices
+      .find(hasNestedTable, { projection: { markets: 1, previous: 1 } })
+      .limit(BATCH)
+      .toArray();
     if (batch.length === 0) return n;
     for (const p of batch) {
       const packed = packPrices({ markets: Array.isArray(p.markets) ? p.markets : [], previous: Array.isArray(p.previous) ? p.previous : [] });

@@ -24,7 +24,15 @@ describe('account API: abuse of money and access', function () {
     await api?.close();
     api = await serve(createApp());
   };
-  const DEFAULTS = { SIGNUP_PER_ADDRESS_PER_HOUR: '1000000', ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '1000000', TEST_KEY_DAILY_REQUESTS: '1000', TRUST_PROXY: '', ADMIN_USER: '', ADMIN_PASSWORD: '', ADMIN_QUEUE_ACTIONS: 'false' };
+  const DEFAULTS = {
+    SIGNUP_PER_ADDRESS_PER_HOUR: '1000000',
+    ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '1000000',
+    TEST_KEY_DAILY_REQUESTS: '1000',
+    TRUST_PROXY: '',
+    ADMIN_USER: '',
+    ADMIN_PASSWORD: '',
+    ADMIN_QUEUE_ACTIONS: 'false',
+  };
 
   before(async () => {
     await connectMongo();
@@ -95,8 +103,9 @@ describe('account API: abuse of money and access', function () {
   });
 
   it('security: 15 concurrent sign-ups from one address: the limit passes, the rest get 429 with Retry-After', async () => {
-    await withSettings({ ...DEFAULTS, SIGNUP_PER_ADDRESS_PER_HOUR: '5' });
-    const replies = await Promise.all(Array.from({ length: 15 }, () => new Browser(api.url).signup()));
+    await withSettings({ ...DEFAULTS, SIGNUP_PER_ADDRESS_PER_HOUR: '5', TRUST_PROXY: 'loopback' });
+    const from = { 'X-Forwarded-For': '10.15.15.15' };
+    const replies = await Promise.all(Array.from({ length: 15 }, () => new Browser(api.url).send('POST', '/v2/account/signup', { email: uniqueEmail('burst'), password: PASSWORD }, from)));
     expect(replies.filter((r) => r.status === 201)).to.have.length(5);
     const limited = replies.filter((r) => r.status === 429);
     expect(limited).to.have.length(10);
@@ -104,9 +113,9 @@ describe('account API: abuse of money and access', function () {
   });
 
   it('security: the account API is limited per address', async () => {
-    await withSettings({ ...DEFAULTS, ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '10' });
+    await withSettings({ ...DEFAULTS, ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '10', TRUST_PROXY: 'loopback' });
     const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push((await new Browser(api.url).send('GET', '/v2/account/packages')).status);
+    for (let i = 0; i < 12; i++) statuses.push((await new Browser(api.url).send('GET', '/v2/account/packages', undefined, { 'X-Forwarded-For': '10.16.16.16' })).status);
     expect(statuses.slice(0, 10).every((s) => s === 200)).to.equal(true);
     expect(statuses.slice(10)).to.deep.equal([429, 429]);
   });
@@ -115,7 +124,7 @@ describe('account API: abuse of money and access', function () {
     await withSettings({ ...DEFAULTS, TEST_KEY_DAILY_REQUESTS: '3' });
     const b = await signedUp();
     const [t1, t2, live] = [await b.newKey('t1', 'test'), await b.newKey('t2', 'test'), await b.newKey('live', 'live')];
-    const get = (key: string) => api.get('/v2/matches?pageSize=1', { Authorization: `Bearer ${key}` });
+    const get = (key: string) => api.get('/v2/matches', { Authorization: `Bearer ${key}` });
     for (let i = 0; i < 3; i++) {
       const r = await get((i % 2 ? t2 : t1).key);
       expect(r.status).to.equal(200);
@@ -145,11 +154,11 @@ describe('account API: abuse of money and access', function () {
     const { key } = await b.newKey('bot', 'live');
     const worker = spawnEntry('workers/settlement.ts', { LOG_LEVEL: 'warn' });
     try {
-      const burst = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/teams?pageSize=1', { Authorization: `Bearer ${key}` })));
+      const burst = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/teams', { Authorization: `Bearer ${key}` })));
       expect(burst.every((r) => r.status === 200)).to.equal(true);
       await waitUntil('the recharge to be credited', async () => (await findLedgerEntriesOfAccount(accountId, ['recharge'])).length > 0, 60000, 250);
       // More requests well above the threshold, and time for any second charge to show.
-      for (let i = 0; i < 5; i++) await api.get('/v2/teams?pageSize=1', { Authorization: `Bearer ${key}` });
+      for (let i = 0; i < 5; i++) await api.get('/v2/teams', { Authorization: `Bearer ${key}` });
       await new Promise((r) => setTimeout(r, 3000));
       expect(await chargesOf(accountId)).to.have.length(1);
       expect(await findLedgerEntriesOfAccount(accountId, ['recharge'])).to.have.length(1);
@@ -169,7 +178,7 @@ describe('account API: abuse of money and access', function () {
     const { key } = await b.newKey('bot', 'live');
     const worker = spawnEntry('workers/settlement.ts', { LOG_LEVEL: 'warn' });
     try {
-      await api.get('/v2/teams?pageSize=1', { Authorization: `Bearer ${key}` });
+      await api.get('/v2/teams', { Authorization: `Bearer ${key}` });
       await waitUntil('auto-recharge to be disabled', async () => (await b.send('GET', '/v2/account')).body.account.autoRecharge.enabled === false, 60000, 250);
       expect((await b.send('GET', '/v2/account')).body.account.autoRecharge.disabledReason).to.match(/threshold .* is not below the package/);
       expect(await chargesOf(accountId)).to.deep.equal([]);

@@ -85,7 +85,10 @@ describe('operator CLI', function () {
         [['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
         [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
         [['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
-        [['set-auto-recharge', '--account', id, '--threshold', '20000', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1 to 19999: below the package's 20000 credits/],
+        [
+          ['set-auto-recharge', '--account', id, '--threshold', '20000', '--package', '20000', '--payment-method', 'pm_card_visa'],
+          /--threshold: must be an integer from 1 to 19999: below the package's 20000 credits/,
+        ],
         [
           ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'],
           /--customer: must be a gateway customer id \(cus_\.\.\.\)/,

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { queueFor } from '../../../jobs/client';
 import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../../jobs/recharge';
 import { setAutoRecharge } from '../../../shared/billing/accounts';
+import { setEnvForChildren } from '../../../shared/config';
 import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
 import { balanceOf } from '../../../shared/billing/ledger';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
@@ -122,6 +123,16 @@ describe('auto-recharge', function () {
       for (const w of workers) await sigkillTree(w);
       await stripe.close();
     });
+    const stripeEnv = () => ({ PAYMENT_GATEWAY: 'stripe', STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey });
+    /** The operator saves the settings as a Stripe deployment does (the card recorded as Stripe's). */
+    const setOnStripe = async (settings: Parameters<typeof setAutoRecharge>[0]) => {
+      setEnvForChildren(stripeEnv());
+      try {
+        return await setAutoRecharge(settings);
+      } finally {
+        setEnvForChildren({ PAYMENT_GATEWAY: 'test', STRIPE_API_URL: 'https://api.stripe.com', STRIPE_SECRET_KEY: '' });
+      }
+    };
     const spawnWorker = () => {
       const w = spawnEntry('workers/settlement.ts', { PAYMENT_GATEWAY: 'stripe', STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, LOG_LEVEL: 'warn' });
       workers.push(w);
@@ -130,7 +141,7 @@ describe('auto-recharge', function () {
 
     it('error: a worker killed between the charge and the credit neither charges nor credits twice', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER, operator: true });
+      await setOnStripe({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER, operator: true });
       stripe.hold = true; // Stripe charges, the worker never hears back
       const first = spawnWorker();
       await spend(api, key, 1);
@@ -162,7 +173,7 @@ describe('auto-recharge', function () {
 
     it('error: a Stripe decline (402 card_error) is recorded with its decline code; a 500 leaves the attempt to be retried', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', customer: FAKE_STRIPE_CUSTOMER, operator: true });
+      await setOnStripe({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', customer: FAKE_STRIPE_CUSTOMER, operator: true });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       stripe.failNext = 1;
       await spend(api, key, 1);
@@ -175,15 +186,15 @@ describe('auto-recharge', function () {
       expect(stripe.created.filter((c) => c.idempotencyKey === a.idempotencyKey)).to.have.length(1);
     });
 
-    it('error: settings without a customer are never charged through Stripe: auto-recharge disabled with the reason', async () => {
-      // Saved while this process runs the test gateway (customer optional), charged by a Stripe worker.
+    it('error: a card saved on the test gateway is never charged through Stripe: auto-recharge disabled with the reason', async () => {
+      // Saved while this process runs the test gateway (no customer), charged by a Stripe worker.
       const { accountId, key } = await accountWithKey(1000);
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       await spend(api, key, 1);
       await waitUntil('auto-recharge to be disabled', async () => (await findAccountById(accountId))?.autoRecharge?.enabled === false, 60000, 250);
       const account = (await findAccountById(accountId))!;
-      expect(account.autoRecharge.disabledReason).to.match(/settings incomplete: the stripe gateway needs the customer/);
+      expect(account.autoRecharge.disabledReason).to.match(/settings incomplete: no payment method saved on the account/);
       expect(account.autoRecharge.disabledAt).to.be.instanceOf(Date);
       expect(stripe.requests.filter((r) => r.body['metadata[accountId]'] === accountId)).to.have.length(0);
       expect((await findRechargeAttemptsOfAccount(accountId)).length).to.equal(0);

@@ -33,8 +33,19 @@ describe('billing: test gateway cards and payment config', () => {
     expect(cfg.RATE_LIMIT_TEST_RPS).to.equal(2);
   });
 
+  it('happy: production runs with stripe or with none (sells nothing), never with the test gateway', () => {
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_GATEWAY: 'none' }).PAYMENT_GATEWAY).to.equal('none');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_x' }).PAYMENT_GATEWAY).to.equal('stripe');
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_GATEWAY: 'test' })).to.throw(/grants credits without charging anyone/);
+  });
+
   for (const [env, variable] of [
     [{ PAYMENT_GATEWAY: 'paypal' }, 'PAYMENT_GATEWAY'],
+    [{ NODE_ENV: 'production' }, 'PAYMENT_GATEWAY'],
+    [{ NODE_ENV: 'production', PAYMENT_GATEWAY: 'test' }, 'PAYMENT_GATEWAY'],
+    [{ TRUST_PROXY: 'everyone; please' }, 'TRUST_PROXY'],
+    [{ AUTO_RECHARGE_MAX_PER_DAY: '0' }, 'AUTO_RECHARGE_MAX_PER_DAY'],
+    [{ ADMIN_QUEUE_ACTIONS: 'yes' }, 'ADMIN_QUEUE_ACTIONS'],
     [{ PAYMENT_GATEWAY: 'stripe' }, 'STRIPE_SECRET_KEY'],
     [{ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'ftp://x' }, 'STRIPE_API_URL'],
     [{ RATE_LIMIT_LIVE_RPS: '0' }, 'RATE_LIMIT_LIVE_RPS'],
