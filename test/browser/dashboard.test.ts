@@ -174,6 +174,33 @@ describe('dashboard in Chromium (issue 14)', function () {
     expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
   });
 
+  it('happy: billing: save a test card, buy a package with it, turn on auto-recharge (a threshold not below the package refused)', async () => {
+    await browser?.close();
+    browser = await launchBrowser();
+    const { page } = browser;
+    await signIn(page);
+    await page.getByRole('navigation').getByRole('link', { name: 'Billing' }).click();
+    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    await page.getByText('No card saved yet').waitFor();
+    await page.getByLabel(/Test card/).selectOption('pm_card_mastercard');
+    await page.getByRole('button', { name: 'Add a card' }).click();
+    await page.getByText('Saved: pm_card_mastercard').waitFor();
+
+    const before = Number((await text(page, '#billing-balance')).replace(/,/g, ''));
+    await page.locator('button[data-package="20000"]').click();
+    await page.locator('#buy-status', { hasText: 'Added 20,000 credits' }).waitFor();
+    expect(Number((await text(page, '#billing-balance')).replace(/,/g, ''))).to.equal(before + 20000);
+
+    await page.locator('#ar-package').selectOption('20000');
+    await page.locator('#ar-threshold').fill('20000');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.locator('#ar-status', { hasText: 'below the package' }).waitFor();
+    await page.locator('#ar-threshold').fill('5000');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.locator('#ar-state', { hasText: 'when your balance falls below 5,000' }).waitFor();
+    expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
+  });
+
   it('happy: on a phone (390x844) every page fits the screen and the usage chart is drawn', async () => {
     await browser?.close();
     browser = await launchBrowser(PHONE, { mobile: true });
