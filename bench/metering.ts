@@ -76,6 +76,9 @@ async function main() {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_LIVE_RPS: '1000000',
     RATE_LIMIT_TEST_RPS: '1000000',
+    // The test key's path is measured as it was: no daily cap, no snapshots.
+    TEST_KEY_DAILY_REQUESTS: '100000000',
+    TEST_KEY_SNAPSHOT_S: '0',
   });
   try {
     await connectMongo();

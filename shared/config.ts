@@ -134,6 +134,12 @@ export const CONFIG_VARS = {
     'Requests per second allowed to all keys of one account together (bursts up to twice that): more keys do not buy more rate. 0: two and a half times RATE_LIMIT_LIVE_RPS.',
   ),
   TEST_KEY_DAILY_REQUESTS: integer('1000', 0, 100000000, 'Requests the test keys of one account may make per UTC day, together (429 past it); live data at volume needs a live key.'),
+  TEST_KEY_SNAPSHOT_S: integer(
+    '300',
+    0,
+    86400,
+    "How long a test key's answer is kept and served again, unchanged, to every test key asking the same thing (its Age header tells how old): test keys see the real shapes, not a live feed. 0: test keys read live answers.",
+  ),
   SIGNUP_PER_ADDRESS_PER_HOUR: integer('5', 1, 1000000, 'Sign-ups one client address may attempt per hour (429 past it).'),
   ACCOUNT_API_PER_ADDRESS_PER_MINUTE: integer('120', 1, 1000000, 'Requests one client address may make to /v2/account per minute (429 past it).'),
   RATE_LIMIT_TEST_RPS: integer('2', 1, 1000000, 'Requests per second allowed to one test key (bursts up to twice that).'),

@@ -103,7 +103,7 @@ async function fromRedis(k: string, versions: string): Promise<Page | undefined>
 }
 
 /** The body to cache: the rendered page, or the error body of a 404 (any other error is thrown). */
-async function renderBody(render: () => Promise<unknown>): Promise<{ status: number; body: Buffer }> {
+export async function renderBody(render: () => Promise<unknown>): Promise<{ status: number; body: Buffer }> {
   try {
     return { status: 200, body: Buffer.from(JSON.stringify(await render())) };
   } catch (err) {

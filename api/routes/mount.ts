@@ -1,7 +1,9 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
-import { sendCached } from '../cache/pageCache';
+import { renderBody, sendCached } from '../cache/pageCache';
+import { findSnapshot, keepSnapshot, sendSnapshot, snapshotKey, type Snapshot } from '../cache/testSnapshots';
 import { ApiError } from '../errors';
+import { getConfig } from '../../shared/config';
 import { meterDebit } from '../middleware/metering';
 import { ignoredQuery, paramsValidator, queryValidator } from '../middleware/validate';
 import { noParams, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent } from './spec';
@@ -18,6 +20,48 @@ function databaseDown(err: unknown): boolean {
 }
 
 const SENT: Sent = { sent: true };
+
+/**
+ * A test key's context: the handler's answer is captured as a snapshot (testSnapshots.ts) instead
+ * of being sent; the page cache is bypassed (a snapshot is its own cache). A redirect is sent as is.
+ */
+function capturingContext<Q, P, B>(req: Request, res: Response, query: Q, params: P, captured: { snap?: Snapshot }): RouteContext<Q, P, B> {
+  const at = Date.now();
+  return {
+    query,
+    params,
+    req,
+    res,
+    json: (body, status = 200) => {
+      captured.snap = { status, contentType: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(body)), at };
+      return SENT;
+    },
+    cached: async (_endpoint, _key, _scopes, render) => {
+      const { status, body } = await renderBody(render);
+      captured.snap = { status, contentType: 'application/json; charset=utf-8', body, at };
+      return SENT;
+    },
+    text: (contentType, body, headers = {}) => {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      captured.snap = { status: res.statusCode, contentType, body: Buffer.isBuffer(body) ? body : Buffer.from(body), at };
+      return SENT;
+    },
+    redirect: (status, url) => {
+      res.redirect(status, url);
+      return SENT;
+    },
+  };
+}
+
+/** A metered request of a test key: the snapshot of its answer, rendered when there is none. */
+async function answerTestKey<Q, P, B>(spec: { path: string; handler: (ctx: RouteContext<Q, P, B>) => Sent | Promise<Sent> }, req: Request, res: Response, query: Q, params: P): Promise<void> {
+  const k = snapshotKey(spec.path, query as Record<string, unknown>, params as Record<string, unknown>);
+  const hit = await findSnapshot(k);
+  if (hit) return sendSnapshot(res, hit);
+  const captured: { snap?: Snapshot } = {};
+  await spec.handler(capturingContext<Q, P, B>(req, res, query, params, captured));
+  if (captured.snap) sendSnapshot(res, await keepSnapshot(k, captured.snap));
+}
 
 function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): RouteContext<Q, P, B> {
   return {
@@ -76,7 +120,9 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>>(req, res, valid.query, valid.params));
+      if (spec.price && (res.locals.metered as { key?: { mode?: string } } | undefined)?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0)
+        await answerTestKey(spec, req, res, valid.query, valid.params);
+      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>>(req, res, valid.query, valid.params));
     } catch (err) {
       next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
     }

@@ -65,13 +65,15 @@ export interface SetupView {
  */
 export async function startSetup(accountId: string, input: { testCard?: unknown }, returnUrl: string): Promise<SetupView> {
   mustSell();
-  const { gateway, customer } = await customerOf(accountId);
+  // The request is checked before anything is created at the gateway.
+  const gateway = getConfig().PAYMENT_GATEWAY;
   if (gateway === 'test') {
     if (typeof input.testCard !== 'string' || !TEST_CARDS.includes(input.testCard)) throw new BillingInputError('testCard', `is required with the test gateway: one of ${TEST_CARDS.join(', ')}`);
   } else if (input.testCard !== undefined) {
     throw new BillingInputError('testCard', `is only for the test gateway; with ${gateway} the card is entered on the gateway's page`);
   }
   const testCard = input.testCard;
+  const { customer } = await customerOf(accountId);
   const setup = await atGateway('starting the setup', (gw, signal) =>
     gw.startSetup({ accountId, customer, returnUrl, testCard, idempotencyKey: `setup-${accountId}-${randomBytes(9).toString('base64url')}` }, signal),
   );

@@ -151,11 +151,13 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
   });
 
   describe('happy: the OpenAPI document names where the API is', () => {
-    it('servers is the origin the client used, or PUBLIC_URL when set', async () => {
+    it('servers is the address the request arrived on (never its Host header), or PUBLIC_URL when set', async () => {
       const doc = await api.get('/v2/openapi.json');
       expect(doc.body.servers).to.deep.equal([{ url: api.url }]);
-      const forged = await rawRequest(api.url, 'GET /v2/openapi.json HTTP/1.1\r\nHost: <script>\r\nConnection: close\r\n\r\n');
-      expect(JSON.parse(forged.body).servers).to.deep.equal([{ url: '/' }]);
+      for (const host of ['<script>', 'evil.example']) {
+        const forged = await rawRequest(api.url, `GET /v2/openapi.json HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        expect(JSON.parse(forged.body).servers, host).to.deep.equal([{ url: api.url }]);
+      }
       setEnvForChildren({ PUBLIC_URL: 'https://odds.example.com/' });
       const pub = await serve(createApp());
       try {

@@ -4,7 +4,9 @@ import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
 import { setEnvForChildren } from '../../../shared/config';
 import { connectMongo } from '../../../shared/db/mongo';
 import { redis } from '../../../shared/db/redis';
-import { findLedgerEntriesOfAccount, setAccountAutoRechargeFields } from '../../../shared/db/repositories/fixtures';
+import { findLedgerEntriesOfAccount, setAccountAutoRechargeFields, setEventFields } from '../../../shared/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { createEvent } from '../../helpers/settlementFixtures';
 import { serve, type TestServer } from '../../helpers/api';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
@@ -141,6 +143,28 @@ describe('account API: abuse of money and access', function () {
     expect(r.headers.get('x-key-mode')).to.equal(null);
   });
 
+  it('security: test keys read snapshots: a change reaches a live key at once, a test key only when its snapshot expires, marked with Age and X-Data-Delayed', async () => {
+    const b = await signedUp();
+    const [test, live] = [await b.newKey('t', 'test'), await b.newKey('l', 'live')];
+    const eventId = await createEvent({ status: 'upcoming', start: new Date(Date.now() + 86_400_000) });
+    const detail = (k: string) => api.get(`/v2/matches/${eventId}`, { Authorization: `Bearer ${k}` });
+    const first = await detail(test.key);
+    expect(first.status).to.equal(200);
+    expect(first.body.data.status).to.equal('upcoming');
+    await setEventFields(eventId, { status: 'live' });
+    await bumpCacheVersion('events');
+    expect((await detail(live.key)).body.data.status).to.equal('live');
+    await new Promise((r) => setTimeout(r, 1100));
+    const again = await detail(test.key);
+    expect(again.status).to.equal(200);
+    expect(again.body).to.deep.equal(first.body);
+    expect(again.headers.get('x-data-delayed')).to.equal('true');
+    expect(Number(again.headers.get('age'))).to.be.at.least(1);
+    expect(again.headers.get('x-credits-consumed')).to.equal('0');
+    await withSettings({ ...DEFAULTS, TEST_KEY_SNAPSHOT_S: '0' });
+    expect((await detail(test.key)).body.data.status).to.equal('live');
+  });
+
   it('security: an auto-recharge threshold not below the package is a 400; a burst under the threshold makes one charge, and the balance ends above it', async () => {
     const b = await signedUp();
     const accountId = (await b.send('GET', '/v2/account')).body.account.id as string;
@@ -215,6 +239,22 @@ describe('account API: abuse of money and access', function () {
       expect(statuses.slice(0, 20).every((s) => s === 401)).to.equal(true);
       expect(statuses.slice(20)).to.deep.equal([429, 429]);
     });
+  });
+
+  it('security: the session cookie is Secure when a trusted proxy says the browser came over https, and only then', async () => {
+    const signup = () =>
+      fetch(`${api.url}/v2/account/signup`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
+        body: JSON.stringify({ email: uniqueEmail('tls'), password: PASSWORD }),
+      });
+    const untrusted = await signup();
+    expect(untrusted.status).to.equal(201);
+    expect(untrusted.headers.get('set-cookie')).to.not.match(/;\s*Secure/i);
+    await withSettings({ ...DEFAULTS, TRUST_PROXY: 'loopback' });
+    const trusted = await signup();
+    expect(trusted.status).to.equal(201);
+    expect(trusted.headers.get('set-cookie')).to.match(/;\s*Secure/i);
   });
 
   it('security: every answer says nosniff; the docs serve only the files the page needs; the OpenAPI server is never the Host header', async () => {
