@@ -55,7 +55,7 @@ function capturingContext<Q, P, B>(req: Request, res: Response, query: Q, params
 
 /** A metered request of a test key: the snapshot of its answer, rendered when there is none. */
 async function answerTestKey<Q, P, B>(spec: { path: string; handler: (ctx: RouteContext<Q, P, B>) => Sent | Promise<Sent> }, req: Request, res: Response, query: Q, params: P): Promise<void> {
-  const k = snapshotKey(spec.path, query as Record<string, unknown>, params as Record<string, unknown>);
+  const k = snapshotKey(spec.path, query, params);
   const hit = await findSnapshot(k);
   if (hit) return sendSnapshot(res, hit);
   const captured: { snap?: Snapshot } = {};
@@ -120,8 +120,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      if (spec.price && (res.locals.metered as { key?: { mode?: string } } | undefined)?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0)
-        await answerTestKey(spec, req, res, valid.query, valid.params);
+      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, req, res, valid.query, valid.params);
       else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>>(req, res, valid.query, valid.params));
     } catch (err) {
       next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
