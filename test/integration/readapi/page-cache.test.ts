@@ -1,5 +1,5 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
 import { setEnvForChildren } from '../../../shared/config';
@@ -179,6 +179,45 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     expect(raw.enc).to.equal('gzip');
     expect(JSON.parse(gunzipSync(raw.body).toString())).to.deep.equal(plain.body);
     expect(raw.body.length).to.be.lessThan(JSON.stringify(plain.body).length / 4);
+  });
+
+  /** The raw bytes of a page as sent (fetch would decompress them). */
+  const rawGet = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
+      httpGet(`${api.url}${path}`, { headers: { Authorization: `Bearer ${api.key}`, ...headers } }, (r: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+
+  it('happy: brotli and gzip forms decompress to exactly the identity bytes, and one ETag names all three', async () => {
+    const identity = await rawGet('/v2/matches?limit=50', { 'Accept-Encoding': 'identity' });
+    const br = await rawGet('/v2/matches?limit=50', { 'Accept-Encoding': 'gzip, deflate, br' });
+    const gz = await rawGet('/v2/matches?limit=50', { 'Accept-Encoding': 'gzip, br;q=0' });
+    expect([identity.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).to.deep.equal([undefined, 'br', 'gzip']);
+    expect(brotliDecompressSync(br.body).equals(identity.body)).to.equal(true);
+    expect(gunzipSync(gz.body).equals(identity.body)).to.equal(true);
+    expect(identity.headers.etag).to.match(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    expect(new Set([identity.headers.etag, br.headers.etag, gz.headers.etag]).size).to.equal(1);
+  });
+
+  it("happy: If-None-Match with the page's ETag is a 304 without a body, charged like the page; a changed page is a 200 with a new ETag", async () => {
+    const first = await rawGet('/v2/matches?limit=50', {});
+    const etag = String(first.headers.etag);
+    const again = await rawGet('/v2/matches?limit=50', { 'If-None-Match': etag });
+    expect(again.status).to.equal(304);
+    expect(again.body.length).to.equal(0);
+    expect(again.headers.etag).to.equal(etag);
+    expect(again.headers['x-credits-consumed']).to.equal('1');
+    expect(Number(again.headers['x-credits-remaining'])).to.equal(Number(first.headers['x-credits-remaining']) - 1);
+    expect((await rawGet('/v2/matches?limit=50', { 'If-None-Match': '"something-else", W/"older"' })).status).to.equal(200);
+    const old = price(JSON.parse(first.body.toString()), '1202');
+    await setEventFields('1202', { 'markets.0.betItems.0.price': old + 1 });
+    await bumpCacheVersion('events');
+    const changed = await rawGet('/v2/matches?limit=50', { 'If-None-Match': etag });
+    expect(changed.status).to.equal(200);
+    expect(changed.headers.etag).to.not.equal(etag);
   });
 
   it('happy: the detail view is never cached: views and AI data are always current', async () => {
