@@ -90,6 +90,9 @@ async function desktop(url: string, email: string, password: string): Promise<vo
     await shot(page, 'usage');
     await page.goto(`${url}/dashboard#/billing`);
     await page.getByRole('heading', { name: 'Buy credits' }).waitFor();
+    // A card first: purchases and auto-recharge charge only the card saved on the account.
+    await page.getByRole('button', { name: 'Add a card' }).click();
+    await page.getByText('Saved: pm_card_visa').waitFor();
     await page.locator('button[data-package="100000"]').click();
     await page.locator('#buy-status .alert').waitFor();
     await page.getByLabel('When the balance falls below').fill('2000');
