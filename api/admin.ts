@@ -68,6 +68,7 @@ export function throttledAdminAuth(): RequestHandler {
         res.locals.adminAttempt = address;
         next();
       })
-      .catch(next);
+      // The limit cannot be counted (Redis down): refused as unavailable, never let through uncounted.
+      .catch(() => next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' })));
   };
 }

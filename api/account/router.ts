@@ -99,7 +99,8 @@ const perAddress =
       .then((t) =>
         next(t.allowed ? undefined : new ApiError('RATE_LIMITED', `Too many ${what} from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) })),
       )
-      .catch(next);
+      // The limit cannot be counted (Redis down): refused as unavailable, never let through uncounted.
+      .catch(() => next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' })));
   };
 
 /** A body with a field the route does not take is a 400 naming it (nothing is ignored silently). */
