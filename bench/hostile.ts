@@ -2,8 +2,13 @@
  * `npm run bench:hostile`: latency of the fuzz test's mix of random and hostile requests (raw
  * bytes, oversize lines and headers, bad parameters, unknown paths and keys, other methods) plus
  * plain reads, against the API in its own process on the local store, metered with a funded live
- * key. Prints p50/p99/max per kind of request and per status, and the slowest requests.
- * Usage: npm run bench:hostile [-- --requests 5000 --connections 16 --seed 7]
+ * key. Prints p50/p99/max per kind of request and per status, served reads and refusals apart, and
+ * the slowest requests, for each connection count.
+ * - `--stack seeded` (default): 300 seeded events, nothing else running (the API alone);
+ * - `--stack demo`: a fresh stack as the suite and a demo run have it: ingest, ai, settlement and
+ *   scheduler at SIM_SPEED=120, POLL_INTERVAL_MS=2000, the mix sent once the first poll landed,
+ *   while polls invalidate the cached pages and analyses run.
+ * Usage: npm run bench:hostile [-- --requests 5000 --connections 16,64 --stack seeded|demo --seed 7]
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
@@ -18,10 +23,19 @@ import { closeAllRedis, key, redis } from '../shared/db/redis';
 import { COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
 import { rawRequest } from '../test/helpers/rawHttp';
-import { integer } from './args';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fail, integer, option } from './args';
+import { startWorker, stopWorkers, type Worker } from './pipeline/children';
 
 const REQUESTS = integer('bench:hostile', 'requests', 5000);
-const CONNECTIONS = integer('bench:hostile', 'connections', 16);
+const CONNECTION_COUNTS = option('bench:hostile', 'connections', '16')
+  .split(',')
+  .map((c) => Number(c));
+if (!CONNECTION_COUNTS.every((c) => Number.isInteger(c) && c >= 1 && c <= 1024)) fail('bench:hostile', '--connections must be integers 1..1024, comma-separated (e.g. 16,64)');
+const STACK = option('bench:hostile', 'stack', 'seeded');
+if (STACK !== 'seeded' && STACK !== 'demo') fail('bench:hostile', `--stack must be seeded or demo (got "${STACK}")`);
 const SEED = integer('bench:hostile', 'seed', 20261125);
 
 interface Timed {
@@ -67,25 +81,41 @@ async function main(): Promise<void> {
   };
   setEnvForChildren(env);
   let api: { child: ChildProcess; port: number } | undefined;
+  let workers: Worker[] = [];
   try {
     await connectMongo();
-    await seedReference();
-    const start = Date.now();
-    const eventIds = Array.from({ length: 300 }, (_, i) => String(6_100_000 + i));
-    await insertEvents(
-      ...eventIds.map((id, i): EventFixture => ({
-        id,
-        competition: COMPETITIONS.premierLeague,
-        start: new Date(start + (i - 100) * 600_000),
-        status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming',
-      })),
-    );
+    let eventIds: string[] = [];
+    if (STACK === 'seeded') {
+      await seedReference();
+      const start = Date.now();
+      eventIds = Array.from({ length: 300 }, (_, i) => String(6_100_000 + i));
+      await insertEvents(
+        ...eventIds.map((id, i): EventFixture => ({
+          id,
+          competition: COMPETITIONS.premierLeague,
+          start: new Date(start + (i - 100) * 600_000),
+          status: i < 80 ? 'completed' : i < 100 ? 'live' : 'upcoming',
+        })),
+      );
+    }
     const account = await createAccount({ name: 'bench hostile' });
     await addCredits({ accountId: String(account.id), packageCredits: 2_000_000 });
     const live = (await createKey({ accountId: String(account.id), name: 'bench' })).key;
     const test = (await createKey({ accountId: String(account.id), name: 'bench test', mode: 'test' })).key;
     api = await startApi(env);
     const url = `http://127.0.0.1:${api.port}`;
+    if (STACK === 'demo') {
+      const demoEnv = { ...process.env, ...env, PROVIDERS: 'simulated', SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', LOG_LEVEL: 'info' };
+      const logDir = mkdtempSync(join(tmpdir(), 'bench-hostile-'));
+      let polled = false;
+      workers = (['ingest', 'ai', 'settlement', 'scheduler'] as const).map((name) => startWorker(name, demoEnv, logDir, (rec) => void (rec.msg === 'provider polled' && (polled = true))));
+      const until = Date.now() + 120_000;
+      while (!polled && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      if (!polled) throw new Error(`no poll within 2 minutes (logs in ${logDir})`);
+      const listed = (await (await fetch(`${url}/v2/matches?limit=40&status=upcoming,live`, { headers: { Authorization: `Bearer ${live}` } })).json()) as { data: { id: string }[] };
+      eventIds = listed.data.map((e) => e.id);
+      process.stderr.write(`demo stack up: first poll landed, ${eventIds.length} events named in the mix (logs in ${logDir})\n`);
+    }
     const requests = hostileRequests(SEED, REQUESTS, { live, test, eventIds: eventIds.slice(0, 40) });
 
     // At rest first: each endpoint alone, so the mix's figures can be read against them.
@@ -100,57 +130,68 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${table('each endpoint alone, 5 sequential requests (live key)', calm).join('\n')}\n`);
 
-    process.stderr.write(`${REQUESTS} requests, ${CONNECTIONS} at a time, store: ${services.mongoKind}\n`);
-    const timed: Timed[] = [];
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (next < requests.length) {
-          const request = requests[next++];
-          const t = performance.now();
-          const answer = await rawRequest(url, request.bytes, 30000);
-          timed.push({ request, status: answer.status, ms: performance.now() - t });
-        }
-      }),
-    );
-    const wall = (performance.now() - t0) / 1000;
-    const server = await new Promise<Record<string, number>>((res) => {
-      api!.child.once('message', (m: { stats: Record<string, number> }) => res(m.stats));
-      api!.child.send({ cmd: 'stats' });
-    });
+    for (const CONNECTIONS of CONNECTION_COUNTS) {
+      process.stderr.write(`${REQUESTS} requests, ${CONNECTIONS} at a time, stack ${STACK}, store: ${services.mongoKind}\n`);
+      const timed: Timed[] = [];
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (next < requests.length) {
+            const request = requests[next++];
+            const t = performance.now();
+            const answer = await rawRequest(url, request.bytes, 30000);
+            timed.push({ request, status: answer.status, ms: performance.now() - t });
+          }
+        }),
+      );
+      const wall = (performance.now() - t0) / 1000;
+      const server = await new Promise<Record<string, number>>((res) => {
+        api!.child.once('message', (m: { stats: Record<string, number> }) => res(m.stats));
+        api!.child.send({ cmd: 'stats' });
+      });
 
-    const byKind = new Map<string, number[]>();
-    const byStatus = new Map<string, number[]>();
-    const byKey = new Map<string, number[]>();
-    for (const t of timed) {
-      const head = t.request.bytes.toString('latin1');
-      const who = head.includes(live) ? `live key, ${t.status < 400 ? 'served' : 'refused'}` : head.includes(test) ? 'test key' : 'no or bad key';
-      (byKey.get(who) ?? byKey.set(who, []).get(who)!).push(t.ms);
-      (byKind.get(t.request.kind) ?? byKind.set(t.request.kind, []).get(t.request.kind)!).push(t.ms);
-      const s = String(t.status);
-      (byStatus.get(s) ?? byStatus.set(s, []).get(s)!).push(t.ms);
+      const byKind = new Map<string, number[]>();
+      // A served read is a 2xx/3xx answer; a refusal any 4xx (the hostile part of the mix); 5xx and timeouts apart.
+      const byOutcome = new Map<string, number[]>();
+      for (const t of timed) {
+        const o = t.status >= 200 && t.status < 400 ? 'served reads' : t.status >= 400 && t.status < 500 ? 'refusals (4xx)' : t.status >= 500 ? 'server errors (5xx)' : 'no answer';
+        (byOutcome.get(o) ?? byOutcome.set(o, []).get(o)!).push(t.ms);
+      }
+      const byStatus = new Map<string, number[]>();
+      const byKey = new Map<string, number[]>();
+      for (const t of timed) {
+        const head = t.request.bytes.toString('latin1');
+        const who = head.includes(live) ? `live key, ${t.status < 400 ? 'served' : 'refused'}` : head.includes(test) ? 'test key' : 'no or bad key';
+        (byKey.get(who) ?? byKey.set(who, []).get(who)!).push(t.ms);
+        (byKind.get(t.request.kind) ?? byKind.set(t.request.kind, []).get(t.request.kind)!).push(t.ms);
+        const s = String(t.status);
+        (byStatus.get(s) ?? byStatus.set(s, []).get(s)!).push(t.ms);
+      }
+      byKind.set(
+        '(all)',
+        timed.map((t) => t.ms),
+      );
+      const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 8);
+      const out = [
+        '',
+        `${timed.length} requests in ${wall.toFixed(1)} s (${(timed.length / wall).toFixed(0)} req/s), ${CONNECTIONS} connections, seed ${SEED}`,
+        `API process event-loop delay: p99 ${server.loopP99Ms} ms, max ${server.loopMaxMs} ms`,
+        ...table('served reads and refusals', byOutcome),
+        '',
+        ...table('by kind of request', byKind),
+        '',
+        ...table('by status', byStatus),
+        '',
+        ...table('by key', byKey),
+        '',
+        'slowest:',
+        ...slowest.map((t) => `  ${t.ms.toFixed(0).padStart(6)} ms  ${t.status}  [${t.request.kind}] ${t.request.bytes.subarray(0, 110).toString('latin1').split('\r\n')[0]}`),
+      ];
+      process.stdout.write(`${out.join('\n')}\n`);
     }
-    byKind.set(
-      '(all)',
-      timed.map((t) => t.ms),
-    );
-    const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 8);
-    const out = [
-      '',
-      `${timed.length} requests in ${wall.toFixed(1)} s (${(timed.length / wall).toFixed(0)} req/s), ${CONNECTIONS} connections, seed ${SEED}`,
-      `API process event-loop delay: p99 ${server.loopP99Ms} ms, max ${server.loopMaxMs} ms`,
-      ...table('by kind of request', byKind),
-      '',
-      ...table('by status', byStatus),
-      '',
-      ...table('by key', byKey),
-      '',
-      'slowest:',
-      ...slowest.map((t) => `  ${t.ms.toFixed(0).padStart(6)} ms  ${t.status}  [${t.request.kind}] ${t.request.bytes.subarray(0, 110).toString('latin1').split('\r\n')[0]}`),
-    ];
-    process.stdout.write(`${out.join('\n')}\n`);
   } finally {
+    await stopWorkers(workers);
     api?.child.kill();
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     const keys = await redis().keys(key('*'));
