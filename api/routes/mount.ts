@@ -21,29 +21,45 @@ function databaseDown(err: unknown): boolean {
 
 const SENT: Sent = { sent: true };
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
- * A test key's context: the handler's answer is captured as a snapshot (testSnapshots.ts) instead
- * of being sent; the page cache is bypassed (a snapshot is its own cache). A redirect is sent as is.
+ * What a handler is given to answer with. With `capture` (a test key: testSnapshots.ts) the answer
+ * is kept there instead of being sent, and the page cache is bypassed (a snapshot is its own
+ * cache); a redirect is sent as is either way.
  */
-function capturingContext<Q, P, B>(req: Request, res: Response, query: Q, params: P, captured: { snap?: Snapshot }): RouteContext<Q, P, B> {
+function context<Q, P, B>(req: Request, res: Response, query: Q, params: P, capture?: { snap?: Snapshot }): RouteContext<Q, P, B> {
   const at = Date.now();
+  const keep = (status: number, contentType: string, body: Buffer): Sent => {
+    capture!.snap = { status, contentType, body, at };
+    return SENT;
+  };
   return {
     query,
     params,
     req,
     res,
     json: (body, status = 200) => {
-      captured.snap = { status, contentType: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(body)), at };
+      if (capture) return keep(status, JSON_TYPE, Buffer.from(JSON.stringify(body)));
+      res.status(status).json(body);
       return SENT;
     },
-    cached: async (_endpoint, _key, _scopes, render) => {
-      const { status, body } = await renderBody(render);
-      captured.snap = { status, contentType: 'application/json; charset=utf-8', body, at };
+    cached: async (endpoint, key, scopes, render) => {
+      if (capture) {
+        const page = await renderBody(render);
+        return keep(page.status, JSON_TYPE, page.body);
+      }
+      await sendCached(req, res, endpoint, key, scopes, render);
       return SENT;
     },
     text: (contentType, body, headers = {}) => {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      captured.snap = { status: res.statusCode, contentType, body: Buffer.isBuffer(body) ? body : Buffer.from(body), at };
+      if (capture) return keep(res.statusCode, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body));
+      if (Buffer.isBuffer(body)) {
+        res.setHeader('Content-Type', contentType);
+        res.setHeader('Content-Length', body.length);
+        res.end(body);
+      } else res.type(contentType).send(body);
       return SENT;
     },
     redirect: (status, url) => {
@@ -59,38 +75,8 @@ async function answerTestKey<Q, P, B>(spec: { path: string; handler: (ctx: Route
   const hit = await findSnapshot(k);
   if (hit) return sendSnapshot(res, hit);
   const captured: { snap?: Snapshot } = {};
-  await spec.handler(capturingContext<Q, P, B>(req, res, query, params, captured));
+  await spec.handler(context<Q, P, B>(req, res, query, params, captured));
   if (captured.snap) sendSnapshot(res, await keepSnapshot(k, captured.snap));
-}
-
-function context<Q, P, B>(req: Request, res: Response, query: Q, params: P): RouteContext<Q, P, B> {
-  return {
-    query,
-    params,
-    req,
-    res,
-    json: (body, status = 200) => {
-      res.status(status).json(body);
-      return SENT;
-    },
-    cached: async (endpoint, key, scopes, render) => {
-      await sendCached(req, res, endpoint, key, scopes, render);
-      return SENT;
-    },
-    text: (contentType, body, headers = {}) => {
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      if (Buffer.isBuffer(body)) {
-        res.setHeader('Content-Type', contentType);
-        res.setHeader('Content-Length', body.length);
-        res.end(body);
-      } else res.type(contentType).send(body);
-      return SENT;
-    },
-    redirect: (status, url) => {
-      res.redirect(status, url);
-      return SENT;
-    },
-  };
 }
 
 /** The Express chain of one route: its path and query validated first, then its debit, then its handler. */
