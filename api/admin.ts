@@ -6,7 +6,8 @@ import type { RequestHandler, Router } from 'express';
 import { ALL_QUEUES } from '../jobs';
 import { queueFor } from '../jobs/client';
 import { ApiError } from './errors';
-import { release, take } from '../shared/accounts/limits';
+import { release } from '../shared/accounts/limits';
+import { perAddress } from './middleware/perAddress';
 
 export const ADMIN_BASE_PATH = '/admin/queues';
 
@@ -20,7 +21,8 @@ export function basicAuth(user: string, password: string, realm = 'queues'): Req
     const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
     const given = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     if (m && timingSafeEqual(digest(given), expected)) {
-      if (typeof _res.locals.adminAttempt === 'string') return void release('admin-auth', _res.locals.adminAttempt).then(() => next(), next);
+      const taken = _res.locals.limitTaken as { name: string; identity: string } | undefined;
+      if (taken) return void release(taken.name, taken.identity).then(() => next(), next);
       return next();
     }
     next(new ApiError('INVALID_API_KEY', 'Admin credentials required', {}, { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` }));
@@ -50,25 +52,10 @@ export function jsonActionsOnly(): RequestHandler {
 }
 
 export const ADMIN_FAILURES_PER_ADDRESS = 20;
-const ADMIN_WINDOW_S = 15 * 60;
 
 /**
  * Admin credentials guessed from one address: after ADMIN_FAILURES_PER_ADDRESS failed attempts in
- * 15 minutes it gets 429s until the window ends. Every attempt is counted first and given back when
- * the credentials were right (limits.ts), so a burst cannot slip past the limit.
+ * 15 minutes it gets 429s until the window ends. Every attempt is counted first (perAddress) and
+ * given back by basicAuth when the credentials were right, so a burst cannot slip past the limit.
  */
-export function throttledAdminAuth(): RequestHandler {
-  return (req, res, next) => {
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    take('admin-auth', address, ADMIN_FAILURES_PER_ADDRESS, ADMIN_WINDOW_S)
-      .then((t) => {
-        if (!t.allowed)
-          return next(new ApiError('RATE_LIMITED', `Too many admin sign-in attempts from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) }));
-        // Given back once the credentials passed (the request reached the board).
-        res.locals.adminAttempt = address;
-        next();
-      })
-      // The limit cannot be counted (Redis down): refused as unavailable, never let through uncounted.
-      .catch(() => next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' })));
-  };
-}
+export const throttledAdminAuth = (): RequestHandler => perAddress('admin-auth', () => ADMIN_FAILURES_PER_ADDRESS, 15 * 60, 'admin sign-in attempts');

@@ -5,8 +5,8 @@ import { clearAutoRecharge, setAutoRecharge } from '../../shared/billing/account
 import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/billing/packages';
 import { checkIdempotencyKey, purchasePackage } from '../../shared/billing/purchase';
 import { confirmSetup, gatewayView, removePaymentMethod, savedPaymentMethod, startSetup } from '../../shared/billing/paymentMethods';
-import { publicOrigin } from '../publicOrigin';
-import { take } from '../../shared/accounts/limits';
+import { clientAddress, publicOrigin } from '../requestAddress';
+import { perAddress } from '../middleware/perAddress';
 import { getConfig } from '../../shared/config';
 import { ApiError, badRequest } from '../errors';
 import { CHART_KINDS, trackRecordChartSvg, type ChartKind } from '../../shared/trackRecord/charts';
@@ -87,21 +87,6 @@ function chartKind(req: Request): ChartKind {
   if (!(CHART_KINDS as readonly string[]).includes(kind)) throw badRequest(`kind must be one of ${CHART_KINDS.join(', ')}`);
   return kind as ChartKind;
 }
-
-/** The client's address: the socket's, or with TRUST_PROXY the one the trusted proxies forwarded. */
-const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-
-/** A fixed-window limit per client address (limits.ts): 429 with Retry-After past it, before anything else is done. */
-const perAddress =
-  (name: string, limit: () => number, windowS: number, what: string): RequestHandler =>
-  (req, _res, next) => {
-    take(name, clientAddress(req), limit(), windowS)
-      .then((t) =>
-        next(t.allowed ? undefined : new ApiError('RATE_LIMITED', `Too many ${what} from this address. Retry after ${t.retryAfterS} seconds.`, {}, { 'Retry-After': String(t.retryAfterS) })),
-      )
-      // The limit cannot be counted (Redis down): refused as unavailable, never let through uncounted.
-      .catch(() => next(new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' })));
-  };
 
 /** A body with a field the route does not take is a 400 naming it (nothing is ignored silently). */
 function onlyFields(body: Body, ...allowed: string[]): void {

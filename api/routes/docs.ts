@@ -1,5 +1,5 @@
 import { getConfig } from '../../shared/config';
-import { publicOrigin } from '../publicOrigin';
+import { publicOrigin } from '../requestAddress';
 import { openApiDocument } from '../openapi';
 import { route, type Route, type RouteDescription } from './spec';
 
@@ -42,7 +42,7 @@ const INITIALIZER = `window.onload = function () {
 /**
  * /v2/openapi.json and the browsable reference at /v2/docs/. The document names one server:
  * PUBLIC_URL when set, else the address and port the request arrived on (never its Host header,
- * which any client can set: api/publicOrigin.ts).
+ * which any client can set: api/requestAddress.ts).
  */
 export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
   const document = openApiDocument(routes);

@@ -24,8 +24,11 @@ if n > 0 then redis.call('DECR', KEYS[1]) end
 return n
 `;
 
-/** A counter's key: the identity hashed, so no e-mail or address appears in Redis key names. */
-export const limitKey = (name: string, identity: string) => key('limit', name, createHash('sha256').update(identity).digest('hex').slice(0, 32));
+/** An e-mail or address as it may appear in Redis: hashed, so none appears in key names or sets. */
+export const hashIdentity = (identity: string): string => createHash('sha256').update(identity).digest('hex').slice(0, 32);
+
+/** A counter's key. */
+export const limitKey = (name: string, identity: string) => key('limit', name, hashIdentity(identity));
 
 export interface Taken {
   allowed: boolean;

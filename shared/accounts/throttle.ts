@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { key, redis } from '../db/redis';
-import { release, resetLimit, take } from './limits';
+import { hashIdentity as hashed, release, resetLimit, take } from './limits';
 
 /**
  * Login throttling, shared by every web process. Each attempt is counted before its password is
@@ -18,7 +17,6 @@ export const MAX_FAILURES_PER_EMAIL = 5;
 export const MAX_ATTEMPTS_PER_ADDRESS = 30;
 export const KNOWN_ADDRESS_DAYS = 30;
 
-const hashed = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
 const knownKey = (email: string) => key('login-known', hashed(email));
 
 export interface LoginTicket {

@@ -17,9 +17,7 @@ import {
 } from '../db/repositories/accounts';
 import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';
 import { lastUsed, tombstone } from './access';
-import { sellsCredits } from './gateway';
-import { paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
-import { AccountError } from '../accounts/errors';
+import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
 import { apply, balanceOf, resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
@@ -165,7 +163,7 @@ export async function setAutoRecharge(input: { accountId: string; threshold: unk
     throw new BillingInputError('threshold', `must be an integer from 1 to ${credits - 1}: below the package's ${credits} credits, so that one recharge lifts the balance above it`);
   }
   const threshold = input.threshold;
-  if (!sellsCredits()) throw new AccountError('not-selling', 'This deployment sells no credits (PAYMENT_GATEWAY=none)');
+  mustSell();
   if (input.paymentMethod !== undefined || input.customer !== undefined) {
     if (!input.operator) {
       throw new BillingInputError(

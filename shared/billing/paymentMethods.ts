@@ -24,7 +24,8 @@ export interface SavedPaymentMethod {
   savedAt: Date | null;
 }
 
-function mustSell(): void {
+/** Refuses with 'not-selling' when this deployment sells no credits (PAYMENT_GATEWAY=none). */
+export function mustSell(): void {
   if (!sellsCredits()) throw new AccountError('not-selling', 'This deployment sells no credits (PAYMENT_GATEWAY=none)');
 }
 
@@ -111,7 +112,8 @@ export function gatewayView(): { gateway: 'test' | 'stripe' | 'none'; testCards:
 /** The account's saved payment method at the configured gateway, or null. */
 export async function savedPaymentMethod(accountId: string): Promise<SavedPaymentMethod | null> {
   const b = await findAccountBilling(accountId);
-  if (!b?.paymentMethod || !b.gateway || (!b.customer && b.gateway !== 'test') || !sellsCredits() || b.gateway !== getConfig().PAYMENT_GATEWAY) return null;
+  // Only a card of the configured gateway (with none configured, no card matches).
+  if (!b?.paymentMethod || !b.gateway || (!b.customer && b.gateway !== 'test') || b.gateway !== getConfig().PAYMENT_GATEWAY) return null;
   return { gateway: b.gateway, customer: b.customer ?? null, paymentMethod: b.paymentMethod, savedAt: b.savedAt ?? null };
 }
 

@@ -1,6 +1,9 @@
 import type { Request } from 'express';
 import { getConfig } from '../shared/config';
 
+/** The client's address: the socket's, or with TRUST_PROXY the one the trusted proxies forwarded. */
+export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
 /**
  * The origin this API is reached at, for links it hands out (the OpenAPI servers URL, the card
  * page's way back): PUBLIC_URL when set, else the address and port the request arrived on (the
