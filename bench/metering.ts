@@ -17,7 +17,8 @@ import { errorHandler, notFoundRoute } from '../api/middleware/errors';
 import { meterAccess, meterDebit } from '../api/middleware/metering';
 import { requestLog } from '../api/middleware/requestLog';
 import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
-import { balanceOf } from '../shared/billing/ledger';
+import { balanceOf } from '../shared/billing/credits';
+import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
 import { checkLedger } from '../shared/billing/ledgerCheck';
 import { drainMetering } from '../shared/billing/metering';
 import { setEnvForChildren } from '../shared/config';
@@ -91,6 +92,7 @@ async function main() {
     const [plain, meteredUrl] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/v2/matches`);
     process.stderr.write(`[bench] ${local.mongoKind}; ${CONNECTIONS} connections, ${SECONDS} s each\n`);
     const before = await balanceOf(account.id);
+    const consumer = startLedgerConsumer();
     const variants: [string, string, Record<string, string>][] = [
       ['unmetered', plain, {}],
       ['metered, test key', meteredUrl, { Authorization: `Bearer ${test.key}` }],
@@ -109,6 +111,8 @@ async function main() {
       return { label, reqPerSec: median(xs.map((x) => x.reqPerSec)), p50: median(xs.map((x) => x.p50)), p99: median(xs.map((x) => x.p99)), non2xx: xs.reduce((n, x) => n + x.non2xx, 0) };
     });
     await drainMetering();
+    await consumer.drained(120000);
+    await consumer.stop();
     const spent = before - (await balanceOf(account.id));
     const base = rows[0].reqPerSec;
     console.log(`\nGET /v2/matches (~${Math.round(JSON.stringify(BODY).length / 1024)} KB body), ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${SECONDS} s runs, ${local.mongoKind}`);

@@ -139,6 +139,12 @@ async function ensureRedis(): Promise<{ url: string; kind: string; child?: Child
   } else if (await redisAnswers('redis://127.0.0.1:6379')) {
     return { url: 'redis://127.0.0.1:6379', kind: 'redis at 127.0.0.1:6379 (already running)' };
   }
+  const { url, child, port } = await startRedisServer(join(LOCAL, 'redis'));
+  return { url, kind: `redis-server started on port ${port}`, child };
+}
+
+/** The redis-server binary, installed with apt-get when missing and allowed (root). */
+function redisServerBinary(): string {
   let bin = which('redis-server');
   if (!bin && process.getuid?.() === 0 && which('apt-get')) {
     say('redis-server not found; installing it with apt-get');
@@ -146,13 +152,20 @@ async function ensureRedis(): Promise<{ url: string; kind: string; child?: Child
     bin = which('redis-server');
   }
   if (!bin) throw new Error('No Redis: set REDIS_URL to a reachable Redis, or install redis-server');
-  const port = await freePort(6390);
-  const dir = join(LOCAL, 'redis');
+  return bin;
+}
+
+/**
+ * A redis-server of its own, without persistence (a restart starts empty), on a free port from
+ * `fromPort` (or on `port` exactly): the fallback store, and the tests that restart Redis.
+ */
+export async function startRedisServer(dir: string, opts: { fromPort?: number; port?: number } = {}): Promise<{ url: string; port: number; child: ChildProcess }> {
+  const port = opts.port ?? (await freePort(opts.fromPort ?? 6390));
   mkdirSync(dir, { recursive: true });
-  const child = startChild('redis', bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']);
+  const child = startChild('redis', redisServerBinary(), ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']);
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', () => redisPing(url), child);
-  return { url, kind: `redis-server started on port ${port}`, child };
+  return { url, port, child };
 }
 
 // ---------------------------------------------------------------- MongoDB

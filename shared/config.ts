@@ -85,6 +85,7 @@ export const CONFIG_VARS = {
   SETTLEMENT_CONCURRENCY: integer('64', 1, 1000, 'Settle jobs one settlement worker runs at once (they are graded together in batches).'),
   SETTLEMENT_SWEEP_MS: integer('60000', 1000, 3600000, 'How often the scheduler sweeps for ended events with unsettled bets (lost jobs, flushed Redis) and re-enqueues them.'),
   SETTLEMENT_LOCK_MS: integer('30000', 1000, 600000, 'Lock of a running settlement job; a job whose worker died is retried after about this long.'),
+  LEDGER_CLAIM_IDLE_MS: integer('30000', 100, 3600000, 'How long a charge read by a ledger consumer stays unwritten before another consumer takes it over (a consumer that died).'),
   SHUTDOWN_TIMEOUT_MS: integer('25000', 100, 600000, 'How long a stopping worker lets active jobs finish before releasing them.'),
   ADMIN_USER: { type: 'string', default: '', description: 'Bull Board user (/admin/queues); the dashboard is off unless both user and password are set.' },
   ADMIN_PASSWORD: { type: 'string', default: '', secret: true, description: 'Bull Board password.' },

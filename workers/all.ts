@@ -1,7 +1,7 @@
 import { startAi } from './ai';
 import { startIngest } from './ingest';
 import { startScheduler } from './scheduler';
-import { startRecharge, startSettlement } from './settlement';
+import { startLedgerWriter, startRecharge, startSettlement } from './settlement';
 import { startWeb } from './web';
 import type { Starter } from './runtime';
 
@@ -11,6 +11,7 @@ export const ALL_STARTERS: Record<string, Starter> = {
   ai: startAi,
   settlement: startSettlement,
   recharge: startRecharge,
+  ledger: startLedgerWriter,
   scheduler: startScheduler,
   web: startWeb,
 };

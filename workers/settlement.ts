@@ -1,13 +1,14 @@
 import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
+import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
 import { getConfig } from '../shared/config';
 import { rechargeHandlers } from './handlers/recharge';
 import { settlementHandlers } from './handlers/settlement';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';
 
-/** Grading and auto-recharge charges (the settlement worker drains both queues). */
+/** Grading and auto-recharge charges (the settlement worker drains both queues); the ledger writer beside them. */
 export async function startSettlement(): Promise<Service> {
   const cfg = getConfig();
   // Many concurrent settle jobs so the batcher can grade them together; a dead worker's jobs are
@@ -30,4 +31,10 @@ export async function startRecharge(): Promise<Service> {
   return workerService(createQueueWorker(rechargeQueue, rechargeHandlers, { concurrency: 2, lockDuration: 10000, stalledInterval: 5000 }));
 }
 
-if (require.main === module) main('settlement', [startSettlement, startRecharge]);
+/** Writes the charges web processes append to the Redis stream into the MongoDB ledger. */
+export async function startLedgerWriter(): Promise<Service> {
+  const consumer = startLedgerConsumer({ claimIdleMs: getConfig().LEDGER_CLAIM_IDLE_MS });
+  return { name: 'ledger-consumer', stop: () => consumer.stop() };
+}
+
+if (require.main === module) main('settlement', [startSettlement, startRecharge, startLedgerWriter]);

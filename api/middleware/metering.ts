@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { checkAccess, type KeyIdentity } from '../../shared/billing/access';
 import { priceOf, type Priced } from '../../shared/billing/costs';
 import { bearerKey } from '../../shared/billing/keys';
-import { recentBalanceOf } from '../../shared/billing/ledger';
+import { balanceOf } from '../../shared/billing/credits';
 import { debitRequest, settleRequest } from '../../shared/billing/metering';
 import { ApiError } from '../errors';
 
@@ -14,8 +14,8 @@ import { ApiError } from '../errors';
  * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check and rate limit,
  *    one Redis round trip. 401 or 429 if not allowed.
  * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the debit,
- *    one atomic conditional ledger insert. A request the route refuses (400) never reaches it,
- *    so a refused request costs no database write.
+ *    one atomic Redis script (shared/billing/credits.ts). A request the route refuses (400) never
+ *    reaches it, so a refused request costs nothing.
  * The response decides the charge: a status under 400 with headers sent keeps it; anything else
  * is refunded, and the credit headers say so.
  */
@@ -89,17 +89,17 @@ export function meterDebit(): RequestHandler {
       if (mode === 'test') {
         // Test keys are served like live ones but never consume credits (within their daily cap: access.ts).
         res.setHeader('X-Key-Mode', 'test');
-        setCredits(res, await recentBalanceOf(accountId), 0);
+        setCredits(res, await balanceOf(accountId), 0);
         return next();
       }
-      const debit = await debitRequest({ accountId, keyId, cost: priced.credits, endpoint: priced.id });
+      const debit = await debitRequest({ accountId, cost: priced.credits });
       if (!debit.ok) {
         setCredits(res, debit.balance, 0);
         return next(insufficient(priced, debit.balance));
       }
       setCredits(res, debit.balance, priced.credits);
       const charged = chargeOnHeaders(res, debit.balance, priced.credits);
-      res.once('close', () => void settleRequest({ accountId, keyId, ref: debit.ref, holdId: debit.holdId, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+      res.once('close', () => settleRequest({ accountId, keyId, ref: debit.ref, hold: debit.hold, at: debit.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
       next();
     } catch (err) {
       // The debit cannot be made: nothing is served (and nothing charged: a debit that did land

@@ -1,5 +1,5 @@
 import { BillingInputError, createAccount, createKey, listKeys, revokeKey } from '../billing/accounts';
-import { balanceOf } from '../billing/ledger';
+import { balanceOf } from '../billing/credits';
 import { savedPaymentMethod } from '../billing/paymentMethods';
 import { isDuplicateKey } from '../db/duplicateKey';
 import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';

@@ -19,7 +19,8 @@ import { streamUsageEntriesOfAccount } from '../db/repositories/ledger';
 import { lastUsed, tombstone } from './access';
 import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from './keys';
-import { apply, balanceOf, resetHint } from './ledger';
+import { applyCredit, balanceOf, forgetBalance } from './credits';
+import { resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 import { isDuplicateKey } from '../db/duplicateKey';
 import { daysBefore } from '../days';
@@ -59,9 +60,10 @@ export async function createAccount(input: { name: string; email?: string | null
   const id = input.id ?? newId('acct');
   if (await accountExists(id)) throw new BillingInputError('id', `account "${id}" exists`);
   await resetHint(id);
+  await forgetBalance(id);
   // The grant first: a crash before the account exists leaves a harmless orphan entry, never an
   // account without its free credits. Its ref makes a retry a no-op.
-  await apply(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
+  await applyCredit(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
   const account = await createAccountDocument({ _id: id, name, email: input.email ?? null, balance: FREE_CREDITS });
   return { id: account._id, name: account.name, balance: await balanceOf(id) };
 }
@@ -108,7 +110,7 @@ export async function addCredits(input: { accountId: string; packageCredits: num
   const account = await mustFindAccount(input.accountId);
   if (typeof input.packageCredits !== 'number' || !isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   const ref = `purchase:${input.ref ?? randomBase62(16)}`;
-  const r = await apply(account._id, { ref, kind: 'purchase', delta: input.packageCredits });
+  const r = await applyCredit(account._id, { ref, kind: 'purchase', delta: input.packageCredits });
   return { accountId: account._id, credits: input.packageCredits, priceCents: PACKAGE_PRICES_CENTS[input.packageCredits], applied: r.status === 'applied', balance: await balanceOf(account._id) };
 }
 

@@ -36,6 +36,8 @@ export interface LedgerOp {
   delta: number;
   endpoint?: string | null;
   keyId?: string | null;
+  /** When it happened (a charge: when its request was debited); default now. */
+  at?: Date;
   /** Held (meterholds) from before the entry is written until the request is settled: its debit may be refunded. */
   hold?: { cost: number; keyId: string; endpoint: string };
 }
@@ -161,19 +163,6 @@ async function searchHead(accountId: string, from: Head): Promise<Head> {
   return lo;
 }
 
-export async function balanceOf(accountId: string): Promise<number> {
-  return (await findHead(accountId)).balance;
-}
-
-/**
- * The balance as of the latest commit any process announced (no ledger read unless no hint
- * exists): for headers that only inform, such as a test key's X-Credits-Remaining.
- */
-export async function recentBalanceOf(accountId: string): Promise<number> {
-  const hint = later(knownHeads.get(accountId), await readHint(accountId));
-  return hint ? hint.balance : (await findHead(accountId)).balance;
-}
-
 interface Pending {
   op: LedgerOp;
   resolve: (r: OpResult) => void;
@@ -242,7 +231,7 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
           ref: p.op.ref,
           endpoint: p.op.endpoint ?? null,
           keyId: p.op.keyId ?? null,
-          at,
+          at: p.op.at ?? at,
           seq,
           slot: slotOf(accountId, seq),
           balance,
@@ -268,8 +257,8 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     const committed = inserted > 0 ? entries[inserted - 1].head! : head;
     knownHeads.set(accountId, committed);
     if (inserted > 0) await raiseHint(accountId, committed);
-    // A debit's ref is fresh and random, so its conflict is the position; other refs may be a replay.
-    const duplicate = failed !== undefined && failed.p.op.kind !== 'debit' && (await ledgerEntryExistsByRef(failed.p.op.ref));
+    // The conflict is the position or the ref (a replay: a charge written before its consumer died).
+    const duplicate = failed !== undefined && (await ledgerEntryExistsByRef(failed.p.op.ref));
     stale = failed && !duplicate ? committed : undefined;
     // Everything planned before the failed entry stands: its position and balance were committed.
     const next: Pending[] = [];

@@ -5,7 +5,7 @@ import { AccountError } from '../accounts/errors';
 import { BillingInputError } from './accounts';
 import { chargeThroughBreaker, GatewayUnavailableError } from './gateway';
 import { paymentMethodToCharge } from './paymentMethods';
-import { apply, balanceOf } from './ledger';
+import { applyCredit, balanceOf } from './credits';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 
 /**
@@ -81,7 +81,7 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
     throw err;
   }
   if (result.status === 'declined') throw new AccountError('declined', `Payment declined: ${result.message} (${result.code})`);
-  const entry = await apply(input.accountId, { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
+  const entry = await applyCredit(input.accountId, { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
   return {
     id,
     package: credits,

@@ -13,7 +13,7 @@ import { childLogger } from '../logger';
 import { getConfig } from '../config';
 import { chargeThroughBreaker, paymentGateway } from './gateway';
 import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
-import { apply, findHead, type Head } from './ledger';
+import { admissionHead, applyCredit, type AdmissionHead } from './credits';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from './packages';
 import { isDuplicateKey } from '../db/duplicateKey';
 
@@ -65,12 +65,7 @@ export function chargeIntent(accountId: string, window: string, attempt: number,
  * What a debit asks for (pure): this window's first charge when auto-recharge is on and the
  * balance is under the threshold, unless this process already asked for it (`alreadyTriggered`).
  */
-export function afterDebitIntents(
-  accountId: string,
-  settings: { enabled: boolean; threshold: number; version: number },
-  head: Pick<Head, 'balance' | 'topUpSeq'>,
-  alreadyTriggered: string | undefined,
-): ChargeIntent[] {
+export function afterDebitIntents(accountId: string, settings: { enabled: boolean; threshold: number; version: number }, head: AdmissionHead, alreadyTriggered: string | undefined): ChargeIntent[] {
   if (!settings.enabled || head.balance >= settings.threshold) return [];
   const window = rechargeWindow(settings.version, head.topUpSeq);
   if (alreadyTriggered === window) return []; // this process already enqueued it
@@ -81,7 +76,7 @@ export function afterDebitIntents(
  * After a debit: when the balance is under the owner's threshold, enqueue this window's charge.
  * Settings are read at most every 5 s per process; the worker re-checks them before charging.
  */
-export async function afterDebit(accountId: string, head: Head): Promise<void> {
+export async function afterDebit(accountId: string, head: AdmissionHead): Promise<void> {
   const intents = afterDebitIntents(accountId, await settingsOf(accountId), head, triggered.get(accountId));
   if (intents.length === 0) return;
   await dispatch(intents);
@@ -161,7 +156,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
 
   if (doc.status === 'succeeded') {
     // The ledger ref is the attempt: however often this runs, the package is credited once.
-    await apply(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
+    await applyCredit(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
     if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
     log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
@@ -214,7 +209,7 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
   if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
   const incomplete = incompleteSettings(ar, await savedPaymentMethod(accountId));
   if (incomplete) return { reason: incomplete, disable: { version: ar.version ?? 0 } };
-  const head = await findHead(accountId);
+  const head = await admissionHead(accountId);
   if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
   if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
   if (attempt === 2) {
@@ -246,7 +241,7 @@ export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
   const accounts = await findAccountsWithAutoRechargeEnabled();
   const intents: ChargeIntent[] = [];
   for (const a of accounts) {
-    const head = await findHead(a._id);
+    const head = await admissionHead(a._id);
     if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
     const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
     const first = await findRechargeAttemptById(attemptIdOf(a._id, window, 1));

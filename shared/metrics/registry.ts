@@ -49,7 +49,11 @@ export const analysisLag = histogram('odds_analysis_lag_seconds', 'From the odds
 
 export const settlementLag = histogram('odds_settlement_lag_seconds', "From an event's end to its first settlement (includes the configured settlement delay).", SECONDS_LAG);
 
-export const creditsDebited = counter('odds_credits_debited_total', 'Credits charged for served requests (refunded answers excluded), per endpoint.', ['endpoint']);
+export const creditsDebited = counter('odds_credits_debited_total', 'Credits charged for served requests (refunded answers excluded) as the ledger consumer writes them, per endpoint.', ['endpoint']);
+
+export const creditsUncharged = counter('odds_credits_uncharged_total', 'Credits of served requests the ledger could not charge (admitted on a balance seeded after a Redis loss), per endpoint.', [
+  'endpoint',
+]);
 
 export const httpRequests = counter('odds_http_requests_total', 'HTTP requests answered, per method, route pattern and status.', ['method', 'route', 'status']);
 

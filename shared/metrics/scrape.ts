@@ -1,5 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { Gauge, Registry } from 'prom-client';
+import { chargesNotYetInLedger } from '../billing/credits';
 import { findProviderStatesForMetrics } from '../db/repositories/providers';
 
 /**
@@ -83,6 +84,15 @@ async function providerGauges(registry: Registry, now: number): Promise<void> {
   }
 }
 
+async function ledgerGauges(registry: Registry): Promise<void> {
+  const backlog = new Gauge({
+    name: 'odds_ledger_charges_pending',
+    help: 'Charges of served requests in the Redis stream, not yet written to the MongoDB ledger (what a Redis loss would leave uncharged).',
+    registers: [registry],
+  });
+  backlog.set(await chargesNotYetInLedger());
+}
+
 /**
  * A registry of this scrape's state. A store that does not answer leaves its gauges out and is
  * named in `odds_metrics_source_up`, so one down store never blanks the whole answer.
@@ -93,6 +103,7 @@ export async function scrapeState(queues: QueueSource, now = Date.now()): Promis
   const parts: [string, (r: Registry, now: number) => Promise<void>][] = [
     ['queues', (r, t) => queueGauges(queues, r, t)],
     ['providers', providerGauges],
+    ['ledger', ledgerGauges],
   ];
   const filled = await Promise.all(
     parts.map(async ([source, fill]) => {

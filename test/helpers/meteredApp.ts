@@ -5,11 +5,12 @@ import { requestLog } from '../../api/middleware/requestLog';
 import { createAccount, createKey } from '../../shared/billing/accounts';
 import { COST_TABLE } from '../../shared/billing/costs';
 import type { KeyMode } from '../../shared/billing/keys';
-import { apply } from '../../shared/billing/ledger';
+import { applyCredit } from '../../shared/billing/credits';
 import { FREE_CREDITS } from '../../shared/billing/packages';
 import { setEnvForChildren } from '../../shared/config';
 import { connectMongo } from '../../shared/db/mongo';
 import { serve, type TestServer } from './api';
+import { ledgerConsumerForThisSuite } from './ledgerConsumer';
 
 /** A contract path with its parameters filled in ('/v2/matches/{eventId}' -> '/v2/matches/ev1'). */
 export const concrete = (path: string) => path.replace(/\{[A-Za-z]+\}/g, 'ev1');
@@ -49,7 +50,7 @@ export function meteredTestApp(): Express {
 /** An account holding exactly `balance` credits (its grant, then an adjustment), and a key of it. */
 export async function accountWithKey(balance: number, mode: KeyMode = 'live'): Promise<{ accountId: string; key: string; keyId: string }> {
   const account = await createAccount({ name: `test ${balance}` });
-  if (balance !== FREE_CREDITS) await apply(account.id, { ref: `adjust:${account.id}`, kind: 'adjustment', delta: balance - FREE_CREDITS });
+  if (balance !== FREE_CREDITS) await applyCredit(account.id, { ref: `adjust:${account.id}`, kind: 'adjustment', delta: balance - FREE_CREDITS });
   const key = await createKey({ accountId: account.id, name: 'test key', mode });
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
@@ -58,9 +59,11 @@ export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /**
  * The metered stub app served for the calling describe block: started before its tests with the
- * per-key rate limit at `rps` (limits are not what most metering tests are about), stopped after.
+ * per-key rate limit at `rps` (limits are not what most metering tests are about), stopped after,
+ * with a ledger consumer beside it (`written()`: every charge settled is in the ledger).
  */
-export function meteredApiForThisSuite(rps = '100000'): TestServer {
+export function meteredApiForThisSuite(rps = '100000'): TestServer & { written(): Promise<void> } {
+  const ledger = ledgerConsumerForThisSuite();
   let server: TestServer | undefined;
   const started = () => {
     if (!server) throw new Error('the metered API starts in the before hook');
@@ -81,5 +84,6 @@ export function meteredApiForThisSuite(rps = '100000'): TestServer {
     },
     get: (path, headers) => started().get(path, headers),
     close: () => started().close(),
+    written: () => ledger.written(),
   };
 }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createApp } from '../../api/app';
 import { MAX_HEADER_BYTES } from '../../api/server';
-import { drainMetering } from '../../shared/billing/metering';
 import { hashKey } from '../../shared/billing/keys';
 import { setEnvForChildren } from '../../shared/config';
 import { key, redis } from '../../shared/db/redis';
+import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
 import { findLedgerEntriesOfAccount } from '../../shared/db/repositories/fixtures';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { accountWithKey, bearer } from '../helpers/meteredApp';
@@ -121,6 +121,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
   });
 
   describe('happy: a refused request is cheap', () => {
+    const ledger = ledgerConsumerForThisSuite();
     it('a 400 is refused before the debit: no ledger entry, X-Credits-Consumed 0', async () => {
       const { accountId, key: k } = await accountWithKey(100);
       const res = await api.get('/v2/ai/value-opportunities?minEdge=lots', bearer(k));
@@ -129,7 +130,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
       const ok = await api.get('/v2/matches?limit=1', bearer(k));
       expect(ok.status).to.equal(200);
       expect(ok.headers.get('x-credits-remaining')).to.equal('99');
-      await drainMetering();
+      await ledger.written();
       const entries = await findLedgerEntriesOfAccount(accountId, ['debit', 'refund']);
       expect(entries.map((e) => `${e.kind} ${e.endpoint}`)).to.deep.equal(['debit GET /v2/matches']);
     });

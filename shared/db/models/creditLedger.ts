@@ -34,7 +34,14 @@ const CreditLedgerSchema = new Schema(
 
 export type CreditLedgerDoc = InferSchemaType<typeof CreditLedgerSchema>;
 export const CreditLedger = defineModel('CreditLedger', CreditLedgerSchema, [
-  [{ ref: 1 }, { unique: true, read: 'ledger.ts:ledgerEntryExistsByRef', gin: { ref: 'ledger.ts:ledgerEntryExistsByRef' } }],
+  [
+    { ref: 1 },
+    {
+      unique: true,
+      read: 'ledger.ts:ledgerEntryExistsByRef, findLedgerEntryByRef, findLedgerRefsPresent',
+      gin: { ref: 'ledger.ts:ledgerEntryExistsByRef, findLedgerEntryByRef, findLedgerRefsPresent' },
+    },
+  ],
   [{ slot: 1 }, { unique: true, read: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot', gin: { slot: 'ledger.ts:findLedgerEntryAtSlot, findLedgerBalanceAtSlot' } }],
   [
     { accountId: 1, at: 1 },

@@ -281,6 +281,11 @@ export async function findLedgerEntriesOfAccount(accountId: string, kinds?: read
     .lean();
 }
 
+/** How many ledger entries of one kind an account has (a count, not the documents). */
+export async function countLedgerEntriesOfAccount(accountId: string, kind: string): Promise<number> {
+  return CreditLedger.countDocuments({ accountId, kind });
+}
+
 /** A ledger entry written raw, past every check of the chain: the forgery a ledger check must catch. */
 export async function insertForgedLedgerEntry(entry: Record<string, unknown>): Promise<void> {
   await CreditLedger.collection.insertOne(entry);

@@ -2,7 +2,8 @@ import type { FilterQuery } from 'mongoose';
 import { CreditLedger, MeterHold } from '../models';
 import type { CreditLedgerDoc } from '../models/creditLedger';
 import type { HeldDebit } from '../models/meterHold';
-import { insertInOrderUntilDuplicate } from '../bulk';
+import { chunks, insertInOrderUntilDuplicate } from '../bulk';
+import { findWhereIn } from '../lookup';
 
 /*
  * The credit ledger (CreditLedger, one chain of positions per account) and the in-flight debits
@@ -29,6 +30,23 @@ export async function findLedgerBalanceAtSlot(slot: string): Promise<{ balance: 
 /** Whether an entry with this ref exists (the ref's unique index: applied once). */
 export async function ledgerEntryExistsByRef(ref: string): Promise<boolean> {
   return (await CreditLedger.exists({ ref })) !== null;
+}
+
+/** The entry applied under `ref` (a credit announced again after a retry), or null. */
+export async function findLedgerEntryByRef(ref: string): Promise<{ accountId: string; seq: number; delta: number; kind: string } | null> {
+  return CreditLedger.findOne({ ref }, { _id: 0, accountId: 1, seq: 1, delta: 1, kind: 1 }).lean();
+}
+
+/**
+ * Which of `refs` the ledger holds (a replayed batch: most are usually in). Looked up a hundred at
+ * a time, so FerretDB answers each by the ref's index rather than scanning the ledger.
+ */
+export async function findLedgerRefsPresent(refs: readonly string[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  for (const part of chunks(refs, 100)) {
+    for (const e of await findWhereIn<{ ref: string }>(CreditLedger, 'ref', part, { _id: 1, ref: 1 })) present.add(e.ref);
+  }
+  return present;
 }
 
 /**

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { addCredits } from '../../../shared/billing/accounts';
-import { balanceOf } from '../../../shared/billing/ledger';
+import { balanceOf, heldRequestsOf } from '../../../shared/billing/credits';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
-import { drainMetering } from '../../../shared/billing/metering';
-import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
+import { findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
 import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -48,7 +47,7 @@ describe('metering: exact under concurrency', function () {
   it('happy: 2,000 concurrent requests against a balance of 500 at cost 1 give exactly 500 successes, the rest 402', async () => {
     const { accountId, key } = await accountWithKey(500);
     const hits = await Promise.all(Array.from({ length: 2000 }, () => hit(api.url, key)));
-    await drainMetering();
+    await api.written();
     expectExactlyFiveHundred(hits);
     expect(await balanceOf(accountId)).to.equal(0);
     const l = await ledgerOf(accountId);
@@ -56,7 +55,7 @@ describe('metering: exact under concurrency', function () {
     expect(l.refunds).to.have.length(0);
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
-    expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
+    expect(await heldRequestsOf(accountId)).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
   });
 
@@ -69,16 +68,17 @@ describe('metering: exact under concurrency', function () {
       const hits = await Promise.all(Array.from({ length: 2000 }, (_, i) => hit(urls[i % 2], key)));
       expectExactlyFiveHundred(hits);
       // Settlements are written just after the answers; then the processes can go.
-      await waitUntil('every hold to be settled', async () => (await countMeterHoldsOfAccount(accountId)) === 0, 30000);
+      await waitUntil('every hold to be settled', async () => (await heldRequestsOf(accountId)) === 0, 30000);
     } finally {
       for (const p of procs) await sigkillTree(p);
     }
+    await api.written();
     expect(await balanceOf(accountId)).to.equal(0);
     const l = await ledgerOf(accountId);
     expect(l.debits).to.have.length(500);
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
-    expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
+    expect(await heldRequestsOf(accountId)).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
   });
 
@@ -87,7 +87,7 @@ describe('metering: exact under concurrency', function () {
     const spends = Array.from({ length: 1200 }, () => hit(api.url, key));
     const topUps = [addCredits({ accountId, packageCredits: 20000 }), addCredits({ accountId, packageCredits: 20000 })];
     const [hits] = await Promise.all([Promise.all(spends), Promise.all(topUps)]);
-    await drainMetering();
+    await api.written();
     const ok = hits.filter((h) => h.status === 200).length;
     expect(ok).to.be.at.least(300);
     expect(hits.filter((h) => h.status !== 200).every((h) => h.status === 402)).to.equal(true);

@@ -5,9 +5,8 @@ import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../../jobs/recharge';
 import { setAutoRecharge } from '../../../shared/billing/accounts';
 import { setEnvForChildren } from '../../../shared/config';
 import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
-import { balanceOf } from '../../../shared/billing/ledger';
+import { balanceOf } from '../../../shared/billing/credits';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
-import { drainMetering } from '../../../shared/billing/metering';
 import { runCharge } from '../../../shared/billing/recharge';
 import { redis } from '../../../shared/db/redis';
 import { findAccountById, findRechargeAttemptsOfAccount } from '../../../shared/db/repositories/accounts';
@@ -49,7 +48,7 @@ describe('auto-recharge', function () {
       // 40 debits: the last 20 each leave the balance under 1000, and each triggers.
       const statuses = await spend(api, key, 40);
       expect(statuses.every((s) => s === 200)).to.equal(true);
-      await drainMetering();
+      await api.written();
       await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId)).length > 0, 30000);
       await new Promise((r) => setTimeout(r, 1000)); // room for a wrong second charge to show up
       expect(await gatewayCharges(accountId)).to.have.length(1);

@@ -1,0 +1,23 @@
+import { startLedgerConsumer, type LedgerConsumer, type LedgerConsumerOptions } from '../../shared/billing/ledgerConsumer';
+import { drainMetering } from '../../shared/billing/metering';
+import { connectMongo } from '../../shared/db/mongo';
+
+/**
+ * The ledger consumer of the calling describe block (the settlement process runs it in the
+ * service): started before its tests, stopped after. `written()` resolves once every request this
+ * process settled, and every charge any process appended, is in the MongoDB ledger.
+ */
+export function ledgerConsumerForThisSuite(options: LedgerConsumerOptions = {}): { written(): Promise<void> } {
+  let consumer: LedgerConsumer | undefined;
+  before(async () => {
+    await connectMongo();
+    consumer = startLedgerConsumer({ claimIdleMs: 1000, blockMs: 200, ...options });
+  });
+  after(async () => consumer?.stop());
+  return {
+    async written() {
+      await drainMetering();
+      await consumer!.drained();
+    },
+  };
+}

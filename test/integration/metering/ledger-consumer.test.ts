@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { balanceOf, chargeStreamKey } from '../../../shared/billing/credits';
+import { findHead } from '../../../shared/billing/ledger';
+import { checkLedger } from '../../../shared/billing/ledgerCheck';
+import { startLedgerConsumer, writeCharges } from '../../../shared/billing/ledgerConsumer';
+import { debitRequest, drainMetering, settleRequest } from '../../../shared/billing/metering';
+import { connectMongo } from '../../../shared/db/mongo';
+import { redis } from '../../../shared/db/redis';
+import { countLedgerEntriesOfAccount, findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
+import { sigkillTree } from '../../helpers/kill';
+import { accountWithKey } from '../../helpers/meteredApp';
+import { spawnEntry, waitUntil } from '../../helpers/processes';
+
+/** `n` requests served and kept, as the web process settles them: `n` charges in the stream. */
+async function serveRequests(accountId: string, keyId: string, n: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      const d = await debitRequest({ accountId, cost: 1 });
+      if (!d.ok) throw new Error('the test account ran out of credits');
+      settleRequest({ accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: 1, endpoint: 'GET /v2/matches', charged: true });
+    }),
+  );
+  await drainMetering();
+}
+
+async function expectChargedOnce(accountId: string, served: number, opening: number): Promise<void> {
+  const debits = await findLedgerEntriesOfAccount(accountId, ['debit']);
+  expect(debits).to.have.length(served);
+  expect(new Set(debits.map((d) => d.ref)).size).to.equal(served);
+  expect((await findHead(accountId)).balance).to.equal(opening - served);
+  expect(await balanceOf(accountId)).to.equal(opening - served);
+  expect((await checkLedger()).problems).to.deep.equal([]);
+}
+
+describe('ledger consumer: charges written once, whatever dies', function () {
+  this.timeout(120000);
+  before(connectMongo);
+
+  it('happy: the charges of served requests reach the ledger in batches, each once, at the time it was served', async () => {
+    const { accountId, keyId } = await accountWithKey(1000);
+    const before = Date.now();
+    await serveRequests(accountId, keyId, 300);
+    expect(await redis().xlen(chargeStreamKey())).to.equal(300);
+    const consumer = startLedgerConsumer({ blockMs: 100 });
+    try {
+      await consumer.drained();
+    } finally {
+      await consumer.stop();
+    }
+    await expectChargedOnce(accountId, 300, 1000);
+    const debits = await findLedgerEntriesOfAccount(accountId, ['debit']);
+    expect(debits.every((d) => d.keyId === keyId && d.endpoint === 'GET /v2/matches' && d.delta === -1 && +d.at >= before - 1000 && +d.at <= Date.now())).to.equal(true);
+  });
+
+  it('error: a consumer that wrote part of its batch and died is replayed by another without a double entry', async () => {
+    const { accountId, keyId } = await accountWithKey(1000);
+    await serveRequests(accountId, keyId, 200);
+    // What a consumer killed between its write and its acknowledgement leaves: 200 read under its
+    // name, the first 120 in the ledger, none acknowledged.
+    const dead = redis().duplicate();
+    try {
+      await dead.xgroup('CREATE', chargeStreamKey(), 'ledger', '0', 'MKSTREAM').catch(() => undefined);
+      const read = (await dead.xreadgroup('GROUP', 'ledger', 'dead', 'COUNT', 200, 'STREAMS', chargeStreamKey(), '>')) as [string, [string, string[]][]][];
+      expect(read[0][1]).to.have.length(200);
+      await writeCharges(read[0][1].slice(0, 120));
+    } finally {
+      dead.disconnect();
+    }
+    expect(await countLedgerEntriesOfAccount(accountId, 'debit')).to.equal(120);
+    const consumer = startLedgerConsumer({ claimIdleMs: 200, blockMs: 100 });
+    try {
+      await consumer.drained();
+    } finally {
+      await consumer.stop();
+    }
+    await expectChargedOnce(accountId, 200, 1000);
+  });
+
+  it('error: a consumer process killed (SIGKILL) while writing is replaced without losing or doubling a charge', async () => {
+    const { accountId, keyId } = await accountWithKey(5000);
+    await serveRequests(accountId, keyId, 3000);
+    const writer = spawnEntry('test/fixtures/ledgerWriter.ts', { LOG_LEVEL: 'warn', LEDGER_CLAIM_IDLE_MS: '300' });
+    let atKill: number;
+    try {
+      await waitUntil('the first charges written', async () => (await countLedgerEntriesOfAccount(accountId, 'debit')) > 0, 60000, 20);
+      await sigkillTree(writer);
+      atKill = await countLedgerEntriesOfAccount(accountId, 'debit');
+    } finally {
+      await sigkillTree(writer);
+    }
+    // Killed mid-work: charges read and not acknowledged, or not yet read.
+    expect(atKill).to.be.below(3000);
+    expect(await redis().xlen(chargeStreamKey())).to.be.greaterThan(0);
+    const consumer = startLedgerConsumer({ claimIdleMs: 300, blockMs: 100 });
+    try {
+      await consumer.drained(60000);
+    } finally {
+      await consumer.stop();
+    }
+    await expectChargedOnce(accountId, 3000, 5000);
+  });
+});
