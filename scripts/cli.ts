@@ -93,6 +93,21 @@ function correctionHuman(r: CorrectionOutcome): string {
 
 const statsOptions = Object.fromEntries(Object.keys(STATS_OPTIONS).map((o) => [o, { type: 'string' as const }]));
 
+const pendingLine = (n: number) =>
+  n > 0 ? `; ${n} charges of served requests are on their way to it (the ledger consumer's backlog)` : n < 0 ? '; Redis not reachable: charges on their way not counted' : '';
+
+/** Proves the ledger sums; `ledger-check` and `check-ledger` are one command. */
+const checkLedgerCommand = defineCommand({
+  usage: 'check-ledger (or ledger-check)',
+  options: {},
+  run: () => checkLedger(),
+  failed: (r) => r.problems.length > 0,
+  human: (r) =>
+    r.problems.length === 0
+      ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance${pendingLine(r.chargesPending)}`
+      : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
+});
+
 const COMMANDS: Record<string, Command<unknown>> = {
   'create-account': defineCommand({
     usage: 'create-account --name <name> [--email <email>]',
@@ -167,16 +182,8 @@ const COMMANDS: Record<string, Command<unknown>> = {
     run: (v) => clearAutoRecharge(str(v, 'account')),
     human: (r) => `auto-recharge off for ${r.accountId}`,
   }),
-  'check-ledger': defineCommand({
-    usage: 'check-ledger',
-    options: {},
-    run: () => checkLedger(),
-    failed: (r) => r.problems.length > 0,
-    human: (r) =>
-      r.problems.length === 0
-        ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance`
-        : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
-  }),
+  'check-ledger': checkLedgerCommand,
+  'ledger-check': checkLedgerCommand,
   'check-performance': defineCommand({
     usage: 'check-performance [--fix]',
     options: { fix: { type: 'boolean' } },

@@ -29,7 +29,7 @@ export interface AdmissionHead {
 }
 
 // Per database: a balance must never describe another database's ledger.
-const balanceKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'balance', accountId);
+export const balanceKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'balance', accountId);
 const creditsKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'credits', accountId);
 export const holdsKey = () => key('meter', getConfig().MONGODB_DB, 'holds');
 export const chargeStreamKey = () => key('meter', getConfig().MONGODB_DB, 'charges');

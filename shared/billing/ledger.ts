@@ -2,22 +2,23 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { findLedgerEntryAtSlot, insertLedgerEntriesInOrder, ledgerEntryExistsByRef } from '../db/repositories/ledger';
 import type { LEDGER_KINDS } from './ledgerKinds';
-import { settleHeld, writeHold } from './holds';
 
 /**
- * The credit ledger is the balance. Each account's entries form a chain (seq 1, 2, 3, ...) and
- * every entry carries the running balance after it. A change of balance is ONE insert at the next
- * position (`slot` = accountId#seq, unique): it succeeds only if no other writer took that
- * position first and only if the new running balance is not negative. That insert is the atomic
- * conditional debit. It works the same on MongoDB and on FerretDB 1.x, whose updates are not
+ * The credit ledger is the record of every change of balance (requests are admitted against the
+ * balance in Redis, shared/billing/credits.ts; served requests' charges reach the ledger through
+ * the ledger consumer). Each account's entries form a chain (seq 1, 2, 3, ...) and every entry
+ * carries the running balance after it. A change of balance is ONE insert at the next position
+ * (`slot` = accountId#seq, unique): it succeeds only if no other writer took that position first
+ * and only if the new running balance is not negative. That insert is the atomic conditional
+ * change. It works the same on MongoDB and on FerretDB 1.x, whose updates are not
  * atomic under concurrency (measured: 2,000 concurrent conditional $inc updates against a balance
  * of 500 all "succeeded"; see docs/metering.md).
  *
  * Every operation has a unique `ref`: applying the same ref twice is impossible (unique index),
  * which is what makes refunds, purchases and recharge credits exactly-once across retries.
  *
- * Writes are group-committed per account in this process: requests that arrive while a commit is
- * in flight are appended together by the next one (one insertMany for the lot).
+ * Writes are group-committed per account in this process: operations that arrive while a commit
+ * is in flight are appended together by the next one (one insertMany for the lot).
  *
  * The head is not read from MongoDB on the hot path: FerretDB 1.x (SQLite) uses no index for
  * lookups, so a read by slot scans the whole ledger. The insert itself is the probe: positions
@@ -38,8 +39,6 @@ export interface LedgerOp {
   keyId?: string | null;
   /** When it happened (a charge: when its request was debited); default now. */
   at?: Date;
-  /** Held (meterholds) from before the entry is written until the request is settled: its debit may be refunded. */
-  hold?: { cost: number; keyId: string; endpoint: string };
 }
 
 export interface Head {
@@ -48,8 +47,7 @@ export interface Head {
   topUpSeq: number;
 }
 
-/** `holdId` (held operations): pass it to settleHeld once the request is settled. */
-export type OpResult = { status: 'applied'; head: Head; holdId?: string } | { status: 'insufficient'; balance: number } | { status: 'duplicate'; holdId?: string };
+export type OpResult = { status: 'applied'; head: Head } | { status: 'insufficient'; balance: number } | { status: 'duplicate' };
 
 const EMPTY: Head = { seq: 0, balance: 0, topUpSeq: 0 };
 const MAX_BATCH = 500;
@@ -167,7 +165,6 @@ interface Pending {
   op: LedgerOp;
   resolve: (r: OpResult) => void;
   reject: (e: unknown) => void;
-  holdId?: string;
 }
 
 const queues = new Map<string, { items: Pending[]; running: Promise<void> | null }>();
@@ -201,11 +198,7 @@ async function drain(accountId: string, q: { items: Pending[]; running: Promise<
 async function commit(accountId: string, batch: Pending[]): Promise<void> {
   let todo = batch;
   let stale: Head | undefined;
-  const outcome = new Map<Pending, OpResult>();
-  const settle = (p: Pending, r: OpResult) => {
-    outcome.set(p, r);
-    p.resolve(r);
-  };
+  const settle = (p: Pending, r: OpResult) => p.resolve(r);
   for (let pass = 0; todo.length > 0; pass++) {
     if (pass >= MAX_PASSES) throw new Error(`ledger of ${accountId}: gave up after ${MAX_PASSES} conflicting passes`);
     const head = await assumedHead(accountId, stale);
@@ -240,16 +233,6 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       });
     }
     const entries = plan.filter((x) => x.entry);
-    // The hold first: a debit that exists always has its hold until its outcome is settled.
-    const unheld = entries.filter((x) => x.p.op.hold && !x.p.holdId);
-    if (unheld.length) {
-      const holdId = await writeHold(
-        accountId,
-        unheld.map((x) => ({ ref: x.p.op.ref, ...x.p.op.hold! })),
-        at,
-      );
-      for (const x of unheld) x.p.holdId = holdId;
-    }
 
     // In order, stopping at the first duplicate key (a position or a ref taken); see the repository.
     const inserted = await insertLedgerEntriesInOrder(entries.map((x) => x.entry!));
@@ -266,16 +249,14 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     for (const x of plan) {
       if (x === failed) past = true;
       if (!past) {
-        if (x.entry) settle(x.p, { status: 'applied', head: x.head!, holdId: x.p.holdId });
+        if (x.entry) settle(x.p, { status: 'applied', head: x.head! });
         else settle(x.p, { status: 'insufficient', balance: x.refusedAt! });
       } else if (x === failed && duplicate) {
-        settle(x.p, { status: 'duplicate', holdId: x.p.holdId }); // applied before (a retry) or by another writer
+        settle(x.p, { status: 'duplicate' }); // applied before (a retry, a replay) or by another writer
       } else next.push(x.p);
     }
     todo = next;
   }
-  // A request refused after it was held in an earlier pass has nothing to refund: settled now.
-  for (const p of batch) if (p.holdId && outcome.get(p)?.status === 'insufficient') settleHeld(p.holdId);
 }
 
 /** Resolves when every operation submitted in this process so far is committed (tests, shutdown). */

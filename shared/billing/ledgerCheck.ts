@@ -1,5 +1,6 @@
 import { findAllAccountIds } from '../db/repositories/accounts';
 import { findLedgerBalanceAtSlot, streamLedgerBalanceEntries } from '../db/repositories/ledger';
+import { chargesNotYetInLedger } from './credits';
 import { slotOf } from './ledger';
 
 export interface LedgerProblem {
@@ -47,7 +48,7 @@ async function problemsOf(t: Totals): Promise<string[]> {
  * balance), that the chain has no gap or double position, and that no balance was ever negative.
  * Safe under traffic: an account that looks wrong is checked again on its own before it is reported.
  */
-export async function checkLedger(): Promise<{ accounts: number; entries: number; problems: LedgerProblem[]; balances: Record<string, number> }> {
+export async function checkLedger(): Promise<{ accounts: number; entries: number; problems: LedgerProblem[]; balances: Record<string, number>; chargesPending: number }> {
   const rows = await totals({});
   const problems: LedgerProblem[] = [];
   const balances: Record<string, number> = {};
@@ -64,5 +65,7 @@ export async function checkLedger(): Promise<{ accounts: number; entries: number
   }
   const accounts = await findAllAccountIds();
   for (const a of accounts) if (!(a._id in balances)) problems.push({ accountId: a._id, problem: 'no ledger entries (every account starts with its grant)' });
-  return { accounts: accounts.length, entries, problems, balances };
+  // Not a problem: charges of served requests on their way to the ledger (the consumer's backlog).
+  const chargesPending = await chargesNotYetInLedger().catch(() => -1);
+  return { accounts: accounts.length, entries, problems, balances, chargesPending };
 }

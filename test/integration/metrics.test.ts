@@ -9,6 +9,7 @@ import { publishSnapshot, readSnapshots } from '../../shared/metrics/publish';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { clearIngested } from '../helpers/ingest';
 import { sigkillTree } from '../helpers/kill';
+import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';
 import { parsePrometheus, valueOf, type Sample } from '../helpers/prometheus';
 
@@ -17,6 +18,8 @@ const basic = (u: string, p: string) => ({ Authorization: `Basic ${Buffer.from(`
 
 describe('GET /metrics', function () {
   this.timeout(60000);
+  // Charges are counted as the ledger consumer writes them (the settlement process in the service).
+  ledgerConsumerForThisSuite();
   let api: TestServer;
   const scrape = async (): Promise<Sample[]> => {
     const res = await fetch(`${api.url}/metrics`, { headers: basic(ADMIN.ADMIN_USER, ADMIN.ADMIN_PASSWORD) });
@@ -86,7 +89,7 @@ describe('GET /metrics', function () {
       expect((await api.get('/v2/matches/99999991')).status).to.equal(404);
       expect((await api.get('/v2/matches/99999992')).status).to.equal(404);
       expect((await api.get('/v2/matches?limit=1')).status).to.equal(200);
-      // The charge is settled when the response closes: give it its moment.
+      // The charge is settled when the response closes and counted once written: give it its moment.
       await waitUntil('the charge to be counted', async () => credits(await scrape()) === credits(before) + 1, 5000);
       const after = await scrape();
       expect(count(after, '404') - count(before, '404')).to.equal(2);

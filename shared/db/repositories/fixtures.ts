@@ -295,7 +295,11 @@ export async function deleteLedgerEntryByRef(ref: string): Promise<void> {
   await CreditLedger.deleteOne({ ref });
 }
 
-/** Holds of an account's debits not yet settled: none left once its requests have answered. */
+/** A hold as a version before the Redis debit wrote it to MongoDB (its debit already in the ledger). */
+export async function insertLegacyMeterHold(id: string, accountId: string, items: { ref: string; cost: number; keyId: string; endpoint: string }[], at: Date): Promise<void> {
+  await MeterHold.collection.insertOne({ _id: id as never, accountId, items, at });
+}
+
 export async function countMeterHoldsOfAccount(accountId: string): Promise<number> {
   return MeterHold.countDocuments({ accountId });
 }

@@ -79,16 +79,6 @@ export function streamUsageEntriesOfAccount(accountId: string, since: Date): Asy
 /** One debit of a hold: its ledger ref and what refunding it takes. */
 export type HeldDebitRow = HeldDebit;
 
-/** Writes one hold document (the driver's insertOne, no mongoose casting). */
-export async function insertMeterHold(id: string, accountId: string, items: HeldDebitRow[], at: Date): Promise<void> {
-  await MeterHold.collection.insertOne({ _id: id as never, accountId, items, at });
-}
-
-/** Removes the holds of `ids` (one deleteMany). */
-export async function deleteMeterHolds(ids: readonly string[]): Promise<void> {
-  await MeterHold.deleteMany({ _id: { $in: ids } });
-}
-
 /** Removes one hold. */
 export async function deleteMeterHold(id: string): Promise<void> {
   await MeterHold.deleteOne({ _id: id });

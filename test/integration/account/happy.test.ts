@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ledgerConsumerForThisSuite } from '../../helpers/ledgerConsumer';
 import { listKeys, accountSummary } from '../../../shared/billing/accounts';
 import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
 import { CREDIT_PACKAGES, FREE_CREDITS } from '../../../shared/billing/packages';
@@ -10,6 +11,7 @@ import { Browser, forgetLocalFailures, PASSWORD, startAccountApi, uniqueEmail } 
 /** Every row of the account API's table on its happy path, over real HTTP against the real stores. */
 describe('account API: happy paths', function () {
   this.timeout(60000);
+  const ledger = ledgerConsumerForThisSuite();
   let api: TestServer;
   let browser: Browser;
   const email = uniqueEmail('happy');
@@ -81,6 +83,8 @@ describe('account API: happy paths', function () {
     expect((await api.get('/v2/matches/live', { Authorization: `Bearer ${created.key}` })).status).to.equal(200);
     const after = (await browser.send('GET', '/v2/account')).body.account.balance;
     expect(after).to.equal(before - 3 - 2);
+    // Usage is read from the ledger: the charges reach it within a consumer batch.
+    await ledger.written();
     const usage = await browser.send('GET', '/v2/account/usage?days=7');
     expect(usage.status).to.equal(200);
     const today = new Date().toISOString().slice(0, 10);

@@ -141,9 +141,11 @@ describe('operator CLI', function () {
         keyId: null,
       });
       try {
-        const bad = await cli('check-ledger');
-        expect(bad.code).to.equal(1);
-        expect(bad.out).to.match(new RegExp(`${id}: entries sum to 490 but the balance is 999`));
+        for (const spelling of ['check-ledger', 'ledger-check']) {
+          const bad = await cli(spelling);
+          expect(bad.code, spelling).to.equal(1);
+          expect(bad.out, spelling).to.match(new RegExp(`${id}: entries sum to 490 but the balance is 999`));
+        }
       } finally {
         await deleteLedgerEntryByRef(`forged:${id}`);
       }

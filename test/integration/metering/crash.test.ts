@@ -4,7 +4,8 @@ import { balanceOf, heldRequestsOf } from '../../../shared/billing/credits';
 import { checkLedger } from '../../../shared/billing/ledgerCheck';
 import { sweepStaleHolds } from '../../../shared/billing/metering';
 import { connectMongo } from '../../../shared/db/mongo';
-import { findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
+import { applyCredit } from '../../../shared/billing/credits';
+import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount, insertLegacyMeterHold } from '../../../shared/db/repositories/fixtures';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
@@ -44,6 +45,19 @@ describe('metering: a web process that crashes or loses Redis', function () {
     expect(await balanceOf(accountId)).to.equal(100);
     expect(await heldRequestsOf(accountId)).to.equal(0);
     expect(await findLedgerEntriesOfAccount(accountId, ['debit', 'refund'])).to.have.length(0);
+    expect((await checkLedger()).problems).to.deep.equal([]);
+  });
+
+  it('error: holds an earlier version left in MongoDB (debit in the ledger, never settled) are refunded once', async () => {
+    const { accountId, keyId } = await accountWithKey(100);
+    await applyCredit(accountId, { ref: 'debit:legacy1', kind: 'debit', delta: -10, endpoint: 'GET /v2/ai/featured-picks', keyId });
+    await insertLegacyMeterHold('hold_legacy1', accountId, [{ ref: 'debit:legacy1', cost: 10, keyId, endpoint: 'GET /v2/ai/featured-picks' }], new Date(Date.now() - 3600000));
+    expect(await balanceOf(accountId)).to.equal(90);
+    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 1, dropped: 0 });
+    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 0, dropped: 0 });
+    expect(await balanceOf(accountId)).to.equal(100);
+    expect((await findLedgerEntriesOfAccount(accountId, ['refund'])).map((e) => e.ref)).to.deep.equal(['refund:legacy1']);
+    expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
     expect((await checkLedger()).problems).to.deep.equal([]);
   });
 
