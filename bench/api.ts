@@ -4,10 +4,11 @@
  * against a bare Express route returning a body of the same size, both at 100 connections, each
  * server in its own process; then the same pair for clients sending Accept-Encoding: gzip (the
  * bare route returns the same compressed bytes). Also reports the cache counters of the API runs
- * and the latency of a cache miss (the page rendered from the database).
+ * and the latency of a cache miss (the page rendered from the database). The ledger consumer runs
+ * beside the load, as the settlement process does; its backlog and the ledger check are printed.
  * The machine may be shared: runs of the API and of the baseline alternate (--rounds), and the
  * figures are the mean throughput and the median p50/p99 over the rounds.
- * Usage: npm run bench:api [-- --events 3000 --duration 5 --rounds 3 --connections 100]
+ * Usage: npm run bench:api [-- --events 3000 --duration 5 --rounds 3 --connections 100 --profile <dir>]
  */
 import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
@@ -18,12 +19,15 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { startLocalServices } from '../scripts/services';
 import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
+import { chargesNotYetInLedger } from '../shared/billing/credits';
+import { checkLedger } from '../shared/billing/ledgerCheck';
+import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
 import { setEnvForChildren } from '../shared/config';
 import { bumpCacheVersion } from '../shared/cache/versions';
 import { connectMongo, disconnectMongo } from '../shared/db/mongo';
 import { closeAllRedis } from '../shared/db/redis';
 import { clearReadData, COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
-import { integer } from './args';
+import { integer, option } from './args';
 import { dropRunData } from './run';
 
 const EVENTS = integer('bench:api', 'events', 3000);
@@ -31,9 +35,12 @@ const DURATION = integer('bench:api', 'duration', 5);
 const ROUNDS = integer('bench:api', 'rounds', 3);
 const CONNECTIONS = integer('bench:api', 'connections', 100);
 const PATH = '/v2/matches?limit=100';
+/** --profile <dir>: the API server writes a V8 CPU profile there (where its time goes). */
+const PROFILE_DIR = option('bench:api', 'profile', '');
 
 function start(file: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(resolve(__dirname, file), args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const profile = PROFILE_DIR && file.includes('apiServer') ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
+  const child = fork(resolve(__dirname, file), args, { execArgv: ['--import', 'tsx', ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((res, rej) => {
     child.once('message', (m: { port: number }) => res({ child, port: m.port }));
     child.once('exit', (code) => rej(new Error(`${file} exited with ${code}`)));
@@ -142,6 +149,8 @@ async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) await addCredits({ accountId: String(account.id), packageCredits: 2000000 });
     const auth = { Authorization: `Bearer ${(await createKey({ accountId: String(account.id), name: 'bench' })).key}` };
 
+    // The ledger consumer runs as it does in the service (the settlement process), on this machine.
+    const consumer = startLedgerConsumer();
     const api = await start('servers/apiServer.ts', [], env);
     children.push(api.child);
     const apiUrl = `http://127.0.0.1:${api.port}${PATH}`;
@@ -177,6 +186,13 @@ async function main(): Promise<void> {
       missMs.push(performance.now() - t);
     }
 
+    const backlogAtEnd = await chargesNotYetInLedger();
+    const drainStart = performance.now();
+    await consumer.drained(300000);
+    const drainMs = performance.now() - drainStart;
+    await consumer.stop();
+    const ledger = await checkLedger();
+
     // Each fresh() renders one page: those misses happen outside the measured rounds.
     const forced = 2 * (ROUNDS + 1);
     const during = (k: string) => after[k] - before[k];
@@ -194,6 +210,7 @@ async function main(): Promise<void> {
       `ratio API / bare: ${(apiRun.rps / bareRun.rps).toFixed(2)} (identity), ${(apiGzRun.rps / bareGzRun.rps).toFixed(2)} (gzip)`,
       `cache during the API load (warm-ups included): ${hits} hits (${during('memoryHits')} memory, ${during('redisHits')} redis), ${misses} misses, hit rate ${((100 * hits) / Math.max(1, hits + misses)).toFixed(2)} %; API RSS ${after.rssMb} MB`,
       `cache miss (page rendered from the database, cache off): ${missMs.map((m) => m.toFixed(0)).join(', ')} ms`,
+      `ledger: ${backlogAtEnd} charges not yet written when the load stopped, written in ${drainMs.toFixed(0)} ms; ledger check ${ledger.problems.length === 0 ? 'OK' : JSON.stringify(ledger.problems)} (${ledger.entries} entries)`,
       '',
     ];
     process.stdout.write(out.join('\n'));

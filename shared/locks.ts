@@ -1,3 +1,4 @@
+import { luaScript } from './db/luaScript';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
@@ -8,11 +9,13 @@ import type { Redis } from 'ioredis';
  * or keep it as a lease (`LeaderLock`).
  */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const runRenew = luaScript(RENEW, 1);
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const runRelease = luaScript(RELEASE, 1);
 
 const acquire = async (redis: Redis, key: string, token: string, ttlMs: number) => (await redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK';
-const renew = async (redis: Redis, key: string, token: string, ttlMs: number) => (await redis.eval(RENEW, 1, key, token, String(ttlMs))) === 1;
-const release = (redis: Redis, key: string, token: string) => redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+const renew = async (redis: Redis, key: string, token: string, ttlMs: number) => (await runRenew(redis, key, token, String(ttlMs))) === 1;
+const release = (redis: Redis, key: string, token: string) => runRelease(redis, key, token).catch(() => undefined);
 
 /** Runs `fn` holding the lock (renewed every third of `ttlMs`); releases it after. */
 async function holding<T>(redis: Redis, key: string, token: string, ttlMs: number, fn: () => Promise<T>): Promise<T> {

@@ -1,11 +1,14 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Request } from 'express';
+import { isValidTimeZone } from '../../shared/days';
 import { ApiError, badRequest } from '../errors';
 import type { ParametersSchema } from '../routes/spec';
 
 export const ajv = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
 addFormats(ajv);
+// One definition for every schema; the zone check is remembered per name (luxon builds an Intl formatter per check).
+ajv.addFormat('iana-timezone', { type: 'string', validate: (s: string) => s.length <= 64 && isValidTimeZone(s) });
 
 /** How a format is named in an error message. */
 const FORMAT_TEXT: Record<string, string> = {

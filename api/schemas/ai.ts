@@ -1,7 +1,5 @@
-import { IANAZone } from 'luxon';
 import { DEFAULT_MIN_EDGE } from '../../shared/ai/staking';
 import { LOCALES } from '../../shared/sports';
-import { ajv } from '../middleware/validate';
 import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
 
 /**
@@ -10,8 +8,6 @@ import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } f
  * response ones, and the OpenAPI document can publish both (responses reference
  * `#/components/schemas/<name>` of `aiComponents`).
  */
-ajv.addFormat('iana-timezone', { type: 'string', validate: (s: string) => s.length <= 64 && IANAZone.isValidZone(s) });
-
 const locale = { type: 'string', enum: LOCALES, default: 'en', description: 'Language of rationale, risk factors, data support, notes, outcome, team and competition names: en, es or pt.' } as const;
 const timezone = (description: string) => ({ type: 'string', format: 'iana-timezone', default: 'UTC', description }) as const;
 const numericId = (what: string) => ({ type: 'string', pattern: '^[0-9]{1,10}$', description: `${what} (numeric).` }) as const;

@@ -1,13 +1,9 @@
-import { ajv } from '../middleware/validate';
-import { isValidTimeZone } from '../../shared/days';
 import { LOCALES, SPORT_NAMES } from '../../shared/sports';
 
 /**
  * Request parameter schemas shared by the read endpoints. The validator compiles them and the
  * OpenAPI document publishes them: one definition for both.
  */
-ajv.addFormat('iana-timezone', { type: 'string', validate: (s: string) => s.length <= 64 && isValidTimeZone(s) });
-
 /** Statuses a client may filter on: the contract's three, plus the two the feed also reports. */
 export const STATUS_FILTER_VALUES = ['upcoming', 'live', 'completed', 'postponed', 'cancelled'] as const;
 export type StatusFilter = (typeof STATUS_FILTER_VALUES)[number];

@@ -1,3 +1,4 @@
+import { luaScript } from '../db/luaScript';
 import { createHash } from 'node:crypto';
 import { key, redis } from '../db/redis';
 
@@ -16,6 +17,7 @@ local ttl = redis.call('TTL', KEYS[1])
 if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
 return {n, ttl}
 `;
+const runTake = luaScript(TAKE, 1);
 
 // Decrements while above zero (a release never makes room that was not taken).
 const RELEASE = `
@@ -23,6 +25,7 @@ local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n > 0 then redis.call('DECR', KEYS[1]) end
 return n
 `;
+const runRelease = luaScript(RELEASE, 1);
 
 /** An e-mail or address as it may appear in Redis: hashed, so none appears in key names or sets. */
 export const hashIdentity = (identity: string): string => createHash('sha256').update(identity).digest('hex').slice(0, 32);
@@ -39,13 +42,13 @@ export interface Taken {
 
 /** Counts one attempt of `identity` against `limit` per `windowS`; allowed while the count is within it. */
 export async function take(name: string, identity: string, limit: number, windowS: number): Promise<Taken> {
-  const [count, ttl] = (await redis().eval(TAKE, 1, limitKey(name, identity), limit, windowS)) as [number, number];
+  const [count, ttl] = (await runTake(redis(), limitKey(name, identity), limit, windowS)) as [number, number];
   return { allowed: count <= limit, count, retryAfterS: Math.max(1, ttl) };
 }
 
 /** Gives back one attempt taken (it turned out not to count). */
 export async function release(name: string, identity: string): Promise<void> {
-  await redis().eval(RELEASE, 1, limitKey(name, identity));
+  await runRelease(redis(), limitKey(name, identity));
 }
 
 /** Forgets a counter (tests and operators). */

@@ -1,4 +1,5 @@
 import { getConfig } from '../config';
+import { luaScript } from '../db/luaScript';
 import { key, redis } from '../db/redis';
 import { findApiKeyForAccess } from '../db/repositories/accounts';
 import { hashKey, type KeyMode } from './keys';
@@ -71,6 +72,8 @@ redis.call('SET', KEYS[3], tostring(now), 'EX', 2592000)
 return {1, v, math.floor((keyTol - (keyTat - now)) / keyInterval) + 1}
 `;
 
+const runAccess = luaScript(SCRIPT, 3);
+
 export interface KeyIdentity {
   keyId: string;
   accountId: string;
@@ -97,9 +100,8 @@ function runScript(hash: string): Promise<[number, string?, number?]> {
   const now = new Date();
   const day = now.toISOString().slice(0, 10);
   const toDayEnd = Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
-  return redis().eval(
-    SCRIPT,
-    3,
+  return runAccess(
+    redis(),
     cacheKey(hash),
     rateKey(hash),
     lastUsedKey(hash),

@@ -1,3 +1,4 @@
+import { luaScript } from '../db/luaScript';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { findLedgerEntryByRef } from '../db/repositories/ledger';
@@ -49,6 +50,7 @@ bal = redis.call('HINCRBY', KEYS[1], 'bal', -cost)
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 return {1, bal, tonumber(redis.call('HGET', KEYS[1], 'topUpSeq'))}
 `;
+const runDebit = luaScript(DEBIT, 2);
 
 // KEYS: holds, balance, stream. ARGV: hold member, charged (1/0), cost, then the charge's fields.
 // 1: settled now; 0: no such hold (settled before, by the sweep, or lost with Redis): nothing done.
@@ -61,6 +63,7 @@ elseif redis.call('EXISTS', KEYS[2]) == 1 then
 end
 return 1
 `;
+const runSettle = luaScript(SETTLE, 3);
 
 // KEYS: balance, credits. ARGV: ledger seq, delta, top-up (1/0).
 // A credit is counted once: remembered by its position, added only to a balance seeded before it.
@@ -74,6 +77,7 @@ redis.call('HINCRBY', KEYS[1], 'bal', ARGV[2])
 if ARGV[3] == '1' and seq > tonumber(redis.call('HGET', KEYS[1], 'topUpSeq')) then redis.call('HSET', KEYS[1], 'topUpSeq', seq) end
 return 1
 `;
+const runCredit = luaScript(CREDIT, 2);
 
 // KEYS: balance, credits. ARGV: ledger head seq, its balance, its topUpSeq.
 const SEED = `
@@ -93,6 +97,7 @@ end
 redis.call('HSET', KEYS[1], 'bal', bal, 'seedSeq', head, 'topUpSeq', top)
 return 1
 `;
+const runSeed = luaScript(SEED, 2);
 
 // KEYS: holds. ARGV: older than (ms), balance key prefix, max. Refunds each stale hold once.
 const SWEEP = `
@@ -108,6 +113,7 @@ for _, member in ipairs(stale) do
 end
 return refunded
 `;
+const runSweep = luaScript(SWEEP, 1);
 
 const seeding = new Map<string, Promise<void>>();
 
@@ -117,7 +123,7 @@ function seed(accountId: string): Promise<void> {
   if (!p) {
     p = (async () => {
       const head = await findHead(accountId);
-      await redis().eval(SEED, 2, balanceKey(accountId), creditsKey(accountId), head.seq, head.balance, head.topUpSeq);
+      await runSeed(redis(), balanceKey(accountId), creditsKey(accountId), head.seq, head.balance, head.topUpSeq);
     })().finally(() => seeding.delete(accountId));
     seeding.set(accountId, p);
   }
@@ -130,7 +136,7 @@ export type Admission = { ok: true; hold: string; head: AdmissionHead } | { ok: 
 export async function admit(accountId: string, ref: string, cost: number): Promise<Admission> {
   const hold = `${accountId}|${ref}|${cost}`;
   for (let tries = 0; ; tries++) {
-    const r = (await redis().eval(DEBIT, 2, balanceKey(accountId), holdsKey(), cost, hold, Date.now())) as number[];
+    const r = (await runDebit(redis(), balanceKey(accountId), holdsKey(), cost, hold, Date.now())) as number[];
     if (r[0] === 1) return { ok: true, hold, head: { balance: r[1], topUpSeq: r[2] } };
     if (r[0] === 0) return { ok: false, balance: r[1] };
     if (tries >= 2) throw new Error(`the balance of ${accountId} could not be seeded`);
@@ -153,7 +159,7 @@ export interface Charge {
  */
 export async function settleCharge(hold: string, charged: boolean, c: Charge): Promise<boolean> {
   const fields = ['ref', c.ref, 'account', c.accountId, 'cost', c.cost, 'endpoint', c.endpoint, 'key', c.keyId, 'at', c.at];
-  const r = await redis().eval(SETTLE, 3, holdsKey(), balanceKey(c.accountId), chargeStreamKey(), hold, charged ? 1 : 0, c.cost, ...fields);
+  const r = await runSettle(redis(), holdsKey(), balanceKey(c.accountId), chargeStreamKey(), hold, charged ? 1 : 0, c.cost, ...fields);
   return r === 1;
 }
 
@@ -161,7 +167,7 @@ export async function settleCharge(hold: string, charged: boolean, c: Charge): P
 export async function refundStaleHolds(olderThanMs: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = Number(await redis().eval(SWEEP, 1, holdsKey(), Date.now() - olderThanMs, balancePrefix(), 500));
+    const n = Number(await runSweep(redis(), holdsKey(), Date.now() - olderThanMs, balancePrefix(), 500));
     total += n;
     if (n < 500) return total;
   }
@@ -169,7 +175,7 @@ export async function refundStaleHolds(olderThanMs: number): Promise<number> {
 
 /** Tells the admission balance about a credit the ledger holds at `seq` (idempotent). */
 async function announceCredit(accountId: string, seq: number, delta: number, topUp: boolean): Promise<void> {
-  await redis().eval(CREDIT, 2, balanceKey(accountId), creditsKey(accountId), seq, delta, topUp ? 1 : 0);
+  await runCredit(redis(), balanceKey(accountId), creditsKey(accountId), seq, delta, topUp ? 1 : 0);
 }
 
 const TOP_UPS = new Set(['grant', 'purchase', 'recharge']);

@@ -1,3 +1,4 @@
+import { luaScript } from '../db/luaScript';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { findLedgerEntryAtSlot, insertLedgerEntriesInOrder, ledgerEntryExistsByRef } from '../db/repositories/ledger';
@@ -76,11 +77,10 @@ const RAISE = `local cur = redis.call('GET', KEYS[1])
 if cur and tonumber(string.match(cur, '^(%d+)')) >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', 2592000)
 return 1`;
+const runRaise = luaScript(RAISE, 1);
 
 async function raiseHint(accountId: string, head: Head): Promise<void> {
-  await redis()
-    .eval(RAISE, 1, hintKey(accountId), head.seq, `${head.seq}|${head.balance}|${head.topUpSeq}`)
-    .catch(() => undefined); // only a hint: a writer without it reads the ledger instead
+  await runRaise(redis(), hintKey(accountId), head.seq, `${head.seq}|${head.balance}|${head.topUpSeq}`).catch(() => undefined); // only a hint: a writer without it reads the ledger instead
 }
 
 async function readHint(accountId: string): Promise<Head | undefined> {

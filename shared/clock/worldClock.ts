@@ -1,3 +1,4 @@
+import { luaScript } from '../db/luaScript';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
@@ -12,6 +13,7 @@ import { isRealTime, parseAnchor, reconcileAnchor, simAt, skipAnchor, type Clock
 const REFRESH_MS = 5000;
 /** Replaces the stored anchor only if it is still the one this process read. */
 const COMPARE_AND_SET = `local cur = redis.call('get', KEYS[1]) or '' if cur == ARGV[1] then redis.call('set', KEYS[1], ARGV[2]) return 1 else return 0 end`;
+const runCompareAndSet = luaScript(COMPARE_AND_SET, 1);
 
 /** SIM_SPEED 1 without SIM_EPOCH: the world's time is the real time. */
 const REAL_TIME: ClockAnchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
@@ -57,7 +59,7 @@ export async function syncWorldClock(): Promise<ClockAnchor> {
       anchor = next;
       return next;
     }
-    if ((await redis().eval(COMPARE_AND_SET, 1, k, raw ?? '', JSON.stringify(next))) === 1) {
+    if ((await runCompareAndSet(redis(), k, raw ?? '', JSON.stringify(next))) === 1) {
       const log = childLogger({ component: 'world-clock' });
       if (raw && !stored) log.warn({ stored: raw }, 'unreadable simulated clock anchor discarded');
       if (replaced) log.warn({ anchor: next }, `simulated clock of an earlier configuration discarded: ${replaced}`);
@@ -81,7 +83,7 @@ export async function skipWorldClockTo(toSimMs: number): Promise<boolean> {
     const stored = parseAnchor(raw) ?? current();
     const next = skipAnchor(stored, Date.now(), toSimMs);
     if (!next) return false;
-    if ((await redis().eval(COMPARE_AND_SET, 1, k, raw ?? '', JSON.stringify(next))) === 1) {
+    if ((await runCompareAndSet(redis(), k, raw ?? '', JSON.stringify(next))) === 1) {
       childLogger({ component: 'world-clock' }).info(
         { from: new Date(simAt(stored, Date.now())).toISOString(), to: new Date(toSimMs).toISOString() },
         'simulated clock skipped a stretch with nothing to poll',

@@ -24,7 +24,9 @@ let shared: Redis | undefined;
 /** The process's shared command connection (caches, counters, locks). */
 export function redis(): Redis {
   // Commands on the shared client fail fast instead of queueing forever while Redis is down.
-  shared ??= createRedis('shared', { maxRetriesPerRequest: 2 });
+  // Auto-pipelining: the commands of one event-loop turn (many requests' key checks and debits)
+  // go out in one socket write; measured, a write per command was the API's largest CPU cost.
+  shared ??= createRedis('shared', { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   return shared;
 }
 

@@ -1,3 +1,4 @@
+import { luaScript } from '../db/luaScript';
 import type { ChainableCommander } from 'ioredis';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
@@ -51,6 +52,7 @@ redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%d', cutoff), 'LIMIT',
 redis.call('XTRIM', KEYS[1], 'MAXLEN', '~', ARGV[2], 'LIMIT', 0)
 return appended
 `;
+const runPublish = luaScript(PUBLISH, 2);
 
 function requireName(what: string, value: string): void {
   if (typeof value !== 'string' || !value) throw new TypeError(`the change feed needs a ${what}`);
@@ -100,7 +102,7 @@ export async function stageChanges(source: string, batchId: string, changes: rea
 async function publish(source: string): Promise<number> {
   requireName('source', source);
   const cfg = getConfig();
-  const appended = await redis().eval(PUBLISH, 2, streamKey(), pendingKey(source), cfg.CHANGE_FEED_RETENTION_MS, cfg.CHANGE_FEED_MAXLEN, ENTRY_WIDTH);
+  const appended = await runPublish(redis(), streamKey(), pendingKey(source), cfg.CHANGE_FEED_RETENTION_MS, cfg.CHANGE_FEED_MAXLEN, ENTRY_WIDTH);
   return Number(appended);
 }
 

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -87,6 +88,7 @@ describe('metering: Redis restarted empty under load', function () {
       for (const p of procs) await sigkillTree(p);
       client.disconnect();
       await killed(redisServer.child);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
