@@ -1,7 +1,7 @@
 import { getConfig } from '../../shared/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import { countEventsMatching, countOpenEventsInRegion, eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
-import { findEventById, findEventsListPageByStart, findEventsLivePage, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findMostViewedEvents } from '../../shared/db/repositories/eventForms';
+import { countOpenEventsInRegion, eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
+import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findMostViewedEvents } from '../../shared/db/repositories/eventForms';
 import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/reference';
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
@@ -9,7 +9,9 @@ import { renderDetailEvent } from '../render/detail';
 import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
-import { eventFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
+import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
+import { listingPage } from '../../shared/listing/rows';
+import { currentListing } from '../../shared/listing/store';
 import { recent } from '../../shared/cache/recent';
 
 /** Reads behind the event endpoints; each returns the response body. */
@@ -21,9 +23,10 @@ export interface MatchesQuery extends EventFilterInput {
   page: number;
 }
 
+/** The page and `count` are chosen from one listing snapshot; only the page's events are read. */
 export async function listMatches(q: MatchesQuery) {
-  const filter = eventFilter(q);
-  const [docs, count] = await Promise.all([findEventsListPageByStart(filter, q.page, q.limit), countEventsMatching(filter)]);
+  const { ids, count } = listingPage(await currentListing(), listingFilter(q), { sort: 'start', page: q.page, limit: q.limit });
+  const docs = await findEventListFormsByIds(ids, { live: false });
   return { data: (docs as StoredEvent[]).map((e) => renderListEvent(e, q.locale)), count };
 }
 
@@ -52,9 +55,9 @@ export interface LiveQuery {
 }
 
 export async function liveMatches(q: LiveQuery) {
-  const filter: Record<string, unknown> = { status: 'live' };
-  if (q.sport) filter.sportId = sportByName(q.sport)!.id;
-  const [docs, count] = await Promise.all([findEventsLivePage(filter, { prioritize: q.prioritize, page: q.page, limit: q.limit }), countEventsMatching(filter)]);
+  const filter = { status: ['live'], ...(q.sport ? { sportId: sportByName(q.sport)!.id } : {}) };
+  const { ids, count } = listingPage(await currentListing(), filter, { sort: q.prioritize ? 'priority' : 'start', page: q.page, limit: q.limit });
+  const docs = await findEventListFormsByIds(ids, { live: true });
   return { data: (docs as StoredEvent[]).map((e) => renderLiveEvent(e, q.locale)), count };
 }
 

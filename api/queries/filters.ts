@@ -1,5 +1,6 @@
 import { worldNow } from '../../shared/clock/worldClock';
 import { canonicalTimeZone, dayOf, dayRange, daySpan, type InstantRange } from '../../shared/days';
+import type { ListingFilter } from '../../shared/listing/rows';
 import { sportByName } from '../../shared/sports';
 
 /**
@@ -29,6 +30,20 @@ export function dateFilter(q: Pick<EventFilterInput, 'date' | 'startDate' | 'end
   const zone = q.timezone ?? 'UTC';
   if (q.date) return rangeFilter(dayRange(q.date, zone));
   return rangeFilter(daySpan(q.startDate, q.endDate, zone));
+}
+
+/** The same filter over the listing's compact rows (shared/listing/rows.ts). */
+export function listingFilter(q: EventFilterInput): ListingFilter {
+  const f: ListingFilter = {};
+  if (q.status?.length) f.status = uniqueSorted(q.status);
+  if (q.competitionId !== undefined) f.competitionId = Number(q.competitionId);
+  if (q.regionId !== undefined) f.regionId = Number(q.regionId);
+  if (q.sportName !== undefined) f.sportId = sportByName(q.sportName)!.id;
+  const zone = q.timezone ?? 'UTC';
+  const r = q.date ? dayRange(q.date, zone) : daySpan(q.startDate, q.endDate, zone);
+  if (r.gte) f.startGte = r.gte.getTime();
+  if (r.lt) f.startLt = r.lt.getTime();
+  return f;
 }
 
 export function eventFilter(q: EventFilterInput): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { utcDay } from '../days';
 import { skipWorldClockTo } from '../clock/worldClock';
 import { bumpCacheVersion } from '../cache/versions';
+import { publishEventWrites } from '../listing/store';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { dispatch, type Intent } from '../intents';
@@ -123,7 +124,14 @@ export function followUpIntents(plan: Pick<IngestPlan, 'settle' | 'analyze' | 's
 
 async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
   // Still under the provider's lock, before the slot is written, all at once as before.
-  await Promise.all([dispatch(followUpIntents(plan, events, delay), { concurrently: true }), syncInsightStatuses(plan.statusChanges), bumpCacheVersion(...plan.changed)]);
+  // The `events` version is bumped together with the listing rows of the events written (one step).
+  const others = [...plan.changed].filter((scope) => scope !== 'events');
+  await Promise.all([
+    dispatch(followUpIntents(plan, events, delay), { concurrently: true }),
+    syncInsightStatuses(plan.statusChanges),
+    bumpCacheVersion(...others),
+    plan.changed.has('events') ? publishEventWrites(plan.events) : undefined,
+  ]);
 }
 
 /**

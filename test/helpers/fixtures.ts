@@ -3,6 +3,7 @@
  * ingest worker stores them (denormalized events, reference documents, live data, AI output).
  * Deterministic: the same event id always gets the same prices.
  */
+import { bumpCacheVersion } from '../../shared/cache/versions';
 import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from '../../shared/db/repositories/fixtures';
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/sports';
@@ -462,6 +463,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   forgetAllRecent(); // counts kept from the data just removed (shared/cache/recent.ts)
+  await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }
 
 export const SPORT_OF: Record<string, SportId> = { soccer: 1, basketball: 2, tennis: 3, baseball: 4, 'ice-hockey': 7, handball: 8 };

@@ -1,3 +1,4 @@
+import { bumpCacheVersion } from '../../shared/cache/versions';
 import { key, redis } from '../../shared/db/redis';
 import { forgetWrittenReferences } from '../../shared/ingest/apply';
 import { deleteAllIngested } from '../../shared/db/repositories/fixtures';
@@ -13,5 +14,6 @@ export function nextSlot(): number {
 export async function clearIngested(): Promise<void> {
   await deleteAllIngested();
   forgetWrittenReferences();
+  await bumpCacheVersion('events'); // pages and the listing of the data just removed
   for (const p of ['simulated', 'theoddsapi', 'replay']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
 }

@@ -55,31 +55,30 @@ export const Event = defineModel('Event', EventSchema, [
   [
     { status: 1, startDateTime: 1 },
     {
-      read: 'eventForms.ts:findEventsListPageByStart, findMostViewedEvents, findEventsLivePage and events.ts:countEventsMatching (the match, trending and live lists: status, start range, by start)',
-      gin: { status: "events.ts:findLiveEventIdsOfProvider (status 'live', every ingest poll); eventForms.ts:findEventsLivePage and events.ts:countEventsMatching (the live list: status 'live')" },
+      read: 'eventForms.ts:findMostViewedEvents (the trending list: status, start range)',
+      gin: { status: "events.ts:findLiveEventIdsOfProvider (status 'live', every ingest poll); events.ts:countEventsMatching (status)" },
     },
   ],
   [
     { competitionId: 1, startDateTime: 1 },
     {
-      read: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a competition's match list: competitionId, status $in, start range, by start); events.ts:findCompetitionCopyInAnEvent",
-      gin: { competitionId: "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a competition's match list); events.ts:findCompetitionCopyInAnEvent" },
+      read: 'events.ts:findCompetitionCopyInAnEvent; catalog counts per competition',
+      gin: { competitionId: 'events.ts:findCompetitionCopyInAnEvent' },
     },
   ],
   [
     { regionId: 1, startDateTime: 1 },
     {
-      read: "events.ts:countOpenEventsInRegion (each match detail: regionId, status $in); eventForms.ts:findEventsListPageByStart (a region's match list)",
+      read: 'events.ts:countOpenEventsInRegion (each match detail: regionId, status $in)',
       gin: { regionId: 'events.ts:countOpenEventsInRegion (each match detail: regionId; its status $in is not pushed down)' },
     },
   ],
   [
     { sportId: 1, status: 1, startDateTime: 1 },
     {
-      read: "eventForms.ts:findEventsListPageByStart, findEventsLivePage and events.ts:countEventsMatching of one sport; events.ts:findCompletedEventScoresOfSport (the refit: sportId, status 'completed', start range); eventForms.ts:findEventMarketsOfSportSince",
+      read: "events.ts:findCompletedEventScoresOfSport (the refit: sportId, status 'completed', start range); eventForms.ts:findEventMarketsOfSportSince",
       gin: {
-        sportId:
-          "eventForms.ts:findEventsListPageByStart and events.ts:countEventsMatching (a sport's match list: sportId; its status $in is not pushed down); events.ts:findCompletedEventScoresOfSport",
+        sportId: 'events.ts:findCompletedEventScoresOfSport',
       },
     },
   ],

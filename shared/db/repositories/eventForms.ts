@@ -88,18 +88,20 @@ const EVENT_LIST_PROJECTION = {
   dataSource: 1,
 } as const;
 
-const BY_START = { startDateTime: 1, _id: 1 } as const;
-
 export type EventListRow = EventForm<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>;
 
-/** One page of the events matching the filter with a list page's fields, soonest first. */
-export async function findEventsListPageByStart(filter: FilterQuery<EventDoc>, page: number, limit: number): Promise<EventListRow[]> {
-  const rows = await Event.find(filter, EVENT_LIST_PROJECTION)
-    .sort(BY_START)
-    .skip((page - 1) * limit)
-    .limit(limit)
-    .lean<(Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string })[]>();
-  return formsOf(rows, { live: false });
+/**
+ * The events of `ids` with a list page's fields, in the order of `ids` (an id no longer stored is
+ * left out); `live`: with the live list's flat live stats. Looked up by id: the listing
+ * (shared/listing/) chose the page.
+ */
+export async function findEventListFormsByIds(ids: readonly string[], opts: { live: boolean }): Promise<EventListRow[]> {
+  const rows = await findWhereIn<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>(Event, '_id', ids, EVENT_LIST_PROJECTION);
+  const byId = new Map(rows.map((r) => [String(r._id), r]));
+  return formsOf(
+    ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => Boolean(r)),
+    opts,
+  );
 }
 
 /**
@@ -125,17 +127,6 @@ export async function findMostViewedEvents(filter: FilterQuery<EventDoc>, limit:
     top.map((t) => byId.get(t.id)).filter((r): r is NonNullable<typeof r> => Boolean(r)),
     { live: false },
   );
-}
-
-/** One page of the events matching the filter with the live list's fields: soonest first, or most popular competition first when prioritized. */
-export async function findEventsLivePage(filter: FilterQuery<EventDoc>, opts: { prioritize: boolean; page: number; limit: number }): Promise<EventListRow[]> {
-  const sort = opts.prioritize ? ({ priority: -1, startDateTime: 1, _id: 1 } as const) : BY_START;
-  const rows = await Event.find(filter, EVENT_LIST_PROJECTION)
-    .sort(sort)
-    .skip((opts.page - 1) * opts.limit)
-    .limit(opts.limit)
-    .lean<(Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string })[]>();
-  return formsOf(rows, { live: true });
 }
 
 /** The whole event with its prices, views and (live) live stats; null when it does not exist. */

@@ -76,6 +76,19 @@ export async function countEventsMatching(filter: FilterQuery<EventDoc>): Promis
   return Event.countDocuments(filter);
 }
 
+/** Every event's listing fields (the listing's rebuild, shared/listing/store.ts), streamed. */
+export function findListingFieldsOfAllEvents(): AsyncIterable<{
+  _id: string;
+  sportId: number;
+  competitionId: number;
+  regionId: number;
+  status: string;
+  startDateTime: Date;
+  priority?: number | null;
+}> {
+  return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1 }).lean().cursor({ batchSize: 5000 }) as never;
+}
+
 /** Upcoming and live events of a region. */
 export async function countOpenEventsInRegion(regionId: number): Promise<number> {
   return Event.countDocuments({ regionId, status: { $in: ['upcoming', 'live'] } });

@@ -322,6 +322,12 @@ export async function deleteReferenceDocuments(ids: { regions?: readonly number[
  * Fields of one stored document set as given (dotted paths allowed), as a provider's feed or an
  * operator would change them behind the services' back: what a test then expects them to notice.
  */
+/** Ids of the stored events matching `filter`, soonest first then by id: what a list must show. */
+export async function findEventIdsByStart(filter: Record<string, unknown>): Promise<string[]> {
+  const rows = await Event.find(filter, { _id: 1, startDateTime: 1 }).lean<{ _id: string; startDateTime: Date }[]>();
+  return rows.sort((a, b) => +a.startDateTime - +b.startDateTime || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)).map((r) => String(r._id));
+}
+
 export async function setEventFields(eventId: string, set: Record<string, unknown>): Promise<void> {
   await writeEventSideFields([{ ...set, _id: eventId }]);
   // The event's prices are stored apart (EventPrices): `markets...` paths go there.

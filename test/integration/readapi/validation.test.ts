@@ -132,14 +132,14 @@ describe('read API request validation', () => {
       await bumpCacheVersion('events', 'competitions');
       await api.get('/v2/matches?competitionId=10&regionId=1&sportName=soccer&status=upcoming,live&date=2030-01-01&timezone=Europe/Madrid');
       await api.get('/v2/teams?search=madrid');
-      const find = calls.find((c) => c.collection === 'events' && c.method === 'find')!;
-      expect(find.args[0]).to.deep.equal({
-        competitionId: 10,
-        regionId: 1,
-        sportId: 1,
-        status: { $in: ['live', 'upcoming'] },
-        startDateTime: { $gte: new Date('2029-12-31T23:00:00Z'), $lt: new Date('2030-01-01T23:00:00Z') },
-      });
+      // The list is filtered in memory over the listing (shared/listing/): MongoDB sees the
+      // listing's rebuild (no filter) and the page's events by id, never a client's value.
+      const finds = calls.filter((c) => c.collection === 'events' && c.method === 'find');
+      expect(finds.length).to.be.greaterThan(0);
+      for (const f of finds)
+        expect(f.args[0], JSON.stringify(f.args[0])).to.satisfy(
+          (q: Record<string, unknown>) => Object.keys(q).length === 0 || (Object.keys(q).length === 1 && typeof q._id === 'string') || Array.isArray((q._id as { $in?: unknown })?.$in),
+        );
       const teams = calls.find((c) => c.collection === 'teams' && c.method === 'find')!;
       expect(teams.args[0]).to.deep.equal({ searchNames: { $regex: 'madrid' } });
     } finally {

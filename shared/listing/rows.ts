@@ -1,0 +1,78 @@
+/**
+ * The listing: one compact row per event (what the lists filter and sort on), so a list page and
+ * its `count` are chosen in memory from one snapshot, and only the page's events are read from the
+ * store. Pure: rows from the fields an event write sets, and the page of a filter.
+ */
+
+/** sport, competition, region, status, start (ms), competition priority. */
+export interface ListingRow {
+  s: number;
+  c: number;
+  r: number;
+  st: string;
+  t: number;
+  p: number;
+}
+
+const FIELDS: Record<string, keyof ListingRow> = { sportId: 's', competitionId: 'c', regionId: 'r', status: 'st', startDateTime: 't', priority: 'p' };
+
+/** The listing fields an event write sets (all of them on an insert), or null when it sets none. */
+export function listingFieldsOf(set: Record<string, unknown>): Partial<ListingRow> | null {
+  const out: Partial<ListingRow> = {};
+  let any = false;
+  for (const [field, k] of Object.entries(FIELDS)) {
+    if (!(field in set)) continue;
+    const v = set[field];
+    (out as Record<string, unknown>)[k] = v instanceof Date ? v.getTime() : field === 'priority' ? Number(v ?? 0) : v;
+    any = true;
+  }
+  return any ? out : null;
+}
+
+/** A stored event's row (the rebuild from the store). */
+export function listingRowOf(e: { sportId: number; competitionId: number; regionId: number; status: string; startDateTime: Date; priority?: number | null }): ListingRow {
+  return { s: e.sportId, c: e.competitionId, r: e.regionId, st: e.status, t: e.startDateTime.getTime(), p: e.priority ?? 0 };
+}
+
+export interface ListingFilter {
+  status?: readonly string[];
+  sportId?: number;
+  competitionId?: number;
+  regionId?: number;
+  /** Start instants, half-open [gte, lt). */
+  startGte?: number;
+  startLt?: number;
+}
+
+export type ListingSort = 'start' | 'priority';
+
+/** Events in a snapshot, as sorted lists of (id, row). */
+export type Listing = readonly (readonly [string, ListingRow])[];
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const BY_START = (a: readonly [string, ListingRow], b: readonly [string, ListingRow]) => a[1].t - b[1].t || byId(a[0], b[0]);
+const BY_PRIORITY = (a: readonly [string, ListingRow], b: readonly [string, ListingRow]) => b[1].p - a[1].p || BY_START(a, b);
+
+/** The snapshot's rows soonest first (then by id), as the store's sort would give them. */
+export function sortedListing(rows: Iterable<readonly [string, ListingRow]>): Listing {
+  return [...rows].sort(BY_START);
+}
+
+function matches(row: ListingRow, f: ListingFilter, statuses: ReadonlySet<string> | null): boolean {
+  if (statuses && !statuses.has(row.st)) return false;
+  if (f.sportId !== undefined && row.s !== f.sportId) return false;
+  if (f.competitionId !== undefined && row.c !== f.competitionId) return false;
+  if (f.regionId !== undefined && row.r !== f.regionId) return false;
+  if (f.startGte !== undefined && row.t < f.startGte) return false;
+  if (f.startLt !== undefined && row.t >= f.startLt) return false;
+  return true;
+}
+
+/** One page of the events matching the filter, and how many match in all: both from the same snapshot. */
+export function listingPage(listing: Listing, filter: ListingFilter, opts: { sort: ListingSort; page: number; limit: number }): { ids: string[]; count: number } {
+  const statuses = filter.status?.length ? new Set(filter.status) : null;
+  let hits = listing.filter(([, row]) => matches(row, filter, statuses));
+  if (opts.sort === 'priority') hits = [...hits].sort(BY_PRIORITY);
+  const from = (opts.page - 1) * opts.limit;
+  return { ids: hits.slice(from, from + opts.limit).map(([id]) => id), count: hits.length };
+}

@@ -1,0 +1,109 @@
+import { cacheVersionKey } from '../cache/versions';
+import { getConfig } from '../config';
+import { luaScript } from '../db/luaScript';
+import { key, redis } from '../db/redis';
+import { findListingFieldsOfAllEvents } from '../db/repositories/events';
+import { listingFieldsOf, listingRowOf, sortedListing, type Listing, type ListingRow } from './rows';
+
+/**
+ * The listing in Redis: a hash of compact rows (`listing:<db>:rows`, event id -> JSON row) and the
+ * `events` cache version it is complete at (`listing:<db>:valid`). The ingest poll, the one writer
+ * of the listing fields, writes the rows of the events it wrote and bumps the `events` version in
+ * one script, keeping the listing valid. Any other writer of events (a correction, a test's
+ * fixtures) only bumps the version, which leaves the listing invalid: the next reader rebuilds it
+ * from the store, and the rebuild lands only if no write came in between. Web processes keep the
+ * parsed listing in memory per version, so a list page costs a filter over a few thousand rows.
+ */
+
+const rowsKey = () => key('listing', getConfig().MONGODB_DB, 'rows');
+const validKey = () => key('listing', getConfig().MONGODB_DB, 'valid');
+
+// KEYS: rows, events version, valid. ARGV: id, partial row JSON, ... Returns the new version.
+const RECORD = luaScript(
+  `
+local old = tonumber(redis.call('GET', KEYS[2]) or '0')
+for i = 1, #ARGV, 2 do
+  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+  local row = cur and cjson.decode(cur) or {}
+  for k, v in pairs(cjson.decode(ARGV[i + 1])) do row[k] = v end
+  redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
+end
+local new = redis.call('INCR', KEYS[2])
+if tonumber(redis.call('GET', KEYS[3]) or '-1') == old then redis.call('SET', KEYS[3], new) end
+return new
+`,
+  3,
+);
+
+// KEYS: rows, events version, valid. ARGV: the version the rows were read at, then id, row JSON, ...
+const REBUILD = luaScript(
+  `
+if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('SET', KEYS[3], ARGV[1])
+return 1
+`,
+  3,
+);
+
+/**
+ * After the ingest wrote events: their listing fields into the rows, and the `events` version
+ * bumped (the page cache's invalidation), in one step.
+ */
+export async function publishEventWrites(writes: readonly { id: string; set: Record<string, unknown> }[]): Promise<void> {
+  const args: string[] = [];
+  for (const w of writes) {
+    const fields = listingFieldsOf(w.set);
+    if (fields) args.push(w.id, JSON.stringify(fields));
+  }
+  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), ...args);
+}
+
+let snapshot: { version: string; listing: Listing } | undefined;
+let rebuilding: Promise<Listing> | undefined;
+
+const complete = (r: Partial<ListingRow>): r is ListingRow => typeof r.t === 'number' && typeof r.st === 'string';
+
+function parse(rows: Record<string, string>): Listing {
+  const out: [string, ListingRow][] = [];
+  for (const [id, json] of Object.entries(rows)) {
+    const row = JSON.parse(json) as Partial<ListingRow>;
+    if (complete(row)) out.push([id, row]);
+  }
+  return sortedListing(out);
+}
+
+async function rebuild(): Promise<Listing> {
+  const version = (await redis().get(cacheVersionKey('events'))) ?? '0';
+  const rows: [string, ListingRow][] = [];
+  for await (const e of findListingFieldsOfAllEvents()) rows.push([String(e._id), listingRowOf(e)]);
+  const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
+  // Landed only when no write came in between; the rows read serve this reader either way.
+  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), version, ...args)) === 1) {
+    const listing = sortedListing(rows);
+    snapshot = { version, listing };
+    return listing;
+  }
+  return sortedListing(rows);
+}
+
+/** The listing as of now: from memory while the `events` version holds, else from Redis, else rebuilt. */
+export async function currentListing(): Promise<Listing> {
+  const [version, valid] = await redis().mget(cacheVersionKey('events'), validKey());
+  const v = version ?? '0';
+  if (snapshot && snapshot.version === v && valid === v) return snapshot.listing;
+  if (valid === v) {
+    const [[, v2], [, valid2], [, rows]] = (await redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()).exec()) as [
+      [null, string | null],
+      [null, string | null],
+      [null, Record<string, string>],
+    ];
+    if ((v2 ?? '0') === valid2) {
+      snapshot = { version: valid2, listing: parse(rows) };
+      return snapshot.listing;
+    }
+  }
+  rebuilding ??= rebuild().finally(() => (rebuilding = undefined));
+  return rebuilding;
+}

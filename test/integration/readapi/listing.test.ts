@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { findEventIdsByStart, setEventFields } from '../../../shared/db/repositories/fixtures';
+import { pollProvider } from '../../../shared/ingest/poll';
+import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
+import { SimulatedProvider } from '../../../shared/providers/simulated';
+import { startApi, type TestServer } from '../../helpers/api';
+import { clearIngested, nextSlot } from '../../helpers/ingest';
+
+const MIN = 60_000;
+const T0 = Date.parse('2026-11-26T18:00:00Z');
+const EVERY_STATUS = 'upcoming,live,completed,postponed,cancelled';
+
+describe('the listing: lists and counts from one snapshot, kept by the ingest', function () {
+  this.timeout(120_000);
+  let api: TestServer;
+  let handle: ProviderHandle;
+  let world = T0;
+  const poll = async (minutes: number) => {
+    world += minutes * MIN;
+    const out = await pollProvider(handle, { slot: nextSlot(), at: new Date(world), settlementDelayMs: () => 600_000 });
+    if (out.status !== 'ok') throw new Error(`poll: ${out.status}`);
+    return out;
+  };
+
+  before(async () => {
+    api = await startApi();
+    await clearIngested();
+    handle = createHandle('simulated', new SimulatedProvider({ seed: 11 }));
+    await poll(0);
+  });
+  after(async () => {
+    handle?.breaker.shutdown();
+    await api.close();
+    await clearIngested();
+  });
+
+  it('happy: paging through every status while the world moves between pages, count equals the items served, each once (the count of the last page)', async () => {
+    const seen: string[] = [];
+    const counts: number[] = [];
+    let changed = 0;
+    for (let page = 1; ; page++) {
+      const res = await api.get(`/v2/matches?status=${EVERY_STATUS}&limit=25&page=${page}`);
+      expect(res.status).to.equal(200);
+      counts.push(res.body.count);
+      seen.push(...res.body.data.map((e: { id: string }) => e.id));
+      if (res.body.data.length < 25) break;
+      // Kickoffs, prices, scores: the world changes before the next page is asked for.
+      const out = await poll(3);
+      changed += out.written.events + out.written.prices;
+    }
+    expect(changed, 'the world changed during the walk').to.be.greaterThan(0);
+    // Each page's count is of the snapshot its page came from: events the world adds during the
+    // walk start after every listed one, so they join the last pages, and the last count is the
+    // number of items served, each once. No page ever counts more than the walk finds.
+    expect(new Set(seen).size, 'each event once').to.equal(seen.length);
+    expect(seen.length).to.equal(counts[counts.length - 1]);
+    expect(counts.every((c, i) => i === 0 || c >= counts[i - 1])).to.equal(true);
+  });
+
+  it('happy: after polls that start and end events, each list is what the store says, in its order', async () => {
+    for (let i = 0; i < 5; i++) await poll(20);
+    for (const status of ['live', 'upcoming', 'completed']) {
+      const res = await api.get(`/v2/matches?status=${status}&limit=100`);
+      expect(res.status).to.equal(200);
+      const stored = await findEventIdsByStart({ status });
+      expect(res.body.count, status).to.equal(stored.length);
+      expect(res.body.data.map((e: { id: string }) => e.id)).to.deep.equal(stored.slice(0, 100));
+    }
+    const live = await api.get('/v2/matches/live?limit=100');
+    expect(live.body.count).to.equal((await findEventIdsByStart({ status: 'live' })).length);
+  });
+
+  it('error: a writer other than the ingest (a correction, an operator) bumps the version and the listing is rebuilt from the store', async () => {
+    const [first] = await findEventIdsByStart({ status: 'upcoming' });
+    const before = (await api.get(`/v2/matches?status=postponed&limit=100`)).body.count;
+    await setEventFields(first, { status: 'postponed' });
+    await bumpCacheVersion('events');
+    const after = await api.get(`/v2/matches?status=postponed&limit=100`);
+    expect(after.body.count).to.equal(before + 1);
+    expect(after.body.data.map((e: { id: string }) => e.id)).to.include(first);
+  });
+});
