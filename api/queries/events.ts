@@ -10,7 +10,7 @@ import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEven
 import { notFound } from '../errors';
 import { countView } from './views';
 import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
-import { listingPage } from '../../shared/listing/rows';
+import { listingIndex, listingPage, type Listing } from '../../shared/listing/rows';
 import { currentListing } from '../../shared/listing/store';
 import { recent } from '../../shared/cache/recent';
 
@@ -23,11 +23,42 @@ export interface MatchesQuery extends EventFilterInput {
   page: number;
 }
 
-/** The page and `count` are chosen from one listing snapshot; only the page's events are read. */
+/**
+ * Events as a list page serves them, kept per event while its listing row's change version holds
+ * and for at most LIST_FORM_MAX_AGE_MS (which bounds how old its view count gets): a page read
+ * after a poll reads from the store only the events that poll changed.
+ */
+const listForms = new Map<string, { v: number; until: number; form: StoredEvent }>();
+const LIST_FORMS_MAX = 50_000;
+export const LIST_FORM_MAX_AGE_MS = 30_000;
+
+async function listFormsOf(ids: readonly string[], listing: Listing): Promise<StoredEvent[]> {
+  const rows = listingIndex(listing);
+  const now = Date.now();
+  const kept = (id: string) => {
+    const k = listForms.get(id);
+    return k && k.v === rows.get(id)?.v && k.until > now ? k.form : undefined;
+  };
+  const missing = ids.filter((id) => !kept(id));
+  const read = new Map<string, StoredEvent>();
+  if (missing.length) {
+    if (listForms.size > LIST_FORMS_MAX) listForms.clear();
+    for (const form of (await findEventListFormsByIds(missing, { live: false })) as StoredEvent[]) {
+      read.set(form._id, form);
+      const v = rows.get(form._id)?.v;
+      if (v !== undefined) listForms.set(form._id, { v, until: now + LIST_FORM_MAX_AGE_MS, form });
+    }
+  }
+  // An event gone from the store since the snapshot is left out, as the store's own page would.
+  return ids.map((id) => read.get(id) ?? kept(id)).filter((f): f is StoredEvent => f !== undefined);
+}
+
+/** The page and `count` are chosen from one listing snapshot; only the page's changed events are read. */
 export async function listMatches(q: MatchesQuery) {
-  const { ids, count } = listingPage(await currentListing(), listingFilter(q), { sort: 'start', page: q.page, limit: q.limit });
-  const docs = await findEventListFormsByIds(ids, { live: false });
-  return { data: (docs as StoredEvent[]).map((e) => renderListEvent(e, q.locale)), count };
+  const listing = await currentListing();
+  const { ids, count } = listingPage(listing, listingFilter(q), { sort: 'start', page: q.page, limit: q.limit });
+  const docs = await listFormsOf(ids, listing);
+  return { data: docs.map((e) => renderListEvent(e, q.locale)), count };
 }
 
 export const TRENDING_SIZE = 5;

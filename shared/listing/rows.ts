@@ -4,7 +4,11 @@
  * store. Pure: rows from the fields an event write sets, and the page of a filter.
  */
 
-/** sport, competition, region, status, start (ms), competition priority. */
+/**
+ * sport, competition, region, status, start (ms), competition priority, and `v`: the `events`
+ * version of the last write of anything the event serves (its document, prices or live data), so
+ * a web process can keep a rendered event until it changes.
+ */
 export interface ListingRow {
   s: number;
   c: number;
@@ -12,6 +16,7 @@ export interface ListingRow {
   st: string;
   t: number;
   p: number;
+  v?: number;
 }
 
 const FIELDS: Record<string, keyof ListingRow> = { sportId: 's', competitionId: 'c', regionId: 'r', status: 'st', startDateTime: 't', priority: 'p' };
@@ -75,4 +80,13 @@ export function listingPage(listing: Listing, filter: ListingFilter, opts: { sor
   if (opts.sort === 'priority') hits = [...hits].sort(BY_PRIORITY);
   const from = (opts.page - 1) * opts.limit;
   return { ids: hits.slice(from, from + opts.limit).map(([id]) => id), count: hits.length };
+}
+
+const indexes = new WeakMap<Listing, Map<string, ListingRow>>();
+
+/** The snapshot's rows by id (built once per snapshot). */
+export function listingIndex(listing: Listing): ReadonlyMap<string, ListingRow> {
+  let index = indexes.get(listing);
+  if (!index) indexes.set(listing, (index = new Map(listing)));
+  return index;
 }

@@ -19,17 +19,18 @@ const rowsKey = () => key('listing', getConfig().MONGODB_DB, 'rows');
 const validKey = () => key('listing', getConfig().MONGODB_DB, 'valid');
 
 // KEYS: rows, events version, valid. ARGV: id, partial row JSON, ... Returns the new version.
+// Every event named gets the new version as its `v` (what it serves changed).
 const RECORD = luaScript(
   `
-local old = tonumber(redis.call('GET', KEYS[2]) or '0')
+local new = redis.call('INCR', KEYS[2])
 for i = 1, #ARGV, 2 do
   local cur = redis.call('HGET', KEYS[1], ARGV[i])
   local row = cur and cjson.decode(cur) or {}
   for k, v in pairs(cjson.decode(ARGV[i + 1])) do row[k] = v end
+  row['v'] = new
   redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
 end
-local new = redis.call('INCR', KEYS[2])
-if tonumber(redis.call('GET', KEYS[3]) or '-1') == old then redis.call('SET', KEYS[3], new) end
+if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new) end
 return new
 `,
   3,
@@ -47,16 +48,18 @@ return 1
   3,
 );
 
+type Write = { id: string; set: Record<string, unknown> };
+
 /**
- * After the ingest wrote events: their listing fields into the rows, and the `events` version
- * bumped (the page cache's invalidation), in one step.
+ * After the ingest wrote events (their documents, prices, live data): their listing fields and
+ * change version into the rows, and the `events` version bumped (the page cache's invalidation),
+ * in one step.
  */
-export async function publishEventWrites(writes: readonly { id: string; set: Record<string, unknown> }[]): Promise<void> {
-  const args: string[] = [];
-  for (const w of writes) {
-    const fields = listingFieldsOf(w.set);
-    if (fields) args.push(w.id, JSON.stringify(fields));
-  }
+export async function publishEventWrites(writes: { events: readonly Write[]; served: readonly Write[] }): Promise<void> {
+  const fields = new Map<string, Partial<ListingRow>>();
+  for (const w of writes.events) fields.set(w.id, listingFieldsOf(w.set) ?? {});
+  for (const w of writes.served) if (!fields.has(w.id)) fields.set(w.id, {});
+  const args = [...fields].flatMap(([id, f]) => [id, JSON.stringify(f)]);
   await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), ...args);
 }
 
@@ -77,7 +80,8 @@ function parse(rows: Record<string, string>): Listing {
 async function rebuild(): Promise<Listing> {
   const version = (await redis().get(cacheVersionKey('events'))) ?? '0';
   const rows: [string, ListingRow][] = [];
-  for await (const e of findListingFieldsOfAllEvents()) rows.push([String(e._id), listingRowOf(e)]);
+  const v = Number(version);
+  for await (const e of findListingFieldsOfAllEvents()) rows.push([String(e._id), { ...listingRowOf(e), v }]);
   const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
   // Landed only when no write came in between; the rows read serve this reader either way.
   if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), version, ...args)) === 1) {
