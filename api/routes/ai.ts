@@ -1,5 +1,7 @@
 import { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { bettingRecommendations, featuredPicks, processedInsights, valueOpportunities } from '../queries/ai';
+import { dayOf } from '../../shared/days';
+import { zoneKey } from '../queries/filters';
 import { route, type Route } from './spec';
 
 /** The /v2/ai endpoints, mounted and documented like every other route (spec.ts). */
@@ -15,7 +17,8 @@ export function aiRoutes(): Route[] {
       auth: 'key',
       query: featuredPicksQuery,
       response: aiResponses.featuredPicks,
-      handler: async ({ query, json }) => json(await featuredPicks(query)),
+      // "Today" is the client's day: part of the page's key.
+      handler: ({ query, cached }) => cached('featured-picks', { ...query, timezone: zoneKey(query.timezone), today: dayOf(new Date(), query.timezone) }, ['ai'], () => featuredPicks(query)),
     }),
     route({
       path: '/ai/processed-insights',
@@ -28,7 +31,7 @@ export function aiRoutes(): Route[] {
       query: processedInsightsQuery,
       lists: ['teamNames', 'status'],
       response: aiResponses.processedInsights,
-      handler: async ({ query, json }) => json(await processedInsights(query)),
+      handler: ({ query, cached }) => cached('processed-insights', query, ['events', 'ai'], () => processedInsights(query)),
     }),
     route({
       path: '/ai/value-opportunities',
@@ -40,7 +43,7 @@ export function aiRoutes(): Route[] {
       auth: 'key',
       query: valueOpportunitiesQuery,
       response: aiResponses.valueOpportunities,
-      handler: async ({ query, json }) => json(await valueOpportunities(query)),
+      handler: ({ query, cached }) => cached('value-opportunities', query, ['events', 'ai'], () => valueOpportunities(query)),
     }),
     route({
       path: '/ai/betting-recommendations',
@@ -52,7 +55,7 @@ export function aiRoutes(): Route[] {
       auth: 'key',
       query: bettingRecommendationsQuery,
       response: aiResponses.bettingRecommendations,
-      handler: async ({ query, json }) => json(await bettingRecommendations(query)),
+      handler: ({ query, cached }) => cached('betting-recommendations', query, ['ai'], () => bettingRecommendations(query)),
     }),
   ];
 }

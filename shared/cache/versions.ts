@@ -8,8 +8,10 @@ import { key, redis } from '../db/redis';
  * - `events`: events (status, markets, prices, stats, liveStats, views excepted), LiveEventData
  *   and LiveOddsSnapshot documents.
  * - `competitions`: the reference documents: competitions, regions and teams.
+ * - `ai`: what the AI worker and settlement write: recommendations (and their results),
+ *   insights, featured picks.
  */
-export const CACHE_SCOPES = ['events', 'competitions'] as const;
+export const CACHE_SCOPES = ['events', 'competitions', 'ai'] as const;
 export type CacheScope = (typeof CACHE_SCOPES)[number];
 
 export function cacheVersionKey(scope: CacheScope): string {

@@ -3,6 +3,7 @@ import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads,
 import { analyzeEventJob, forgetFits } from '../../shared/ai/worker/analyze';
 import { rebuildPicksForDay } from '../../shared/ai/worker/picks';
 import { refitJob } from '../../shared/ai/worker/refit';
+import { bumpCacheVersion } from '../../shared/cache/versions';
 import { worldNow } from '../../shared/clock/worldClock';
 import type { Registration } from '../registry';
 
@@ -12,6 +13,8 @@ export const aiHandlers: Registration<typeof aiQueue>[] = [
     async (job: Job<AiPayloads['analyze-event']>) => {
       await beginAnalysis(job.data.eventId);
       const outcome = await analyzeEventJob(job.data.eventId);
+      // Cached /v2/ai pages are rendered afresh once the analysis is written.
+      if (outcome.status === 'analyzed' || outcome.status === 'started') await bumpCacheVersion('ai');
       // The day's picks are rebuilt once for however many of its events were analysed meanwhile.
       if ('picksDay' in outcome && outcome.picksDay) await requestPicksRebuild(outcome.picksDay);
       return outcome;
@@ -21,7 +24,9 @@ export const aiHandlers: Registration<typeof aiQueue>[] = [
     'rebuild-picks',
     async (job: Job<AiPayloads['rebuild-picks']>) => {
       await beginPicksRebuild(job.data.day);
-      return rebuildPicksForDay(job.data.day);
+      const outcome = await rebuildPicksForDay(job.data.day);
+      await bumpCacheVersion('ai');
+      return outcome;
     },
   ],
   [

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { bumpCacheVersion } from '../../shared/cache/versions';
 import type { SettlementPayloads, settlementQueue } from '../../jobs/settlement';
 import { publishChainHead } from '../../shared/commitments/publish';
 import { dispatch } from '../../shared/intents';
@@ -30,6 +31,8 @@ export const settlementHandlers: Registration<typeof settlementQueue>[] = [
     'settle-event',
     async (job: Job<SettlementPayloads['settle-event']>) => {
       const o = await batcher.settle(job.data.eventId);
+      // Results of recommendations and picks: cached /v2/ai pages are rendered afresh.
+      await bumpCacheVersion('ai');
       return { status: o.status, resultVersion: o.resultVersion, statsSource: o.statsSource, recommendations: o.recommendations, picks: o.picks };
     },
   ],

@@ -5,7 +5,9 @@ import { DateTime } from 'luxon';
 import { aiQueue, requestAnalyses } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { aiComponents, aiResponses } from '../../../api/schemas/ai';
+import { cacheVersionKey } from '../../../shared/cache/versions';
 import { connectMongo } from '../../../shared/db/mongo';
+import { redis } from '../../../shared/db/redis';
 import { countRecommendationsMatching, findModelFitOfSport, findPicksOfEvent, findRecommendationsOfEvent } from '../../../shared/db/repositories/ai';
 import { findInsightById, findInsightsOfEvents, findRecommendationsOfEventsById, insertSeedDocuments, setEventFields } from '../../../shared/db/repositories/fixtures';
 import { mulberry32, samplePoisson } from '../../../shared/ai/random';
@@ -391,5 +393,26 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     expect(insight.blendWeight).to.equal(0);
     expect(insight.mainMarket.modelProbabilities).to.not.equal(null);
     expect(insight.teams.home.rated).to.equal(true);
+  });
+
+  it('happy: the /v2/ai lists are cached pages, rendered afresh once the worker wrote an analysis (the ai scope)', async () => {
+    // Every analysis the worker wrote in the before hook moved the version.
+    const written = Number(await redis().get(cacheVersionKey('ai')));
+    expect(written).to.be.at.least(events.length);
+    for (const path of ['/v2/ai/value-opportunities?limit=3', '/v2/ai/processed-insights?limit=3', '/v2/ai/betting-recommendations?limit=3', '/v2/ai/featured-picks']) {
+      expect((await api.get(path)).headers.get('x-cache'), path).to.equal('MISS');
+      expect((await api.get(path)).headers.get('x-cache'), path).to.equal('HIT');
+    }
+    // A re-analysis through the worker (new inputs: the event's prices moved) invalidates them.
+    const e = events[0];
+    await setEventFields(e._id, {
+      markets: e.markets.map((m) => ({
+        ...m,
+        betItems: m.betItems.map((i) => ({ ...i, price: i.price + 0.05, bookPrices: Object.fromEntries(Object.entries(i.bookPrices).map(([b, p]) => [b, (p as number) + 0.05])) })),
+      })),
+    });
+    expect((await runJob(e._id, 7)).status).to.equal('analyzed');
+    expect(Number(await redis().get(cacheVersionKey('ai')))).to.be.greaterThan(written);
+    expect((await api.get('/v2/ai/value-opportunities?limit=3')).headers.get('x-cache')).to.equal('MISS');
   });
 });
