@@ -20,8 +20,14 @@ const log = () => childLogger({ component: 'metering' });
 
 export type Debit = { ok: true; ref: string; hold: string; balance: number; at: number } | { ok: false; balance: number };
 
+// A request's ref: this process's random prefix (71 bits, new at each start) and a counter, unique
+// in the ledger without a random draw per request.
+const REF_PREFIX = randomBase62(12);
+let refCounter = 0;
+const nextRef = () => `${REF_PREFIX}${(refCounter++).toString(36)}`;
+
 export async function debitRequest(input: { accountId: string; cost: number }): Promise<Debit> {
-  const ref = randomBase62(20);
+  const ref = nextRef();
   const at = Date.now();
   const r = await admit(input.accountId, ref, input.cost);
   if (!r.ok) return { ok: false, balance: r.balance };
