@@ -6,6 +6,7 @@ import { connectMongo } from '../../shared/db/mongo';
 import { settleEvent } from '../../shared/settlement/settleEvent';
 import { serve, type TestServer } from '../helpers/api';
 import { launchBrowser, pageUntil, PHONE, type Browser } from '../helpers/browser';
+import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
 import { createEvent, createRecommendations } from '../helpers/settlementFixtures';
 
 /**
@@ -14,6 +15,8 @@ import { createEvent, createRecommendations } from '../helpers/settlementFixture
  * back, on a laptop and on a phone.
  */
 describe('dashboard in Chromium (issue 14)', function () {
+  // Usage is read from the ledger, which the consumer writes (the settlement process in the service).
+  ledgerConsumerForThisSuite();
   this.timeout(120_000);
   let api: TestServer;
   let browser: Browser | undefined;
