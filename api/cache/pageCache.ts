@@ -94,7 +94,8 @@ function readVersions(): Promise<Map<CacheScope, string>> {
   return versionsRead;
 }
 
-async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
+/** The versions of `scopes` as of now, as one string (equal strings: the same data). */
+export async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
   const all = await readVersions();
   return scopes.map((s) => all.get(s)).join('.');
 }

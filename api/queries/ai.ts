@@ -11,6 +11,7 @@ import {
   findUpcomingInsightsRecommendationIds,
 } from '../../shared/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/db/repositories/events';
+import { currentVersions } from '../cache/pageCache';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';
@@ -69,14 +70,32 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
   return { data: out };
 }
 
+/**
+ * The current opportunities (the recommendations of the latest pre-kickoff analysis of every event
+ * still to start, best edge first), read once per version of the data they come from and at most
+ * every OPPORTUNITIES_MAX_AGE_MS (events start as the world's clock moves): every filter of the
+ * endpoint is applied to them in memory, so distinct queries do not each read the store.
+ */
+const OPPORTUNITIES_MAX_AGE_MS = 5000;
+let opportunities: { versions: string; until: number; recs: Promise<StoredRecommendation[]> } | undefined;
+
+async function currentOpportunities(): Promise<StoredRecommendation[]> {
+  const versions = await currentVersions(['events', 'ai']);
+  if (!opportunities || opportunities.versions !== versions || opportunities.until < Date.now()) {
+    const recs = (async () => {
+      const ids = (await findUpcomingInsightsRecommendationIds(worldNow())).flatMap((i) => i.recommendationIds ?? []);
+      return ids.length ? ((await findRecommendationsByEdge({ _id: { $in: ids } })) as StoredRecommendation[]) : [];
+    })();
+    const entry = { versions, until: Date.now() + OPPORTUNITIES_MAX_AGE_MS, recs };
+    opportunities = entry;
+    recs.catch(() => opportunities === entry && (opportunities = undefined));
+  }
+  return opportunities.recs;
+}
+
 export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>): Promise<Body<'valueOpportunities'>> {
   const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
-  // Current opportunities: the latest pre-kickoff analysis of every event still to start.
-  const current = await findUpcomingInsightsRecommendationIds(worldNow());
-  const ids = current.flatMap((i) => i.recommendationIds ?? []);
-  const filter: Record<string, unknown> = { _id: { $in: ids }, edgePercentage: { $gte: minEdge } };
-  if (q.confidence) filter.confidence = q.confidence;
-  const all = ids.length ? ((await findRecommendationsByEdge(filter)) as StoredRecommendation[]) : [];
+  const all = (await currentOpportunities()).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
   const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
   return {
     opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),

@@ -408,11 +408,16 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
     await setEventFields(e._id, {
       markets: e.markets.map((m) => ({
         ...m,
-        betItems: m.betItems.map((i) => ({ ...i, price: i.price + 0.05, bookPrices: Object.fromEntries(Object.entries(i.bookPrices).map(([b, p]) => [b, (p as number) + 0.05])) })),
+        betItems: m.betItems.map((i) => ({ ...i, price: i.price + 0.05, bookPrices: Object.fromEntries(Object.entries(i.bookPrices).map(([b, p]) => [b, p + 0.05])) })),
       })),
     });
+    const before = (await api.get('/v2/ai/value-opportunities?limit=100')).body;
     expect((await runJob(e._id, 7)).status).to.equal('analyzed');
     expect(Number(await redis().get(cacheVersionKey('ai')))).to.be.greaterThan(written);
     expect((await api.get('/v2/ai/value-opportunities?limit=3')).headers.get('x-cache')).to.equal('MISS');
+    // And what it serves is the new analysis: the event's opportunities are its new recommendations.
+    const after = (await api.get('/v2/ai/value-opportunities?limit=100')).body;
+    const ofEvent = (b: { opportunities: { id: string; eventId: string }[] }) => b.opportunities.filter((o) => o.eventId === e._id).map((o) => o.id);
+    expect(ofEvent(after)).to.not.deep.equal(ofEvent(before));
   });
 });
