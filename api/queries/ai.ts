@@ -6,7 +6,7 @@ import {
   countRecommendationsMatching,
   findFeaturedPicks,
   findInsightsBatchByStart,
-  findRecommendationsByEdge,
+  findRecommendationsByIdsBestEdgeFirst,
   findRecommendationsPageNewestFirst,
   findUpcomingInsightsRecommendationIds,
 } from '../../shared/db/repositories/ai';
@@ -84,7 +84,7 @@ async function currentOpportunities(): Promise<StoredRecommendation[]> {
   if (!opportunities || opportunities.versions !== versions || opportunities.until < Date.now()) {
     const recs = (async () => {
       const ids = (await findUpcomingInsightsRecommendationIds(worldNow())).flatMap((i) => i.recommendationIds ?? []);
-      return ids.length ? ((await findRecommendationsByEdge({ _id: { $in: ids } })) as StoredRecommendation[]) : [];
+      return (await findRecommendationsByIdsBestEdgeFirst(ids)) as StoredRecommendation[];
     })();
     const entry = { versions, until: Date.now() + OPPORTUNITIES_MAX_AGE_MS, recs };
     opportunities = entry;

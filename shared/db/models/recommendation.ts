@@ -99,7 +99,7 @@ export const Recommendation = defineModel('Recommendation', RecommendationSchema
       gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
     },
   ],
-  [{ edgePercentage: -1 }, { read: 'ai.ts:findRecommendationsByEdge (by edge)' }],
+  [{ edgePercentage: -1 }, { read: 'none left (value opportunities are looked up by id: ai.ts:findRecommendationsByIdsBestEdgeFirst); kept for MongoDB reads by edge' }],
   [{ settlementDate: 1 }, { read: 'ai.ts:findFirstSettledRecommendation (by settlementDate)' }],
   [{ createdAt: -1 }, { read: 'ai.ts:findRecommendationsPageNewestFirst (no filter, newest first)' }],
   // Performance rollups are recomputed per day of the event's start.

@@ -1,5 +1,5 @@
 import type { Connection, FilterQuery } from 'mongoose';
-import { type BulkCounts, bulkWriteInBatches, insertInBatches } from '../bulk';
+import { type BulkCounts, bulkWriteInBatches, chunks, insertInBatches } from '../bulk';
 import { Insight, ModelFit, Pick, Recommendation } from '../models';
 import type { PickDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
@@ -129,9 +129,15 @@ export async function findUpcomingInsightsRecommendationIds(after: Date) {
   return Insight.find({ status: 'upcoming', startDateTime: { $gt: after } }, { recommendationIds: 1 }).lean();
 }
 
-/** Every recommendation matching the filter, best edge first. */
-export async function findRecommendationsByEdge(filter: FilterQuery<RecommendationDoc>) {
-  return Recommendation.find(filter).sort({ edgePercentage: -1, _id: 1 }).lean<RecommendationDoc[]>();
+/**
+ * The recommendations of `ids`, best edge first (then by id). Looked up a hundred at a time, so on
+ * FerretDB each is found by its index: one `$in` would read every recommendation ever written.
+ */
+export async function findRecommendationsByIdsBestEdgeFirst(ids: readonly string[]): Promise<RecommendationDoc[]> {
+  const out: RecommendationDoc[] = [];
+  for (const part of chunks(ids, 100)) out.push(...(await findWhereIn<RecommendationDoc>(Recommendation, '_id', part)));
+  const id = (r: RecommendationDoc) => String((r as { _id?: unknown })._id);
+  return out.sort((a, b) => b.edgePercentage - a.edgePercentage || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
 }
 
 export async function countRecommendationsMatching(filter: FilterQuery<RecommendationDoc>): Promise<number> {
