@@ -3,7 +3,7 @@ import { checkAccess, type KeyIdentity } from '../../shared/billing/access';
 import { priceOf, type Priced } from '../../shared/billing/costs';
 import { bearerKey } from '../../shared/billing/keys';
 import { balanceOf } from '../../shared/billing/credits';
-import { debitRequest, settleRequest } from '../../shared/billing/metering';
+import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/billing/metering';
 import { ApiError } from '../errors';
 
 /**
@@ -11,11 +11,12 @@ import { ApiError } from '../errors';
  * (shared/billing/costs.ts); a path in no row passes through unmetered (free, or a 404 that costs
  * nothing).
  *
- * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check and rate limit,
- *    one Redis round trip. 401 or 429 if not allowed.
- * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the debit,
- *    one atomic Redis script (shared/billing/credits.ts). A request the route refuses (400) never
- *    reaches it, so a refused request costs nothing.
+ * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check, rate limit and
+ *    a live key's debit, one Redis script (shared/billing/access.ts with credits.ts's debit).
+ *    401 or 429 if not allowed.
+ * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the credit
+ *    headers, or the 402/403 of a refused debit (after validation: a bad parameter is a 400 even
+ *    on an empty balance). A request the route refuses (400) is given back when it closes.
  * The response decides the charge: a status under 400 with headers sent keeps it; anything else
  * is refunded, and the credit headers say so.
  */
@@ -23,6 +24,8 @@ import { ApiError } from '../errors';
 interface Metered {
   priced: Priced;
   key: KeyIdentity;
+  /** A live key's debit, made with the key check (settled when the response closes). */
+  debit?: Debit;
 }
 
 declare global {
@@ -48,7 +51,8 @@ export function meterAccess(): RequestHandler {
     try {
       const plaintext = bearerKey(req.headers.authorization);
       if (!plaintext) return next(INVALID());
-      const access = await checkAccess(plaintext);
+      const ref = nextRef();
+      const access = await checkAccess(plaintext, { cost: priced.credits, ref });
       if (access.outcome === 'invalid') return next(INVALID());
       if (access.outcome === 'capped') {
         res.setHeader('X-Credits-Consumed', '0');
@@ -67,9 +71,20 @@ export function meterAccess(): RequestHandler {
         return next(new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS), 'X-RateLimit-Remaining': '0' }));
       }
       res.setHeader('X-RateLimit-Remaining', String(access.remaining));
-      // Until the route's debit says otherwise: a request refused by validation costs nothing.
+      // Until the route says otherwise: a request refused by validation costs nothing.
       res.setHeader('X-Credits-Consumed', '0');
-      res.locals.metered = { priced, key: access.key };
+      const { accountId, keyId } = access.key;
+      let debit: Debit | undefined;
+      if (access.admission) {
+        debit = await debitOfAdmission({ accountId, cost: priced.credits, ref }, access.admission);
+        // Debited with the key check: kept only if the route serves it (a 400 of validation, a 404, a 5xx are given back).
+        if (debit.ok) {
+          const d = debit;
+          const charged = chargeOnHeaders(res, d.balance, priced.credits);
+          res.once('close', () => settleRequest({ accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+        }
+      }
+      res.locals.metered = { priced, key: access.key, debit };
       next();
     } catch (err) {
       // Redis or MongoDB unreachable: the key cannot be checked, so nothing is served.
@@ -83,27 +98,23 @@ export function meterDebit(): RequestHandler {
   return async (req, res, next) => {
     const { metered } = res.locals;
     if (!metered) return next();
-    const { priced } = metered;
-    const { accountId, keyId, mode } = metered.key;
+    const { priced, debit } = metered;
     try {
-      if (mode === 'test') {
+      if (metered.key.mode === 'test') {
         // Test keys are served like live ones but never consume credits (within their daily cap: access.ts).
         res.setHeader('X-Key-Mode', 'test');
-        setCredits(res, await balanceOf(accountId), 0);
+        setCredits(res, await balanceOf(metered.key.accountId), 0);
         return next();
       }
-      const debit = await debitRequest({ accountId, cost: priced.credits });
+      // The debit was decided with the key check; its refusal waited for the parameters to be valid.
+      if (!debit) throw new Error('a live key reached the route without its debit');
       if (!debit.ok) {
         setCredits(res, debit.balance, 0);
         return next(insufficient(priced, debit.balance));
       }
       setCredits(res, debit.balance, priced.credits);
-      const charged = chargeOnHeaders(res, debit.balance, priced.credits);
-      res.once('close', () => settleRequest({ accountId, keyId, ref: debit.ref, hold: debit.hold, at: debit.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
       next();
     } catch (err) {
-      // The debit cannot be made: nothing is served (and nothing charged: a debit that did land
-      // keeps its hold, which the sweep refunds).
       req.log?.error({ err: messageOf(err) }, 'metering unavailable');
       next(UNAVAILABLE());
     }

@@ -1,5 +1,6 @@
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
+import { balancePrefix, DEBIT_LUA, holdsKey } from './credits';
 import { key, redis } from '../db/redis';
 import { findApiKeyForAccess } from '../db/repositories/accounts';
 import { hashKey, type KeyMode } from './keys';
@@ -33,8 +34,10 @@ const rateKey = (hash: string) => key('rate', hash);
 const lastUsedKey = (hash: string) => key('apikey-used', hash);
 
 // KEYS: cache, key bucket, last-used. ARGV: live rps, test rps, account rps, account-bucket key
-// prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end.
-// Returns {0} miss, {-1} revoked, {1, value, remaining} allowed, {2, value, retryAfterMs} limited
+// prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end, then the debit:
+// cost (0: none), balance key prefix, holds key, the request's ref.
+// Returns {0} miss, {-1} revoked, {1, value, remaining[, debit...]} allowed (a live key's request
+// debited in the same step: shared/billing/credits.ts DEBIT_LUA), {2, value, retryAfterMs} limited
 // (the key's bucket or its account's), {3, value, retryAfterS} the account's test keys' daily cap.
 // The account's keys are named by the cached value (mode|keyId|accountId), so the account's bucket
 // and cap are found in the same step: nothing is counted unless everything allows the request.
@@ -69,7 +72,12 @@ end
 redis.call('SET', KEYS[2], tostring(keyTat), 'PX', math.ceil(keyTat - now) + 1000)
 redis.call('SET', accountBucket, tostring(accountTat), 'PX', math.ceil(accountTat - now) + 1000)
 redis.call('SET', KEYS[3], tostring(now), 'EX', 2592000)
-return {1, v, math.floor((keyTol - (keyTat - now)) / keyInterval) + 1}
+local remaining = math.floor((keyTol - (keyTat - now)) / keyInterval) + 1
+local cost = tonumber(ARGV[9])
+if mode ~= 'live' or cost == 0 then return {1, v, remaining} end
+local balKey, holdsKey, member = ARGV[10] .. account, ARGV[11], account .. '|' .. ARGV[12] .. '|' .. ARGV[9]
+${DEBIT_LUA}
+return {1, v, remaining, unpack(debit)}
 `;
 
 const runAccess = luaScript(SCRIPT, 3);
@@ -80,11 +88,14 @@ export interface KeyIdentity {
   mode: KeyMode;
 }
 
+/** A live key's debit made with the key check: debited, refused on the balance, or no balance yet (seed it). */
+export type AdmissionOutcome = { outcome: 'debited'; balance: number; topUpSeq: number } | { outcome: 'insufficient'; balance: number } | { outcome: 'unseeded' };
+
 export type AccessResult =
   | { outcome: 'invalid' }
   | { outcome: 'limited'; key: KeyIdentity; retryAfterS: number; limit: number }
   | { outcome: 'capped'; key: KeyIdentity; retryAfterS: number; cap: number }
-  | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number };
+  | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number; admission?: AdmissionOutcome };
 
 const encode = (k: KeyIdentity) => `${k.mode}|${k.keyId}|${k.accountId}`;
 function decode(v: string): KeyIdentity {
@@ -95,7 +106,7 @@ function decode(v: string): KeyIdentity {
 /** Requests per second of all keys of one account together. */
 export const accountRps = (): number => getConfig().ACCOUNT_RATE_LIMIT_RPS || Math.ceil(getConfig().RATE_LIMIT_LIVE_RPS * 2.5);
 
-function runScript(hash: string): Promise<[number, string?, number?]> {
+function runScript(hash: string, charge?: { cost: number; ref: string }): Promise<[number, string?, number?, number?, number?, number?]> {
   const cfg = getConfig();
   const now = new Date();
   const day = now.toISOString().slice(0, 10);
@@ -113,13 +124,20 @@ function runScript(hash: string): Promise<[number, string?, number?]> {
     cfg.TEST_KEY_DAILY_REQUESTS,
     day,
     toDayEnd,
-  ) as Promise<[number, string?, number?]>;
+    charge?.cost ?? 0,
+    balancePrefix(),
+    holdsKey(),
+    charge?.ref ?? '',
+  ) as Promise<[number, string?, number?, number?, number?, number?]>;
 }
 
-/** Checks a well-formed plaintext key and takes one token from its bucket. */
-export async function checkAccess(plaintext: string): Promise<AccessResult> {
+/**
+ * Checks a well-formed plaintext key and takes one token from its bucket; with `charge`, a live
+ * key's request is debited in the same step (held under `charge.ref`).
+ */
+export async function checkAccess(plaintext: string, charge?: { cost: number; ref: string }): Promise<AccessResult> {
   const hash = hashKey(plaintext);
-  let r = await runScript(hash);
+  let r = await runScript(hash, charge);
   if (r[0] === 0) {
     const doc = await findApiKeyForAccess(hash);
     if (!doc) {
@@ -128,7 +146,7 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
     }
     const value = doc.revokedAt ? REVOKED : encode({ keyId: doc._id, accountId: doc.accountId, mode: doc.mode });
     await redis().set(cacheKey(hash), value, 'EX', doc.revokedAt ? TOMBSTONE_TTL_S : CACHE_TTL_S, 'NX');
-    r = await runScript(hash);
+    r = await runScript(hash, charge);
     if (r[0] === 0) return { outcome: 'invalid' }; // evicted in between: refuse rather than loop
   }
   if (r[0] === -1) return { outcome: 'invalid' };
@@ -137,7 +155,14 @@ export async function checkAccess(plaintext: string): Promise<AccessResult> {
   const limit = (identity.mode === 'live' ? cfg.RATE_LIMIT_LIVE_RPS : cfg.RATE_LIMIT_TEST_RPS) * 2;
   if (r[0] === 2) return { outcome: 'limited', key: identity, retryAfterS: Math.max(1, Math.ceil(Number(r[2]) / 1000)), limit };
   if (r[0] === 3) return { outcome: 'capped', key: identity, retryAfterS: Number(r[2]), cap: cfg.TEST_KEY_DAILY_REQUESTS };
-  return { outcome: 'allowed', key: identity, remaining: Number(r[2]), limit };
+  return { outcome: 'allowed', key: identity, remaining: Number(r[2]), limit, admission: admissionOf(r[3], r[4], r[5]) };
+}
+
+function admissionOf(status: number | undefined, balance: number | undefined, topUpSeq: number | undefined): AdmissionOutcome | undefined {
+  if (status === undefined) return undefined;
+  if (status === 1) return { outcome: 'debited', balance: Number(balance), topUpSeq: Number(topUpSeq) };
+  if (status === 0) return { outcome: 'insufficient', balance: Number(balance) };
+  return { outcome: 'unseeded' };
 }
 
 /** Called by revoke after MongoDB says revoked: every process refuses the key from now on. */

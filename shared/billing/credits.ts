@@ -34,23 +34,40 @@ export const balanceKey = (accountId: string) => key('meter', getConfig().MONGOD
 const creditsKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'credits', accountId);
 export const holdsKey = () => key('meter', getConfig().MONGODB_DB, 'holds');
 export const chargeStreamKey = () => key('meter', getConfig().MONGODB_DB, 'charges');
-const balancePrefix = () => `${key('meter', getConfig().MONGODB_DB, 'balance')}:`;
+export const balancePrefix = () => `${key('meter', getConfig().MONGODB_DB, 'balance')}:`;
 
 /** How long an announced credit is remembered for a seed racing it (any seed takes milliseconds). */
 const CREDIT_MEMORY_S = 7 * 24 * 3600;
 
-// KEYS: balance, holds. ARGV: cost, hold member, now ms.
-// {-1} no balance (seed it), {0, balance} refused, {1, balance after, topUpSeq} debited and held.
-const DEBIT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
-local bal = tonumber(redis.call('HGET', KEYS[1], 'bal'))
-local cost = tonumber(ARGV[1])
-if bal < cost then return {0, bal} end
-bal = redis.call('HINCRBY', KEYS[1], 'bal', -cost)
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-return {1, bal, tonumber(redis.call('HGET', KEYS[1], 'topUpSeq'))}
+/**
+ * The debit, as a Lua fragment shared by DEBIT and the key check's script (shared/billing/access.ts,
+ * which debits in the same step as the rate limit). Reads `balKey`, `holdsKey`, `cost`, `member`,
+ * `now`; sets `debit` to {-1} no balance (seed it), {0, balance} refused, or {1, balance after,
+ * topUpSeq} debited and held.
+ */
+export const DEBIT_LUA = `
+local debit
+if redis.call('EXISTS', balKey) == 0 then
+  debit = {-1}
+else
+  local bal = tonumber(redis.call('HGET', balKey, 'bal'))
+  if bal < cost then
+    debit = {0, bal}
+  else
+    bal = redis.call('HINCRBY', balKey, 'bal', -cost)
+    redis.call('ZADD', holdsKey, now, member)
+    debit = {1, bal, tonumber(redis.call('HGET', balKey, 'topUpSeq'))}
+  end
+end
 `;
-const runDebit = luaScript(DEBIT, 2);
+
+// KEYS: balance, holds. ARGV: cost, hold member, now ms.
+const runDebit = luaScript(
+  `local balKey, holdsKey, cost, member, now = KEYS[1], KEYS[2], tonumber(ARGV[1]), ARGV[2], ARGV[3]
+${DEBIT_LUA}
+return debit`,
+  2,
+);
 
 // KEYS: holds, balance, stream. ARGV: hold member, charged (1/0), cost, then the charge's fields.
 // 1: settled now; 0: no such hold (settled before, by the sweep, or lost with Redis): nothing done.
@@ -133,8 +150,10 @@ function seed(accountId: string): Promise<void> {
 export type Admission = { ok: true; hold: string; head: AdmissionHead } | { ok: false; balance: number };
 
 /** Takes `cost` credits if the balance holds them, and holds them until `settleCharge`. */
+export const holdOf = (accountId: string, ref: string, cost: number) => `${accountId}|${ref}|${cost}`;
+
 export async function admit(accountId: string, ref: string, cost: number): Promise<Admission> {
-  const hold = `${accountId}|${ref}|${cost}`;
+  const hold = holdOf(accountId, ref, cost);
   for (let tries = 0; ; tries++) {
     const r = (await runDebit(redis(), balanceKey(accountId), holdsKey(), cost, hold, Date.now())) as number[];
     if (r[0] === 1) return { ok: true, hold, head: { balance: r[1], topUpSeq: r[2] } };

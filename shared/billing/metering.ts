@@ -1,6 +1,7 @@
 import { deleteMeterHold, findMeterHoldsOlderThan, ledgerEntryExistsByRef } from '../db/repositories/ledger';
 import { childLogger } from '../logger';
-import { admit, applyCredit, refundStaleHolds, settleCharge, type AdmissionHead } from './credits';
+import type { AdmissionOutcome } from './access';
+import { admit, applyCredit, holdOf, refundStaleHolds, settleCharge, type AdmissionHead } from './credits';
 import { randomBase62 } from './keys';
 import { afterDebit } from './recharge';
 
@@ -24,15 +25,24 @@ export type Debit = { ok: true; ref: string; hold: string; balance: number; at: 
 // in the ledger without a random draw per request.
 const REF_PREFIX = randomBase62(12);
 let refCounter = 0;
-const nextRef = () => `${REF_PREFIX}${(refCounter++).toString(36)}`;
+export const nextRef = () => `${REF_PREFIX}${(refCounter++).toString(36)}`;
 
-export async function debitRequest(input: { accountId: string; cost: number }): Promise<Debit> {
-  const ref = nextRef();
+/** Debits a request on its own (when the key check could not: no balance in Redis yet, which this seeds). */
+export async function debitRequest(input: { accountId: string; cost: number; ref?: string }): Promise<Debit> {
+  const ref = input.ref ?? nextRef();
   const at = Date.now();
   const r = await admit(input.accountId, ref, input.cost);
   if (!r.ok) return { ok: false, balance: r.balance };
   triggerRecharge(input.accountId, r.head);
   return { ok: true, ref, hold: r.hold, balance: r.head.balance, at };
+}
+
+/** The debit the key check made in its step (shared/billing/access.ts), as debitRequest gives it. */
+export async function debitOfAdmission(input: { accountId: string; cost: number; ref: string }, admission: AdmissionOutcome): Promise<Debit> {
+  if (admission.outcome === 'unseeded') return debitRequest(input);
+  if (admission.outcome === 'insufficient') return { ok: false, balance: admission.balance };
+  triggerRecharge(input.accountId, admission);
+  return { ok: true, ref: input.ref, hold: holdOf(input.accountId, input.ref, input.cost), balance: admission.balance, at: Date.now() };
 }
 
 function triggerRecharge(accountId: string, head: AdmissionHead): void {
