@@ -2,6 +2,7 @@ import '../shared/entry'; // first: a bad variable stops here, before any module
 import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
 import { getConfig } from '../shared/config';
+import { invalidateListing } from '../shared/listing/store';
 import { migrateStoredEvents } from '../shared/ingest/migrate';
 import { closeProviders, providerHandle } from '../shared/providers/registry';
 import { ingestHandlers } from './handlers/ingest';
@@ -14,6 +15,9 @@ export async function startIngest(): Promise<Service> {
   // naming the offending field, instead of failing each poll.
   for (const name of getConfig().PROVIDERS) providerHandle(name);
   await migrateStoredEvents();
+  // This worker's state is read back from the store; a poll of a previous run may have died
+  // between its writes and the listing's: the next reader rebuilds the listing from the store.
+  await invalidateListing();
   const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
   return {
     name: service.name,

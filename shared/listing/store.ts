@@ -30,23 +30,35 @@ for i = 1, #ARGV, 2 do
   row['v'] = new
   redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
 end
-if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new) end
+if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new, 'KEEPTTL') end
 return new
 `,
   3,
 );
 
-// KEYS: rows, events version, valid. ARGV: the version the rows were read at, then id, row JSON, ...
+// KEYS: rows, events version, valid. ARGV: the version the rows were read at, seconds the rebuild
+// holds, then id, row JSON, ...
 const REBUILD = luaScript(
   `
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('SET', KEYS[3], ARGV[1])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2])
 return 1
 `,
   3,
 );
+
+/**
+ * A rebuilt listing is trusted for this long, however the ingest keeps it since (its writes keep
+ * the expiry): a row a failed poll left stale is corrected from the store within it.
+ */
+const REBUILD_EVERY_S = 600;
+
+/** The listing is rebuilt from the store by its next reader (an ingest worker starting: its state was read back from the store). */
+export async function invalidateListing(): Promise<void> {
+  await redis().del(validKey());
+}
 
 type Write = { id: string; set: Record<string, unknown> };
 
@@ -84,7 +96,7 @@ async function rebuild(): Promise<Listing> {
   for await (const e of findListingFieldsOfAllEvents()) rows.push([String(e._id), { ...listingRowOf(e), v }]);
   const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
   // Landed only when no write came in between; the rows read serve this reader either way.
-  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), version, ...args)) === 1) {
+  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), version, REBUILD_EVERY_S, ...args)) === 1) {
     const listing = sortedListing(rows);
     snapshot = { version, listing };
     return listing;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
+import { getConfig } from '../../../shared/config';
+import { redis } from '../../../shared/db/redis';
 import { findEventIdsByStart, setEventFields } from '../../../shared/db/repositories/fixtures';
 import { pollProvider } from '../../../shared/ingest/poll';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
@@ -69,6 +71,25 @@ describe('the listing: lists and counts from one snapshot, kept by the ingest', 
     }
     const live = await api.get('/v2/matches/live?limit=100');
     expect(live.body.count).to.equal((await findEventIdsByStart({ status: 'live' })).length);
+  });
+
+  it('error: a rebuilt listing is trusted for 10 minutes at most, however the ingest keeps it, so a row a failed poll left stale is corrected', async () => {
+    await bumpCacheVersion('events');
+    await api.get('/v2/matches?limit=1'); // rebuilt by this reader
+    const validKey = `${getConfig().REDIS_PREFIX}:listing:${getConfig().MONGODB_DB}:valid`;
+    const ttl = await redis().ttl(validKey);
+    expect(ttl).to.be.within(590, 600);
+    await poll(2); // the ingest's writes keep the listing valid, and keep its expiry
+    expect(await redis().get(validKey)).to.equal(await redis().get(cacheVersionKey('events')));
+    expect(await redis().ttl(validKey)).to.be.within(1, ttl);
+    // A poll that wrote the store but died before the listing: its row is stale until the expiry.
+    const [first] = await findEventIdsByStart({ status: 'upcoming' });
+    await setEventFields(first, { status: 'cancelled' });
+    expect((await api.get('/v2/matches?status=cancelled&limit=100')).body.data.map((e: { id: string }) => e.id)).to.not.include(first);
+    await redis().expire(validKey, 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    await poll(0.1); // a new page version
+    expect((await api.get('/v2/matches?status=cancelled&limit=100')).body.data.map((e: { id: string }) => e.id)).to.include(first);
   });
 
   it('error: a writer other than the ingest (a correction, an operator) bumps the version and the listing is rebuilt from the store', async () => {
