@@ -6,12 +6,14 @@ import {
   countRecommendationsMatching,
   findFeaturedPicks,
   findInsightsBatchByStart,
+  findInsightsByIds,
   findRecommendationsByIdsBestEdgeFirst,
   findRecommendationsPageNewestFirst,
   findUpcomingInsightsRecommendationIds,
 } from '../../shared/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/db/repositories/events';
 import { currentVersions } from '../cache/pageCache';
+import { currentListing } from '../../shared/listing/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';
@@ -42,6 +44,9 @@ export async function featuredPicks(q: Infer<typeof featuredPicksQuery>): Promis
 
 export async function processedInsights(q: Infer<typeof processedInsightsQuery>): Promise<Body<'processedInsights'>> {
   const statuses: string[] = [...new Set(q.status)];
+  // Upcoming and live read soonest first; a list with finished events reads most recent first.
+  const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
+  if (!q.eventId && !q.teamNames) return insightsByListing(q, statuses, direction);
   // A stored status can only lag behind the event's (upcoming -> live -> finished): also read
   // the earlier ones, then keep what the events' current status allows.
   const stored = new Set(statuses);
@@ -50,8 +55,6 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
   const filter: Record<string, unknown> = { status: { $in: [...stored] } };
   if (q.eventId) filter._id = q.eventId;
   if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
-  // Upcoming and live read soonest first; a list with finished events reads most recent first.
-  const direction = statuses.some((s) => CLOSED_STATUSES.includes(s)) ? -1 : 1;
   // The insight's status is refreshed by the worker; the event is the authority, so each page
   // is checked against the events' current status (and topped up from the next page).
   const out: ReturnType<typeof renderInsight>[] = [];
@@ -66,6 +69,28 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
       if (statuses.includes(status) && out.length < q.limit) out.push(renderInsight(i, q.locale, q.timezone, status));
     }
     if (insights.length < batch) break;
+  }
+  return { data: out };
+}
+
+/**
+ * Without an event or team filter, the events come from the listing (their current status, in
+ * start order) and only their insights are read, by id, a window at a time: no scan of every
+ * insight stored. Events the AI never analysed have none and are passed over.
+ */
+async function insightsByListing(q: Infer<typeof processedInsightsQuery>, statuses: string[], direction: 1 | -1): Promise<Body<'processedInsights'>> {
+  const wanted = new Set(statuses);
+  let rows = (await currentListing()).filter(([, r]) => wanted.has(r.st));
+  if (direction === -1) rows = [...rows].sort((a, b) => b[1].t - a[1].t || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: ReturnType<typeof renderInsight>[] = [];
+  const batch = Math.max(10, 2 * q.limit);
+  for (let from = 0, round = 0; out.length < q.limit && from < rows.length && round < 10; from += batch, round++) {
+    const window = rows.slice(from, from + batch);
+    const insights = new Map(((await findInsightsByIds(window.map(([id]) => id))) as (StoredInsight & { _id: string })[]).map((i) => [String(i._id), i]));
+    for (const [id, row] of window) {
+      const insight = insights.get(id);
+      if (insight && out.length < q.limit) out.push(renderInsight(insight, q.locale, q.timezone, row.st));
+    }
   }
   return { data: out };
 }

@@ -124,6 +124,11 @@ export async function findInsightsBatchByStart(filter: FilterQuery<InsightDoc>, 
   return Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(limit).lean<InsightDoc[]>();
 }
 
+/** The insights of these events (at most one each), by id, looked up as FerretDB can push down. */
+export async function findInsightsByIds(eventIds: readonly string[]): Promise<InsightDoc[]> {
+  return findWhereIn<InsightDoc>(Insight, '_id', eventIds);
+}
+
 /** The current recommendations of the upcoming events' insights whose event starts after `after`. */
 export async function findUpcomingInsightsRecommendationIds(after: Date) {
   return Insight.find({ status: 'upcoming', startDateTime: { $gt: after } }, { recommendationIds: 1 }).lean();

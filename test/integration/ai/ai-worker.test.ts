@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { aiQueue, requestAnalyses } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { aiComponents, aiResponses } from '../../../api/schemas/ai';
-import { cacheVersionKey } from '../../../shared/cache/versions';
+import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
 import { connectMongo } from '../../../shared/db/mongo';
 import { redis } from '../../../shared/db/redis';
 import { countRecommendationsMatching, findModelFitOfSport, findPicksOfEvent, findRecommendationsOfEvent } from '../../../shared/db/repositories/ai';
@@ -222,8 +222,14 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
       const live = await api.get('/v2/ai/processed-insights?status=live&eventId=aiw4');
       expect(live.body.data.map((x: any) => [x.eventId, x.status])).to.deep.equal([['aiw4', 'live']]);
       expect((await api.get('/v2/ai/processed-insights?status=upcoming&eventId=aiw4')).body.data).to.have.length(0);
+      // Without an event filter the events come from the listing, with their current status.
+      await bumpCacheVersion('events');
+      const liveList = await api.get('/v2/ai/processed-insights?status=live&limit=50');
+      expect(liveList.body.data.map((x: any) => [x.eventId, x.status])).to.deep.include(['aiw4', 'live']);
+      expect((await api.get('/v2/ai/processed-insights?status=upcoming&limit=50')).body.data.map((x: any) => x.eventId)).to.not.include('aiw4');
     } finally {
       await setEventFields('aiw4', { status: 'upcoming' });
+      await bumpCacheVersion('events');
     }
     const defaults = await api.get('/v2/ai/processed-insights');
     expect(defaults.body.data.length).to.be.at.most(5);
