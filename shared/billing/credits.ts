@@ -2,7 +2,7 @@ import { luaScript } from '../db/luaScript';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { findLedgerEntryByRef } from '../db/repositories/ledger';
-import { apply, findHead, type LedgerOp, type OpResult } from './ledger';
+import { apply, findHead, isTopUp, type LedgerOp, type OpResult } from './ledger';
 
 /**
  * The balance requests are admitted against: one small hash per account in Redis, debited and
@@ -149,9 +149,10 @@ function seed(accountId: string): Promise<void> {
 
 export type Admission = { ok: true; hold: string; head: AdmissionHead } | { ok: false; balance: number };
 
-/** Takes `cost` credits if the balance holds them, and holds them until `settleCharge`. */
+/** A held request's member of the holds set: the account, the request's ref, its cost. */
 export const holdOf = (accountId: string, ref: string, cost: number) => `${accountId}|${ref}|${cost}`;
 
+/** Takes `cost` credits if the balance holds them, and holds them until `settleCharge`. */
 export async function admit(accountId: string, ref: string, cost: number): Promise<Admission> {
   const hold = holdOf(accountId, ref, cost);
   for (let tries = 0; ; tries++) {
@@ -197,8 +198,6 @@ async function announceCredit(accountId: string, seq: number, delta: number, top
   await runCredit(redis(), balanceKey(accountId), creditsKey(accountId), seq, delta, topUp ? 1 : 0);
 }
 
-const TOP_UPS = new Set(['grant', 'purchase', 'recharge']);
-
 /**
  * Applies a credit (or an adjustment) to the ledger, then to the admission balance. A retry of
  * the same ref finds the entry and announces it again, which counts it once: a credit whose
@@ -206,10 +205,10 @@ const TOP_UPS = new Set(['grant', 'purchase', 'recharge']);
  */
 export async function applyCredit(accountId: string, op: LedgerOp): Promise<OpResult> {
   const r = await apply(accountId, op);
-  if (r.status === 'applied') await announceCredit(accountId, r.head.seq, op.delta, TOP_UPS.has(op.kind));
+  if (r.status === 'applied') await announceCredit(accountId, r.head.seq, op.delta, isTopUp(op.kind));
   else if (r.status === 'duplicate') {
     const e = await findLedgerEntryByRef(op.ref);
-    if (e && e.accountId === accountId) await announceCredit(accountId, e.seq, e.delta, TOP_UPS.has(e.kind));
+    if (e && e.accountId === accountId) await announceCredit(accountId, e.seq, e.delta, isTopUp(e.kind));
   }
   return r;
 }

@@ -30,7 +30,10 @@ import type { LEDGER_KINDS } from './ledgerKinds';
  */
 
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
-const TOP_UPS: ReadonlySet<LedgerKind> = new Set(['grant', 'purchase', 'recharge']);
+const TOP_UPS: ReadonlySet<string> = new Set<LedgerKind>(['grant', 'purchase', 'recharge']);
+
+/** Grants, purchases and recharges: a top-up opens a new auto-recharge window. */
+export const isTopUp = (kind: string): boolean => TOP_UPS.has(kind);
 
 export interface LedgerOp {
   ref: string;
@@ -213,7 +216,7 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
       }
       seq += 1;
       balance += p.op.delta;
-      if (TOP_UPS.has(p.op.kind)) topUpSeq = seq;
+      if (isTopUp(p.op.kind)) topUpSeq = seq;
       plan.push({
         p,
         head: { seq, balance, topUpSeq },
