@@ -2,17 +2,9 @@ import { worldNow } from '../../shared/clock/worldClock';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/ai/selection';
 import { getConfig } from '../../shared/config';
-import {
-  countRecommendationsMatching,
-  findFeaturedPicks,
-  findInsightsBatchByStart,
-  findInsightsByIds,
-  findRecommendationsByIdsBestEdgeFirst,
-  findRecommendationsPageNewestFirst,
-  findUpcomingInsightsRecommendationIds,
-} from '../../shared/db/repositories/ai';
+import { countRecommendationsMatching, findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, findRecommendationsPageNewestFirst } from '../../shared/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/db/repositories/events';
-import { currentVersions } from '../cache/pageCache';
+import { currentOpportunityRecommendations } from '../../shared/opportunities/store';
 import { currentListing } from '../../shared/listing/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
@@ -95,32 +87,9 @@ async function insightsByListing(q: Infer<typeof processedInsightsQuery>, status
   return { data: out };
 }
 
-/**
- * The current opportunities (the recommendations of the latest pre-kickoff analysis of every event
- * still to start, best edge first), read once per version of the data they come from and at most
- * every OPPORTUNITIES_MAX_AGE_MS (events start as the world's clock moves): every filter of the
- * endpoint is applied to them in memory, so distinct queries do not each read the store.
- */
-const OPPORTUNITIES_MAX_AGE_MS = 5000;
-let opportunities: { versions: string; until: number; recs: Promise<StoredRecommendation[]> } | undefined;
-
-async function currentOpportunities(): Promise<StoredRecommendation[]> {
-  const versions = await currentVersions(['events', 'ai']);
-  if (!opportunities || opportunities.versions !== versions || opportunities.until < Date.now()) {
-    const recs = (async () => {
-      const ids = (await findUpcomingInsightsRecommendationIds(worldNow())).flatMap((i) => i.recommendationIds ?? []);
-      return (await findRecommendationsByIdsBestEdgeFirst(ids)) as StoredRecommendation[];
-    })();
-    const entry = { versions, until: Date.now() + OPPORTUNITIES_MAX_AGE_MS, recs };
-    opportunities = entry;
-    recs.catch(() => opportunities === entry && (opportunities = undefined));
-  }
-  return opportunities.recs;
-}
-
 export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>): Promise<Body<'valueOpportunities'>> {
   const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
-  const all = (await currentOpportunities()).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
+  const all = ((await currentOpportunityRecommendations(worldNow())) as StoredRecommendation[]).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
   const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
   return {
     opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),

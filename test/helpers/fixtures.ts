@@ -8,6 +8,7 @@ import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/sports';
 import { forgetAllRecent } from '../../shared/cache/recent';
+import { forgetOpportunities } from '../../shared/opportunities/store';
 
 type L = LocalizedText;
 const t = (en: string, es = en, pt = es): L => ({ en, es, pt });
@@ -462,6 +463,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
 
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
+  await forgetOpportunities(); // the AI worker's read model of what was just removed
   forgetAllRecent(); // counts kept from the data just removed (shared/cache/recent.ts)
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }

@@ -9,6 +9,7 @@ import type { SportFitParams } from '../sportFit';
 import { normalizeName } from '../selection';
 import { utcDay } from '../../days';
 import { commitRecommendations } from '../../commitments/commit';
+import { publishAnalysis, publishStarted } from '../../opportunities/store';
 
 const log = childLogger({ component: 'ai-analyze' });
 
@@ -127,6 +128,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
   if (started()) {
     await setInsightStatusWhereDifferent(eventId, event.status);
+    await publishStarted(eventId, now());
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
     return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
@@ -139,7 +141,11 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   if (known?.hash === hash) return { status: 'unchanged' };
   if (!known) {
     const previous = await findInsightInputHash(eventId);
-    if (previous?.inputHash === hash && previous.status === event.status) return { status: 'unchanged' };
+    if (previous?.inputHash === hash && previous.status === event.status) {
+      // Stored by a process that may have died before publishing it (this may be its retry).
+      if (previous.analysisTimestamp) await publishAnalysis(eventId, previous.analysisTimestamp, previous.recommendationIds ?? []);
+      return { status: 'unchanged' };
+    }
   }
 
   const at = now();
@@ -182,6 +188,12 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
     analysisTimestamp: at,
     inputHash: hash,
   });
+  // Published before it is remembered: a failed publish leaves the retry to read and publish it.
+  await publishAnalysis(
+    eventId,
+    at,
+    analysis.recommendations.map((r) => r._id),
+  );
   remember(eventId, hash, [...(known?.recommendationIds ?? []), ...analysis.recommendations.map((r) => r._id)]);
   log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
   return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted, picksDay: utcDay(event.startDateTime) };

@@ -130,8 +130,9 @@ export async function findInsightsByIds(eventIds: readonly string[]): Promise<In
 }
 
 /** The current recommendations of the upcoming events' insights whose event starts after `after`. */
-export async function findUpcomingInsightsRecommendationIds(after: Date) {
-  return Insight.find({ status: 'upcoming', startDateTime: { $gt: after } }, { recommendationIds: 1 }).lean();
+/** The analyses of the events still to start (the opportunities read model's rebuild). */
+export async function findUpcomingInsightsOpportunityRows(after: Date) {
+  return Insight.find({ status: 'upcoming', startDateTime: { $gt: after } }, { recommendationIds: 1, analysisTimestamp: 1 }).lean();
 }
 
 /**
@@ -243,7 +244,7 @@ export async function setInsightStatusWhereDifferent(eventId: string, status: st
 
 /** The input hash and status of one event's insight (null when it has none). */
 export async function findInsightInputHash(eventId: string) {
-  return Insight.findById(eventId, { inputHash: 1, status: 1 }).lean();
+  return Insight.findById(eventId, { inputHash: 1, status: 1, analysisTimestamp: 1, recommendationIds: 1 }).lean();
 }
 
 /** The fields an analysis writes into an event's insight. */
