@@ -195,7 +195,7 @@ async function main(): Promise<void> {
       ['100 of 100 changed', 100],
     ] as const) {
       for (let i = 0; i < 3; i++) {
-        await publishEventWrites({ events: [], served: cold.ids.slice(0, n).map((id) => ({ id, set: {} })) });
+        await publishEventWrites({ events: [], prices: [], liveData: cold.ids.slice(0, n).map((id) => ({ id, set: {} })) });
         missMs[label].push((await timed()).ms);
       }
     }

@@ -1,5 +1,7 @@
-import { countEventsPerField, countEventsPerSportAndStatus, countEventsPerStatus, findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
-import { countMarketsOfOpenEvents } from '../../shared/db/repositories/eventForms';
+import { findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
+import { countMarketsOfEvents } from '../../shared/db/repositories/eventForms';
+import { countListing, listingStats } from '../../shared/listing/rows';
+import { currentListing, lastEventWriteAt } from '../../shared/listing/store';
 import {
   countAllCompetitions,
   countAllRegions,
@@ -14,7 +16,7 @@ import {
 import { EVENT_STATUSES } from '../../shared/events/status';
 import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import { sportRef } from '../render/events';
-import { eventFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
+import { listingFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
 
 /** Reads behind /competitions, /regions, /teams and /stats; each returns the response body. */
 
@@ -27,7 +29,7 @@ export interface CompetitionsQuery extends EventFilterInput {
 
 /** Competitions that have events matching the filters, with their count, most popular first. */
 export async function listCompetitions(q: CompetitionsQuery) {
-  const counts = await countEventsPerField('competitionId', eventFilter(q));
+  const counts = countListing(await currentListing(), listingFilter(q), 'c');
   const ids = [...counts.keys()];
   const competitions = await findCompetitionsByIds(ids);
   const known = new Set(competitions.map((c) => c._id));
@@ -66,7 +68,7 @@ export async function listRegions(q: RegionsQuery) {
   const [regions, competitions, events] = await Promise.all([
     findAllRegionNamesAndCodes(),
     findCompetitionRegionsAndSports(sportFilter),
-    countEventsPerField('regionId', { status: { $in: uniqueSorted(q.status) }, ...sportFilter }),
+    currentListing().then((listing) => countListing(listing, { status: uniqueSorted(q.status), sportId: sportFilter.sportId }, 'r')),
   ]);
   const perRegion = new Map<number, { competitions: number; sports: Set<number> }>();
   for (const c of competitions) {
@@ -118,26 +120,37 @@ export async function listTeams(q: TeamsQuery) {
   return { data, count };
 }
 
-/** System-wide counts. */
+/**
+ * Market counts of open events read from the store, kept by the event's listing version: only
+ * events whose rows lack the count (after a rebuild, until their prices are written again) are
+ * read, each once per change.
+ */
+const marketCounts = new Map<string, { v: number | undefined; m: number }>();
+
+async function marketsOf(unknown: readonly (readonly [string, { v?: number }])[]): Promise<number> {
+  const toRead = unknown.filter(([id, row]) => !marketCounts.has(id) || marketCounts.get(id)!.v !== row.v);
+  if (toRead.length) {
+    const read = await countMarketsOfEvents(toRead.map(([id]) => id));
+    for (const [id, row] of toRead) marketCounts.set(id, { v: row.v, m: read.get(id) ?? 0 });
+  }
+  const wanted = new Set(unknown.map(([id]) => id));
+  if (marketCounts.size > wanted.size + 1000) for (const id of marketCounts.keys()) if (!wanted.has(id)) marketCounts.delete(id);
+  return unknown.reduce((n, [id]) => n + (marketCounts.get(id)?.m ?? 0), 0);
+}
+
+/** System-wide counts: the events' from the listing (one snapshot), the reference collections' from the store. */
 export async function systemStats(locale: Locale) {
-  const [byStatus, bySportStatus, competitions, regions, teams, markets, last] = await Promise.all([
-    countEventsPerStatus(),
-    countEventsPerSportAndStatus(),
-    countAllCompetitions(),
-    countAllRegions(),
-    countAllTeams(),
-    countMarketsOfOpenEvents(),
-    findLatestEventUpdate(),
-  ]);
-  const statusCounts = Object.fromEntries(EVENT_STATUSES.map((s) => [s, byStatus.find((r) => r._id === s)?.n ?? 0])) as Record<(typeof EVENT_STATUSES)[number], number>;
+  const [listing, competitions, regions, teams, written] = await Promise.all([currentListing(), countAllCompetitions(), countAllRegions(), countAllTeams(), lastEventWriteAt()]);
+  const { byStatus, bySportStatus, openMarkets, unknownMarkets } = listingStats(listing);
+  const [markets, last] = await Promise.all([marketsOf(unknownMarkets).then((n) => n + openMarkets), written ? { updatedAt: written } : findLatestEventUpdate()]);
+  const statusCounts = Object.fromEntries(EVENT_STATUSES.map((s) => [s, byStatus.get(s) ?? 0])) as Record<(typeof EVENT_STATUSES)[number], number>;
   const sports = SPORTS.map((s) => {
-    const rows = bySportStatus.filter((r) => r._id.sportId === s.id);
-    const of = (status: string) => rows.find((r) => r._id.status === status)?.n ?? 0;
-    return { id: s.id, sysname: s.sysname, name: localize(s.name, locale), events: rows.reduce((t, r) => t + r.n, 0), upcoming: of('upcoming'), live: of('live') };
+    const of = bySportStatus.get(s.id) ?? new Map<string, number>();
+    return { id: s.id, sysname: s.sysname, name: localize(s.name, locale), events: [...of.values()].reduce((t, n) => t + n, 0), upcoming: of.get('upcoming') ?? 0, live: of.get('live') ?? 0 };
   });
   return {
     data: {
-      events: { total: byStatus.reduce((t, r) => t + r.n, 0), ...statusCounts },
+      events: { total: listing.length, ...statusCounts },
       sports,
       competitions,
       regions,

@@ -130,7 +130,7 @@ async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: 
     dispatch(followUpIntents(plan, events, delay), { concurrently: true }),
     syncInsightStatuses(plan.statusChanges),
     bumpCacheVersion(...others),
-    plan.changed.has('events') ? publishEventWrites({ events: plan.events, served: [...plan.prices, ...plan.liveData] }) : undefined,
+    plan.changed.has('events') ? publishEventWrites({ events: plan.events, prices: plan.prices, liveData: plan.liveData }) : undefined,
   ]);
 }
 

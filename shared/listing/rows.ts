@@ -5,7 +5,8 @@
  */
 
 /**
- * sport, competition, region, status, start (ms), competition priority, and `v`: the `events`
+ * sport, competition, region, status, start (ms), competition priority, `m`: how many markets its
+ * stored prices hold (unknown until a prices write after a rebuild), and `v`: the `events`
  * version of the last write of anything the event serves (its document, prices or live data), so
  * a web process can keep a rendered event until it changes.
  */
@@ -16,6 +17,7 @@ export interface ListingRow {
   st: string;
   t: number;
   p: number;
+  m?: number;
   v?: number;
 }
 
@@ -32,6 +34,11 @@ export function listingFieldsOf(set: Record<string, unknown>): Partial<ListingRo
     any = true;
   }
   return any ? out : null;
+}
+
+/** The listing field a prices write sets: its market count, when it writes the markets. */
+export function marketCountOf(set: Record<string, unknown>): Partial<ListingRow> {
+  return Array.isArray(set.markets) ? { m: set.markets.length } : {};
 }
 
 /** A stored event's row (the rebuild from the store). */
@@ -89,4 +96,38 @@ export function listingIndex(listing: Listing): ReadonlyMap<string, ListingRow> 
   let index = indexes.get(listing);
   if (!index) indexes.set(listing, (index = new Map(listing)));
   return index;
+}
+
+export type CountedField = 's' | 'c' | 'r';
+
+/** Events matching the filter per sport, competition or region id: `count` of /v2/competitions and /v2/regions. */
+export function countListing(listing: Listing, filter: ListingFilter, by: CountedField): Map<number, number> {
+  const statuses = filter.status?.length ? new Set(filter.status) : null;
+  const out = new Map<number, number>();
+  for (const [, row] of listing) if (matches(row, filter, statuses)) out.set(row[by], (out.get(row[by]) ?? 0) + 1);
+  return out;
+}
+
+const OPEN = new Set(['upcoming', 'live']);
+
+/**
+ * The counts of /v2/stats from one snapshot: events per status, per sport and status, and the
+ * markets of open events; `unknownMarkets` names the open events whose market count the rows do
+ * not hold (the caller reads those from the store).
+ */
+export function listingStats(listing: Listing): { byStatus: Map<string, number>; bySportStatus: Map<number, Map<string, number>>; openMarkets: number; unknownMarkets: [string, ListingRow][] } {
+  const byStatus = new Map<string, number>();
+  const bySportStatus = new Map<number, Map<string, number>>();
+  let openMarkets = 0;
+  const unknownMarkets: [string, ListingRow][] = [];
+  for (const [id, row] of listing) {
+    byStatus.set(row.st, (byStatus.get(row.st) ?? 0) + 1);
+    const sport = bySportStatus.get(row.s) ?? new Map<string, number>();
+    sport.set(row.st, (sport.get(row.st) ?? 0) + 1);
+    bySportStatus.set(row.s, sport);
+    if (!OPEN.has(row.st)) continue;
+    if (row.m === undefined) unknownMarkets.push([id, row]);
+    else openMarkets += row.m;
+  }
+  return { byStatus, bySportStatus, openMarkets, unknownMarkets };
 }

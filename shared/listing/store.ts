@@ -3,7 +3,7 @@ import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { key, redis } from '../db/redis';
 import { findListingFieldsOfAllEvents } from '../db/repositories/events';
-import { listingFieldsOf, listingRowOf, sortedListing, type Listing, type ListingRow } from './rows';
+import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from './rows';
 
 /**
  * The listing in Redis: a hash of compact rows (`listing:<db>:rows`, event id -> JSON row) and the
@@ -17,13 +17,15 @@ import { listingFieldsOf, listingRowOf, sortedListing, type Listing, type Listin
 
 const rowsKey = () => key('listing', getConfig().MONGODB_DB, 'rows');
 const validKey = () => key('listing', getConfig().MONGODB_DB, 'valid');
+const updatedKey = () => key('listing', getConfig().MONGODB_DB, 'updated');
 
-// KEYS: rows, events version, valid. ARGV: id, partial row JSON, ... Returns the new version.
-// Every event named gets the new version as its `v` (what it serves changed).
+// KEYS: rows, events version, valid, updated. ARGV: now (ms), then id, partial row JSON, ...
+// Returns the new version. Every event named gets the new version as its `v` (what it serves changed).
 const RECORD = luaScript(
   `
 local new = redis.call('INCR', KEYS[2])
-for i = 1, #ARGV, 2 do
+redis.call('SET', KEYS[4], ARGV[1])
+for i = 2, #ARGV, 2 do
   local cur = redis.call('HGET', KEYS[1], ARGV[i])
   local row = cur and cjson.decode(cur) or {}
   for k, v in pairs(cjson.decode(ARGV[i + 1])) do row[k] = v end
@@ -33,20 +35,37 @@ end
 if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new, 'KEEPTTL') end
 return new
 `,
-  3,
+  4,
 );
 
-// KEYS: rows, events version, valid. ARGV: the version the rows were read at, seconds the rebuild
-// holds, then id, row JSON, ...
+// KEYS: rows, events version, valid, updated. ARGV: the version the rows were read at, seconds the
+// rebuild holds, the latest event update (ms), then id, row JSON, ... A row's market count, which
+// the store's events do not hold, is kept from the row it replaces.
 const REBUILD = luaScript(
   `
 if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
+local counts = {}
+local old = redis.call('HGETALL', KEYS[1])
+for i = 1, #old, 2 do
+  local m = cjson.decode(old[i + 1])['m']
+  if m then counts[old[i]] = m end
+end
 redis.call('DEL', KEYS[1])
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 4, #ARGV, 2 do
+  local m = counts[ARGV[i]]
+  if m then
+    local row = cjson.decode(ARGV[i + 1])
+    row['m'] = m
+    redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
+  else
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
 redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2])
+if tonumber(ARGV[3]) > tonumber(redis.call('GET', KEYS[4]) or '0') then redis.call('SET', KEYS[4], ARGV[3]) end
 return 1
 `,
-  3,
+  4,
 );
 
 /**
@@ -64,15 +83,23 @@ type Write = { id: string; set: Record<string, unknown> };
 
 /**
  * After the ingest wrote events (their documents, prices, live data): their listing fields and
- * change version into the rows, and the `events` version bumped (the page cache's invalidation),
- * in one step.
+ * change version into the rows, the time of the write, and the `events` version bumped (the page
+ * cache's invalidation), in one step.
  */
-export async function publishEventWrites(writes: { events: readonly Write[]; served: readonly Write[] }): Promise<void> {
+export async function publishEventWrites(writes: { events: readonly Write[]; prices: readonly Write[]; liveData: readonly Write[] }, now = Date.now()): Promise<void> {
   const fields = new Map<string, Partial<ListingRow>>();
-  for (const w of writes.events) fields.set(w.id, listingFieldsOf(w.set) ?? {});
-  for (const w of writes.served) if (!fields.has(w.id)) fields.set(w.id, {});
+  const merge = (id: string, f: Partial<ListingRow> | null) => fields.set(id, { ...fields.get(id), ...f });
+  for (const w of writes.events) merge(w.id, listingFieldsOf(w.set));
+  for (const w of writes.prices) merge(w.id, marketCountOf(w.set));
+  for (const w of writes.liveData) merge(w.id, null);
   const args = [...fields].flatMap(([id, f]) => [id, JSON.stringify(f)]);
-  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), ...args);
+  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), now, ...args);
+}
+
+/** When the ingest last wrote anything an event serves (null before any write this Redis knows of). */
+export async function lastEventWriteAt(): Promise<Date | null> {
+  const ms = await redis().get(updatedKey());
+  return ms ? new Date(Number(ms)) : null;
 }
 
 let snapshot: { version: string; listing: Listing } | undefined;
@@ -93,10 +120,14 @@ async function rebuild(): Promise<Listing> {
   const version = (await redis().get(cacheVersionKey('events'))) ?? '0';
   const rows: [string, ListingRow][] = [];
   const v = Number(version);
-  for await (const e of findListingFieldsOfAllEvents()) rows.push([String(e._id), { ...listingRowOf(e), v }]);
+  let updated = 0;
+  for await (const e of findListingFieldsOfAllEvents()) {
+    rows.push([String(e._id), { ...listingRowOf(e), v }]);
+    updated = Math.max(updated, e.updatedAt?.getTime() ?? 0);
+  }
   const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
   // Landed only when no write came in between; the rows read serve this reader either way.
-  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), version, REBUILD_EVERY_S, ...args)) === 1) {
+  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, ...args)) === 1) {
     const listing = sortedListing(rows);
     snapshot = { version, listing };
     return listing;

@@ -3,10 +3,11 @@ import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { key, redis } from '../db/redis';
 import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
-import type { RecommendationDoc } from '../db/models/recommendation';
 import { listingIndex } from '../listing/rows';
 import { currentListing } from '../listing/store';
 import { currentOpportunities, type OpportunityRow } from './rows';
+
+type RecommendationDoc = Awaited<ReturnType<typeof findRecommendationsByIdsBestEdgeFirst>>[number];
 
 /**
  * The opportunities read model in Redis, written by the AI worker as it analyses and read by the

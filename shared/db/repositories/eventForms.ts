@@ -178,13 +178,10 @@ export async function findEventMarketsOfSportSince(sportId: number, since: Date,
   return events.map((e) => ({ ...e, markets: prices.get(String(e._id))?.markets ?? [] }));
 }
 
-/** Markets of the upcoming and live events. */
-export async function countMarketsOfOpenEvents(): Promise<number> {
-  const open = await Event.find({ status: { $in: ['upcoming', 'live'] } }, { _id: 1 }).lean<{ _id: string }[]>();
-  const prices = await findPricesOfEvents(open.map((e) => String(e._id)));
-  let n = 0;
-  for (const p of prices.values()) n += p.markets.length;
-  return n;
+/** How many markets each event's stored prices hold (events without prices are absent). */
+export async function countMarketsOfEvents(ids: readonly string[]): Promise<Map<string, number>> {
+  const prices = await findPricesOfEvents(ids);
+  return new Map([...prices].map(([id, p]) => [id, p.markets.length]));
 }
 
 /** Upcoming events with stored prices: when their prices last changed. */

@@ -46,25 +46,9 @@ export async function setLiveEventDataFields(id: string, set: Record<string, unk
   await LiveEventData.updateOne({ _id: id }, { $set: set });
 }
 
-/** Events matching the filter per value of a field: field value -> count. */
-export async function countEventsPerField(field: 'competitionId' | 'regionId' | 'sportId', filter: FilterQuery<EventDoc>): Promise<Map<number, number>> {
-  const rows = await Event.aggregate<{ _id: number; n: number }>([{ $match: filter }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]);
-  return new Map(rows.map((r) => [r._id, r.n]));
-}
-
 /** The copy of a competition (name, region, sport) in one of its events; null when it has none. */
 export async function findCompetitionCopyInAnEvent(competitionId: number) {
   return Event.findOne({ competitionId }, { competition: 1, regionId: 1, sportId: 1 }).lean();
-}
-
-/** Events per status (statuses without events are absent). */
-export async function countEventsPerStatus() {
-  return Event.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$status', n: { $sum: 1 } } }]);
-}
-
-/** Events per sport and status. */
-export async function countEventsPerSportAndStatus() {
-  return Event.aggregate<{ _id: { sportId: number; status: string }; n: number }>([{ $group: { _id: { sportId: '$sportId', status: '$status' }, n: { $sum: 1 } } }]);
 }
 
 /** The last update time of the most recently updated event; null when there is no event. */
@@ -85,8 +69,9 @@ export function findListingFieldsOfAllEvents(): AsyncIterable<{
   status: string;
   startDateTime: Date;
   priority?: number | null;
+  updatedAt?: Date;
 }> {
-  return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1 }).lean().cursor({ batchSize: 5000 }) as never;
+  return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1, updatedAt: 1 }).lean().cursor({ batchSize: 5000 }) as never;
 }
 
 /** Upcoming and live events of a region. */

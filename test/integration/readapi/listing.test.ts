@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
 import { getConfig } from '../../../shared/config';
 import { redis } from '../../../shared/db/redis';
+import { countMarketsOfEvents } from '../../../shared/db/repositories/eventForms';
 import { findEventIdsByStart, setEventFields } from '../../../shared/db/repositories/fixtures';
 import { pollProvider } from '../../../shared/ingest/poll';
 import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
@@ -71,6 +72,25 @@ describe('the listing: lists and counts from one snapshot, kept by the ingest', 
     }
     const live = await api.get('/v2/matches/live?limit=100');
     expect(live.body.count).to.equal((await findEventIdsByStart({ status: 'live' })).length);
+  });
+
+  it("happy: /v2/stats counts what the store holds after polls, the open markets from the ingest's own writes, kept across a rebuild", async () => {
+    for (let i = 0; i < 3; i++) await poll(15);
+    const rowsKey = `${getConfig().REDIS_PREFIX}:listing:${getConfig().MONGODB_DB}:rows`;
+    const expectStatsEqualStore = async () => {
+      const stats = (await api.get('/v2/stats')).body.data;
+      const open = [...(await findEventIdsByStart({ status: 'upcoming' })), ...(await findEventIdsByStart({ status: 'live' }))];
+      for (const status of ['upcoming', 'live', 'completed']) expect(stats.events[status], status).to.equal((await findEventIdsByStart({ status })).length);
+      const markets = [...(await countMarketsOfEvents(open)).values()].reduce((a, b) => a + b, 0);
+      expect(markets).to.be.greaterThan(0);
+      expect(stats.markets).to.equal(markets);
+      // Every open event's row holds its market count: the stats read no prices from the store.
+      const rows = await redis().hmget(rowsKey, ...open);
+      expect(rows.filter((r) => typeof JSON.parse(r ?? '{}').m !== 'number').length, 'open rows without a market count').to.equal(0);
+    };
+    await expectStatsEqualStore();
+    await bumpCacheVersion('events'); // a writer other than the ingest: the listing is rebuilt, the counts kept
+    await expectStatsEqualStore();
   });
 
   it('error: a rebuilt listing is trusted for 10 minutes at most, however the ingest keeps it, so a row a failed poll left stale is corrected', async () => {

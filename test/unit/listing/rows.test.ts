@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { listingFieldsOf, listingPage, sortedListing, type ListingRow } from '../../../shared/listing/rows';
+import { countListing, listingFieldsOf, listingPage, listingStats, marketCountOf, sortedListing, type ListingRow } from '../../../shared/listing/rows';
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const row = (st: string, minutes: number, extra: Partial<ListingRow> = {}): ListingRow => ({ s: 1, c: 10, r: 1, st, t: T0 + minutes * 60_000, p: 0, ...extra });
@@ -54,6 +54,68 @@ describe('listing rows (pure)', () => {
     });
     it('edge: a missing priority counts as 0', () => {
       expect(listingFieldsOf({ priority: null })).to.deep.equal({ p: 0 });
+    });
+  });
+
+  describe('counts per field and the stats of one snapshot', () => {
+    const cases: { name: string; filter: Parameters<typeof countListing>[1]; by: 's' | 'c' | 'r'; counts: [number, number][] }[] = [
+      {
+        name: 'every event per sport',
+        filter: {},
+        by: 's',
+        counts: [
+          [1, 4],
+          [2, 2],
+        ],
+      },
+      {
+        name: 'open events per competition',
+        filter: { status: ['upcoming', 'live'] },
+        by: 'c',
+        counts: [
+          [10, 3],
+          [20, 1],
+        ],
+      },
+      {
+        name: 'a sport per region',
+        filter: { sportId: 1 },
+        by: 'r',
+        counts: [
+          [1, 3],
+          [2, 1],
+        ],
+      },
+      { name: 'nothing matches', filter: { status: ['cancelled'] }, by: 'c', counts: [] },
+    ];
+    for (const c of cases) {
+      it(`happy: ${c.name}`, () => {
+        expect([...countListing(LISTING, c.filter, c.by)].sort((a, b) => a[0] - b[0])).to.deep.equal(c.counts);
+      });
+    }
+    it('happy: stats count statuses, sports by status, and the markets of open events only', () => {
+      const listing = sortedListing([
+        ['a', row('upcoming', 30, { m: 12 })],
+        ['b', row('live', -10, { m: 5, s: 2 })],
+        ['c', row('completed', -200, { m: 40 })],
+        ['d', row('upcoming', 60)],
+      ]);
+      const stats = listingStats(listing);
+      expect([...stats.byStatus]).to.have.deep.members([
+        ['upcoming', 2],
+        ['live', 1],
+        ['completed', 1],
+      ]);
+      expect([...stats.bySportStatus.get(1)!]).to.have.deep.members([
+        ['upcoming', 2],
+        ['completed', 1],
+      ]);
+      expect(stats.openMarkets).to.equal(17);
+      expect(stats.unknownMarkets.map(([id]) => id)).to.deep.equal(['d']);
+    });
+    it('happy: a prices write that sets the markets gives their count; one that does not, nothing', () => {
+      expect(marketCountOf({ markets: [{}, {}, {}] })).to.deep.equal({ m: 3 });
+      expect(marketCountOf({ analysisVersion: 4 })).to.deep.equal({});
     });
   });
 });
