@@ -1,7 +1,8 @@
 import { getConfig } from '../../shared/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import { countOpenEventsInRegion, eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
-import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findMostViewedEvents } from '../../shared/db/repositories/eventForms';
+import { eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
+import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from '../../shared/db/repositories/eventForms';
+import { findViewsOfEvents } from '../../shared/db/repositories/eventViews';
 import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/reference';
 import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
@@ -10,7 +11,7 @@ import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEven
 import { notFound } from '../errors';
 import { countView } from './views';
 import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
-import { listingIndex, listingPage, type Listing } from '../../shared/listing/rows';
+import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/listing/rows';
 import { currentListing } from '../../shared/listing/store';
 import { recent } from '../../shared/cache/recent';
 
@@ -71,9 +72,13 @@ export interface TrendingQuery {
 }
 
 export async function trendingMatches(q: TrendingQuery, today = todayFilter(q.timezone)) {
-  const filter: Record<string, unknown> = { status: { $in: uniqueSorted(q.status) }, startDateTime: today.range };
+  const filter: ListingFilter = { status: uniqueSorted(q.status), startGte: today.range.$gte.getTime(), startLt: today.range.$lt.getTime() };
   if (q.sport) filter.sportId = sportByName(q.sport)!.id;
-  const docs = (await findMostViewedEvents(filter, TRENDING_SIZE)) as StoredEvent[];
+  // The day's events from the listing, their view counts by id (fresh: the ranking and the counts shown agree), the top ones' forms.
+  const listing = await currentListing();
+  const views = await findViewsOfEvents(listingIds(listing, filter));
+  const top = mostViewed(listing, filter, views, TRENDING_SIZE);
+  const docs = (await listFormsOf(top, listing)).map((e) => ({ ...e, views: views.get(e._id) ?? 0 }));
   return { data: docs.map((e) => renderTrendingEvent(e, q.locale)), count: docs.length };
 }
 
@@ -96,19 +101,22 @@ export async function liveMatches(q: LiveQuery) {
 export const defaultDataSource = () => getConfig().PROVIDERS[0] ?? 'simulated';
 
 /**
- * Region facts of the detail view: its competitions, sports, and upcoming + live event count.
- * Kept 10 s per region when slow to count: on FerretDB the count reads every event document, 0.7 s
- * of each detail request at rest with 300 events (bench:hostile).
+ * Region facts of the detail view: its competitions and sports (kept 10 s per region when slow to
+ * read), and its upcoming + live event count from the listing.
  */
-const regionFacts = recent(10_000, async (regionId: number) => {
-  const [competitions, events] = await Promise.all([findRegionCompetitionsByPriority(regionId), countOpenEventsInRegion(regionId)]);
+const regionCompetitions = recent(10_000, async (regionId: number) => {
+  const competitions = await findRegionCompetitionsByPriority(regionId);
   const sportIds = [...new Set(competitions.map((c) => c.sportId))].sort((a, b) => a - b);
   return {
     competitions: competitions.map((c) => ({ _id: c._id, name: c.name as LocalizedText })),
-    events,
     availableSports: sportIds.map((id) => sportById(id)?.sysname).filter((s): s is NonNullable<typeof s> => Boolean(s)),
   };
 });
+
+async function regionFacts(regionId: number) {
+  const [facts, listing] = await Promise.all([regionCompetitions(regionId), currentListing()]);
+  return { ...facts, events: countListing(listing, { status: ['upcoming', 'live'], regionId }, 'r').get(regionId) ?? 0 };
+}
 
 /** The detail view; it counts one view (countView) and shows the count including it. */
 export async function matchDetail(eventId: string, locale: Locale, zone: string) {

@@ -131,3 +131,20 @@ export function listingStats(listing: Listing): { byStatus: Map<string, number>;
   }
   return { byStatus, bySportStatus, openMarkets, unknownMarkets };
 }
+
+/** The events of the filter most viewed first, then soonest, then by id: the trending list. */
+export function mostViewed(listing: Listing, filter: ListingFilter, views: ReadonlyMap<string, number>, limit: number): string[] {
+  const statuses = filter.status?.length ? new Set(filter.status) : null;
+  return listing
+    .filter(([, row]) => matches(row, filter, statuses))
+    .map(([id, row]) => ({ id, t: row.t, n: views.get(id) ?? 0 }))
+    .sort((a, b) => b.n - a.n || a.t - b.t || byId(a.id, b.id))
+    .slice(0, limit)
+    .map((e) => e.id);
+}
+
+/** The ids of the events matching the filter, soonest first. */
+export function listingIds(listing: Listing, filter: ListingFilter): string[] {
+  const statuses = filter.status?.length ? new Set(filter.status) : null;
+  return listing.filter(([, row]) => matches(row, filter, statuses)).map(([id]) => id);
+}

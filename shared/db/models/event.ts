@@ -55,7 +55,7 @@ export const Event = defineModel('Event', EventSchema, [
   [
     { status: 1, startDateTime: 1 },
     {
-      read: 'eventForms.ts:findMostViewedEvents (the trending list: status, start range)',
+      read: 'events.ts:findLiveEventIdsOfProvider, countEventsMatching (status)',
       gin: { status: "events.ts:findLiveEventIdsOfProvider (status 'live', every ingest poll); events.ts:countEventsMatching (status)" },
     },
   ],
@@ -64,13 +64,6 @@ export const Event = defineModel('Event', EventSchema, [
     {
       read: 'events.ts:findCompetitionCopyInAnEvent; catalog counts per competition',
       gin: { competitionId: 'events.ts:findCompetitionCopyInAnEvent' },
-    },
-  ],
-  [
-    { regionId: 1, startDateTime: 1 },
-    {
-      read: 'events.ts:countOpenEventsInRegion (each match detail: regionId, status $in)',
-      gin: { regionId: 'events.ts:countOpenEventsInRegion (each match detail: regionId; its status $in is not pushed down)' },
     },
   ],
   [

@@ -1,4 +1,3 @@
-import type { FilterQuery } from 'mongoose';
 import { liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../events/liveViews';
 import type { StoredMarket } from '../../ingest/plan';
 import { findWhereIn } from '../lookup';
@@ -101,31 +100,6 @@ export async function findEventListFormsByIds(ids: readonly string[], opts: { li
   return formsOf(
     ids.map((id) => byId.get(id)).filter((r): r is NonNullable<typeof r> => Boolean(r)),
     opts,
-  );
-}
-
-/**
- * The most viewed events matching the filter with a list page's fields (then soonest first). Views
- * are counted apart from the event (one writer: the web's view flush), so the candidates are read
- * first, their counts by id, and only the top `limit` whole.
- */
-export async function findMostViewedEvents(filter: FilterQuery<EventDoc>, limit: number): Promise<EventListRow[]> {
-  const candidates = await Event.find(filter, { startDateTime: 1 }).lean<{ _id: string; startDateTime: Date }[]>();
-  const views = await findViewsOfEvents(candidates.map((c) => String(c._id)));
-  const top = candidates
-    .map((c) => ({ id: String(c._id), start: c.startDateTime.getTime(), views: views.get(String(c._id)) ?? 0 }))
-    .sort((a, b) => b.views - a.views || a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, limit);
-  const rows = await findWhereIn<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>(
-    Event,
-    '_id',
-    top.map((t) => t.id),
-    EVENT_LIST_PROJECTION,
-  );
-  const byId = new Map(rows.map((r) => [String(r._id), r]));
-  return formsOf(
-    top.map((t) => byId.get(t.id)).filter((r): r is NonNullable<typeof r> => Boolean(r)),
-    { live: false },
   );
 }
 

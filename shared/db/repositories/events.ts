@@ -74,11 +74,6 @@ export function findListingFieldsOfAllEvents(): AsyncIterable<{
   return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1, updatedAt: 1 }).lean().cursor({ batchSize: 5000 }) as never;
 }
 
-/** Upcoming and live events of a region. */
-export async function countOpenEventsInRegion(regionId: number): Promise<number> {
-  return Event.countDocuments({ regionId, status: { $in: ['upcoming', 'live'] } });
-}
-
 /** The event document alone (no prices, views or live data); null when it does not exist. */
 export async function findEventWithoutMarketsById(eventId: string) {
   return Event.findById(eventId).lean<EventDoc & { _id: string }>();

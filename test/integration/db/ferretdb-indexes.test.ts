@@ -161,7 +161,6 @@ const READS: { read: string; collection: string; filter: Record<string, unknown>
   { read: "events.ts:countEventsMatching (the live list's count)", collection: 'events', filter: { status: 'live' }, count: true, gin: 'status' },
   { read: "eventForms.ts:findEventsListPageByStart (a competition's match list)", collection: 'events', filter: { status: OPEN, competitionId: 304 }, gin: 'competitionId' },
   { read: 'events.ts:findCompetitionCopyInAnEvent', collection: 'events', filter: { competitionId: 304 }, gin: 'competitionId' },
-  { read: 'events.ts:countOpenEventsInRegion (match detail)', collection: 'events', filter: { regionId: 17, status: OPEN }, count: true, gin: 'regionId' },
   { read: "eventForms.ts:findEventsListPageByStart (a sport's match list)", collection: 'events', filter: { status: OPEN, sportId: 3 }, gin: 'sportId' },
   {
     read: 'events.ts:findCompletedEventScoresOfSport (the refit)',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countListing, listingFieldsOf, listingPage, listingStats, marketCountOf, sortedListing, type ListingRow } from '../../../shared/listing/rows';
+import { countListing, listingFieldsOf, listingIds, mostViewed, listingPage, listingStats, marketCountOf, sortedListing, type ListingRow } from '../../../shared/listing/rows';
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const row = (st: string, minutes: number, extra: Partial<ListingRow> = {}): ListingRow => ({ s: 1, c: 10, r: 1, st, t: T0 + minutes * 60_000, p: 0, ...extra });
@@ -116,6 +116,27 @@ describe('listing rows (pure)', () => {
     it('happy: a prices write that sets the markets gives their count; one that does not, nothing', () => {
       expect(marketCountOf({ markets: [{}, {}, {}] })).to.deep.equal({ m: 3 });
       expect(marketCountOf({ analysisVersion: 4 })).to.deep.equal({});
+    });
+  });
+
+  describe('the trending list: most viewed first, then soonest, then by id', () => {
+    const views = new Map([
+      ['9', 5],
+      ['11', 5],
+      ['13', 9],
+    ]);
+    const cases: { name: string; filter: Parameters<typeof mostViewed>[1]; limit: number; ids: string[] }[] = [
+      { name: 'every event, ties broken by start then id', filter: {}, limit: 10, ids: ['13', '11', '9', '12', '10', '14'] },
+      { name: 'the top two of the open ones', filter: { status: ['upcoming', 'live'] }, limit: 2, ids: ['13', '11'] },
+      { name: 'a sport without views: soonest first', filter: { sportId: 1, status: ['live', 'postponed'] }, limit: 5, ids: ['10', '14'] },
+    ];
+    for (const c of cases) {
+      it(`happy: ${c.name}`, () => {
+        expect(mostViewed(LISTING, c.filter, views, c.limit)).to.deep.equal(c.ids);
+      });
+    }
+    it("happy: the candidates are the filter's events, soonest first", () => {
+      expect(listingIds(LISTING, { status: ['upcoming'] })).to.deep.equal(['11', '9']);
     });
   });
 });
