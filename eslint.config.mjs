@@ -67,6 +67,11 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // CommonJS tool configs (.dependency-cruiser.cjs): Node's module globals.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+  },
+  {
     // The dashboard's browser modules (dashboard/js, served as they are): browser globals, ES modules.
     files: ['dashboard/**/*.js'],
     languageOptions: {

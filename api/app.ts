@@ -1,5 +1,5 @@
 import express, { type Express, type Router } from 'express';
-import { getConfig } from '../shared/config';
+import { getConfig } from '../shared/platform/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter, jsonActionsOnly, throttledAdminAuth } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';

@@ -1,6 +1,6 @@
-import { getConfig } from '../shared/config';
+import { getConfig } from '../shared/platform/config';
 import type { RouteDescription } from './routes/spec';
-import { costOf } from '../shared/billing/costs';
+import { costOf } from '../shared/domain/billing/costs';
 import { aiComponents } from './schemas/ai';
 import { components as readComponents } from './schemas/responses';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { getConfig } from '../shared/config';
+import { getConfig } from '../shared/platform/config';
 
 /** The client's address: the socket's, or with TRUST_PROXY the one the trusted proxies forwarded. */
 export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';

@@ -4,11 +4,11 @@
  * simulation, per sport, on simulated multi-bookmaker events. Also one refit per model family.
  * Usage: npm run bench:ai [-- <eventsPerSport>]
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
-import { analyzeEvent } from '../shared/ai/eventAnalysis';
-import { mulberry32, samplePoisson } from '../shared/ai/random';
-import { fitSport, type CompletedGame } from '../shared/ai/sportFit';
+import { analyzeEvent } from '../shared/domain/ai/eventAnalysis';
+import { mulberry32, samplePoisson } from '../shared/domain/ai/random';
+import { fitSport, type CompletedGame } from '../shared/domain/ai/sportFit';
 import { simEvent, SOCCER_MARKETS, type MarketSpec } from '../test/helpers/simEvents';
 
 const N = Number(process.argv[2] ?? 50);

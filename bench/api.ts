@@ -10,7 +10,7 @@
  * figures are the mean throughput and the median p50/p99 over the rounds.
  * Usage: npm run bench:api [-- --events 3000 --duration 5 --rounds 3 --connections 100 --profile <dir>]
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
@@ -18,15 +18,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { startLocalServices } from '../scripts/services';
-import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
-import { chargesNotYetInLedger } from '../shared/billing/credits';
-import { checkLedger } from '../shared/billing/ledgerCheck';
-import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
-import { setEnvForChildren } from '../shared/config';
-import { bumpCacheVersion } from '../shared/cache/versions';
-import { publishEventWrites } from '../shared/listing/store';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
+import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
+import { chargesNotYetInLedger } from '../shared/app/billing/credits';
+import { checkLedger } from '../shared/app/billing/ledgerCheck';
+import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { setEnvForChildren } from '../shared/platform/config';
+import { bumpCacheVersion } from '../shared/platform/cache/versions';
+import { publishEventWrites } from '../shared/platform/listing/store';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
 import { clearReadData, COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { integer, option } from './args';
 import { dropRunData } from './run';

@@ -10,16 +10,16 @@
  *   while polls invalidate the cached pages and analyses run.
  * Usage: npm run bench:hostile [-- --requests 5000 --connections 16,64 --stack seeded|demo --seed 7]
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { startLocalServices } from '../scripts/services';
-import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
-import { COST_TABLE } from '../shared/billing/costs';
-import { setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis, key, redis } from '../shared/db/redis';
+import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
+import { COST_TABLE } from '../shared/domain/billing/costs';
+import { setEnvForChildren } from '../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis, key, redis } from '../shared/platform/db/redis';
 import { COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
 import { hostileRequests, type HostileRequest } from '../test/helpers/hostileRequests';
 import { rawRequest } from '../test/helpers/rawHttp';

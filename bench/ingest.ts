@@ -6,11 +6,11 @@
  * following ones are the steady 30-second cycle: every live event's prices, stats and snapshots
  * rewritten. Prints the time of each phase and the process's peak memory.
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
 import { integer, option } from './args';
 import { startBenchRun } from './run';
-import type { PrevState } from '../shared/ingest/plan'; // types only: the module itself is imported once the environment is set
+import type { PrevState } from '../shared/domain/ingest/plan'; // types only: the module itself is imported once the environment is set
 
 function parseSizes(raw: string): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
@@ -32,17 +32,17 @@ const mb = (b: number) => `${Math.round(b / 1048576)} MB`;
 async function main(): Promise<void> {
   const { local } = await startBenchRun('bench_ingest', { SETTLEMENT_DELAY_MS: '600000' });
   const mongoose = (await import('mongoose')).default;
-  const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
-  const { closeAllRedis, key, redis } = await import('../shared/db/redis');
+  const { connectMongo, disconnectMongo } = await import('../shared/platform/db/mongo');
+  const { closeAllRedis, key, redis } = await import('../shared/platform/db/redis');
   const { closeQueues, queueFor } = await import('../jobs/client');
   const { aiQueue } = await import('../jobs/ai');
   const { settlementQueue } = await import('../jobs/settlement');
-  const { pollProvider } = await import('../shared/ingest/poll');
-  const { forgetWrittenReferences } = await import('../shared/ingest/apply');
-  const { forgetAllIngestState } = await import('../shared/ingest/state');
-  const { createHandle } = await import('../shared/providers/registry');
-  const { SimulatedProvider } = await import('../shared/providers/simulated');
-  const { countAllEvents, countAllEventPrices, countAllOddsHistory } = await import('../shared/db/repositories/events');
+  const { pollProvider } = await import('../shared/app/ingest/poll');
+  const { forgetWrittenReferences } = await import('../shared/app/ingest/apply');
+  const { forgetAllIngestState } = await import('../shared/app/ingest/state');
+  const { createHandle } = await import('../shared/platform/providers/registry');
+  const { SimulatedProvider } = await import('../shared/platform/providers/simulated');
+  const { countAllEvents, countAllEventPrices, countAllOddsHistory } = await import('../shared/platform/db/repositories/events');
 
   process.stdout.write(
     `MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}, ${POLLS} polls per size (the first inserts, the rest are the steady cycle)\n\n`,
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     forgetAllIngestState();
   };
 
-  const { planIngest } = await import('../shared/ingest/plan');
+  const { planIngest } = await import('../shared/domain/ingest/plan');
   /** The worker's own share of a cycle (provider + planning, no database), for each size. */
   const computeRows: string[] = [];
   for (const n of SIZES) {

@@ -8,7 +8,7 @@
  * alike. Prints req/s, p50 and p99 latency and the ratio to unmetered.
  * Usage: npm run bench:metering [-- <connections> <seconds> <rounds>]
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express, { type Express } from 'express';
@@ -16,14 +16,14 @@ import mongoose from 'mongoose';
 import { errorHandler, notFoundRoute } from '../api/middleware/errors';
 import { meterAccess, meterDebit } from '../api/middleware/metering';
 import { requestLog } from '../api/middleware/requestLog';
-import { addCredits, createAccount, createKey } from '../shared/billing/accounts';
-import { balanceOf } from '../shared/billing/credits';
-import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
-import { checkLedger } from '../shared/billing/ledgerCheck';
-import { drainMetering } from '../shared/billing/metering';
-import { setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
+import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
+import { balanceOf } from '../shared/app/billing/credits';
+import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { checkLedger } from '../shared/app/billing/ledgerCheck';
+import { drainMetering } from '../shared/app/billing/metering';
+import { setEnvForChildren } from '../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
 import { startLocalServices } from '../scripts/services';
 
 const CONNECTIONS = Number(process.argv[2] ?? 100);

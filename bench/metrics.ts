@@ -8,13 +8,13 @@
  */
 import { hostname } from 'node:os';
 import { createApp } from '../api/app';
-import { COST_TABLE } from '../shared/billing/costs';
-import { setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis, key } from '../shared/db/redis';
+import { COST_TABLE } from '../shared/domain/billing/costs';
+import { setEnvForChildren } from '../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis, key } from '../shared/platform/db/redis';
 import { closeQueues } from '../jobs/client';
-import { publishSnapshot } from '../shared/metrics/publish';
-import { httpDuration, httpRequests, jobDuration, jobsFinished, processRegistry } from '../shared/metrics/registry';
+import { publishSnapshot } from '../shared/platform/metrics/publish';
+import { httpDuration, httpRequests, jobDuration, jobsFinished, processRegistry } from '../shared/platform/metrics/registry';
 import { startLocalServices } from '../scripts/services';
 import { integer } from './args';
 import { dropRunData } from './run';

@@ -7,7 +7,7 @@
  * before kickoff, settlement lag, peak `ai` backlog, memory per process. Then stops everything and
  * drops its database and keys. A table for people, then one `JSON:` line for machines.
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,12 +16,12 @@ import mongoose from 'mongoose';
 import { aiQueue } from '../jobs/ai';
 import { closeQueues, queueFor } from '../jobs/client';
 import { startLocalServices } from '../scripts/services';
-import { createAccount, createKey } from '../shared/billing/accounts';
-import { bootstrapEnv, getConfig, setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
-import { syncWorldClock } from '../shared/clock/worldClock';
-import { createProvider } from '../shared/providers/registry';
+import { createAccount, createKey } from '../shared/app/billing/accounts';
+import { bootstrapEnv, getConfig, setEnvForChildren } from '../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
+import { syncWorldClock } from '../shared/platform/clock/worldClock';
+import { createProvider } from '../shared/platform/providers/registry';
 import { deleteKeysOfThisRun } from '../test/helpers/redisKeys';
 import { ArgError, parsePipelineArgs, USAGE, type PipelineArgs } from './pipeline/args';
 import { memoryOf, PROCESSES, startWorker, stopWorkers, type Worker } from './pipeline/children';

@@ -1,5 +1,5 @@
 import { startLocalServices } from '../scripts/services';
-import { setEnvForChildren } from '../shared/config';
+import { setEnvForChildren } from '../shared/platform/config';
 
 /**
  * A bench run's own database and Redis prefix (`<name>_<pid>`) on the local services, so two
@@ -16,7 +16,7 @@ export async function startBenchRun(name: string, env: Record<string, string> = 
 export async function dropRunData(): Promise<void> {
   // Imported here, not at the top: the configuration is set by the bench before these load.
   const mongoose = (await import('mongoose')).default;
-  const { key, redis } = await import('../shared/db/redis');
+  const { key, redis } = await import('../shared/platform/db/redis');
   await mongoose.connection.db?.dropDatabase().catch(() => undefined);
   const keys = await redis()
     .keys(`${key('')}*`)

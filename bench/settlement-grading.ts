@@ -4,14 +4,14 @@
  * No database or queue: this is the ceiling the settlement worker's I/O sits on top of.
  * Usage: npm run bench:grading [-- <events> <recommendationsPerEvent>]
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { performance } from 'node:perf_hooks';
-import { MARKET_TYPES, type MarketType } from '../shared/markets/catalog';
-import { mulberry32 } from '../shared/ai/random';
-import type { EndState, EventStats } from '../shared/stats';
-import { gradeSelection, type SelectionGrade, type SelectionToGrade } from '../shared/grading/grade';
-import { gradeParlay } from '../shared/grading/parlay';
-import { CONFIDENCES, performanceReport, recomputeFromBets, type SettledBet } from '../shared/grading/performance';
+import { MARKET_TYPES, type MarketType } from '../shared/domain/markets/catalog';
+import { mulberry32 } from '../shared/domain/ai/random';
+import type { EndState, EventStats } from '../shared/domain/stats';
+import { gradeSelection, type SelectionGrade, type SelectionToGrade } from '../shared/domain/grading/grade';
+import { gradeParlay } from '../shared/domain/grading/parlay';
+import { CONFIDENCES, performanceReport, recomputeFromBets, type SettledBet } from '../shared/domain/grading/performance';
 
 const EVENTS = Number(process.argv[2] ?? 10_000);
 const PER_EVENT = Number(process.argv[3] ?? 10);

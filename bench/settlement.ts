@@ -7,15 +7,15 @@
  * peak RSS (VmHWM) and the server kind. When the cap passes first it stops and prints the
  * progress, the measured rate and a linear extrapolation, labelled as such.
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bootstrapEnv } from '../shared/config';
+import { bootstrapEnv } from '../shared/platform/config';
 import { integer } from './args';
 import { startBenchRun } from './run';
-import { utcDay } from '../shared/days';
+import { utcDay } from '../shared/domain/days';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -46,14 +46,14 @@ function vmHwmKb(pid: number): number | null {
 async function main(): Promise<void> {
   const { local } = await startBenchRun('bench_settle', { SHUTDOWN_TIMEOUT_MS: '5000' });
   const mongoose = (await import('mongoose')).default;
-  const { connectMongo, disconnectMongo } = await import('../shared/db/mongo');
-  const { closeAllRedis, key, redis } = await import('../shared/db/redis');
+  const { connectMongo, disconnectMongo } = await import('../shared/platform/db/mongo');
+  const { closeAllRedis, key, redis } = await import('../shared/platform/db/redis');
   const { closeQueues, enqueueMany, queueFor } = await import('../jobs/client');
   const { settlementQueue } = await import('../jobs/settlement');
-  const { insertEventsUnordered, insertLiveEventDataUnordered } = await import('../shared/db/repositories/events');
-  const { countSettledPicks, countSettledRecommendations, insertPicksUnordered, insertRecommendationsUnordered } = await import('../shared/db/repositories/ai');
-  const { marketTypesForSport } = await import('../shared/markets/catalog');
-  const { mulberry32 } = await import('../shared/ai/random');
+  const { insertEventsUnordered, insertLiveEventDataUnordered } = await import('../shared/platform/db/repositories/events');
+  const { countSettledPicks, countSettledRecommendations, insertPicksUnordered, insertRecommendationsUnordered } = await import('../shared/platform/db/repositories/ai');
+  const { marketTypesForSport } = await import('../shared/domain/markets/catalog');
+  const { mulberry32 } = await import('../shared/domain/ai/random');
 
   say(
     `MongoDB-compatible server: ${local.mongoKind}\nRedis: ${local.redisKind}\nNode ${process.version}; ${fmt(EVENTS)} events x ${PER_EVENT} recommendations = ${fmt(EVENTS * PER_EVENT)}, ${fmt(PARLAYS)} two-leg parlays, cap ${CAP_S} s\n`,

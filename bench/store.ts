@@ -1,7 +1,7 @@
 /**
  * `npm run bench:store [-- --docs 5000 --ops 50]`: the embedded store's speed per operation at
  * N recommendation-shaped documents, for FerretDB 1.24 on SQLite, on PostgreSQL as it indexes
- * by itself, and on PostgreSQL with the GIN indexes shared/db/ferretIndexes.ts adds. Measures
+ * by itself, and on PostgreSQL with the GIN indexes shared/platform/db/ferretIndexes.ts adds. Measures
  * updateOne by _id (what ingest and settlement do per document) and find by eventId (10 matches).
  * Starts its own FerretDB processes and drops what it created.
  */
@@ -13,8 +13,14 @@ import mongoose, { type Connection } from 'mongoose';
 import { Client } from 'pg';
 import { dropDatabase, ensurePostgres, withDatabase } from '../scripts/postgres';
 import { ensureFerretBinary, startFerret } from '../scripts/services';
-import { bootstrapEnv } from '../shared/config';
-import { createRecommendationIndexesOn, ensureRecommendationGinIndexesOn, findRecommendationsOfEventRaw, insertRecommendationsRaw, setRecommendationEdgeRaw } from '../shared/db/repositories/ai';
+import { bootstrapEnv } from '../shared/platform/config';
+import {
+  createRecommendationIndexesOn,
+  ensureRecommendationGinIndexesOn,
+  findRecommendationsOfEventRaw,
+  insertRecommendationsRaw,
+  setRecommendationEdgeRaw,
+} from '../shared/platform/db/repositories/ai';
 import { integer } from './args';
 
 const DOCS = integer('bench:store', 'docs', 5000, 100_000);

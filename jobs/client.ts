@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import { getConfig } from '../shared/config';
-import { createRedis } from '../shared/db/redis';
+import { getConfig } from '../shared/platform/config';
+import { createRedis } from '../shared/platform/db/redis';
 import type { AnyQueueDefinition, JobNameOf, PayloadsOf } from './define';
 
 const queues = new Map<string, Queue>();

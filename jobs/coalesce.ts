@@ -1,4 +1,4 @@
-import { key, redis } from '../shared/db/redis';
+import { key, redis } from '../shared/platform/db/redis';
 
 /**
  * Coalesced jobs: at most one waiting job per subject (an event to analyse, say). The job id

@@ -8,12 +8,12 @@
  *                       [--blend dc,ratings]   diagnostic: fixed blend weights instead of the fitted ones
  * Exit 2 on a bad argument (named in the message), 1 on any other failure.
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AGGREGATE_BOOKS, DEFAULT_BET_BOOKS, NAMED_BOOKS, runBacktest, type BacktestReport } from '../shared/ai/backtestCore';
-import { backtestSvg } from '../shared/ai/backtestChart';
-import { listSeasonFiles, loadSeasonFiles, seasonKey } from '../shared/data/footballData';
+import { AGGREGATE_BOOKS, DEFAULT_BET_BOOKS, NAMED_BOOKS, runBacktest, type BacktestReport } from '../shared/research/backtestCore';
+import { backtestSvg } from '../shared/research/backtestChart';
+import { listSeasonFiles, loadSeasonFiles, seasonKey } from '../shared/platform/data/footballData';
 
 interface Args {
   data: string;

@@ -2,25 +2,26 @@
  * Operator CLI: `npm run cli -- <command> [options]` (`--json` for machine-readable output).
  * Parses and prints only; the logic is in shared/billing and shared/settlement.
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closeQueues } from '../jobs/client';
-import { accountSummary, addCredits, BillingInputError, clearAutoRecharge, createAccount, createKey, demoKey, listKeys, revokeKey, setAutoRecharge } from '../shared/billing/accounts';
-import { checkLedger } from '../shared/billing/ledgerCheck';
-import type { KeyMode } from '../shared/billing/keys';
-import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/config';
-import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/settlement/check';
-import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/settlement/correct';
+import { BillingInputError } from '../shared/domain/billing/errors';
+import { accountSummary, addCredits, clearAutoRecharge, createAccount, createKey, demoKey, listKeys, revokeKey, setAutoRecharge } from '../shared/app/billing/accounts';
+import { checkLedger } from '../shared/app/billing/ledgerCheck';
+import type { KeyMode } from '../shared/domain/billing/keys';
+import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
+import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/app/settlement/check';
+import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/app/settlement/correct';
 import { startLocalServices } from './services';
-import { MAX_PROOF_PATH } from '../shared/commitments/chain';
-import { downloadChain, remoteGetter, verifyRecord, type VerifyReport } from '../shared/commitments/verifyRemote';
-import { breakdown, breakdownText, chainBets } from '../shared/trackRecord/breakdown';
+import { MAX_PROOF_PATH } from '../shared/domain/commitments/chain';
+import { downloadChain, remoteGetter, verifyRecord, type VerifyReport } from '../shared/app/commitments/verifyRemote';
+import { breakdown, breakdownText, chainBets } from '../shared/domain/trackRecord/breakdown';
 
 /** Where the API a user started answers: PUBLIC_URL, else this machine on PORT. */
 const publicBase = () => getConfigOrExit().PUBLIC_URL.replace(/\/+$/, '') || `http://localhost:${getConfigOrExit().PORT}`;
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
-import { logToStderr } from '../shared/logger';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
+import { logToStderr } from '../shared/platform/logger';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | undefined>;

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { tuneFerretDatabase } from '../shared/db/ferretIndexes';
+import { tuneFerretDatabase } from '../shared/platform/db/ferretIndexes';
 
 export interface PostgresServer {
   /** URL of FerretDB's own database on the server. */
@@ -76,7 +76,7 @@ async function withServer(serverUrl: string, work: (client: Client) => Promise<v
 
 const quoted = (database: string) => `"${database.replace(/"/g, '""')}"`;
 
-/** Creates the database unless it exists (tolerating a concurrent creator), with the settings FerretDB needs (shared/db/ferretIndexes.ts). */
+/** Creates the database unless it exists (tolerating a concurrent creator), with the settings FerretDB needs (shared/platform/db/ferretIndexes.ts). */
 export async function ensureDatabase(serverUrl: string, database: string): Promise<void> {
   await withServer(serverUrl, async (client) => {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

@@ -9,22 +9,22 @@
  * saves all of it and the three charts. Exit 0 only when the chain verifies and every match was
  * played faithfully. The simulated clock skips the stretches with nothing listed (between seasons).
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getConfigOrExit, setEnvForChildren } from '../shared/config';
-import { addCredits, demoKey } from '../shared/billing/accounts';
-import { countRecommendationsMatching, countSettledRecommendations } from '../shared/db/repositories/ai';
-import { countEventsMatching } from '../shared/db/repositories/events';
-import { findEventsForSettlement } from '../shared/db/repositories/settlementEvents';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { configuredReplayMatches } from '../shared/providers/replay/configured';
-import { replayFidelity } from '../shared/providers/replay/fidelity';
-import { downloadChain, remoteGetter, verifyRecord } from '../shared/commitments/verifyRemote';
-import { breakdown, breakdownText, chainBets } from '../shared/trackRecord/breakdown';
+import { getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
+import { addCredits, demoKey } from '../shared/app/billing/accounts';
+import { countRecommendationsMatching, countSettledRecommendations } from '../shared/platform/db/repositories/ai';
+import { countEventsMatching } from '../shared/platform/db/repositories/events';
+import { findEventsForSettlement } from '../shared/platform/db/repositories/settlementEvents';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { configuredReplayMatches } from '../shared/platform/providers/replay/configured';
+import { replayFidelity } from '../shared/platform/providers/replay/fidelity';
+import { downloadChain, remoteGetter, verifyRecord } from '../shared/app/commitments/verifyRemote';
+import { breakdown, breakdownText, chainBets } from '../shared/domain/trackRecord/breakdown';
 import { freePort, startLocalServices } from './services';
 
 const ROOT = resolve(__dirname, '..');

@@ -4,7 +4,7 @@
  * a key, call the API with it, look at usage, billing), and writes a PNG of each page to
  * docs/screenshots/ (desktop 1280x800, and the phone pages at 390x844). Removes its data after.
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,9 +14,9 @@ import type { Page } from 'playwright-core';
 import { createApp } from '../api/app';
 import { listen } from '../api/server';
 import { closeQueues } from '../jobs/client';
-import { setEnvForChildren } from '../shared/config';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
+import { setEnvForChildren } from '../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
 import { DESKTOP, launchBrowser, PHONE } from '../test/helpers/browser';
 import { deleteKeysOfThisRun } from '../test/helpers/redisKeys';
 import { ensureChromium } from './chromium';

@@ -9,14 +9,14 @@
  *            mongodb-memory-server.
  * Data directories live under .local/ (gitignored).
  */
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { bootstrapEnv } from '../shared/config';
+import { bootstrapEnv } from '../shared/platform/config';
 import { ensurePostgres, ferretDatabaseName, redact, type PostgresServer } from './postgres';
 
 const ROOT = resolve(__dirname, '..');

@@ -5,10 +5,10 @@
  * separate cores instead of taking turns on one event loop. `npm start -- --one-process` runs
  * them all in this process instead (less memory, slower at demo speed).
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { bootstrapEnv, getConfigOrExit, setEnvForChildren, type Config } from '../shared/config';
+import { bootstrapEnv, getConfigOrExit, setEnvForChildren, type Config } from '../shared/platform/config';
 import { ALL_STARTERS } from '../workers/all';
 import { runServices } from '../workers/runtime';
 import { startLocalServices, type LocalServices } from './services';

@@ -5,11 +5,11 @@
  * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
  * The unit tier alone, with no server: `npm run test:unit` (.mocharc.unit.json).
  */
-import { failEntry } from '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bootstrapEnv } from '../shared/config';
+import { bootstrapEnv } from '../shared/platform/config';
 import { ensureChromium } from './chromium';
 import { startLocalServices } from './services';
 
@@ -22,10 +22,11 @@ async function run(): Promise<number> {
     process.stderr.write('type check failed\n');
     return tsc.status ?? 1;
   }
-  // npm run lint: ESLint, then the formatter's check (prettier formats TypeScript; docs are prose).
+  // npm run lint: ESLint, the formatter's check (prettier formats TypeScript; docs are prose), the layers.
   for (const [name, cmd] of [
     ['lint', [bin('eslint'), '.']],
     ['format check (npm run format fixes it)', [bin('prettier'), '--check', '--log-level', 'warn', '**/*.{ts,mjs}']],
+    ['layer check (.dependency-cruiser.cjs)', [bin('depcruise'), 'shared', 'api', 'workers', 'jobs', 'scripts', 'bench', 'test', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']],
   ] as const) {
     const step = spawnSync(cmd[0], cmd.slice(1), { cwd: ROOT, stdio: 'inherit' });
     if (step.status !== 0) {

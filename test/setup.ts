@@ -6,9 +6,9 @@
  */
 import './helpers/runEnv'; // first: before any module of the service reads the config
 import { closeQueues } from '../jobs/client';
-import { getConfig } from '../shared/config';
-import { disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
+import { getConfig } from '../shared/platform/config';
+import { disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
 import { dropDatabaseNamed, dropLastFileStores, giveEachFileItsStores } from './helpers/fileStores';
 import { deleteKeysOfThisRun } from './helpers/redisKeys';
 

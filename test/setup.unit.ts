@@ -3,7 +3,7 @@
  * Unlike test/setup.ts it connects to nothing and has no hooks: unit tests are pure logic, and
  * the tier runs with no Redis, MongoDB/FerretDB or PostgreSQL anywhere.
  */
-import { setEnvForChildren } from '../shared/config';
+import { setEnvForChildren } from '../shared/platform/config';
 
 setEnvForChildren({
   LOG_LEVEL: process.env.LOG_LEVEL || 'silent',

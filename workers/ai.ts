@@ -1,6 +1,6 @@
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { aiQueue } from '../jobs/ai';
-import { getConfig } from '../shared/config';
+import { getConfig } from '../shared/platform/config';
 import { aiHandlers } from './handlers/ai';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';

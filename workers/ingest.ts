@@ -1,10 +1,10 @@
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
-import { getConfig } from '../shared/config';
-import { invalidateListing } from '../shared/listing/store';
-import { migrateStoredEvents } from '../shared/ingest/migrate';
-import { closeProviders, providerHandle } from '../shared/providers/registry';
+import { getConfig } from '../shared/platform/config';
+import { invalidateListing } from '../shared/platform/listing/store';
+import { migrateStoredEvents } from '../shared/app/ingest/migrate';
+import { closeProviders, providerHandle } from '../shared/platform/providers/registry';
 import { ingestHandlers } from './handlers/ingest';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';

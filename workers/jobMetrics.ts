@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
-import type { PollOutcome } from '../shared/ingest/poll';
-import { recordAnalysis, recordPoll } from '../shared/metrics/record';
-import { jobDuration, jobsFinished } from '../shared/metrics/registry';
+import type { PollOutcome } from '../shared/app/ingest/poll';
+import { recordAnalysis, recordPoll } from '../shared/app/metrics/record';
+import { jobDuration, jobsFinished } from '../shared/platform/metrics/registry';
 
 /**
  * Metrics of every queue job, taken around the handler by createQueueWorker, so handlers stay

@@ -1,8 +1,8 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import { bullPrefix } from '../jobs/client';
 import type { AnyQueueDefinition, PayloadsOf } from '../jobs/define';
-import { createRedis } from '../shared/db/redis';
-import { childLogger } from '../shared/logger';
+import { createRedis } from '../shared/platform/db/redis';
+import { childLogger } from '../shared/platform/logger';
 import { observeJob } from './jobMetrics';
 
 export type Handler<P> = (job: Job<P>) => Promise<unknown>;

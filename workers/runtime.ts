@@ -1,11 +1,11 @@
 import type { Worker } from 'bullmq';
-import { getConfig, getConfigOrExit } from '../shared/config';
+import { getConfig, getConfigOrExit } from '../shared/platform/config';
 import { closeQueues } from '../jobs/client';
-import { connectMongo, disconnectMongo } from '../shared/db/mongo';
-import { closeAllRedis } from '../shared/db/redis';
-import { startWorldClock } from '../shared/clock/worldClock';
-import { childLogger, logger } from '../shared/logger';
-import { startMetricsPublisher } from '../shared/metrics/publish';
+import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
+import { closeAllRedis } from '../shared/platform/db/redis';
+import { startWorldClock } from '../shared/platform/clock/worldClock';
+import { childLogger, logger } from '../shared/platform/logger';
+import { startMetricsPublisher } from '../shared/platform/metrics/publish';
 
 /** A running part of a process (an HTTP server, a queue worker, the clock). */
 export interface Service {

@@ -1,20 +1,20 @@
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import * as cron from 'node-cron';
 import { aiQueue } from '../jobs/ai';
 import { enqueue, queueFor } from '../jobs/client';
 import { ingestQueue } from '../jobs/ingest';
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
-import { getConfig } from '../shared/config';
-import { FerretVacuum } from '../shared/db/ferretVacuum';
-import { key, redis } from '../shared/db/redis';
-import { LeaderLock } from '../shared/locks';
-import { childLogger } from '../shared/logger';
-import { SPORTS } from '../shared/sports';
-import { refitWindowDue } from '../shared/ai/refitWindow';
-import { worldNow } from '../shared/clock/worldClock';
+import { getConfig } from '../shared/platform/config';
+import { FerretVacuum } from '../shared/platform/db/ferretVacuum';
+import { key, redis } from '../shared/platform/db/redis';
+import { LeaderLock } from '../shared/platform/locks';
+import { childLogger } from '../shared/platform/logger';
+import { SPORTS } from '../shared/domain/sports';
+import { refitWindowDue } from '../shared/domain/ai/refitWindow';
+import { worldNow } from '../shared/platform/clock/worldClock';
 import { main, type Service } from './runtime';
-import { daysBefore, utcDay } from '../shared/days';
+import { daysBefore, utcDay } from '../shared/domain/days';
 
 const log = childLogger({ process: 'scheduler' });
 

@@ -1,8 +1,8 @@
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
-import { startLedgerConsumer } from '../shared/billing/ledgerConsumer';
-import { getConfig } from '../shared/config';
+import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { getConfig } from '../shared/platform/config';
 import { rechargeHandlers } from './handlers/recharge';
 import { settlementHandlers } from './handlers/settlement';
 import { createQueueWorker } from './registry';

@@ -1,11 +1,11 @@
-import '../shared/entry'; // first: a bad variable stops here, before any module's import-time code
+import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { drainViewFlushes } from '../api/queries/views';
 import { listen } from '../api/server';
-import { drainMetering } from '../shared/billing/metering';
-import { getConfig } from '../shared/config';
-import { childLogger } from '../shared/logger';
+import { drainMetering } from '../shared/app/billing/metering';
+import { getConfig } from '../shared/platform/config';
+import { childLogger } from '../shared/platform/logger';
 import { main, type Service } from './runtime';
 
 /** The read-only metered API. Stops accepting connections, then lets in-flight requests finish. */

@@ -1,5 +1,5 @@
-import { AccountError, type AccountFailure } from '../../shared/accounts/errors';
-import { BillingInputError } from '../../shared/billing/accounts';
+import { AccountError, type AccountFailure } from '../../shared/domain/accounts/errors';
+import { BillingInputError } from '../../shared/domain/billing/errors';
 import { ApiError, badRequest, type ErrorCode } from '../errors';
 
 /** Body fields as the API names them, for the operator code's argument names. */

@@ -1,8 +1,8 @@
-import { CREDIT_PACKAGES } from '../../shared/billing/packages';
-import { MAX_USAGE_DAYS } from '../../shared/accounts/usage';
-import { MIN_PASSWORD_LENGTH } from '../../shared/accounts/passwordPolicy';
-import { CHART_KINDS } from '../../shared/trackRecord/charts';
-import { MAX_TRACK_RECORD_DAYS } from '../../shared/trackRecord/load';
+import { CREDIT_PACKAGES } from '../../shared/domain/billing/packages';
+import { MAX_USAGE_DAYS } from '../../shared/domain/accounts/usage';
+import { MIN_PASSWORD_LENGTH } from '../../shared/domain/accounts/passwordPolicy';
+import { CHART_KINDS } from '../../shared/domain/trackRecord/charts';
+import { MAX_TRACK_RECORD_DAYS } from '../../shared/app/trackRecord/load';
 import { trackRecordResponse } from '../schemas/trackRecord';
 
 /** The dashboard's track record window: as on /v2/ai/track-record. */

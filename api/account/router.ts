@@ -1,16 +1,16 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { endSession, startSession } from '../../shared/accounts/sessions';
-import { accountView, keysOf, logIn, newKey, revokeOwnKey, signUp, usageOf } from '../../shared/accounts/selfServe';
-import { clearAutoRecharge, setAutoRecharge } from '../../shared/billing/accounts';
-import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/billing/packages';
-import { checkIdempotencyKey, purchasePackage } from '../../shared/billing/purchase';
-import { confirmSetup, gatewayView, removePaymentMethod, savedPaymentMethod, startSetup } from '../../shared/billing/paymentMethods';
+import { endSession, startSession } from '../../shared/app/accounts/sessions';
+import { accountView, keysOf, logIn, newKey, revokeOwnKey, signUp, usageOf } from '../../shared/app/accounts/selfServe';
+import { clearAutoRecharge, setAutoRecharge } from '../../shared/app/billing/accounts';
+import { CREDIT_PACKAGES, CURRENCY, PACKAGE_PRICES_CENTS } from '../../shared/domain/billing/packages';
+import { checkIdempotencyKey, purchasePackage } from '../../shared/app/billing/purchase';
+import { confirmSetup, gatewayView, removePaymentMethod, savedPaymentMethod, startSetup } from '../../shared/app/billing/paymentMethods';
 import { clientAddress, publicOrigin } from '../requestAddress';
 import { perAddress } from '../middleware/perAddress';
-import { getConfig } from '../../shared/config';
+import { getConfig } from '../../shared/platform/config';
 import { ApiError, badRequest } from '../errors';
-import { CHART_KINDS, trackRecordChartSvg, type ChartKind } from '../../shared/trackRecord/charts';
-import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport, type TrackRecordFilter } from '../../shared/trackRecord/load';
+import { CHART_KINDS, trackRecordChartSvg, type ChartKind } from '../../shared/domain/trackRecord/charts';
+import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport, type TrackRecordFilter } from '../../shared/app/trackRecord/load';
 import { toApiError } from './failures';
 import { clearSessionCookie, cookieSessionId, requireSession, sessionOf, setSessionCookie } from './session';
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../shared/accounts/cookies';
-import { csrfMatches, resolveSession, SESSION_TTL_S, type SessionView } from '../../shared/accounts/sessions';
-import { getConfig } from '../../shared/config';
+import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../shared/domain/accounts/cookies';
+import { csrfMatches, resolveSession, SESSION_TTL_S, type SessionView } from '../../shared/app/accounts/sessions';
+import { getConfig } from '../../shared/platform/config';
 import { ApiError } from '../errors';
 
 /** The session middleware of the account API: who is signed in, and the CSRF check. */

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCb, constants as zlib, gzip as gzipCb } from 'node:zlib';
 import type { Request, Response } from 'express';
-import { getConfig } from '../../shared/config';
-import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/cache/versions';
-import { key, redis } from '../../shared/db/redis';
-import { childLogger } from '../../shared/logger';
+import { getConfig } from '../../shared/platform/config';
+import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/platform/cache/versions';
+import { key, redis } from '../../shared/platform/db/redis';
+import { childLogger } from '../../shared/platform/logger';
 import { ApiError } from '../errors';
 
 const gzip = promisify(gzipCb);

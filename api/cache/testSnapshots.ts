@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { getConfig } from '../../shared/config';
-import { key, redis } from '../../shared/db/redis';
+import { getConfig } from '../../shared/platform/config';
+import { key, redis } from '../../shared/platform/db/redis';
 import { normalizeQuery } from './pageCache';
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { priceOf } from '../../shared/billing/costs';
+import { priceOf } from '../../shared/domain/billing/costs';
 import { ApiError, badRequest, ERROR_CODES, ERRORS } from '../errors';
 
 /** An unknown path is a 404; a known one asked with another method than GET or HEAD, a 405. */

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { priceOf } from '../../shared/billing/costs';
-import { httpDuration, httpRequests } from '../../shared/metrics/registry';
+import { priceOf } from '../../shared/domain/billing/costs';
+import { httpDuration, httpRequests } from '../../shared/platform/metrics/registry';
 
 /**
  * The route label of a request, never its raw URL (ids would make the series unbounded): the

@@ -1,18 +1,18 @@
 import type { RequestHandler, Response } from 'express';
-import { checkAccess, type KeyIdentity } from '../../shared/billing/access';
-import { priceOf, type Priced } from '../../shared/billing/costs';
-import { bearerKey } from '../../shared/billing/keys';
-import { balanceOf } from '../../shared/billing/credits';
-import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/billing/metering';
+import { checkAccess, type KeyIdentity } from '../../shared/app/billing/access';
+import { priceOf, type Priced } from '../../shared/domain/billing/costs';
+import { bearerKey } from '../../shared/domain/billing/keys';
+import { balanceOf } from '../../shared/app/billing/credits';
+import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/app/billing/metering';
 import { ApiError } from '../errors';
 
 /**
  * Metering for every /v2 route, in two steps. A request is priced by its path from the cost table
- * (shared/billing/costs.ts); a path in no row passes through unmetered (free, or a 404 that costs
+ * (shared/domain/billing/costs.ts); a path in no row passes through unmetered (free, or a 404 that costs
  * nothing).
  *
  * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check, rate limit and
- *    a live key's debit, one Redis script (shared/billing/access.ts with credits.ts's debit).
+ *    a live key's debit, one Redis script (shared/app/billing/access.ts with credits.ts's debit).
  *    401 or 429 if not allowed.
  * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the credit
  *    headers, or the 402/403 of a refused debit (after validation: a bad parameter is a 400 even

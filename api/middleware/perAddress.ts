@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import { take } from '../../shared/accounts/limits';
+import { take } from '../../shared/app/accounts/limits';
 import { ApiError } from '../errors';
 import { clientAddress } from '../requestAddress';
 
 /**
- * A fixed-window limit per client address (shared/accounts/limits.ts), counted before anything
+ * A fixed-window limit per client address (shared/app/accounts/limits.ts), counted before anything
  * else is done: past it a 429 with Retry-After. The attempt taken is left in `res.locals.limitTaken`
  * for a later step to give back (a right admin password is not a failure). When Redis cannot count,
  * the request is refused as unavailable (503), never let through uncounted.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { maskKeys } from '../../shared/billing/keys';
-import { logger } from '../../shared/logger';
+import { maskKeys } from '../../shared/domain/billing/keys';
+import { logger } from '../../shared/platform/logger';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

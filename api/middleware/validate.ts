@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Request } from 'express';
-import { isValidTimeZone } from '../../shared/days';
+import { isValidTimeZone } from '../../shared/domain/days';
 import { ApiError, badRequest } from '../errors';
 import type { ParametersSchema } from '../routes/spec';
 

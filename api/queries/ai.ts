@@ -1,11 +1,11 @@
-import { worldNow } from '../../shared/clock/worldClock';
+import { worldNow } from '../../shared/platform/clock/worldClock';
 import { DateTime } from 'luxon';
-import { normalizeName } from '../../shared/ai/selection';
-import { getConfig } from '../../shared/config';
-import { countRecommendationsMatching, findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, findRecommendationsPageNewestFirst } from '../../shared/db/repositories/ai';
-import { findEventStatusesByIds } from '../../shared/db/repositories/events';
-import { currentOpportunityRecommendations } from '../../shared/opportunities/store';
-import { currentListing } from '../../shared/listing/store';
+import { normalizeName } from '../../shared/domain/ai/selection';
+import { getConfig } from '../../shared/platform/config';
+import { countRecommendationsMatching, findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, findRecommendationsPageNewestFirst } from '../../shared/platform/db/repositories/ai';
+import { findEventStatusesByIds } from '../../shared/platform/db/repositories/events';
+import { currentOpportunityRecommendations } from '../../shared/platform/opportunities/store';
+import { currentListing } from '../../shared/platform/listing/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';

@@ -1,7 +1,7 @@
-import { findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/db/repositories/events';
-import { countMarketsOfEvents } from '../../shared/db/repositories/eventForms';
-import { countListing, listingStats } from '../../shared/listing/rows';
-import { currentListing, lastEventWriteAt } from '../../shared/listing/store';
+import { findCompetitionCopyInAnEvent, findLatestEventUpdate } from '../../shared/platform/db/repositories/events';
+import { countMarketsOfEvents } from '../../shared/platform/db/repositories/eventForms';
+import { countListing, listingStats } from '../../shared/domain/listing/rows';
+import { currentListing, lastEventWriteAt } from '../../shared/platform/listing/store';
 import {
   countAllCompetitions,
   countAllRegions,
@@ -12,9 +12,9 @@ import {
   findCompetitionsByIds,
   findRegionNamesByIds,
   findTeamsPageByName,
-} from '../../shared/db/repositories/reference';
-import { EVENT_STATUSES } from '../../shared/events/status';
-import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
+} from '../../shared/platform/db/repositories/reference';
+import { EVENT_STATUSES } from '../../shared/domain/events/status';
+import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import { sportRef } from '../render/events';
 import { listingFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
 

@@ -1,19 +1,19 @@
-import { getConfig } from '../../shared/config';
-import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import { eventExists, findLiveEventDataOfEvent } from '../../shared/db/repositories/events';
-import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from '../../shared/db/repositories/eventForms';
-import { findViewsOfEvents } from '../../shared/db/repositories/eventViews';
-import { findRegionCompetitionsByPriority } from '../../shared/db/repositories/reference';
-import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/sports';
+import { getConfig } from '../../shared/platform/config';
+import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
+import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/repositories/events';
+import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from '../../shared/platform/db/repositories/eventForms';
+import { findViewsOfEvents } from '../../shared/platform/db/repositories/eventViews';
+import { findRegionCompetitionsByPriority } from '../../shared/platform/db/repositories/reference';
+import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import type { StoredPick, StoredRecommendation } from '../render/ai';
 import { renderDetailEvent } from '../render/detail';
 import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
 import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
-import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/listing/rows';
-import { currentListing } from '../../shared/listing/store';
-import { recent } from '../../shared/cache/recent';
+import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/domain/listing/rows';
+import { currentListing } from '../../shared/platform/listing/store';
+import { recent } from '../../shared/platform/cache/recent';
 
 /** Reads behind the event endpoints; each returns the response body. */
 

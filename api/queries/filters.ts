@@ -1,7 +1,7 @@
-import { worldNow } from '../../shared/clock/worldClock';
-import { canonicalTimeZone, dayOf, dayRange, daySpan, type InstantRange } from '../../shared/days';
-import type { ListingFilter } from '../../shared/listing/rows';
-import { sportByName } from '../../shared/sports';
+import { worldNow } from '../../shared/platform/clock/worldClock';
+import { canonicalTimeZone, dayOf, dayRange, daySpan, type InstantRange } from '../../shared/domain/days';
+import type { ListingFilter } from '../../shared/domain/listing/rows';
+import { sportByName } from '../../shared/domain/sports';
 
 /**
  * MongoDB filters built from VALIDATED queries only: every value is a checked scalar that is
@@ -32,7 +32,7 @@ export function dateFilter(q: Pick<EventFilterInput, 'date' | 'startDate' | 'end
   return rangeFilter(daySpan(q.startDate, q.endDate, zone));
 }
 
-/** The same filter over the listing's compact rows (shared/listing/rows.ts). */
+/** The same filter over the listing's compact rows (shared/domain/listing/rows.ts). */
 export function listingFilter(q: EventFilterInput): ListingFilter {
   const f: ListingFilter = {};
   if (q.status?.length) f.status = uniqueSorted(q.status);

@@ -1,7 +1,7 @@
-import { key, redis } from '../../shared/db/redis';
-import { incrementEventViews, raiseEventViewsTo } from '../../shared/db/repositories/eventViews';
-import { tryWithLock } from '../../shared/locks';
-import { childLogger } from '../../shared/logger';
+import { key, redis } from '../../shared/platform/db/redis';
+import { incrementEventViews, raiseEventViewsTo } from '../../shared/platform/db/repositories/eventViews';
+import { tryWithLock } from '../../shared/platform/locks';
+import { childLogger } from '../../shared/platform/logger';
 
 /** How long a view counter lives in Redis before it is seeded again from MongoDB. */
 const COUNTER_TTL_S = 7 * 24 * 3600;

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
-import { efficiencyBand } from '../../shared/ai/efficiency';
-import { type RecommendationIdentity, type RecommendationPrice, recommendationPrice } from '../../shared/ai/eventHeader';
-import { marketType } from '../../shared/markets/catalog';
-import type { Locale, LocalizedText } from '../../shared/sports';
+import { efficiencyBand } from '../../shared/domain/ai/efficiency';
+import { type RecommendationIdentity, type RecommendationPrice, recommendationPrice } from '../../shared/domain/ai/eventHeader';
+import { marketType } from '../../shared/domain/markets/catalog';
+import type { Locale, LocalizedText } from '../../shared/domain/sports';
 import { localizeDeep, text } from './localize';
 import { outcomeCaption } from './markets';
 
@@ -32,7 +32,7 @@ function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | nu
   return own ?? outcomeCaption(marketType(sysname), code, line, locale, o.outcome);
 }
 
-/** A stored recommendation (shared/db/models/recommendation.ts). */
+/** A stored recommendation (shared/platform/db/models/recommendation.ts). */
 export interface StoredRecommendation extends RecommendationIdentity, RecommendationPrice {
   line?: number | null;
   outcome: string;
@@ -77,7 +77,7 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
   };
 }
 
-/** A leg of a stored pick: a copy of its recommendation (shared/db/models/pick.ts). */
+/** A leg of a stored pick: a copy of its recommendation (shared/platform/db/models/pick.ts). */
 export interface StoredLeg {
   recommendationId: string;
   eventId: string;
@@ -106,7 +106,7 @@ export interface StoredPickEvent {
   league: unknown;
 }
 
-/** A stored pick (shared/db/models/pick.ts). */
+/** A stored pick (shared/platform/db/models/pick.ts). */
 export interface StoredPick {
   _id: string;
   pickType: string;
@@ -180,7 +180,7 @@ export function renderPick(p: StoredPick, locale: Locale, zone: string) {
   };
 }
 
-/** A stored insight (shared/db/models/insight.ts). */
+/** A stored insight (shared/platform/db/models/insight.ts). */
 export interface StoredInsight {
   eventId: string;
   startDateTime: Date;

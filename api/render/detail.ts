@@ -1,4 +1,4 @@
-import { localize, sportById, type Locale, type LocalizedText } from '../../shared/sports';
+import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import { renderPick, renderRecommendation, type StoredPick, type StoredRecommendation } from './ai';
 import { sportRef, renderLiveMarkets, type StoredEvent, type StoredLiveMarket } from './events';
 import { localizeDeep } from './localize';

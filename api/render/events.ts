@@ -1,9 +1,9 @@
-import { marketType } from '../../shared/markets/catalog';
-import { localize, sportById, type Locale, type LocalizedText } from '../../shared/sports';
+import { marketType } from '../../shared/domain/markets/catalog';
+import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import { localizeDeep, text } from './localize';
 import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarkets, TRENDING_MARKET_TYPES, type StoredMarket } from './markets';
 
-/** The stored event fields the read forms use (shared/db/models/event.ts, read with lean()). */
+/** The stored event fields the read forms use (shared/platform/db/models/event.ts, read with lean()). */
 export interface StoredEvent {
   _id: string;
   sportId: number;

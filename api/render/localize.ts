@@ -1,4 +1,4 @@
-import { LOCALES, localize, type Locale, type LocalizedText } from '../../shared/sports';
+import { LOCALES, localize, type Locale, type LocalizedText } from '../../shared/domain/sports';
 
 const LOCALE_KEYS = new Set<string>(LOCALES);
 

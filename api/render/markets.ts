@@ -1,5 +1,5 @@
-import { hasLine, lineText, MARKET_TYPES, marketType, type MarketType } from '../../shared/markets/catalog';
-import { localize, type Locale } from '../../shared/sports';
+import { hasLine, lineText, MARKET_TYPES, marketType, type MarketType } from '../../shared/domain/markets/catalog';
+import { localize, type Locale } from '../../shared/domain/sports';
 import { text } from './localize';
 
 export interface StoredBetItem {

@@ -1,8 +1,9 @@
 import { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { bettingRecommendations, featuredPicks, processedInsights, valueOpportunities } from '../queries/ai';
-import { dayOf } from '../../shared/days';
+import { dayOf } from '../../shared/domain/days';
 import { zoneKey } from '../queries/filters';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /** The /v2/ai endpoints, mounted and documented like every other route (spec.ts). */
 export function aiRoutes(): Route[] {

@@ -1,12 +1,13 @@
-import { getConfig } from '../../shared/config';
-import { findClosingValuesOfRecommendations, findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/db/repositories/ai';
-import { findEventWithoutMarketsById, findLiveEventDataOfEvent, findPriceHistoryOfItem } from '../../shared/db/repositories/events';
-import { findSettledVersion } from '../../shared/db/repositories/eventSettlements';
-import { NO_CLOSING, pickClosingValue, type ClosingValue } from '../../shared/settlement/clv';
-import { settlementState, settlementStats } from '../../shared/settlement/state';
+import { getConfig } from '../../shared/platform/config';
+import { findClosingValuesOfRecommendations, findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
+import { findEventWithoutMarketsById, findLiveEventDataOfEvent, findPriceHistoryOfItem } from '../../shared/platform/db/repositories/events';
+import { findSettledVersion } from '../../shared/platform/db/repositories/eventSettlements';
+import { NO_CLOSING, pickClosingValue, type ClosingValue } from '../../shared/domain/settlement/clv';
+import { settlementState, settlementStats } from '../../shared/domain/settlement/state';
 import { ApiError, notFound } from '../errors';
 import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery, settlementResponses } from '../schemas/settlement';
-import { route, type Infer, type Route, type RouteContext, type Sent } from './spec';
+import { route } from './route';
+import type { Infer, Route, RouteContext, Sent } from './spec';
 
 type Locale = 'en' | 'es' | 'pt';
 type Localized = { en: string; es?: string | null; pt?: string | null };

@@ -3,7 +3,8 @@ import { hasDates, searchPattern, zoneKey } from '../queries/filters';
 import { datedListing } from '../schemas/params';
 import { competitionsQuery, regionsQuery, statsQuery, teamsQuery } from '../schemas/queries';
 import { responses } from '../schemas/responses';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /** Competitions, regions, teams and system statistics. */
 export function catalogRoutes(): Route[] {

@@ -1,7 +1,8 @@
-import { costTableDocument } from '../../shared/billing/costs';
+import { costTableDocument } from '../../shared/domain/billing/costs';
 import { emptyQuery } from '../schemas/queries';
 import { costsResponse } from '../schemas/responses';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /** Free and keyless: the credits each endpoint costs, straight from the one cost table. */
 export function costsRoute(): Route {

@@ -1,7 +1,8 @@
-import { getConfig } from '../../shared/config';
+import { getConfig } from '../../shared/platform/config';
 import { publicOrigin } from '../requestAddress';
 import { openApiDocument } from '../openapi';
-import { route, type Route, type RouteDescription } from './spec';
+import { route } from './route';
+import type { Route, RouteDescription } from './spec';
 
 // swagger-ui-dist ships the browser bundle; its files are served from here, never from a CDN.
 // (Its main module would load the whole 1.4 MB bundle into the server just to name the folder.)

@@ -1,19 +1,20 @@
 import { queueFor } from '../../jobs/client';
 import { ALL_QUEUES } from '../../jobs';
-import { pingMongo } from '../../shared/db/mongo';
-import { redis } from '../../shared/db/redis';
-import { toWorldTime } from '../../shared/clock/worldClock';
-import { getConfig } from '../../shared/config';
-import { pipelineStatus } from '../../shared/health/status';
-import { countEventsNeverSettled } from '../../shared/db/repositories/settlementEvents';
-import { findAllProviderStates } from '../../shared/db/repositories/providers';
-import { SETTLEMENT_EVENT_FILTER } from '../../shared/settlement/state';
-import { maxSettlementDelayMs } from '../../shared/settlement/sweep';
+import { pingMongo } from '../../shared/platform/db/mongo';
+import { redis } from '../../shared/platform/db/redis';
+import { toWorldTime } from '../../shared/platform/clock/worldClock';
+import { getConfig } from '../../shared/platform/config';
+import { pipelineStatus } from '../../shared/domain/health/status';
+import { countEventsNeverSettled } from '../../shared/platform/db/repositories/settlementEvents';
+import { findAllProviderStates } from '../../shared/platform/db/repositories/providers';
+import { SETTLEMENT_EVENT_FILTER } from '../../shared/domain/settlement/state';
+import { maxSettlementDelayMs } from '../../shared/app/settlement/sweep';
 import { ERRORS } from '../errors';
 import { emptyQuery } from '../schemas/queries';
 import { responses } from '../schemas/responses';
-import { route, type Route } from './spec';
-import { recent } from '../../shared/cache/recent';
+import { route } from './route';
+import type { Route } from './spec';
+import { recent } from '../../shared/platform/cache/recent';
 
 /** A provider's stored quota (mixed): whatever it saved, or null. */
 const quotaOf = (p: { quota?: unknown }): unknown => p.quota ?? null;

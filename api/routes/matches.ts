@@ -3,7 +3,8 @@ import { hasDates, todayFilter, zoneKey } from '../queries/filters';
 import { datedListing, eventIdOrSlugParam, eventIdParam } from '../schemas/params';
 import { liveOddsQuery, liveQuery, matchDetailQuery, matchesQuery, trendingQuery } from '../schemas/queries';
 import { responses } from '../schemas/responses';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /** Event endpoints. Static paths come before /matches/{eventId} so they are never read as ids. */
 export function matchRoutes(): Route[] {

@@ -1,8 +1,9 @@
 import { ALL_QUEUES } from '../../jobs';
 import { queueFor } from '../../jobs/client';
-import { collectMetrics } from '../../shared/metrics/collect';
+import { collectMetrics } from '../../shared/app/metrics/collect';
 import { basicAuth, throttledAdminAuth } from '../admin';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /** Every queue of the service, read at scrape time for its depth and age. */
 const allQueues = () => ALL_QUEUES.map(queueFor);

@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import { renderBody, sendCached } from '../cache/pageCache';
 import { findSnapshot, keepSnapshot, sendSnapshot, snapshotKey, type Snapshot } from '../cache/testSnapshots';
 import { ApiError } from '../errors';
-import { getConfig } from '../../shared/config';
+import { getConfig } from '../../shared/platform/config';
 import { meterDebit } from '../middleware/metering';
 import { ignoredQuery, paramsValidator, queryValidator } from '../middleware/validate';
 import { noParams, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent } from './spec';

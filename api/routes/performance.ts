@@ -1,8 +1,9 @@
-import { worldNow } from '../../shared/clock/worldClock';
-import { dailyBreakdown, performanceReport, windowDays } from '../../shared/grading';
-import { loadRollups } from '../../shared/settlement/rollups';
+import { worldNow } from '../../shared/platform/clock/worldClock';
+import { dailyBreakdown, performanceReport, windowDays } from '../../shared/domain/grading';
+import { loadRollups } from '../../shared/app/settlement/rollups';
 import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery, performanceResponses } from '../schemas/performance';
-import { route, type Route, type Sent, type RouteContext, type Infer } from './spec';
+import { route } from './route';
+import type { Route, Sent, RouteContext, Infer } from './spec';
 
 const today = () => worldNow().toISOString().slice(0, 10);
 

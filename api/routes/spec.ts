@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { MeteredPath } from '../../shared/billing/costs';
-import type { CacheScope } from '../../shared/cache/versions';
-import { mountRoute } from './mount';
+import type { MeteredPath } from '../../shared/domain/billing/costs';
+import type { CacheScope } from '../../shared/platform/cache/versions';
 
 /** One named parameter as the validator compiles it and the OpenAPI document publishes it. */
 export interface ParameterSchema {
@@ -70,7 +69,7 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   path: string;
   /** Where the route is mounted: the API (/v2, the default) or the operators' root. */
   mount?: '/v2' | '';
-  /** Its cost table row (shared/billing/costs.ts): the price and whether a key is needed. null: not metered. */
+  /** Its cost table row (shared/domain/billing/costs.ts): the price and whether a key is needed. null: not metered. */
   price: MeteredPath | null;
   auth: Access;
   operationId: string;
@@ -110,13 +109,4 @@ export interface RouteDescription extends Omit<RouteSpec<ParametersSchema, Param
 /** A route ready to list beside routes of other schemas: its description, and how to mount it. */
 export interface Route extends RouteDescription {
   mountOn(router: Router): void;
-}
-
-/**
- * A route whose handler types are inferred from its schemas. The typed spec stays inside the
- * mount closure, so a list of routes needs no common handler type.
- */
-export function route<Q extends ParametersSchema, R extends object, P extends ParametersSchema = typeof noParams>(spec: RouteSpec<Q, P, R>): Route {
-  const { handler: _handler, check: _check, mount = '/v2', documented = true, params = noParams, ...rest } = spec;
-  return { ...rest, mount, documented, params, mountOn: (router) => mountRoute(router, spec) };
 }

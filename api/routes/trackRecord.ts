@@ -1,9 +1,10 @@
-import { chainPage, proofOf, publishedHeads } from '../../shared/commitments/read';
-import { trackRecordChartSvg } from '../../shared/trackRecord/charts';
-import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../shared/trackRecord/load';
+import { chainPage, proofOf, publishedHeads } from '../../shared/app/commitments/read';
+import { trackRecordChartSvg } from '../../shared/domain/trackRecord/charts';
+import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../shared/app/trackRecord/load';
 import { badRequest, notFound } from '../errors';
 import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery, trackRecordResponses } from '../schemas/trackRecord';
-import { route, type Route } from './spec';
+import { route } from './route';
+import type { Route } from './spec';
 
 /**
  * /v2/ai/track-record: the record of settled recommendations, computed from the bets, and the

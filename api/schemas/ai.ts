@@ -1,5 +1,5 @@
-import { DEFAULT_MIN_EDGE } from '../../shared/ai/staking';
-import { LOCALES } from '../../shared/sports';
+import { DEFAULT_MIN_EDGE } from '../../shared/domain/ai/staking';
+import { LOCALES } from '../../shared/domain/sports';
 import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
 
 /**

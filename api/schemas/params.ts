@@ -1,4 +1,4 @@
-import { LOCALES, SPORT_NAMES } from '../../shared/sports';
+import { LOCALES, SPORT_NAMES } from '../../shared/domain/sports';
 
 /**
  * Request parameter schemas shared by the read endpoints. The validator compiles them and the

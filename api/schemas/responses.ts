@@ -1,5 +1,5 @@
-import { EVENT_STATUSES } from '../../shared/events/status';
-import { SPORT_NAMES } from '../../shared/sports';
+import { EVENT_STATUSES } from '../../shared/domain/events/status';
+import { SPORT_NAMES } from '../../shared/domain/sports';
 import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
 
 /**
@@ -255,7 +255,7 @@ export const responses = {
   },
 } as const;
 
-/** GET /v2/costs: the cost table (shared/billing/costs.ts). */
+/** GET /v2/costs: the cost table (shared/domain/billing/costs.ts). */
 export const costsResponse = obj({
   data: arr(obj({ method: { type: 'string', enum: ['GET'] }, path: str, credits: int, keyRequired: bool, note: str }, ['method', 'path', 'credits', 'keyRequired'])),
 });

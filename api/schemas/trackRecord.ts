@@ -1,5 +1,5 @@
-import { MAX_PROOF_PATH } from '../../shared/commitments/chain';
-import { MAX_TRACK_RECORD_DAYS } from '../../shared/trackRecord/load';
+import { MAX_PROOF_PATH } from '../../shared/domain/commitments/chain';
+import { MAX_TRACK_RECORD_DAYS } from '../../shared/app/trackRecord/load';
 import { sportName, windowDays } from './params';
 
 /** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */

@@ -4,9 +4,9 @@ import {
   findInsightsCreatedAtOfEvents,
   findPicksSettlementOfEvents,
   findRecommendationsSettlementOfEvents,
-} from '../../shared/db/repositories/ai';
-import { findEventsEndedSince, findEventsStartingBetween } from '../../shared/db/repositories/events';
-import { findUpcomingEventsOddsUpdatedAt } from '../../shared/db/repositories/eventForms';
+} from '../../shared/platform/db/repositories/ai';
+import { findEventsEndedSince, findEventsStartingBetween } from '../../shared/platform/db/repositories/events';
+import { findUpcomingEventsOddsUpdatedAt } from '../../shared/platform/db/repositories/eventForms';
 import { spread, type Spread } from './stats';
 
 /**

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { sqlIdent } from '../../shared/db/ferretIndexes';
+import { sqlIdent } from '../../shared/platform/db/ferretIndexes';
 
 /**
  * What the store did, read from PostgreSQL's own counters (`pg_stat_user_tables`) of the tables

@@ -1,5 +1,5 @@
-import { loadConfig } from '../../shared/config';
-import { createProvider } from '../../shared/providers/registry';
+import { loadConfig } from '../../shared/platform/config';
+import { createProvider } from '../../shared/platform/providers/registry';
 import { ArgError } from './args';
 
 export interface WorldSize {

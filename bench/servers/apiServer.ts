@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cacheStats } from '../../api/cache/pageCache';
 import { createApp } from '../../api/app';
 import { listen } from '../../api/server';
-import { connectMongo } from '../../shared/db/mongo';
+import { connectMongo } from '../../shared/platform/db/mongo';
 
 async function main(): Promise<void> {
   await connectMongo();

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../api/app';
-import { commitRecommendations } from '../../shared/commitments/commit';
-import { connectMongo } from '../../shared/db/mongo';
-import { settleEvent } from '../../shared/settlement/settleEvent';
+import { commitRecommendations } from '../../shared/app/commitments/commit';
+import { connectMongo } from '../../shared/platform/db/mongo';
+import { settleEvent } from '../../shared/app/settlement/settleEvent';
 import { serve, type TestServer } from '../helpers/api';
 import { launchBrowser, pageUntil, PHONE, type Browser } from '../helpers/browser';
 import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';

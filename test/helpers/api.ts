@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
 import { listen } from '../../api/server';
-import { addCredits, createAccount, createKey } from '../../shared/billing/accounts';
-import { setEnvForChildren } from '../../shared/config';
-import { connectMongo } from '../../shared/db/mongo';
+import { addCredits, createAccount, createKey } from '../../shared/app/billing/accounts';
+import { setEnvForChildren } from '../../shared/platform/config';
+import { connectMongo } from '../../shared/platform/db/mongo';
 
 export interface TestServer {
   url: string;

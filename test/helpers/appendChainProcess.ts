@@ -3,9 +3,9 @@
  * `tag` one call each, all at once, then prints how many links it added. argv: tag count.
  */
 import mongoose from 'mongoose';
-import { appendCommitments } from '../../shared/commitments/append';
-import { canonicalize } from '../../shared/commitments/canonical';
-import { connectMongo } from '../../shared/db/mongo';
+import { appendCommitments } from '../../shared/app/commitments/append';
+import { canonicalize } from '../../shared/domain/commitments/canonical';
+import { connectMongo } from '../../shared/platform/db/mongo';
 
 async function run(): Promise<void> {
   const [tag, count] = [process.argv[2], Number(process.argv[3])];

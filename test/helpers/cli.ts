@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { bootstrapEnv } from '../../shared/config';
+import { bootstrapEnv } from '../../shared/platform/config';
 
 const ROOT = resolve(__dirname, '../..');
 

@@ -2,13 +2,13 @@ import { relative, resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { clearMemoryCache } from '../../api/cache/pageCache';
 import { closeQueues } from '../../jobs/client';
-import { forgetFits, forgetAnalyses } from '../../shared/ai/worker/analyze';
-import { forgetHeads } from '../../shared/billing/ledger';
-import { forgetAllRecent } from '../../shared/cache/recent';
-import { resetWorldClock } from '../../shared/clock/worldClock';
-import { getConfig, setEnvForChildren } from '../../shared/config';
-import { connectMongo, disconnectMongo } from '../../shared/db/mongo';
-import { forgetWrittenReferences } from '../../shared/ingest/apply';
+import { forgetFits, forgetAnalyses } from '../../shared/app/ai/analyze';
+import { forgetHeads } from '../../shared/app/billing/ledger';
+import { forgetAllRecent } from '../../shared/platform/cache/recent';
+import { resetWorldClock } from '../../shared/platform/clock/worldClock';
+import { getConfig, setEnvForChildren } from '../../shared/platform/config';
+import { connectMongo, disconnectMongo } from '../../shared/platform/db/mongo';
+import { forgetWrittenReferences } from '../../shared/app/ingest/apply';
 import { deleteKeysOfThisRun } from './redisKeys';
 
 /**

@@ -3,12 +3,12 @@
  * ingest worker stores them (denormalized events, reference documents, live data, AI output).
  * Deterministic: the same event id always gets the same prices.
  */
-import { bumpCacheVersion } from '../../shared/cache/versions';
-import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from '../../shared/db/repositories/fixtures';
-import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/markets/catalog';
-import type { LocalizedText, SportId } from '../../shared/sports';
-import { forgetAllRecent } from '../../shared/cache/recent';
-import { forgetOpportunities } from '../../shared/opportunities/store';
+import { bumpCacheVersion } from '../../shared/platform/cache/versions';
+import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from '../../shared/platform/db/repositories/fixtures';
+import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/domain/markets/catalog';
+import type { LocalizedText, SportId } from '../../shared/domain/sports';
+import { forgetAllRecent } from '../../shared/platform/cache/recent';
+import { forgetOpportunities } from '../../shared/platform/opportunities/store';
 
 type L = LocalizedText;
 const t = (en: string, es = en, pt = es): L => ({ en, es, pt });
@@ -464,7 +464,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   await forgetOpportunities(); // the AI worker's read model of what was just removed
-  forgetAllRecent(); // counts kept from the data just removed (shared/cache/recent.ts)
+  forgetAllRecent(); // counts kept from the data just removed (shared/platform/cache/recent.ts)
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { getConfig } from '../../shared/config';
+import { getConfig } from '../../shared/platform/config';
 
 /**
  * The real football-data.co.uk files (never copied into the repository): REPLAY_DATA when set,

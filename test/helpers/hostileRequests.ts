@@ -1,4 +1,4 @@
-import { COST_TABLE } from '../../shared/billing/costs';
+import { COST_TABLE } from '../../shared/domain/billing/costs';
 import { rng } from './fixtures';
 
 /**

@@ -1,7 +1,7 @@
-import { bumpCacheVersion } from '../../shared/cache/versions';
-import { key, redis } from '../../shared/db/redis';
-import { forgetWrittenReferences } from '../../shared/ingest/apply';
-import { deleteAllIngested } from '../../shared/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../shared/platform/cache/versions';
+import { key, redis } from '../../shared/platform/db/redis';
+import { forgetWrittenReferences } from '../../shared/app/ingest/apply';
+import { deleteAllIngested } from '../../shared/platform/db/repositories/fixtures';
 
 let slot = 1_000;
 

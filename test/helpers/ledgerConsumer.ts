@@ -1,6 +1,6 @@
-import { startLedgerConsumer, type LedgerConsumer, type LedgerConsumerOptions } from '../../shared/billing/ledgerConsumer';
-import { drainMetering } from '../../shared/billing/metering';
-import { connectMongo } from '../../shared/db/mongo';
+import { startLedgerConsumer, type LedgerConsumer, type LedgerConsumerOptions } from '../../shared/app/billing/ledgerConsumer';
+import { drainMetering } from '../../shared/app/billing/metering';
+import { connectMongo } from '../../shared/platform/db/mongo';
 
 /**
  * The ledger consumer of the calling describe block (the settlement process runs it in the

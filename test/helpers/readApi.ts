@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
-import { isValidTimeZone } from '../../shared/days';
+import { isValidTimeZone } from '../../shared/domain/days';
 import { startApi, type TestServer } from './api';
 import { clearReadData, insertEvents, seedReference, type EventFixture } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { key, redis } from '../../shared/db/redis';
+import { key, redis } from '../../shared/platform/db/redis';
 
 /** Deletes every Redis key under this run's prefix (queues included); returns how many. */
 export async function deleteKeysOfThisRun(): Promise<number> {

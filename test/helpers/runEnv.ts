@@ -4,7 +4,7 @@
  * already see LOG_LEVEL.
  */
 import { randomBytes } from 'node:crypto';
-import { setEnvForChildren } from '../../shared/config';
+import { setEnvForChildren } from '../../shared/platform/config';
 
 const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
 setEnvForChildren({

@@ -2,11 +2,11 @@
  * Builds what ingest and the AI worker would have stored for settlement to act on: ended events
  * with their LiveEventData, recommendations and picks, written straight through the models.
  */
-import { findRecommendationsByIds } from '../../shared/db/repositories/ai';
-import { findEventById } from '../../shared/db/repositories/eventForms';
-import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
-import type { ClosingLine } from '../../shared/ingest/closing';
-import type { EventStats } from '../../shared/stats';
+import { findRecommendationsByIds } from '../../shared/platform/db/repositories/ai';
+import { findEventById } from '../../shared/platform/db/repositories/eventForms';
+import { insertSeedDocuments } from '../../shared/platform/db/repositories/fixtures';
+import type { ClosingLine } from '../../shared/domain/ingest/closing';
+import type { EventStats } from '../../shared/domain/stats';
 
 export const FINAL_2_1: EventStats = {
   homeGoals: 2,

@@ -1,7 +1,7 @@
-import { marketId as makeMarketId, betItemId as makeBetItemId, marketType, type MarketType } from '../../shared/markets/catalog';
-import { firstHalfGrid, priceOutcome, type PricingInputs } from '../../shared/ai/pricing';
-import { mulberry32, sampleNormal, type Rng } from '../../shared/ai/random';
-import { sportParamModel } from '../../shared/ai/sportParams';
+import { marketId as makeMarketId, betItemId as makeBetItemId, marketType, type MarketType } from '../../shared/domain/markets/catalog';
+import { firstHalfGrid, priceOutcome, type PricingInputs } from '../../shared/domain/ai/pricing';
+import { mulberry32, sampleNormal, type Rng } from '../../shared/domain/ai/random';
+import { sportParamModel } from '../../shared/domain/ai/sportParams';
 
 /**
  * Events shaped like the simulated provider's: true probabilities from a score model, and
@@ -80,7 +80,7 @@ export function trueInputs(sportId: number, x: number[]): PricingInputs {
   };
 }
 
-/** An event document (shared/db/models/event.ts shape) with bookPrices per bet item. */
+/** An event document (shared/platform/db/models/event.ts shape) with bookPrices per bet item. */
 export function simEvent(x: SimEventInput) {
   const rng = mulberry32(x.seed);
   const books = x.books ?? BOOKS;

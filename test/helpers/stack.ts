@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { getConfig } from '../../shared/config';
+import { getConfig } from '../../shared/platform/config';
 import { sigkillTree } from './kill';
 import { spawnEntry, type Spawned } from './processes';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApp } from '../../api/app';
-import { setEnvForChildren } from '../../shared/config';
+import { setEnvForChildren } from '../../shared/platform/config';
 import { serve, type TestServer } from '../helpers/api';
 
 const basic = (u: string, p: string) => ({ Authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createApp } from '../../api/app';
 import { MAX_HEADER_BYTES } from '../../api/server';
-import { hashKey } from '../../shared/billing/keys';
-import { setEnvForChildren } from '../../shared/config';
-import { key, redis } from '../../shared/db/redis';
+import { hashKey } from '../../shared/domain/billing/keys';
+import { setEnvForChildren } from '../../shared/platform/config';
+import { key, redis } from '../../shared/platform/db/redis';
 import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
-import { findLedgerEntriesOfAccount } from '../../shared/db/repositories/fixtures';
+import { findLedgerEntriesOfAccount } from '../../shared/platform/db/repositories/fixtures';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { accountWithKey, bearer } from '../helpers/meteredApp';
 import { get, rawRequest, type RawAnswer } from '../helpers/rawHttp';

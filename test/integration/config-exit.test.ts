@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { bootstrapEnv } from '../../shared/config';
+import { bootstrapEnv } from '../../shared/platform/config';
 import { spawnEntry } from '../helpers/processes';
 
 const ROOT = resolve(__dirname, '../..');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../jobs/client';
-import { key, redis } from '../../shared/db/redis';
+import { key, redis } from '../../shared/platform/db/redis';
 import { slowQueue } from '../fixtures/slowWorker';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';
 

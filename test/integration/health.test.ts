@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
-import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/db/repositories/fixtures';
+import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/platform/db/repositories/fixtures';
 import { startApi, type TestServer } from '../helpers/api';
-import { forgetAllRecent } from '../../shared/cache/recent';
+import { forgetAllRecent } from '../../shared/platform/cache/recent';
 
 describe('GET /v2/health', () => {
   let api: TestServer;

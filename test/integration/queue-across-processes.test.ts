@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../jobs/client';
 import { settlementQueue } from '../../jobs/settlement';
-import { connectMongo } from '../../shared/db/mongo';
-import { insertSeedDocuments } from '../../shared/db/repositories/fixtures';
+import { connectMongo } from '../../shared/platform/db/mongo';
+import { insertSeedDocuments } from '../../shared/platform/db/repositories/fixtures';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';
 
 describe('jobs through real Redis between processes', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createRedis, key } from '../../shared/db/redis';
-import { LeaderLock } from '../../shared/locks';
+import { createRedis, key } from '../../shared/platform/db/redis';
+import { LeaderLock } from '../../shared/platform/locks';
 import { waitUntil } from '../helpers/processes';
 
 describe('scheduler leadership (one scheduler schedules)', () => {

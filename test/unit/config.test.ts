@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../shared/config';
+import { ConfigError, loadConfig } from '../../shared/platform/config';
 
 describe('config', () => {
   describe('happy', () => {

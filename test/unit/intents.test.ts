@@ -3,14 +3,14 @@ import { aiQueue } from '../../jobs/ai';
 import { ingestQueue } from '../../jobs/ingest';
 import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../jobs/recharge';
 import { settlementQueue } from '../../jobs/settlement';
-import { afterDebitIntents, chargeIntent, retryIntent, sweepChargeIntent } from '../../shared/billing/recharge';
-import { followUpIntents } from '../../shared/ingest/poll';
-import { jobIdOf, type EnqueueIntent, type Intent } from '../../shared/intents';
-import { correctionIntents } from '../../shared/settlement/correct';
-import { sweepIntents, type SweepCandidate } from '../../shared/settlement/sweep';
+import { afterDebitIntents, chargeIntent, retryIntent, sweepChargeIntent } from '../../shared/app/billing/recharge';
+import { followUpIntents } from '../../shared/app/ingest/poll';
+import { jobIdOf, type EnqueueIntent, type Intent } from '../../shared/app/intents';
+import { correctionIntents } from '../../shared/app/settlement/correct';
+import { sweepIntents, type SweepCandidate } from '../../shared/app/settlement/sweep';
 
 /**
- * Domain code returns what it wants done with the queues (shared/intents.ts); these tables show
+ * Domain code returns what it wants done with the queues (shared/app/intents.ts); these tables show
  * the intentions each refactored function returns, without Redis. Job ids come from the jobs/
  * builders, unchanged: idempotency depends on them.
  */

@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
-import { analyzeEventJob, forgetFits } from '../../shared/ai/worker/analyze';
-import { rebuildPicksForDay } from '../../shared/ai/worker/picks';
-import { refitJob } from '../../shared/ai/worker/refit';
-import { bumpCacheVersion } from '../../shared/cache/versions';
-import { worldNow } from '../../shared/clock/worldClock';
+import { analyzeEventJob, forgetFits } from '../../shared/app/ai/analyze';
+import { rebuildPicksForDay } from '../../shared/app/ai/picks';
+import { refitJob } from '../../shared/app/ai/refit';
+import { bumpCacheVersion } from '../../shared/platform/cache/versions';
+import { worldNow } from '../../shared/platform/clock/worldClock';
 import type { Registration } from '../registry';
 
 export const aiHandlers: Registration<typeof aiQueue>[] = [

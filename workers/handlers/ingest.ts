@@ -1,8 +1,8 @@
 import type { ingestQueue } from '../../jobs/ingest';
-import { getConfig } from '../../shared/config';
-import { pollProvider, type PollOutcome } from '../../shared/ingest/poll';
-import { childLogger } from '../../shared/logger';
-import { providerHandle } from '../../shared/providers/registry';
+import { getConfig } from '../../shared/platform/config';
+import { pollProvider, type PollOutcome } from '../../shared/app/ingest/poll';
+import { childLogger } from '../../shared/platform/logger';
+import { providerHandle } from '../../shared/platform/providers/registry';
 import type { Registration } from '../registry';
 
 export const ingestHandlers: Registration<typeof ingestQueue>[] = [

@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
-import { bumpCacheVersion } from '../../shared/cache/versions';
+import { bumpCacheVersion } from '../../shared/platform/cache/versions';
 import type { SettlementPayloads, settlementQueue } from '../../jobs/settlement';
-import { publishChainHead } from '../../shared/commitments/publish';
-import { dispatch } from '../../shared/intents';
-import { childLogger } from '../../shared/logger';
-import { SettlementBatcher } from '../../shared/settlement/batcher';
-import { refreshRollupDays } from '../../shared/settlement/rollups';
-import { findUnsettled, minSettlementDelayMs, sweepIntents } from '../../shared/settlement/sweep';
+import { publishChainHead } from '../../shared/app/commitments/publish';
+import { dispatch } from '../../shared/app/intents';
+import { childLogger } from '../../shared/platform/logger';
+import { SettlementBatcher } from '../../shared/app/settlement/batcher';
+import { refreshRollupDays } from '../../shared/app/settlement/rollups';
+import { findUnsettled, minSettlementDelayMs, sweepIntents } from '../../shared/app/settlement/sweep';
 import type { Registration } from '../registry';
 
 const batcher = new SettlementBatcher();
@@ -14,7 +14,7 @@ const batcher = new SettlementBatcher();
 const sweepLog = childLogger({ component: 'settlement-sweep' });
 
 /**
- * Re-enqueues settlement wherever a lost job left work behind (shared/settlement/sweep.ts finds
+ * Re-enqueues settlement wherever a lost job left work behind (shared/app/settlement/sweep.ts finds
  * the events and says which jobs): a job still waiting, delayed or running is kept, a finished
  * one under the same id is replaced.
  */

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createApp } from '../../../api/app';
-import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
-import { setEnvForChildren } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
-import { redis } from '../../../shared/db/redis';
-import { findLedgerEntriesOfAccount, setAccountAutoRechargeFields, setEventFields } from '../../../shared/db/repositories/fixtures';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { TEST_GATEWAY_LOG } from '../../../shared/platform/billing/gateway/testGateway';
+import { setEnvForChildren } from '../../../shared/platform/config';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { redis } from '../../../shared/platform/db/redis';
+import { findLedgerEntriesOfAccount, setAccountAutoRechargeFields, setEventFields } from '../../../shared/platform/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { createEvent } from '../../helpers/settlementFixtures';
 import { serve, type TestServer } from '../../helpers/api';
 import { sigkillTree } from '../../helpers/kill';

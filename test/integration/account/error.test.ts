@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_ATTEMPTS_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '../../../shared/accounts/throttle';
+import { MAX_ATTEMPTS_PER_ADDRESS, MAX_FAILURES_PER_EMAIL } from '../../../shared/app/accounts/throttle';
 import type { TestServer } from '../../helpers/api';
 import { Browser, forgetLocalFailures, PASSWORD, startAccountApi, uniqueEmail } from './client';
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { ledgerConsumerForThisSuite } from '../../helpers/ledgerConsumer';
-import { listKeys, accountSummary } from '../../../shared/billing/accounts';
-import { TEST_GATEWAY_LOG } from '../../../shared/billing/gateway/testGateway';
-import { CREDIT_PACKAGES, FREE_CREDITS } from '../../../shared/billing/packages';
-import { setEnvForChildren } from '../../../shared/config';
-import { redis } from '../../../shared/db/redis';
+import { listKeys, accountSummary } from '../../../shared/app/billing/accounts';
+import { TEST_GATEWAY_LOG } from '../../../shared/platform/billing/gateway/testGateway';
+import { CREDIT_PACKAGES, FREE_CREDITS } from '../../../shared/domain/billing/packages';
+import { setEnvForChildren } from '../../../shared/platform/config';
+import { redis } from '../../../shared/platform/db/redis';
 import type { TestServer } from '../../helpers/api';
 import { Browser, forgetLocalFailures, PASSWORD, startAccountApi, uniqueEmail } from './client';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { expireSessionsOfAccount, findAllSessions, findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
-import { connectMongo } from '../../../shared/db/mongo';
+import { expireSessionsOfAccount, findAllSessions, findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
 import { Browser, forgetLocalFailures, PASSWORD, startWebProcess, uniqueEmail, type WebProcess } from './client';
 

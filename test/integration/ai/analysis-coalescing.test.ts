@@ -2,7 +2,7 @@ import { Worker } from 'bullmq';
 import { expect } from 'chai';
 import { aiQueue, beginAnalysis, requestAnalyses } from '../../../jobs/ai';
 import { bullPrefix, queueFor } from '../../../jobs/client';
-import { createRedis } from '../../../shared/db/redis';
+import { createRedis } from '../../../shared/platform/db/redis';
 import { waitUntil } from '../../helpers/processes';
 
 /**

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { blendedProbabilities, placeBets, runBacktest, walkForward, type BacktestMatch } from '../../../shared/ai/backtestCore';
-import { listSeasonFiles, loadSeasonFiles, seasonKey } from '../../../shared/data/footballData';
-import { mulberry32 } from '../../../shared/ai/random';
+import { blendedProbabilities, placeBets, runBacktest, walkForward, type BacktestMatch } from '../../../shared/research/backtestCore';
+import { listSeasonFiles, loadSeasonFiles, seasonKey } from '../../../shared/platform/data/footballData';
+import { mulberry32 } from '../../../shared/domain/ai/random';
 
 // ../shared/data beside the repository; a git worktree (wt/<name>) sits one level deeper.
 const DATA_DIRS = [path.resolve(__dirname, '../../../../shared/data/football-data'), path.resolve(__dirname, '../../../../../shared/data/football-data')];

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { getConfig } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
-import { key, redis } from '../../../shared/db/redis';
-import { insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
-import { currentOpportunityRecommendations, forgetOpportunities, publishAnalysis, publishStarted } from '../../../shared/opportunities/store';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { getConfig } from '../../../shared/platform/config';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { key, redis } from '../../../shared/platform/db/redis';
+import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
+import { currentOpportunityRecommendations, forgetOpportunities, publishAnalysis, publishStarted } from '../../../shared/platform/opportunities/store';
 import { clearReadData, insertEvents } from '../../helpers/fixtures';
 import { startApi, type TestServer } from '../../helpers/api';
 

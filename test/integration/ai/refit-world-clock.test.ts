@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
-import { mulberry32, samplePoisson } from '../../../shared/ai/random';
-import { connectMongo } from '../../../shared/db/mongo';
-import { findModelFitOfSport } from '../../../shared/db/repositories/ai';
-import { insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
+import { mulberry32, samplePoisson } from '../../../shared/domain/ai/random';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findModelFitOfSport } from '../../../shared/platform/db/repositories/ai';
+import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { SOCCER_MARKETS, simEvent } from '../../helpers/simEvents';
 

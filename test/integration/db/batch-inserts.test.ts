@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { INSERT_BATCH, insertInBatches } from '../../../shared/db/bulk';
-import { isDuplicateKey } from '../../../shared/db/duplicateKey';
-import { connectMongo } from '../../../shared/db/mongo';
+import { INSERT_BATCH, insertInBatches } from '../../../shared/platform/db/bulk';
+import { isDuplicateKey } from '../../../shared/platform/db/duplicateKey';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 
 /**
  * Every batch of inserts goes through insertInBatches: unordered, in batches, and (for append-only

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { connectMongo } from '../../../shared/db/mongo';
-import { bulkWriteRecommendations, countRecommendationsMatching } from '../../../shared/db/repositories/ai';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { bulkWriteRecommendations, countRecommendationsMatching } from '../../../shared/platform/db/repositories/ai';
 import { createEvent, createRecommendations } from '../../helpers/settlementFixtures';
 
 /**

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { connectMongo } from '../../../shared/db/mongo';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { collectionExists, deleteAllIngested, insertRawEventDocuments, insertRawPricesDocuments, findRawPricesDocument } from '../../../shared/db/repositories/fixtures';
-import { findEventsForSettlement } from '../../../shared/db/repositories/settlementEvents';
-import { findIngestStateRows } from '../../../shared/db/repositories/events';
-import { migrateStoredEvents } from '../../../shared/ingest/migrate';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
+import { collectionExists, deleteAllIngested, insertRawEventDocuments, insertRawPricesDocuments, findRawPricesDocument } from '../../../shared/platform/db/repositories/fixtures';
+import { findEventsForSettlement } from '../../../shared/platform/db/repositories/settlementEvents';
+import { findIngestStateRows } from '../../../shared/platform/db/repositories/events';
+import { migrateStoredEvents } from '../../../shared/app/ingest/migrate';
 import { eventDoc, seedReference } from '../../helpers/fixtures';
 
 /**

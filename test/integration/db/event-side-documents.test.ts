@@ -1,15 +1,15 @@
 import { expect } from 'chai';
-import { connectMongo } from '../../../shared/db/mongo';
-import { findSettledVersion, findSettledVersions, markEventsSettledAtVersions } from '../../../shared/db/repositories/eventSettlements';
-import { findViewCounts, findViewsOfEvents, incrementEventViews, raiseEventViewsTo } from '../../../shared/db/repositories/eventViews';
-import { countEventsSettledAt, deleteAllReadData, insertSeedDocuments, setEventFields } from '../../../shared/db/repositories/fixtures';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findSettledVersion, findSettledVersions, markEventsSettledAtVersions } from '../../../shared/platform/db/repositories/eventSettlements';
+import { findViewCounts, findViewsOfEvents, incrementEventViews, raiseEventViewsTo } from '../../../shared/platform/db/repositories/eventViews';
+import { countEventsSettledAt, deleteAllReadData, insertSeedDocuments, setEventFields } from '../../../shared/platform/db/repositories/fixtures';
 import {
   countEventsNeverSettled,
   findEventForCorrection,
   findEventsForSettlement,
   findSettlementEventsByIds,
   findSettlementEventsUpdatedSince,
-} from '../../../shared/db/repositories/settlementEvents';
+} from '../../../shared/platform/db/repositories/settlementEvents';
 import { eventDoc } from '../../helpers/fixtures';
 
 /**

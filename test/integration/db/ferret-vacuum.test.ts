@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
 import { Client } from 'pg';
-import { getConfig } from '../../../shared/config';
-import { FerretVacuum, vacuumFerretTables } from '../../../shared/db/ferretVacuum';
-import { connectMongo } from '../../../shared/db/mongo';
+import { getConfig } from '../../../shared/platform/config';
+import { FerretVacuum, vacuumFerretTables } from '../../../shared/platform/db/ferretVacuum';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 import { waitUntil } from '../../helpers/processes';
 
 /**

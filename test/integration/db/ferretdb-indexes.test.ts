@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
 import { Client } from 'pg';
-import { getConfig } from '../../../shared/config';
-import { createDeclaredIndexes, ensureFerretPostgresIndexes, ginIndexName, jsonbExpression, planFerretIndexes } from '../../../shared/db/ferretIndexes';
-import { connectMongo } from '../../../shared/db/mongo';
-import { ALL_MODELS, ApiKey, Event, EventPrices, EventSettlement, EventView, LiveEventData, OddsHistory, Pick, Recommendation } from '../../../shared/db/models';
+import { getConfig } from '../../../shared/platform/config';
+import { createDeclaredIndexes, ensureFerretPostgresIndexes, ginIndexName, jsonbExpression, planFerretIndexes } from '../../../shared/platform/db/ferretIndexes';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { ALL_MODELS, ApiKey, Event, EventPrices, EventSettlement, EventView, LiveEventData, OddsHistory, Pick, Recommendation } from '../../../shared/platform/db/models';
 
 const DOCS = 5000;
 

@@ -5,16 +5,16 @@ import { expect } from 'chai';
 import { drainViewFlushes, countView } from '../../../api/queries/views';
 import { settlementQueue } from '../../../jobs/settlement';
 import { queueFor } from '../../../jobs/client';
-import { connectMongo } from '../../../shared/db/mongo';
-import { findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { markEventsSettledAtVersions } from '../../../shared/db/repositories/eventSettlements';
-import { findEventsForSettlement } from '../../../shared/db/repositories/settlementEvents';
-import { pollProvider, type PollOutcome } from '../../../shared/ingest/poll';
-import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
-import { SimulatedProvider } from '../../../shared/providers/simulated';
-import { loadScenario } from '../../../shared/providers/simulated/scenario';
-import { correctResult } from '../../../shared/settlement/correct';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
+import { markEventsSettledAtVersions } from '../../../shared/platform/db/repositories/eventSettlements';
+import { findEventsForSettlement } from '../../../shared/platform/db/repositories/settlementEvents';
+import { pollProvider, type PollOutcome } from '../../../shared/app/ingest/poll';
+import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
+import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
+import { loadScenario } from '../../../shared/platform/providers/simulated/scenario';
+import { correctResult } from '../../../shared/app/settlement/correct';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import mongoose, { Schema } from 'mongoose';
-import { findWhereIn } from '../../../shared/db/lookup';
-import { connectMongo } from '../../../shared/db/mongo';
+import { findWhereIn } from '../../../shared/platform/db/lookup';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 
 /**
  * findWhereIn answers exactly what `{ field: { $in: values }, ...and }` answers, whichever way it

@@ -1,8 +1,19 @@
 import { expect } from 'chai';
-import { getConfig, setEnvForChildren } from '../../../shared/config';
-import { key, redis } from '../../../shared/db/redis';
-import { appendChanges, feedWindow, oldestChangeId, publishStaged, readChanges, recoverStaged, stageChanges, type Change, type ChangeEntry, type ChangeKind } from '../../../shared/feed/changeFeed';
-import { encodeChange } from '../../../shared/feed/changes';
+import { getConfig, setEnvForChildren } from '../../../shared/platform/config';
+import { key, redis } from '../../../shared/platform/db/redis';
+import {
+  appendChanges,
+  feedWindow,
+  oldestChangeId,
+  publishStaged,
+  readChanges,
+  recoverStaged,
+  stageChanges,
+  type Change,
+  type ChangeEntry,
+  type ChangeKind,
+} from '../../../shared/platform/feed/changeFeed';
+import { encodeChange } from '../../../shared/domain/feed/changes';
 
 /**
  * On the real Redis, under this file's own prefix (test/setup.ts gives each integration file one).

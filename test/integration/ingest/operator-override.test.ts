@@ -3,14 +3,14 @@ import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { connectMongo } from '../../../shared/db/mongo';
-import { pollProvider } from '../../../shared/ingest/poll';
-import { findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
-import { SimulatedProvider } from '../../../shared/providers/simulated';
-import { loadScenario } from '../../../shared/providers/simulated/scenario';
-import { correctResult } from '../../../shared/settlement/correct';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { pollProvider } from '../../../shared/app/ingest/poll';
+import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
+import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
+import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
+import { loadScenario } from '../../../shared/platform/providers/simulated/scenario';
+import { correctResult } from '../../../shared/app/settlement/correct';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 
 /**

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { loadConfig } from '../../../shared/config';
-import { connectMongo } from '../../../shared/db/mongo';
-import { pollProvider } from '../../../shared/ingest/poll';
-import { countAllEvents } from '../../../shared/db/repositories/events';
-import { findEventById, findLiveOddsSnapshot } from '../../../shared/db/repositories/eventForms';
-import { findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
-import { findProviderState } from '../../../shared/db/repositories/providers';
-import { countAllCompetitions } from '../../../shared/db/repositories/reference';
-import { providerEventId } from '../../../shared/providers/ids';
-import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
-import { TheOddsApiProvider } from '../../../shared/providers/theoddsapi';
+import { loadConfig } from '../../../shared/platform/config';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { pollProvider } from '../../../shared/app/ingest/poll';
+import { countAllEvents } from '../../../shared/platform/db/repositories/events';
+import { findEventById, findLiveOddsSnapshot } from '../../../shared/platform/db/repositories/eventForms';
+import { findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/platform/db/repositories/fixtures';
+import { findProviderState } from '../../../shared/platform/db/repositories/providers';
+import { countAllCompetitions } from '../../../shared/platform/db/repositories/reference';
+import { providerEventId } from '../../../shared/domain/providers/ids';
+import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
+import { TheOddsApiProvider } from '../../../shared/platform/providers/theoddsapi';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 import { OddsApiServer } from '../../helpers/oddsApiServer';
 

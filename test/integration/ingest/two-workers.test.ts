@@ -4,11 +4,11 @@ import { aiQueue } from '../../../jobs/ai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { ingestQueue } from '../../../jobs/ingest';
 import { settlementQueue } from '../../../jobs/settlement';
-import { connectMongo } from '../../../shared/db/mongo';
-import { countAllEvents } from '../../../shared/db/repositories/events';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { countAllLiveEventData, findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/db/repositories/fixtures';
-import { countAllCompetitions, countAllTeams } from '../../../shared/db/repositories/reference';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { countAllEvents } from '../../../shared/platform/db/repositories/events';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
+import { countAllLiveEventData, findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/platform/db/repositories/fixtures';
+import { countAllCompetitions, countAllTeams } from '../../../shared/platform/db/repositories/reference';
 import { clearIngested } from '../../helpers/ingest';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 

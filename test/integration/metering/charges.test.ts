@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createApp } from '../../../api/app';
-import { revokeKey } from '../../../shared/billing/accounts';
-import { COST_TABLE } from '../../../shared/billing/costs';
-import { balanceOf } from '../../../shared/billing/credits';
-import { setEnvForChildren } from '../../../shared/config';
-import { findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
+import { revokeKey } from '../../../shared/app/billing/accounts';
+import { COST_TABLE } from '../../../shared/domain/billing/costs';
+import { balanceOf } from '../../../shared/app/billing/credits';
+import { setEnvForChildren } from '../../../shared/platform/config';
+import { findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { serve } from '../../helpers/api';
 import { accountWithKey, bearer, concrete, meteredApiForThisSuite } from '../../helpers/meteredApp';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { hashKey } from '../../../shared/billing/keys';
-import { slotOf } from '../../../shared/billing/ledger';
-import { connectMongo } from '../../../shared/db/mongo';
-import { findApiKeyByHash } from '../../../shared/db/repositories/accounts';
-import { deleteLedgerEntryByRef, insertForgedLedgerEntry } from '../../../shared/db/repositories/fixtures';
+import { hashKey } from '../../../shared/domain/billing/keys';
+import { slotOf } from '../../../shared/app/billing/ledger';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findApiKeyByHash } from '../../../shared/platform/db/repositories/accounts';
+import { deleteLedgerEntryByRef, insertForgedLedgerEntry } from '../../../shared/platform/db/repositories/fixtures';
 import { cli, cliWith } from '../../helpers/cli';
 
 describe('operator CLI', function () {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { addCredits } from '../../../shared/billing/accounts';
-import { balanceOf, heldRequestsOf } from '../../../shared/billing/credits';
-import { checkLedger } from '../../../shared/billing/ledgerCheck';
-import { findLedgerEntriesOfAccount } from '../../../shared/db/repositories/fixtures';
+import { addCredits } from '../../../shared/app/billing/accounts';
+import { balanceOf, heldRequestsOf } from '../../../shared/app/billing/credits';
+import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
+import { findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';

@@ -1,11 +1,11 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { balanceOf, heldRequestsOf } from '../../../shared/billing/credits';
-import { checkLedger } from '../../../shared/billing/ledgerCheck';
-import { sweepStaleHolds } from '../../../shared/billing/metering';
-import { connectMongo } from '../../../shared/db/mongo';
-import { applyCredit } from '../../../shared/billing/credits';
-import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount, insertLegacyMeterHold } from '../../../shared/db/repositories/fixtures';
+import { balanceOf, heldRequestsOf } from '../../../shared/app/billing/credits';
+import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
+import { sweepStaleHolds } from '../../../shared/app/billing/metering';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { applyCredit } from '../../../shared/app/billing/credits';
+import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount, insertLegacyMeterHold } from '../../../shared/platform/db/repositories/fixtures';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';

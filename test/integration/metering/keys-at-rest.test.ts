@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { createKey, listKeys, revokeKey } from '../../../shared/billing/accounts';
-import { hashKey } from '../../../shared/billing/keys';
-import { connectMongo } from '../../../shared/db/mongo';
-import { key as redisKey, redis } from '../../../shared/db/redis';
-import { findApiKeyById } from '../../../shared/db/repositories/accounts';
+import { createKey, listKeys, revokeKey } from '../../../shared/app/billing/accounts';
+import { hashKey } from '../../../shared/domain/billing/keys';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { key as redisKey, redis } from '../../../shared/platform/db/redis';
+import { findApiKeyById } from '../../../shared/platform/db/repositories/accounts';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { stripeGateway } from '../../../shared/billing/gateway/stripe';
-import type { ChargeRequest, PaymentGateway } from '../../../shared/billing/gateway/types';
+import { stripeGateway } from '../../../shared/platform/billing/gateway/stripe';
+import type { ChargeRequest, PaymentGateway } from '../../../shared/domain/billing/gateway/types';
 import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
 
 /** The Stripe adapter against the local recorded-response server: the customer a saved card is attached to. */

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { connectMongo } from '../../../shared/db/mongo';
-import { pollProvider } from '../../../shared/ingest/poll';
-import { createHandle } from '../../../shared/providers/registry';
-import { SimulatedProvider } from '../../../shared/providers/simulated';
-import { fixturesOfDay, type SimFixture } from '../../../shared/providers/simulated/schedule';
-import { COMPETITIONS } from '../../../shared/providers/simulated/world';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { pollProvider } from '../../../shared/app/ingest/poll';
+import { createHandle } from '../../../shared/platform/providers/registry';
+import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
+import { fixturesOfDay, type SimFixture } from '../../../shared/platform/providers/simulated/schedule';
+import { COMPETITIONS } from '../../../shared/platform/providers/simulated/world';
 import { startApi, type TestServer } from '../../helpers/api';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 

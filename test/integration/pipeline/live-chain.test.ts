@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../jobs/client';
-import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
-import { countSettledRecommendations } from '../../../shared/db/repositories/ai';
-import { countEventsMatching } from '../../../shared/db/repositories/events';
-import { findAllSettledRecommendations, findEventStartsAndStatusesByIds, findLatestEventStart } from '../../../shared/db/repositories/fixtures';
-import { findProviderState } from '../../../shared/db/repositories/providers';
-import { connectMongo } from '../../../shared/db/mongo';
+import { addCredits, createAccount, createKey } from '../../../shared/app/billing/accounts';
+import { countSettledRecommendations } from '../../../shared/platform/db/repositories/ai';
+import { countEventsMatching } from '../../../shared/platform/db/repositories/events';
+import { findAllSettledRecommendations, findEventStartsAndStatusesByIds, findLatestEventStart } from '../../../shared/platform/db/repositories/fixtures';
+import { findProviderState } from '../../../shared/platform/db/repositories/providers';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 import { waitUntil } from '../../helpers/processes';
 import { freePort, Stack } from '../../helpers/stack';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { addCredits, createAccount, createKey } from '../../../shared/billing/accounts';
-import { countRecommendationsMatching } from '../../../shared/db/repositories/ai';
-import { countEventsMatching } from '../../../shared/db/repositories/events';
-import { findAllSettledRecommendations, findEventStartsAndStatusesByIds } from '../../../shared/db/repositories/fixtures';
-import { connectMongo } from '../../../shared/db/mongo';
+import { addCredits, createAccount, createKey } from '../../../shared/app/billing/accounts';
+import { countRecommendationsMatching } from '../../../shared/platform/db/repositories/ai';
+import { countEventsMatching } from '../../../shared/platform/db/repositories/events';
+import { findAllSettledRecommendations, findEventStartsAndStatusesByIds } from '../../../shared/platform/db/repositories/fixtures';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 import { cli } from '../../helpers/cli';
 import { dataFolder, hasSeason, seasonLines } from '../../helpers/footballData';
 import { waitUntil } from '../../helpers/processes';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { deleteReferenceDocuments, upsertReferenceDocuments } from '../../../shared/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { deleteReferenceDocuments, upsertReferenceDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { COMPETITIONS, marketsFor, searchNames, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
-import { getConfig } from '../../../shared/config';
-import { redis } from '../../../shared/db/redis';
-import { countMarketsOfEvents } from '../../../shared/db/repositories/eventForms';
-import { findEventIdsByStart, setEventFields } from '../../../shared/db/repositories/fixtures';
-import { pollProvider } from '../../../shared/ingest/poll';
-import { createHandle, type ProviderHandle } from '../../../shared/providers/registry';
-import { SimulatedProvider } from '../../../shared/providers/simulated';
+import { bumpCacheVersion, cacheVersionKey } from '../../../shared/platform/cache/versions';
+import { getConfig } from '../../../shared/platform/config';
+import { redis } from '../../../shared/platform/db/redis';
+import { countMarketsOfEvents } from '../../../shared/platform/db/repositories/eventForms';
+import { findEventIdsByStart, setEventFields } from '../../../shared/platform/db/repositories/fixtures';
+import { pollProvider } from '../../../shared/app/ingest/poll';
+import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
+import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { startApi, type TestServer } from '../../helpers/api';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { drainViewFlushes } from '../../../api/queries/views';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { eventExists } from '../../../shared/db/repositories/events';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
-import { findViewsOfEvents } from '../../../shared/db/repositories/eventViews';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { eventExists } from '../../../shared/platform/db/repositories/events';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
+import { findViewsOfEvents } from '../../../shared/platform/db/repositories/eventViews';
 import { COMPETITIONS, insertAiOutput, insertLiveEventData, insertLiveSnapshot, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { COMPETITIONS, insertEvents, TEAMS, type EventFixture } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

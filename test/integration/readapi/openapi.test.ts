@@ -1,14 +1,14 @@
-import { priceOf } from '../../../shared/billing/costs';
+import { priceOf } from '../../../shared/domain/billing/costs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { betsRoutes } from '../../../api/routes/bets';
 import { performanceRoutes } from '../../../api/routes/performance';
 import { readRoutes } from '../../../api/routes/read';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { betItemId, marketId } from '../../../shared/markets/catalog';
-import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/db/repositories/events';
-import { insertSeedDocuments } from '../../../shared/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { betItemId, marketId } from '../../../shared/domain/markets/catalog';
+import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/platform/db/repositories/events';
+import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

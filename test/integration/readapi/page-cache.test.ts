@@ -2,10 +2,10 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
-import { setEnvForChildren } from '../../../shared/config';
-import { bumpCacheVersion, cacheVersionKey } from '../../../shared/cache/versions';
-import { key, redis } from '../../../shared/db/redis';
-import { setCompetitionFields, setEventFields, setLiveOddsSnapshotFields } from '../../../shared/db/repositories/fixtures';
+import { setEnvForChildren } from '../../../shared/platform/config';
+import { bumpCacheVersion, cacheVersionKey } from '../../../shared/platform/cache/versions';
+import { key, redis } from '../../../shared/platform/db/redis';
+import { setCompetitionFields, setEventFields, setLiveOddsSnapshotFields } from '../../../shared/platform/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
-import { setLiveOddsSnapshotFields } from '../../../shared/db/repositories/fixtures';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { setLiveOddsSnapshotFields } from '../../../shared/platform/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot, marketsFor, TEAMS } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

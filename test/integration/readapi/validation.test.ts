@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { bumpCacheVersion } from '../../../shared/cache/versions';
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { rng } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { enqueue, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { findLiveEventDataOfEvent } from '../../../shared/db/repositories/events';
-import { findEventById } from '../../../shared/db/repositories/eventForms';
+import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
+import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
 import {
   countEventsSettledAt,
   deleteRecommendation,
@@ -11,13 +11,13 @@ import {
   findRollupById,
   insertRawRecommendation,
   setRollupFields,
-} from '../../../shared/db/repositories/fixtures';
-import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/settlement/correct';
-import { refreshRollupDays } from '../../../shared/settlement/rollups';
-import { betDay } from '../../../shared/settlement/state';
+} from '../../../shared/platform/db/repositories/fixtures';
+import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/app/settlement/correct';
+import { refreshRollupDays } from '../../../shared/app/settlement/rollups';
+import { betDay } from '../../../shared/domain/settlement/state';
 import { startApi, type TestServer } from '../../helpers/api';
 import { cli } from '../../helpers/cli';
-import { connectMongo } from '../../../shared/db/mongo';
+import { connectMongo } from '../../../shared/platform/db/mongo';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, recId, type BetSpec } from '../../helpers/settlementFixtures';
 

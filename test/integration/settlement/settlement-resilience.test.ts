@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { connectMongo } from '../../../shared/db/mongo';
-import { equalRollups } from '../../../shared/grading';
-import { countRecommendationsMatching } from '../../../shared/db/repositories/ai';
-import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
-import { loadRollups, recomputeAll } from '../../../shared/settlement/rollups';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { equalRollups } from '../../../shared/domain/grading';
+import { countRecommendationsMatching } from '../../../shared/platform/db/repositories/ai';
+import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/platform/db/repositories/fixtures';
+import { loadRollups, recomputeAll } from '../../../shared/app/settlement/rollups';
 import { sigkillTree } from '../../helpers/kill';
 import { deleteKeysOfThisRun } from '../../helpers/redisKeys';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';

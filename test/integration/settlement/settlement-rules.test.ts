@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { enqueue } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
-import { connectMongo } from '../../../shared/db/mongo';
-import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/grading';
-import { findAllSettledBets } from '../../../shared/db/repositories/ai';
-import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/db/repositories/fixtures';
-import { toSettledBet } from '../../../shared/settlement/rollups';
+import { connectMongo } from '../../../shared/platform/db/mongo';
+import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/domain/grading';
+import { findAllSettledBets } from '../../../shared/platform/db/repositories/ai';
+import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/platform/db/repositories/fixtures';
+import { toSettledBet } from '../../../shared/app/settlement/rollups';
 import { startApi, type TestServer } from '../../helpers/api';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createEvent, createPick, createRecommendations, FINAL_2_1, matchResultClosingLine, nextEventId, recId, type BetSpec, type EventSpec } from '../../helpers/settlementFixtures';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../../shared/accounts/cookies';
-import { isEmail, normalizeEmail } from '../../../shared/accounts/email';
-import { dummyHash, hashPassword, verifyPassword } from '../../../shared/accounts/passwordHash';
-import { commonPasswords, passwordProblem } from '../../../shared/accounts/passwordPolicy';
-import { aggregateUsage, usageSince, usageTotals } from '../../../shared/accounts/usage';
-import { purchaseId } from '../../../shared/billing/purchase';
+import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../../shared/domain/accounts/cookies';
+import { isEmail, normalizeEmail } from '../../../shared/domain/accounts/email';
+import { dummyHash, hashPassword, verifyPassword } from '../../../shared/domain/accounts/passwordHash';
+import { commonPasswords, passwordProblem } from '../../../shared/domain/accounts/passwordPolicy';
+import { aggregateUsage, usageSince, usageTotals } from '../../../shared/domain/accounts/usage';
+import { purchaseId } from '../../../shared/app/billing/purchase';
 
 describe('accounts: pure rules', () => {
   const emails: [unknown, boolean][] = [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { rankBookmakers, type RankingEvent } from '../../../shared/ai/bookRanking';
-import type { AnalysisMarket } from '../../../shared/ai/analysis/types';
+import { rankBookmakers, type RankingEvent } from '../../../shared/domain/ai/bookRanking';
+import type { AnalysisMarket } from '../../../shared/domain/ai/analysis/types';
 
 /** A match-result market quoted by books at given prices (outcome order 1, X, 2). */
 function market(books: Record<string, [number, number, number]>, available = true): AnalysisMarket {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { devig, devigPower, devigProportional, devigShin, devigShinStrict } from '../../../shared/ai/devig';
+import { devig, devigPower, devigProportional, devigShin, devigShinStrict } from '../../../shared/domain/ai/devig';
 
 const sum = (p: number[]) => p.reduce((a, b) => a + b, 0);
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { dcLambdas, dcObjective, dcScoreGrid, fitDixonColes, lambdasFromMarket, type DcMatch, type DcParams } from '../../../shared/ai/dixonColes';
-import { mulberry32, samplePoisson, type Rng } from '../../../shared/ai/random';
-import { overProbability, resultProbabilities } from '../../../shared/ai/scoreGrid';
+import { dcLambdas, dcObjective, dcScoreGrid, fitDixonColes, lambdasFromMarket, type DcMatch, type DcParams } from '../../../shared/domain/ai/dixonColes';
+import { mulberry32, samplePoisson, type Rng } from '../../../shared/domain/ai/random';
+import { overProbability, resultProbabilities } from '../../../shared/domain/ai/scoreGrid';
 
 /** Draws a score from the exact DC grid so rho is part of what the fit must recover. */
 function drawScore(rng: Rng, lh: number, la: number, rho: number): [number, number] {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { efficiencyBand, marketEfficiency, marketEfficiencyScore } from '../../../shared/ai/efficiency';
+import { efficiencyBand, marketEfficiency, marketEfficiencyScore } from '../../../shared/domain/ai/efficiency';
 
 describe('market efficiency', () => {
   const bands = [

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { devigShin } from '../../../shared/ai/devig';
-import { analyzeEvent, fullQuotes, withProbability, type AnalysisEvent } from '../../../shared/ai/eventAnalysis';
-import { marketFair, rankBooks } from '../../../shared/ai/fairPrice';
-import { priceFromSummary, summarizeGrid, mixGrids } from '../../../shared/ai/gridPricing';
-import { effectiveProbability, priceOutcome } from '../../../shared/ai/pricing';
-import { invertMarket, sportParamModel } from '../../../shared/ai/sportParams';
-import { MAX_CREDIBLE_EDGE, edgePercentage } from '../../../shared/ai/staking';
-import { mulberry32 } from '../../../shared/ai/random';
-import { marketType, MARKET_TYPES } from '../../../shared/markets/catalog';
+import { devigShin } from '../../../shared/domain/ai/devig';
+import { analyzeEvent, fullQuotes, withProbability, type AnalysisEvent } from '../../../shared/domain/ai/eventAnalysis';
+import { marketFair, rankBooks } from '../../../shared/domain/ai/fairPrice';
+import { priceFromSummary, summarizeGrid, mixGrids } from '../../../shared/domain/ai/gridPricing';
+import { effectiveProbability, priceOutcome } from '../../../shared/domain/ai/pricing';
+import { invertMarket, sportParamModel } from '../../../shared/domain/ai/sportParams';
+import { MAX_CREDIBLE_EDGE, edgePercentage } from '../../../shared/domain/ai/staking';
+import { mulberry32 } from '../../../shared/domain/ai/random';
+import { marketType, MARKET_TYPES } from '../../../shared/domain/markets/catalog';
 import { BOOKS, SOCCER_MARKETS, simEvent, trueInputs } from '../../helpers/simEvents';
 
 const asInput = (e: ReturnType<typeof simEvent>): AnalysisEvent => ({ ...e, id: e._id });

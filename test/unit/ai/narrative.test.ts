@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildNarrative, type NarrativeInputs } from '../../../shared/ai/narrative';
+import { buildNarrative, type NarrativeInputs } from '../../../shared/domain/ai/narrative';
 
 const base: NarrativeInputs = {
   homeTeam: 'Arsenal',

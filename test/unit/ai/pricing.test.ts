@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { dcScoreGrid } from '../../../shared/ai/dixonColes';
-import { countGrid, firstHalfGrid, priceMarket, priceOutcome, settleOnScore, type PricingInputs } from '../../../shared/ai/pricing';
-import { overProbability, resultProbabilities } from '../../../shared/ai/scoreGrid';
-import { MARKET_TYPES } from '../../../shared/markets/catalog';
+import { dcScoreGrid } from '../../../shared/domain/ai/dixonColes';
+import { countGrid, firstHalfGrid, priceMarket, priceOutcome, settleOnScore, type PricingInputs } from '../../../shared/domain/ai/pricing';
+import { overProbability, resultProbabilities } from '../../../shared/domain/ai/scoreGrid';
+import { MARKET_TYPES } from '../../../shared/domain/markets/catalog';
 
 const grid = dcScoreGrid(1.6, 1.1, -0.07);
 const soccer: PricingInputs = {

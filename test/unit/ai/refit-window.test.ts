@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { refitWindowDue, refitWindowOf } from '../../../shared/ai/refitWindow';
+import { refitWindowDue, refitWindowOf } from '../../../shared/domain/ai/refitWindow';
 
 describe('refit once per hour of the world clock (pure)', () => {
   const rows: [string, string | null, string, string | null][] = [

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { dcScoreGrid } from '../../../shared/ai/dixonColes';
-import { expectedScore, resultProbabilities } from '../../../shared/ai/scoreGrid';
-import { simulateMatch } from '../../../shared/ai/simulate';
-import { mulberry32, samplePoisson } from '../../../shared/ai/random';
+import { dcScoreGrid } from '../../../shared/domain/ai/dixonColes';
+import { expectedScore, resultProbabilities } from '../../../shared/domain/ai/scoreGrid';
+import { simulateMatch } from '../../../shared/domain/ai/simulate';
+import { mulberry32, samplePoisson } from '../../../shared/domain/ai/random';
 
 describe('match simulation', () => {
   const cases = [

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { buildPicks, pickId, type PickCandidate } from '../../../shared/ai/picks';
-import { mulberry32, sampleNormal, samplePoisson } from '../../../shared/ai/random';
-import { fitNormalRatings, fitSetRatings, type RatedGame } from '../../../shared/ai/ratings';
-import { fitCountModel, fitPoolWeight, fitSport, modelView, type BlendRow } from '../../../shared/ai/sportFit';
+import { buildPicks, pickId, type PickCandidate } from '../../../shared/domain/ai/picks';
+import { mulberry32, sampleNormal, samplePoisson } from '../../../shared/domain/ai/random';
+import { fitNormalRatings, fitSetRatings, type RatedGame } from '../../../shared/domain/ai/ratings';
+import { fitCountModel, fitPoolWeight, fitSport, modelView, type BlendRow } from '../../../shared/domain/ai/sportFit';
 
 const TEAMS = ['a', 'b', 'c', 'd', 'e', 'f'];
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { priceMarket, priceOutcome } from '../../../shared/ai/pricing';
-import { expectedScore, forEachCell, resultProbabilities } from '../../../shared/ai/scoreGrid';
-import { normalCdf } from '../../../shared/ai/countDistributions';
-import { baseballGrid, iceHockeyGrid, normalScoreGrid, scoreGridForSport, setProbabilityFromMatch, setsGrid, type SportModelParams } from '../../../shared/ai/sportModels';
-import { MARKET_TYPES } from '../../../shared/markets/catalog';
+import { priceMarket, priceOutcome } from '../../../shared/domain/ai/pricing';
+import { expectedScore, forEachCell, resultProbabilities } from '../../../shared/domain/ai/scoreGrid';
+import { normalCdf } from '../../../shared/domain/ai/countDistributions';
+import { baseballGrid, iceHockeyGrid, normalScoreGrid, scoreGridForSport, setProbabilityFromMatch, setsGrid, type SportModelParams } from '../../../shared/domain/ai/sportModels';
+import { MARKET_TYPES } from '../../../shared/domain/markets/catalog';
 
 const total = (g: ReturnType<typeof setsGrid>) => g.p.flat().reduce((a, b) => a + b, 0);
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KELLY_MULTIPLIER, confidenceLevel, edgePercentage, kellyForReturns, kellyFraction, parlay, probabilityStandardError, PRICE_MOVE_SCALE } from '../../../shared/ai/staking';
+import { KELLY_MULTIPLIER, confidenceLevel, edgePercentage, kellyForReturns, kellyFraction, parlay, probabilityStandardError, PRICE_MOVE_SCALE } from '../../../shared/domain/ai/staking';
 
 describe('staking', () => {
   const plain = [

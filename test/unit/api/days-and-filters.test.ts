@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { dateFilter, eventFilter, searchPattern, todayFilter, zoneKey } from '../../../api/queries/filters';
-import { dayOf, dayRange, daySpan } from '../../../shared/days';
+import { dayOf, dayRange, daySpan } from '../../../shared/domain/days';
 
 const iso = (d: Date | undefined) => d?.toISOString();
 

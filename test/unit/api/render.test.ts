@@ -7,7 +7,7 @@ import { detailStats } from '../../../api/render/detail';
 import { renderListEvent, renderLiveBetItem, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../../../api/render/events';
 import { isLocalizedText, localizeDeep } from '../../../api/render/localize';
 import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarket } from '../../../api/render/markets';
-import { marketType } from '../../../shared/markets/catalog';
+import { marketType } from '../../../shared/domain/markets/catalog';
 import { eventDoc } from '../../helpers/fixtures';
 
 describe('read forms (api/render)', () => {

@@ -1,44 +1,72 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { expect } from 'chai';
 
 const ROOT = resolve(__dirname, '../../..');
-const tracked = execFileSync('git', ['ls-files', '*.ts'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
-const files = tracked.filter((f) => !f.startsWith('test/'));
+const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
 
 /**
- * Test files that still read or write a model directly (the list only shrinks: a new test seeds and
- * inspects stored state through shared/db/repositories). Only the two index tests are left, on
- * purpose: what they check is the schemas themselves, the index plan derived from every model's
- * declared indexes (unit) and, on FerretDB, that PostgreSQL's plans use the GIN indexes built from
- * them on a connection of the test's own.
+ * The layer rules live in .dependency-cruiser.cjs and run in `npm run lint`. This proves the lint
+ * catches what it is there for: a tree with one breach of each rule fails, naming each, and the
+ * same tree without them passes.
  */
-const TESTS_STILL_ON_MODELS = new Set(['test/integration/db/ferretdb-indexes.test.ts', 'test/unit/db/ferret-index-plan.test.ts']);
-const source = (f: string) => readFileSync(resolve(ROOT, f), 'utf8');
-const importsFrom = (f: string, folder: RegExp) => [...source(f).matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].some((m) => folder.test(m[1]));
+function cruise(files: Record<string, string>): { status: number | null; out: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+  try {
+    copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'es2022', strict: true } }));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const run = spawnSync(DEPCRUISE, ['shared', 'api', 'jobs', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
+    return { status: run.status, out: `${run.stdout}${run.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
-describe('layers: who may import what', () => {
-  it('happy: only the data layer (shared/db) imports a model', () => {
-    const offenders = files.filter((f) => !f.startsWith('shared/db/') && importsFrom(f, /(^|\/)db\/models(\/|$)/));
-    expect(offenders, 'files importing a model outside the data layer').to.deep.equal([]);
+const CLEAN: Record<string, string> = {
+  'shared/domain/rule.ts': 'export const rule = (x: number) => x + 1;\n',
+  'shared/platform/db/models/thing.ts': 'export const Thing = {};\n',
+  'shared/platform/db/repositories/things.ts': "import { Thing } from '../models/thing';\nimport { rule } from '../../../domain/rule';\nexport const find = () => [Thing, rule(1)];\n",
+  'shared/app/useCase.ts': "import { find } from '../platform/db/repositories/things';\nexport const run = () => find();\n",
+  'shared/app/intents.ts': "import { queue } from '../../jobs/queue';\nexport const dispatch = () => queue;\n",
+  'jobs/queue.ts': 'export const queue = 1;\n',
+  'api/route.ts': "import { run } from '../shared/app/useCase';\nexport const handler = () => run();\n",
+};
+
+const BREACHES: Record<string, string> = {
+  'shared/domain/impure.ts': "import { find } from '../platform/db/repositories/things';\nexport const x = find;\n",
+  'shared/platform/upward.ts': "import { run } from '../app/useCase';\nexport const y = run;\n",
+  'shared/app/enqueues.ts': "import { queue } from '../../jobs/queue';\nexport const z = queue;\n",
+  'shared/research/backtest.ts': "import { run } from '../app/useCase';\nexport const w = run;\n",
+  'api/model.ts': "import { Thing } from '../shared/platform/db/models/thing';\nexport const v = Thing;\n",
+  'shared/domain/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+  'shared/domain/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+};
+
+describe('layers: the lint fails on an up-import or a cycle', function () {
+  this.timeout(30_000);
+
+  it('happy: a tree that keeps the layers passes', () => {
+    const { status, out } = cruise(CLEAN);
+    expect(status, out).to.equal(0);
   });
 
-  it('happy: tests seed and inspect stored state through the repositories, not the models', () => {
-    const importers = tracked.filter((f) => f.startsWith('test/') && importsFrom(f, /(^|\/)db\/models(\/|$)/));
-    expect(
-      importers.filter((f) => !TESTS_STILL_ON_MODELS.has(f)),
-      'test files importing a model',
-    ).to.deep.equal([]);
-    // A file moved to the repositories leaves the list, so it cannot slip back.
-    expect(
-      [...TESTS_STILL_ON_MODELS].filter((f) => !importers.includes(f)),
-      'listed files that no longer import a model',
-    ).to.deep.equal([]);
-  });
-
-  it('happy: at most one file under shared/ imports jobs/ (the dispatcher of intentions)', () => {
-    const importers = files.filter((f) => f.startsWith('shared/') && importsFrom(f, /(^|\/)jobs\//));
-    expect(importers.length, importers.join(', ')).to.be.at.most(1);
+  it('error: each breach fails the lint, named by its rule', () => {
+    const { status, out } = cruise({ ...CLEAN, ...BREACHES });
+    expect(status, out).to.not.equal(0);
+    for (const [rule, where] of [
+      ['domain-is-pure', 'shared/domain/impure.ts'],
+      ['platform-below-app', 'shared/platform/upward.ts'],
+      ['app-below-entries', 'shared/app/enqueues.ts'],
+      ['research-below-app', 'shared/research/backtest.ts'],
+      ['models-only-in-the-data-layer', 'api/model.ts'],
+      ['no-circular', 'shared/domain/a.ts'],
+    ])
+      expect(out, rule).to.match(new RegExp(`${rule}: ${where.replace(/[./]/g, '\\$&')}`));
   });
 });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import ts from 'typescript';
 import { createApp, v2Routes } from '../../../api/app';
 import { metricsRoute } from '../../../api/routes/metrics';
-import { costOf, priceOf } from '../../../shared/billing/costs';
+import { costOf, priceOf } from '../../../shared/domain/billing/costs';
 
 const ROOT = resolve(__dirname, '../../..');
 

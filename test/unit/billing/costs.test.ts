@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { COST_TABLE, costTableDocument, openApiCosts, priceOf } from '../../../shared/billing/costs';
+import { COST_TABLE, costTableDocument, openApiCosts, priceOf } from '../../../shared/domain/billing/costs';
 
 describe('billing: cost table', () => {
   describe('happy', () => {

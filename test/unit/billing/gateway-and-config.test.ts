@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { testOutcome } from '../../../shared/billing/gateway/testGateway';
-import { ConfigError, loadConfig } from '../../../shared/config';
+import { testOutcome } from '../../../shared/platform/billing/gateway/testGateway';
+import { ConfigError, loadConfig } from '../../../shared/platform/config';
 
 const req = (paymentMethod: string) => ({ amountCents: 1000, currency: 'usd', paymentMethod, customer: null, idempotencyKey: 'k', description: 'd', metadata: {} });
 

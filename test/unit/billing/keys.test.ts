@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bearerKey, generateKey, hashKey, maskKeys, randomBase62 } from '../../../shared/billing/keys';
+import { bearerKey, generateKey, hashKey, maskKeys, randomBase62 } from '../../../shared/domain/billing/keys';
 
 describe('billing: keys', () => {
   it('happy: live and test keys carry 32 base62 characters after their mode prefix', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { rechargeBudgetProblem } from '../../../shared/billing/recharge';
+import { rechargeBudgetProblem } from '../../../shared/app/billing/recharge';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const at = (hoursAgo: number) => new Date(NOW - hoursAgo * 3_600_000);

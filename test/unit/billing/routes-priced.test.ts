@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { v2Routers } from '../../../api/app';
-import { priceOf } from '../../../shared/billing/costs';
+import { priceOf } from '../../../shared/domain/billing/costs';
 
 /**
  * Metering prices requests by path from the cost table, so a /v2 route missing from the table

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { recent } from '../../../shared/cache/recent';
+import { recent } from '../../../shared/platform/cache/recent';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

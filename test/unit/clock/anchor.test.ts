@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_LEAD_MS, parseAnchor, reconcileAnchor, simAt, skipAnchor, type ClockAnchor } from '../../../shared/clock/anchor';
+import { MAX_LEAD_MS, parseAnchor, reconcileAnchor, simAt, skipAnchor, type ClockAnchor } from '../../../shared/domain/clock/anchor';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const HOUR = 3_600_000;

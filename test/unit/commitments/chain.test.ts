@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { canonicalize, canonicalNumber, CanonicalError } from '../../../shared/commitments/canonical';
-import { buildLinks, EMPTY_HEAD, GENESIS, linkHash, verifyLinks, verifyProof, type Commitment } from '../../../shared/commitments/chain';
-import { pickCommitment, recommendationCommitment, settlementCommitment } from '../../../shared/commitments/records';
+import { canonicalize, canonicalNumber, CanonicalError } from '../../../shared/domain/commitments/canonical';
+import { buildLinks, EMPTY_HEAD, GENESIS, linkHash, verifyLinks, verifyProof, type Commitment } from '../../../shared/domain/commitments/chain';
+import { pickCommitment, recommendationCommitment, settlementCommitment } from '../../../shared/domain/commitments/records';
 
 describe('commitments: canonical form', () => {
   const cases: [string, Parameters<typeof canonicalize>[0], string][] = [

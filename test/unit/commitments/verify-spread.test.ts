@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spread } from '../../../shared/commitments/verifyRemote';
+import { spread } from '../../../shared/app/commitments/verifyRemote';
 
 describe('verify-record picks the proofs it fetches spread over the chain', () => {
   const xs = Array.from({ length: 10 }, (_, i) => i);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addDays, dayOf, dayRange, DAY_MS, daysBefore, epochDay, utcDay, utcDayRange, utcDayStart } from '../../../shared/days';
+import { addDays, dayOf, dayRange, DAY_MS, daysBefore, epochDay, utcDay, utcDayRange, utcDayStart } from '../../../shared/domain/days';
 
 describe('UTC days and day arithmetic (shared/days)', () => {
   // instant, its UTC day

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isDuplicateKey } from '../../../shared/db/duplicateKey';
+import { isDuplicateKey } from '../../../shared/platform/db/duplicateKey';
 
 describe('isDuplicateKey: the one check that a write failed only on an existing unique key', () => {
   const cases: [string, unknown, boolean][] = [

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Schema } from 'mongoose';
-import { ginIndexName, jsonbExpression, planFerretIndexes } from '../../../shared/db/ferretIndexes';
-import { Event, Recommendation } from '../../../shared/db/models';
-import { defineModel } from '../../../shared/db/models/define';
+import { ginIndexName, jsonbExpression, planFerretIndexes } from '../../../shared/platform/db/ferretIndexes';
+import { Event, Recommendation } from '../../../shared/platform/db/models';
+import { defineModel } from '../../../shared/platform/db/models/define';
 
 /** The GIN indexes for FerretDB's PostgreSQL backend come from the indexes the models declare, where they mark a key `gin`. */
 describe('FerretDB PostgreSQL index plan', () => {

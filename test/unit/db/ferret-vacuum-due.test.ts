@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { tablesDue, VACUUM_RULE, type TableActivity } from '../../../shared/db/ferretVacuum';
+import { tablesDue, VACUUM_RULE, type TableActivity } from '../../../shared/platform/db/ferretVacuum';
 
 const t = (table: string, live: number, dead: number, modifiedSinceAnalyze = 0): TableActivity => ({ table, live, dead, modifiedSinceAnalyze });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { packedProjection, packPrices, unpackPrices } from '../../../shared/db/repositories/pricesPacking';
+import { packedProjection, packPrices, unpackPrices } from '../../../shared/platform/db/repositories/pricesPacking';
 
 const markets = [{ id: '1-MR', betTypeSysname: 'SOCCER_MATCH_RESULT', line: null, betItems: [{ id: '1-MR-1', code: '1', price: 2.15, isAvailable: true, bookPrices: { a: 2.1, 'book.b': 2.2 } }] }];
 const previous = [{ id: '1-MR-1', price: 2.05, bookPrices: { a: 2 } }];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clockAt, liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../../shared/events/liveViews';
+import { clockAt, liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../../shared/domain/events/liveViews';
 
 const T0 = new Date('2026-11-21T12:00:00Z');
 const secs = (s: number) => new Date(T0.getTime() + s * 1000);

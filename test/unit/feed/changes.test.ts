@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CHANGE_KINDS, ChangeEncodingError, compareChangeIds, decodeChange, encodeChange, ENTRY_FIELDS, isChangeId, type Change } from '../../../shared/feed/changes';
+import { CHANGE_KINDS, ChangeEncodingError, compareChangeIds, decodeChange, encodeChange, ENTRY_FIELDS, isChangeId, type Change } from '../../../shared/domain/feed/changes';
 
 const at = new Date('2026-11-26T15:00:00.123Z');
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decideCorrection, type SettledOutcome } from '../../../shared/grading/corrections';
-import { gradeSelection } from '../../../shared/grading/grade';
+import { decideCorrection, type SettledOutcome } from '../../../shared/domain/grading/corrections';
+import { gradeSelection } from '../../../shared/domain/grading/grade';
 import { sel, stats } from './helpers';
 
 const o = (result: SettledOutcome['result'], resultDetail: SettledOutcome['resultDetail'], returnPerUnit: number): SettledOutcome => ({

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { MARKET_TYPES } from '../../../shared/markets/catalog';
-import { EMPTY_STATS } from '../../../shared/stats';
-import { GradingError } from '../../../shared/grading/errors';
-import { gradeSelection } from '../../../shared/grading/grade';
+import { MARKET_TYPES } from '../../../shared/domain/markets/catalog';
+import { EMPTY_STATS } from '../../../shared/domain/stats';
+import { GradingError } from '../../../shared/domain/grading/errors';
+import { gradeSelection } from '../../../shared/domain/grading/grade';
 import { sel, stats } from './helpers';
 
 type Row = [string, string, number | null, string, string, Record<string, number | null>?];

@@ -1,4 +1,4 @@
-import { EMPTY_STATS, type EndState, type EventStats } from '../../../shared/stats';
+import { EMPTY_STATS, type EndState, type EventStats } from '../../../shared/domain/stats';
 
 /** Full-time h-a with first half fh-fa, corners, cards; any field overridable (null = missing). */
 export function stats(score: string, over: Partial<EventStats> = {}): EventStats {

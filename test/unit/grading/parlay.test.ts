@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { GradingError } from '../../../shared/grading/errors';
-import { gradeSelection } from '../../../shared/grading/grade';
-import { gradeParlay, gradePick, type ParlayLeg } from '../../../shared/grading/parlay';
-import type { ResultDetail } from '../../../shared/grading/results';
+import { GradingError } from '../../../shared/domain/grading/errors';
+import { gradeSelection } from '../../../shared/domain/grading/grade';
+import { gradeParlay, gradePick, type ParlayLeg } from '../../../shared/domain/grading/parlay';
+import type { ResultDetail } from '../../../shared/domain/grading/results';
 import { sel, stats } from './helpers';
 
 const leg = (resultDetail: ResultDetail | null, odds = 2): ParlayLeg => ({ resultDetail, odds });

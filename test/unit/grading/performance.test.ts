@@ -11,8 +11,8 @@ import {
   windowDays,
   type Rollup,
   type SettledBet,
-} from '../../../shared/grading/performance';
-import { returnPerUnit, resultOf, type ResultDetail } from '../../../shared/grading/results';
+} from '../../../shared/domain/grading/performance';
+import { returnPerUnit, resultOf, type ResultDetail } from '../../../shared/domain/grading/results';
 
 function bet(day: string, confidence: SettledBet['confidence'], detail: ResultDetail, odds: number, edge = 5): SettledBet {
   return { day, confidence, result: resultOf(detail), resultDetail: detail, returnPerUnit: returnPerUnit(detail, odds), edgePercentage: edge };

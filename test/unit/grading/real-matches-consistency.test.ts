@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { listSeasonFiles, loadSeasonFiles, type FootballDataMatch } from '../../../shared/data/footballData';
-import { GradingError } from '../../../shared/grading/errors';
-import { gradeSelection, type SelectionGrade } from '../../../shared/grading/grade';
-import type { ResultDetail } from '../../../shared/grading/results';
-import type { EventStats } from '../../../shared/stats';
+import { listSeasonFiles, loadSeasonFiles, type FootballDataMatch } from '../../../shared/platform/data/footballData';
+import { GradingError } from '../../../shared/domain/grading/errors';
+import { gradeSelection, type SelectionGrade } from '../../../shared/domain/grading/grade';
+import type { ResultDetail } from '../../../shared/domain/grading/results';
+import type { EventStats } from '../../../shared/domain/stats';
 
 // Real football-data.co.uk results (see its README); read in place, never copied into the repo.
 // They sit in ../shared/data beside the repository root: /work/main -> /work/shared, but a

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pipelineStatus, type PipelineReadings } from '../../../shared/health/status';
+import { pipelineStatus, type PipelineReadings } from '../../../shared/domain/health/status';
 
 const NOW = 1_000_000_000;
 const base: PipelineReadings = { now: NOW, pollIntervalMs: 2000, uptimeMs: 60_000, providers: [{ name: 'simulated', lastSuccessAt: NOW - 1000 }], oldestAnalysisWaitingMs: null, settlementOverdue: 0 };

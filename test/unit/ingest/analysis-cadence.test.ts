@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { analysisDue, planIngest, type FeedBatch, type PrevState } from '../../../shared/ingest/plan';
-import type { FeedEvent, FeedOdds } from '../../../shared/providers/types';
+import { analysisDue, planIngest, type FeedBatch, type PrevState } from '../../../shared/domain/ingest/plan';
+import type { FeedEvent, FeedOdds } from '../../../shared/domain/providers/types';
 
 const T0 = new Date('2026-11-21T12:00:00Z');
 const MIN = 60_000;

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
-import { liveStatsView, snapshotSources, snapshotView, type PricesView } from '../../../shared/events/liveViews';
-import { closingLineOf } from '../../../shared/ingest/closing';
-import {
-  clockOnTrack,
-  consensusPrice,
-  extrapolateClock,
-  planIngest,
-  settleable,
-  type DocWrite,
-  type FeedBatch,
-  type PrevEvent,
-  type PrevLive,
-  type PrevState,
-  type StoredMarket,
-} from '../../../shared/ingest/plan';
-import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../../../shared/providers/types';
-import { EMPTY_STATS, type EventStats } from '../../../shared/stats';
+import { liveStatsView, snapshotSources, snapshotView, type PricesView } from '../../../shared/domain/events/liveViews';
+import { closingLineOf } from '../../../shared/domain/ingest/closing';
+import { clockOnTrack, consensusPrice, extrapolateClock, planIngest, settleable, type DocWrite, type FeedBatch, type PrevLive, type PrevState } from '../../../shared/domain/ingest/plan';
+import type { PrevEvent, StoredMarket } from '../../../shared/domain/ingest/stored';
+import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../../../shared/domain/providers/types';
+import { EMPTY_STATS, type EventStats } from '../../../shared/domain/stats';
 
 const T0 = new Date('2026-11-21T12:00:00Z');
 const NOW = new Date('2026-11-21T12:00:05Z');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countListing, listingFieldsOf, listingIds, mostViewed, listingPage, listingStats, marketCountOf, sortedListing, type ListingRow } from '../../../shared/listing/rows';
+import { countListing, listingFieldsOf, listingIds, mostViewed, listingPage, listingStats, marketCountOf, sortedListing, type ListingRow } from '../../../shared/domain/listing/rows';
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const row = (st: string, minutes: number, extra: Partial<ListingRow> = {}): ListingRow => ({ s: 1, c: 10, r: 1, st, t: T0 + minutes * 60_000, p: 0, ...extra });

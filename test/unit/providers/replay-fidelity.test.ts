@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { ClosingLine } from '../../../shared/ingest/closing';
-import { replayFidelity, type ReplayedEvent } from '../../../shared/providers/replay/fidelity';
-import { loadReplaySeasons, type ReplayMatch } from '../../../shared/providers/replay/season';
+import type { ClosingLine } from '../../../shared/domain/ingest/closing';
+import { replayFidelity, type ReplayedEvent } from '../../../shared/platform/providers/replay/fidelity';
+import { loadReplaySeasons, type ReplayMatch } from '../../../shared/platform/providers/replay/season';
 import { dataFolder, hasSeason, seasonLines } from '../../helpers/footballData';
 
 const SEASON = 'E0_2223';

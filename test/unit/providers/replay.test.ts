@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { ReplayProvider, APPEAR_MS, CLOSE_LEAD_MS, EPOCH_LEAD_MS } from '../../../shared/providers/replay';
-import { interpolatePrice } from '../../../shared/providers/replay/books';
-import { loadReplaySeasons, type ReplayLog, type ReplayMatch } from '../../../shared/providers/replay/season';
-import { matchTimeline } from '../../../shared/providers/replay/timeline';
-import type { FeedEvent, FeedOdds } from '../../../shared/providers/types';
+import { ReplayProvider, APPEAR_MS, CLOSE_LEAD_MS, EPOCH_LEAD_MS } from '../../../shared/platform/providers/replay';
+import { interpolatePrice } from '../../../shared/platform/providers/replay/books';
+import { loadReplaySeasons, type ReplayLog, type ReplayMatch } from '../../../shared/platform/providers/replay/season';
+import { matchTimeline } from '../../../shared/platform/providers/replay/timeline';
+import type { FeedEvent, FeedOdds } from '../../../shared/domain/providers/types';
 import { dataFolder, hasSeason, rowOf, seasonLines } from '../../helpers/footballData';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
-import { evaluateScenarioEvent, loadScenario, parseScenario, ScenarioError, type Scenario } from '../../../shared/providers/simulated/scenario';
+import { evaluateScenarioEvent, loadScenario, parseScenario, ScenarioError, type Scenario } from '../../../shared/platform/providers/simulated/scenario';
 
 const DOCS = resolve(__dirname, '../../../docs/scenarios');
 

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { marketType } from '../../../shared/markets/catalog';
-import { SimulatedProvider } from '../../../shared/providers/simulated';
-import { fixtureStatus, odds, result, trueProbabilities } from '../../../shared/providers/simulated/feed';
-import { liveModel, stateAt } from '../../../shared/providers/simulated/models';
-import { BOOKMAKERS } from '../../../shared/providers/simulated/pricing';
-import { fixtureEnd, fixturesOfDay, RATES, type SimFixture } from '../../../shared/providers/simulated/schedule';
-import { COMPETITIONS } from '../../../shared/providers/simulated/world';
-import { SPORTS } from '../../../shared/sports';
-import { result3, winner2 } from '../../../shared/providers/simulated/dist';
+import { marketType } from '../../../shared/domain/markets/catalog';
+import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
+import { fixtureStatus, odds, result, trueProbabilities } from '../../../shared/platform/providers/simulated/feed';
+import { liveModel, stateAt } from '../../../shared/platform/providers/simulated/models';
+import { BOOKMAKERS } from '../../../shared/platform/providers/simulated/pricing';
+import { fixtureEnd, fixturesOfDay, RATES, type SimFixture } from '../../../shared/platform/providers/simulated/schedule';
+import { COMPETITIONS } from '../../../shared/platform/providers/simulated/world';
+import { SPORTS } from '../../../shared/domain/sports';
+import { result3, winner2 } from '../../../shared/platform/providers/simulated/dist';
 
 const DAY = 86_400_000;
 const AT = new Date('2026-11-21T15:00:00Z');

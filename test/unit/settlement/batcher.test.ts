@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { SettlementBatcher } from '../../../shared/settlement/batcher';
-import type { EventOutcome } from '../../../shared/settlement/settleEvent';
+import { SettlementBatcher } from '../../../shared/app/settlement/batcher';
+import type { EventOutcome } from '../../../shared/app/settlement/settleEvent';
 
 const outcome = (eventId: string): EventOutcome => ({
   eventId,

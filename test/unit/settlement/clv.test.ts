@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { closingAtKickoff, closingLineOf, type ClosingLine, type ClosingMarket } from '../../../shared/ingest/closing';
-import { planIngest, type PrevEvent, type StoredMarket } from '../../../shared/ingest/plan';
-import { closingReference, closingValue, clvOf, pickClosingValue } from '../../../shared/settlement/clv';
-import { recommendationUpdate, type GradingContext, type RecommendationRead } from '../../../shared/settlement/plan';
+import { closingAtKickoff, closingLineOf, type ClosingLine, type ClosingMarket } from '../../../shared/domain/ingest/closing';
+import { planIngest } from '../../../shared/domain/ingest/plan';
+import type { PrevEvent, StoredMarket } from '../../../shared/domain/ingest/stored';
+import { closingReference, closingValue, clvOf, pickClosingValue } from '../../../shared/domain/settlement/clv';
+import { recommendationUpdate, type GradingContext, type RecommendationRead } from '../../../shared/domain/settlement/plan';
 import { FINAL_2_1 } from '../../helpers/settlementFixtures';
 
 const KICKOFF = new Date('2022-08-05T19:00:00Z');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { changedFields, CorrectionInputError, parseCorrection, STATS_OPTIONS } from '../../../shared/settlement/correct';
-import { EMPTY_STATS } from '../../../shared/stats';
+import { changedFields, CorrectionInputError, parseCorrection, STATS_OPTIONS } from '../../../shared/app/settlement/correct';
+import { EMPTY_STATS } from '../../../shared/domain/stats';
 
 describe('result correction input (pure)', () => {
   it('has one option per EventStats field, kebab-cased', () => {

@@ -11,7 +11,7 @@ import {
   type PickRead,
   type RecommendationDecision,
   type RecommendationRead,
-} from '../../../shared/settlement/plan';
+} from '../../../shared/domain/settlement/plan';
 import { FINAL_2_1 } from '../../helpers/settlementFixtures';
 
 const NOW = new Date('2024-05-01T18:00:00Z');

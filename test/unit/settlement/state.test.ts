@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { betDay, dayRange, settlementState, settlementStats, type SettlementState } from '../../../shared/settlement/state';
-import { EMPTY_STATS } from '../../../shared/stats';
+import { betDay, dayRange, settlementState, settlementStats, type SettlementState } from '../../../shared/domain/settlement/state';
+import { EMPTY_STATS } from '../../../shared/domain/stats';
 
 describe('settlement state (pure)', () => {
   const PENDING: SettlementState = { kind: 'pending' };

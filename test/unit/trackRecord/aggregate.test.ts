@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { calibrationBins, clvSummary, cumulativeProfit, firstPerOutcome, summarize, trackRecord, type TrackRecordBet } from '../../../shared/trackRecord/aggregate';
-import { clvHistogramSvg, cumulativeProfitSvg, escapeXml, reliabilitySvg } from '../../../shared/trackRecord/charts';
+import { calibrationBins, clvSummary, cumulativeProfit, firstPerOutcome, summarize, trackRecord, type TrackRecordBet } from '../../../shared/domain/trackRecord/aggregate';
+import { clvHistogramSvg, cumulativeProfitSvg, escapeXml, reliabilitySvg } from '../../../shared/domain/trackRecord/charts';
 import { wellFormedRoot } from '../../helpers/xml';
 
 const at = (d: number) => new Date(Date.UTC(2023, 0, d));

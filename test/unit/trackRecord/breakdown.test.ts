@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { canonicalize } from '../../../shared/commitments/canonical';
-import { BACKTEST_LIKE, breakdown, chainBets, firstBetPerOutcome } from '../../../shared/trackRecord/breakdown';
+import { canonicalize } from '../../../shared/domain/commitments/canonical';
+import { BACKTEST_LIKE, breakdown, chainBets, firstBetPerOutcome } from '../../../shared/domain/trackRecord/breakdown';
 
 const KICKOFF = '2018-08-11T14:00:00.000Z';
 const hoursBefore = (h: number) => new Date(Date.parse(KICKOFF) - h * 3_600_000).toISOString();

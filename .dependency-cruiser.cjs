@@ -1,0 +1,68 @@
+/**
+ * The layers of the house (docs/architecture.md, "The map of shared/"), checked by `npm run lint`:
+ * - shared/domain: pure rules and types; imports only shared/domain (and npm packages);
+ * - shared/platform: adapters and platform (db, redis, providers, clock, config, logger, metrics,
+ *   read models); imports shared/domain and shared/platform;
+ * - shared/app: use cases (one per job and endpoint family); imports the two below, and jobs/
+ *   only through the dispatcher of intentions (shared/app/intents.ts);
+ * - shared/research: offline research (the backtest); imports shared/domain and shared/platform;
+ * - api/, workers/, jobs/, scripts/, bench/ and test/ sit on top.
+ * No cycles anywhere, type-only imports included.
+ */
+const ABOVE_SHARED = '^(api|workers|jobs|scripts|bench|test)/';
+const TESTS_STILL_ON_MODELS = '^test/(integration/db/ferretdb-indexes|unit/db/ferret-index-plan)[.]test[.]ts$';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'A cycle: one of these modules must stop importing the other.', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'shared/domain imports only shared/domain: move the rule down, or return an intention for the caller to carry out.',
+      from: { path: '^shared/domain/' },
+      to: { path: `^shared/(platform|app|research)/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'platform-below-app',
+      severity: 'error',
+      comment: 'shared/platform imports only shared/domain and shared/platform.',
+      from: { path: '^shared/platform/' },
+      to: { path: `^shared/(app|research)/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'app-below-entries',
+      severity: 'error',
+      comment: 'shared/app imports shared/domain, shared/platform and shared/app; jobs/ only through shared/app/intents.ts.',
+      from: { path: '^shared/app/', pathNot: '^shared/app/intents[.]ts$' },
+      to: { path: `^shared/research/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'intents-dispatch-jobs-only',
+      severity: 'error',
+      comment: 'The dispatcher of intentions may reach jobs/, nothing above it.',
+      from: { path: '^shared/app/intents[.]ts$' },
+      to: { path: '^(api|workers|scripts|bench|test)/|^shared/research/' },
+    },
+    {
+      name: 'research-below-app',
+      severity: 'error',
+      comment: 'shared/research (the backtest) imports shared/domain and shared/platform.',
+      from: { path: '^shared/research/' },
+      to: { path: `^shared/app/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'models-only-in-the-data-layer',
+      severity: 'error',
+      comment: 'Only shared/platform/db reads and writes models; everything else goes through a repository.',
+      from: { pathNot: `^shared/platform/db/|${TESTS_STILL_ON_MODELS}` },
+      to: { path: '^shared/platform/db/models/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|clients/.*/node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};

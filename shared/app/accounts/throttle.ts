@@ -1,0 +1,57 @@
+import { key, redis } from '../../platform/db/redis';
+import { hashIdentity as hashed, release, resetLimit, take } from './limits';
+
+/**
+ * Login throttling, shared by every web process. Each attempt is counted before its password is
+ * checked, atomically (limits.ts), so a burst gets 429s past the limit, and given back when the
+ * password was right:
+ * - per client address: MAX_ATTEMPTS_PER_ADDRESS failed logins per window, whatever the e-mail
+ *   (one address guessing many accounts);
+ * - per e-mail: MAX_FAILURES_PER_EMAIL failed logins per window from addresses the account has not
+ *   signed in from. An address that signed in to the account within KNOWN_ADDRESS_DAYS is known:
+ *   its logins skip the e-mail's count, so strangers guessing the password cannot lock the owner
+ *   out of the places they use (they still meet the per-address limit).
+ */
+export const LOGIN_WINDOW_S = 15 * 60;
+export const MAX_FAILURES_PER_EMAIL = 5;
+export const MAX_ATTEMPTS_PER_ADDRESS = 30;
+export const KNOWN_ADDRESS_DAYS = 30;
+
+const knownKey = (email: string) => key('login-known', hashed(email));
+
+export interface LoginTicket {
+  email: string;
+  address: string;
+  /** Whether the e-mail's count was taken (an unknown address). */
+  countedEmail: boolean;
+}
+
+export type LoginAdmission = { allowed: true; ticket: LoginTicket } | { allowed: false; retryAfterS: number };
+
+/** Admits one login attempt, counted: refused past the address's or (from an unknown address) the e-mail's limit. */
+export async function admitLogin(email: string, address: string): Promise<LoginAdmission> {
+  const byAddress = await take('login-addr', address, MAX_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_S);
+  if (!byAddress.allowed) return { allowed: false, retryAfterS: byAddress.retryAfterS };
+  const known = (await redis().sismember(knownKey(email), hashed(address))) === 1;
+  if (known) return { allowed: true, ticket: { email, address, countedEmail: false } };
+  const byEmail = await take('login-email', email, MAX_FAILURES_PER_EMAIL, LOGIN_WINDOW_S);
+  if (!byEmail.allowed) return { allowed: false, retryAfterS: byEmail.retryAfterS };
+  return { allowed: true, ticket: { email, address, countedEmail: true } };
+}
+
+/** The password was right: the attempt is given back and the address becomes known to the account. */
+export async function loginSucceeded(ticket: LoginTicket): Promise<void> {
+  await release('login-addr', ticket.address);
+  if (ticket.countedEmail) await release('login-email', ticket.email);
+  const k = knownKey(ticket.email);
+  await redis()
+    .multi()
+    .sadd(k, hashed(ticket.address))
+    .expire(k, KNOWN_ADDRESS_DAYS * 86400)
+    .exec();
+}
+
+/** For tests and operators: forget an address's count. */
+export async function clearAddressFailures(address: string): Promise<void> {
+  await resetLimit('login-addr', address);
+}

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { worldNow } from '../../platform/clock/worldClock';
+import { getConfig } from '../../platform/config';
+import { childLogger } from '../../platform/logger';
+import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../platform/db/repositories/ai';
+import { findEventById, type EventLean } from '../../platform/db/repositories/eventForms';
+import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../../domain/ai/eventAnalysis';
+import type { SportFitParams } from '../../domain/ai/sportFit';
+import { normalizeName } from '../../domain/ai/selection';
+import { utcDay } from '../../domain/days';
+import { commitRecommendations } from '../commitments/commit';
+import { publishAnalysis, publishStarted } from '../../platform/opportunities/store';
+
+const log = childLogger({ component: 'ai-analyze' });
+
+/** `picksDay`: the day whose featured picks this outcome changes (the worker has them rebuilt). */
+export type AnalyzeOutcome =
+  | { status: 'missing' }
+  | { status: 'started'; picksDay?: string }
+  | { status: 'unchanged' }
+  | { status: 'no-prices' }
+  | { status: 'analyzed'; recommendations: number; inserted: number; picksDay: string };
+
+const loadEvent = (id: string) => findEventById(id);
+
+/** A stored market as the analysis reads it (ids as text, absent book prices as null). */
+export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): AnalysisMarket {
+  return {
+    id: m.id,
+    betTypeSysname: m.betTypeSysname,
+    line: m.line ?? null,
+    betItems: (m.betItems ?? []).map((i) => ({
+      id: i.id,
+      code: i.code,
+      price: i.price,
+      isAvailable: i.isAvailable,
+      bookPrices: i.bookPrices ?? null,
+    })),
+  };
+}
+
+export function toAnalysisEvent(e: EventLean): AnalysisEvent {
+  return {
+    id: String(e._id),
+    sportId: e.sportId,
+    dataSource: e.dataSource,
+    homeTeam: { id: e.homeTeam.id, name: { en: e.homeTeam.name.en, es: e.homeTeam.name.es ?? undefined, pt: e.homeTeam.name.pt ?? undefined } },
+    awayTeam: { id: e.awayTeam.id, name: { en: e.awayTeam.name.en, es: e.awayTeam.name.es ?? undefined, pt: e.awayTeam.name.pt ?? undefined } },
+    competition: { id: e.competition.id, name: { en: e.competition.name.en, es: e.competition.name.es ?? undefined, pt: e.competition.name.pt ?? undefined } },
+    competitionId: e.competitionId,
+    regionId: e.regionId,
+    startDateTime: e.startDateTime,
+    markets: (e.markets ?? []).map(toAnalysisMarket),
+  };
+}
+
+type LoadedFit = { fit: AnalysisFit | null; bookRanking: string[]; key: unknown };
+
+/** A sport's fit changes once an hour (refit): read at most every few seconds per process, not per analysis. */
+const FIT_CACHE_MS = 5000;
+const fits = new Map<number, { at: number; value: Promise<LoadedFit> }>();
+
+export function loadFit(sportId: number): Promise<LoadedFit> {
+  const cached = fits.get(sportId);
+  if (cached && Date.now() - cached.at < FIT_CACHE_MS) return cached.value;
+  const value = readFit(sportId);
+  fits.set(sportId, { at: Date.now(), value });
+  value.catch(() => fits.delete(sportId));
+  return value;
+}
+
+/** After a refit in this process: the next analysis reads the new fit. */
+export function forgetFits(): void {
+  fits.clear();
+}
+
+async function readFit(sportId: number): Promise<LoadedFit> {
+  const doc = await findModelFitOfSport(sportId);
+  if (!doc) return { fit: null, bookRanking: [], key: null };
+  return {
+    fit: doc.params ? { params: doc.params as SportFitParams, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
+    bookRanking: doc.bookRanking ?? [],
+    key: { window: doc.window, fittedAt: doc.fittedAt.toISOString(), blendWeight: doc.blendWeight, ranking: doc.bookRanking },
+  };
+}
+
+/**
+ * What this process last wrote per event: the inputs' hash and the recommendation ids. A hint
+ * that saves reads and rewrites, never the truth: another worker may have written since, and
+ * every write stays conditional or insert-only. Bounded: the oldest events are forgotten first.
+ */
+const MEMO_EVENTS = 20_000;
+const memo = new Map<string, { hash: string; recommendationIds: Set<string> }>();
+
+function remember(eventId: string, hash: string, recommendationIds: string[]): void {
+  memo.delete(eventId);
+  memo.set(eventId, { hash, recommendationIds: new Set(recommendationIds) });
+  if (memo.size > MEMO_EVENTS) memo.delete(memo.keys().next().value!);
+}
+
+/** Tests that rewrite the stored state behind the worker's back. */
+export function forgetAnalyses(): void {
+  memo.clear();
+}
+
+/** Everything an analysis depends on, hashed: the same inputs are never analysed twice. */
+export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number): string {
+  const markets = event.markets.map((m) => [
+    m.id,
+    m.betTypeSysname,
+    m.line,
+    m.betItems.map((i) => [i.id, i.code, i.price, i.isAvailable !== false, Object.entries(i.bookPrices ?? {}).sort(([a], [b]) => a.localeCompare(b))]),
+  ]);
+  return createHash('sha1')
+    .update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, minEdge]))
+    .digest('hex');
+}
+
+/**
+ * The `analyze-event` job. Before kickoff: analyse, write the new recommendations once (an
+ * existing one is never touched: insert-only upserts keyed by event, bet item, bookmaker and
+ * price), replace the insight, rebuild the day's picks. From kickoff on: only the insight's
+ * status follows the event; no recommendation is created or changed.
+ */
+export async function analyzeEventJob(eventId: string, now: () => Date = worldNow): Promise<AnalyzeOutcome> {
+  const event = await loadEvent(eventId);
+  if (!event) return { status: 'missing' };
+  const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
+  if (started()) {
+    await setInsightStatusWhereDifferent(eventId, event.status);
+    await publishStarted(eventId, now());
+    // Cancelled or postponed before its start: its recommendations leave the day's picks.
+    return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
+  }
+  const minEdge = getConfig().AI_MIN_EDGE;
+  const input = toAnalysisEvent(event);
+  const { fit, bookRanking, key: fitKey } = await loadFit(event.sportId);
+  const hash = inputHash(input, fitKey, minEdge);
+  const known = memo.get(eventId);
+  // This process wrote another analysis of the event: the inputs changed, no need to read it.
+  if (known?.hash === hash) return { status: 'unchanged' };
+  if (!known) {
+    const previous = await findInsightInputHash(eventId);
+    if (previous?.inputHash === hash && previous.status === event.status) {
+      // Stored by a process that may have died before publishing it (this may be its retry).
+      if (previous.analysisTimestamp) await publishAnalysis(eventId, previous.analysisTimestamp, previous.recommendationIds ?? []);
+      return { status: 'unchanged' };
+    }
+  }
+
+  const at = now();
+  const analysis = analyzeEvent(input, fit, { minEdge, now: at, bookRanking });
+  if (!analysis) return { status: 'no-prices' };
+  // The analysis took time: the kickoff rule is checked again right before writing.
+  if (started()) return { status: 'started' };
+
+  let inserted = 0;
+  // Recommendations are insert-only: one this process already wrote is not sent again.
+  const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
+  if (fresh.length) {
+    const written = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
+    inserted = written.length;
+    // Committed before the insight names them: a crash in between leaves the inputs unanalysed, so the retry commits them.
+    await commitRecommendations(
+      fresh.map((r) => r._id),
+      { id: eventId, home: input.homeTeam.name.en, away: input.awayTeam.name.en, competition: input.competition.name.en, startAt: event.startDateTime },
+      written,
+    );
+  }
+  const insight = analysis.insight;
+  // A slower job that analysed older prices must not overwrite a newer analysis.
+  await upsertInsightUnlessNewerAnalysis(eventId, {
+    eventId,
+    status: event.status,
+    startDateTime: event.startDateTime,
+    sportId: event.sportId,
+    competitionId: event.competitionId,
+    regionId: event.regionId,
+    teamSearch: teamSearchNames(input),
+    marketEfficiencyScore: insight.marketEfficiencyScore,
+    valueOpportunities: insight.valueOpportunities,
+    recommendationIds: analysis.recommendations.map((r) => r._id),
+    riskFactors: insight.riskFactors,
+    aiNotes: insight.aiNotes,
+    event: insight.event,
+    analysisInsight: insight.analysisInsight,
+    matchSimulation: insight.matchSimulation,
+    analysisTimestamp: at,
+    inputHash: hash,
+  });
+  // Published before it is remembered: a failed publish leaves the retry to read and publish it.
+  await publishAnalysis(
+    eventId,
+    at,
+    analysis.recommendations.map((r) => r._id),
+  );
+  remember(eventId, hash, [...(known?.recommendationIds ?? []), ...analysis.recommendations.map((r) => r._id)]);
+  log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
+  return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted, picksDay: utcDay(event.startDateTime) };
+}
+
+function teamSearchNames(e: AnalysisEvent): string[] {
+  const names = [e.homeTeam.name, e.awayTeam.name].flatMap((n) => [n.en, n.es, n.pt]).filter((n): n is string => !!n);
+  return [...new Set(names.map(normalizeName))];
+}

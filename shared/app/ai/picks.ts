@@ -1,0 +1,71 @@
+import { worldNow } from '../../platform/clock/worldClock';
+import { deleteUnstartedUnsettledPicksByIds, findPicksOfFeaturedDay, findRecommendationsByIds, findUpcomingInsightsStartingBetween, upsertPickUnlessStarted } from '../../platform/db/repositories/ai';
+import { findEventsWithoutMarketsAndStatsByIds } from '../../platform/db/repositories/events';
+import { buildPicks, type PickCandidate, type PickRecommendation } from '../../domain/ai/picks';
+import { redis, key } from '../../platform/db/redis';
+import { waitForLock } from '../../platform/locks';
+import { utcDayRange } from '../../domain/days';
+import { commitPicks } from '../commitments/commit';
+
+/**
+ * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
+ * have not started. Picks with a started leg are frozen (kept as they are, for settlement); the
+ * others are replaced by the new set. Pick ids come from their legs, so the same inputs write
+ * the same documents. Serialised per day across processes by a Redis lock.
+ */
+export async function rebuildPicksForDay(day: string, now: () => Date = worldNow): Promise<{ picks: number; removed: number }> {
+  return waitForLock(redis(), key('lock', `picks-${day}`), async () => {
+    const at = now();
+    const { gte: dayStart, lt: dayEnd } = utcDayRange(day);
+    const from = at > dayStart ? at : dayStart;
+    const insights = from < dayEnd ? await findUpcomingInsightsStartingBetween(from, dayEnd) : [];
+    const byEvent = new Map(insights.map((i) => [String(i._id), i]));
+    const recIds = insights.flatMap((i) => i.recommendationIds ?? []);
+    const [recs, events] = await Promise.all([recIds.length ? findRecommendationsByIds(recIds) : [], byEvent.size ? findEventsWithoutMarketsAndStatsByIds([...byEvent.keys()]) : []]);
+    const eventById = new Map(events.filter((e) => e.status === 'upcoming' && e.startDateTime > at).map((e) => [String(e._id), e]));
+    const candidates: PickCandidate[] = [];
+    for (const r of recs) {
+      const e = eventById.get(r.eventId);
+      if (!e) continue;
+      const insight = byEvent.get(r.eventId);
+      candidates.push({
+        rec: r as unknown as PickRecommendation,
+        event: {
+          id: String(e._id),
+          homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name as PickCandidate['event']['homeTeam']['name'] },
+          awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name as PickCandidate['event']['awayTeam']['name'] },
+          competition: { id: e.competition.id, name: e.competition.name as PickCandidate['event']['competition']['name'] },
+          competitionId: e.competitionId,
+          regionId: e.regionId,
+          status: e.status,
+          startDateTime: e.startDateTime,
+        },
+        analysisInsight: insight?.analysisInsight ?? null,
+        matchSimulation: insight?.matchSimulation ?? null,
+      });
+    }
+    const existing = await findPicksOfFeaturedDay(day);
+    const byId = new Map(existing.map((p) => [String(p._id), p as unknown as Record<string, unknown>]));
+    const frozen = existing.filter((p) => p.startsAt <= at);
+    const firstOrder = frozen.reduce((m, p) => Math.max(m, p.featuredOrder), 0) + 1;
+    const drafts = buildPicks(candidates, firstOrder);
+    const keep = new Set(drafts.map((d) => d._id));
+    const stale = existing.filter((p) => p.startsAt > at && !keep.has(String(p._id))).map((p) => String(p._id));
+    const removed = stale.length ? await deleteUnstartedUnsettledPicksByIds(stale, at) : 0;
+    for (const d of drafts) {
+      const { _id, ...content } = d;
+      // Most rebuilds change few picks: an identical one is not written again.
+      const stored = byId.get(_id);
+      if (stored && (stored.startsAt as Date) > at && sameContent(content, stored)) continue;
+      // Only a pick that has not started is (re)written; a started one with the same legs stays.
+      await upsertPickUnlessStarted(_id, content, at);
+    }
+    // Every pick offered is committed once (keyed by its id, which its legs determine); one withdrawn later stays committed.
+    await commitPicks(drafts, at);
+    return { picks: drafts.length, removed };
+  });
+}
+
+function sameContent(content: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  return Object.entries(content).every(([k, v]) => JSON.stringify(v) === JSON.stringify(stored[k]));
+}

@@ -1,0 +1,251 @@
+import { dispatch, RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
+import {
+  createRechargeAttempt,
+  disableAutoRechargeIfVersion,
+  findAccountAutoRecharge,
+  findAccountById,
+  findAccountsWithAutoRechargeEnabled,
+  findRechargeAttemptById,
+  findRechargeAttemptsOfAccount,
+  setRechargeAttemptFields,
+} from '../../platform/db/repositories/accounts';
+import { childLogger } from '../../platform/logger';
+import { getConfig } from '../../platform/config';
+import { chargeThroughBreaker, paymentGateway } from '../../platform/billing/gateway';
+import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
+import { admissionHead, applyCredit, type AdmissionHead } from './credits';
+import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
+import { isDuplicateKey } from '../../platform/db/duplicateKey';
+
+/**
+ * Auto-recharge. A low-balance window is named by the settings' version and the latest top-up's
+ * ledger position: every trigger while the balance stays low names the same window (so the charge
+ * jobs collapse into one), and a credited recharge, a manual top-up or new settings open a new one.
+ * Attempt 1 charges; a decline schedules attempt 2 an hour later (a delayed job, a new idempotency
+ * key); a second decline disables auto-recharge with the reason. Never a third charge. Settings the
+ * gateway cannot charge (no saved payment method, a threshold not below the package) disable
+ * auto-recharge with the reason, uncharged. At most one attempt of an account is in flight, and at
+ * most AUTO_RECHARGE_MAX_PER_DAY are made in any 24 hours.
+ */
+
+// Lazy: importing this module must not read the configuration (entry points validate it first).
+const log = () => childLogger({ component: 'recharge' });
+
+export const rechargeWindow = (version: number, topUpSeq: number) => `v${version}s${topUpSeq}`;
+const attemptIdOf = (accountId: string, window: string, attempt: number) => `${accountId}|${window}|${attempt}`;
+const versionOfWindow = (window: string) => Number(/^v(\d+)s\d+$/.exec(window)?.[1] ?? NaN);
+
+interface Settings {
+  enabled: boolean;
+  threshold: number;
+  version: number;
+  at: number;
+}
+const SETTINGS_TTL_MS = 5000;
+const settingsCache = new Map<string, Settings>();
+const triggered = new Map<string, string>();
+
+async function settingsOf(accountId: string): Promise<Settings> {
+  const cached = settingsCache.get(accountId);
+  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached;
+  const a = await findAccountAutoRecharge(accountId);
+  const s = { enabled: Boolean(a?.autoRecharge?.enabled), threshold: a?.autoRecharge?.threshold ?? 0, version: a?.autoRecharge?.version ?? 0, at: Date.now() };
+  settingsCache.set(accountId, s);
+  return s;
+}
+
+type ChargeIntent = EnqueueIntentOf<'recharge', 'charge'>;
+
+/** A charge job of the recharge queue (pure); `delay` absent: no delay option. */
+export function chargeIntent(accountId: string, window: string, attempt: number, delay?: number): ChargeIntent {
+  return { kind: 'enqueue', queue: 'recharge', name: 'charge', data: { accountId, window, attempt }, ...(delay === undefined ? {} : { delay }) };
+}
+
+/**
+ * What a debit asks for (pure): this window's first charge when auto-recharge is on and the
+ * balance is under the threshold, unless this process already asked for it (`alreadyTriggered`).
+ */
+export function afterDebitIntents(accountId: string, settings: { enabled: boolean; threshold: number; version: number }, head: AdmissionHead, alreadyTriggered: string | undefined): ChargeIntent[] {
+  if (!settings.enabled || head.balance >= settings.threshold) return [];
+  const window = rechargeWindow(settings.version, head.topUpSeq);
+  if (alreadyTriggered === window) return []; // this process already enqueued it
+  return [chargeIntent(accountId, window, 1)];
+}
+
+/**
+ * After a debit: when the balance is under the owner's threshold, enqueue this window's charge.
+ * Settings are read at most every 5 s per process; the worker re-checks them before charging.
+ */
+export async function afterDebit(accountId: string, head: AdmissionHead): Promise<void> {
+  const intents = afterDebitIntents(accountId, await settingsOf(accountId), head, triggered.get(accountId));
+  if (intents.length === 0) return;
+  await dispatch(intents);
+  triggered.set(accountId, intents[0].data.window);
+}
+
+/** The retry after a declined attempt 1 (pure): attempt 2, due an hour after the decline. */
+export function retryIntent(accountId: string, window: string, decidedAt: number, now: number): ChargeIntent {
+  return chargeIntent(accountId, window, 2, Math.max(0, decidedAt + RECHARGE_RETRY_DELAY_MS - now));
+}
+
+export type ChargeOutcome =
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'disabled'; reason: string }
+  | { outcome: 'credited'; attemptId: string; credits: number }
+  | { outcome: 'declined'; attemptId: string; code: string; next: 'retry' | 'disabled' };
+
+/** The charge job: state-driven, so a retry or a replay after a crash resumes where it stopped. */
+export async function runCharge(payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
+  const { accountId, window, attempt } = payload;
+  const id = attemptIdOf(accountId, window, attempt);
+  let doc = await findRechargeAttemptById(id);
+  if (!doc) {
+    const why = await whyNotCharge(accountId, window, attempt);
+    if (why?.disable) {
+      await disable(accountId, why.disable.version, why.reason);
+      log().warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
+      return { outcome: 'disabled', reason: why.reason };
+    }
+    if (why) return { outcome: 'skipped', reason: why.reason };
+    const account = (await findAccountById(accountId))!;
+    const credits = account.autoRecharge.packageCredits!;
+    const saved = (await savedPaymentMethod(accountId))!;
+    try {
+      await createRechargeAttempt({
+        _id: id,
+        accountId,
+        window,
+        attempt,
+        packageCredits: credits,
+        amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
+        paymentMethod: saved.paymentMethod,
+        customer: saved.customer,
+        gateway: paymentGateway().name,
+        idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
+        status: 'pending',
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    doc = (await findRechargeAttemptById(id))!;
+  }
+
+  if (doc.status === 'pending' || doc.status === 'charging') {
+    // First call, or a replay after a crash or an unknown outcome: the same idempotency key makes
+    // the gateway answer the first call's outcome instead of charging again.
+    await setRechargeAttemptFields(id, { status: 'charging' });
+    const result = await chargeThroughBreaker({
+      amountCents: doc.amountCents,
+      currency: CURRENCY,
+      paymentMethod: doc.paymentMethod,
+      customer: doc.customer ?? null,
+      idempotencyKey: doc.idempotencyKey,
+      description: `${doc.packageCredits} credits (auto-recharge)`,
+      metadata: { accountId, attemptId: id },
+    });
+    const decidedAt = new Date();
+    if (result.status === 'succeeded') {
+      await setRechargeAttemptFields(id, { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null });
+      doc = { ...doc, status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt };
+    } else {
+      const error = `${result.code}: ${result.message}`;
+      await setRechargeAttemptFields(id, { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error });
+      doc = { ...doc, status: 'declined', error, decidedAt };
+    }
+  }
+
+  if (doc.status === 'succeeded') {
+    // The ledger ref is the attempt: however often this runs, the package is credited once.
+    await applyCredit(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
+    if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
+    log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
+    return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
+  }
+
+  const code = (doc.error ?? 'declined').split(':')[0];
+  if (attempt === 1) {
+    await dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : Date.now(), Date.now())]);
+    log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
+    return { outcome: 'declined', attemptId: id, code, next: 'retry' };
+  }
+  // Disable only the settings this window was charged under; new settings saved meanwhile stay.
+  await disable(accountId, versionOfWindow(window), `payment declined twice (${doc.error})`);
+  log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
+  return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
+}
+
+/** Turns auto-recharge off with its reason, only while the settings are still those of `version`. */
+async function disable(accountId: string, version: number, reason: string): Promise<void> {
+  await disableAutoRechargeIfVersion(accountId, version, reason);
+}
+
+/** Settings that cannot be charged: a skipped job alone would be re-queued by every sweep, unseen. */
+function incompleteSettings(ar: { packageCredits?: number | null; threshold?: number | null }, saved: SavedPaymentMethod | null): string | undefined {
+  if (!saved) return 'settings incomplete: no payment method saved on the account';
+  if (!ar.packageCredits || !isPackage(ar.packageCredits)) return 'settings incomplete: no valid package';
+  // Settings saved before the rule: a threshold the package cannot lift the balance above would charge again and again.
+  if ((ar.threshold ?? 0) >= ar.packageCredits) return `settings invalid: the threshold (${ar.threshold}) is not below the package's ${ar.packageCredits} credits`;
+  return undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Why no new attempt may start now: one in flight in another window, or the daily cap reached (pure). */
+export function rechargeBudgetProblem(attempts: readonly { window: string; status: string; createdAt: Date }[], window: string, now: number, maxPerDay: number): string | undefined {
+  if (attempts.some((a) => a.window !== window && (a.status === 'pending' || a.status === 'charging'))) return 'another recharge of this account is in flight';
+  const lastDay = attempts.filter((a) => +a.createdAt > now - DAY_MS).length;
+  if (lastDay >= maxPerDay) return `daily cap reached: ${lastDay} recharges in the last 24 hours (AUTO_RECHARGE_MAX_PER_DAY=${maxPerDay})`;
+  return undefined;
+}
+
+/**
+ * Reasons a new attempt must not charge (settings changed, balance topped up, previous attempt not
+ * a decline); `disable` when the settings themselves cannot be charged, naming their version.
+ */
+async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | undefined> {
+  if (attempt !== 1 && attempt !== 2) return { reason: `no attempt ${attempt}: a recharge is retried once` };
+  const account = await findAccountById(accountId);
+  const ar = account?.autoRecharge;
+  if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
+  const incomplete = incompleteSettings(ar, await savedPaymentMethod(accountId));
+  if (incomplete) return { reason: incomplete, disable: { version: ar.version ?? 0 } };
+  const head = await admissionHead(accountId);
+  if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
+  if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
+  if (attempt === 2) {
+    const first = await findRechargeAttemptById(attemptIdOf(accountId, window, 1));
+    if (first?.status !== 'declined') return { reason: 'attempt 1 was not declined' };
+  }
+  const budget = rechargeBudgetProblem(await findRechargeAttemptsOfAccount(accountId), window, Date.now(), getConfig().AUTO_RECHARGE_MAX_PER_DAY);
+  if (budget) return { reason: budget };
+  return undefined;
+}
+
+/**
+ * The sweep's step for one account under its threshold (pure): the current window's next charge,
+ * attempt 1, or attempt 2 after a decline (due an hour after it), and a failed job under that id
+ * put back to work. Ids collapse duplicates.
+ */
+export function sweepChargeIntent(accountId: string, window: string, first: { status?: string | null; decidedAt?: Date | null } | null, now: number): ChargeIntent {
+  const attempt = first?.status === 'declined' ? 2 : 1;
+  const due = attempt === 2 && first?.decidedAt ? +first.decidedAt + RECHARGE_RETRY_DELAY_MS - now : 0;
+  return { ...chargeIntent(accountId, window, attempt, Math.max(0, due)), existing: 'retry-failed' };
+}
+
+/**
+ * What a lost job would leave behind: for every enabled account under its threshold, the current
+ * window's next step (attempt 1, or attempt 2 after a decline), with failed charge jobs (gateway
+ * unreachable past their retries) put back to work. The recharge worker carries them out.
+ */
+export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
+  const accounts = await findAccountsWithAutoRechargeEnabled();
+  const intents: ChargeIntent[] = [];
+  for (const a of accounts) {
+    const head = await admissionHead(a._id);
+    if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
+    const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
+    const first = await findRechargeAttemptById(attemptIdOf(a._id, window, 1));
+    intents.push(sweepChargeIntent(a._id, window, first, Date.now()));
+  }
+  return intents;
+}

@@ -1,0 +1,41 @@
+import { findRecommendationsByIds, findSettledPicksOfEvents, findSettledRecommendationsOfEvents } from '../../platform/db/repositories/ai';
+import type { PickDraft } from '../../domain/ai/picks';
+import { appendCommitments } from './append';
+import { pickCommitment, recommendationCommitment, settlementCommitment, type CommittedEvent, type RecommendationForCommit } from '../../domain/commitments/records';
+
+/**
+ * The hooks of the write paths: what the AI worker and settlement wrote, committed to the chain.
+ * Each reads or takes what is stored and appends idempotently, so a retried job commits what a
+ * crashed run wrote but did not commit, and nothing twice.
+ */
+
+/**
+ * Commits the stored recommendations of `ids`, as stored: `written` are those the caller has just
+ * inserted (as the insert returned them); the others are read, since another worker may have
+ * written one first.
+ */
+export async function commitRecommendations(ids: readonly string[], event: CommittedEvent, written: readonly RecommendationForCommit[] = []): Promise<number> {
+  if (ids.length === 0) return 0;
+  const known = new Map(written.map((r) => [r._id, r]));
+  const unread = ids.filter((id) => !known.has(id));
+  const read = unread.length ? ((await findRecommendationsByIds(unread)) as unknown as RecommendationForCommit[]) : [];
+  const stored = [...ids.flatMap((id) => known.get(id) ?? []), ...read];
+  const order = new Map(ids.map((id, i) => [id, i]));
+  stored.sort((a, b) => order.get(a._id)! - order.get(b._id)!);
+  return appendCommitments(stored.map((r) => recommendationCommitment(r, event)));
+}
+
+/** Commits the featured picks a rebuild wrote (the first version of a pick id is the committed one). */
+export async function commitPicks(drafts: readonly PickDraft[], at: Date): Promise<number> {
+  return appendCommitments(drafts.map((d) => pickCommitment(d, at)));
+}
+
+/** Commits the settlement (at its result version) of every settled bet on these events. */
+export async function commitSettlements(recommendationEventIds: readonly string[], pickEventIds: readonly string[]): Promise<number> {
+  const [recs, picks] = await Promise.all([
+    recommendationEventIds.length ? findSettledRecommendationsOfEvents(recommendationEventIds) : [],
+    pickEventIds.length ? findSettledPicksOfEvents(pickEventIds) : [],
+  ]);
+  const byId = (a: { _id: string }, b: { _id: string }) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return appendCommitments([...recs.sort(byId).map((r) => settlementCommitment('recommendation', r)), ...picks.sort(byId).map((p) => settlementCommitment('pick', p))]);
+}

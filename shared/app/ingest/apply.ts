@@ -1,0 +1,97 @@
+import type { Document } from 'mongodb';
+import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, writeLiveEventData } from '../../platform/db/repositories/events';
+import { setInsightsStatusWhereDifferent } from '../../platform/db/repositories/ai';
+import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../../platform/db/repositories/reference';
+import type { BulkCounts } from '../../platform/db/bulk';
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { IngestPlan } from '../../domain/ingest/plan';
+import { forgetAllIngestState } from './state';
+
+/** The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts). */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type WriteOp = AnyBulkWriteOperation<any>;
+
+async function bulk(write: (ops: WriteOp[]) => Promise<BulkCounts>, ops: WriteOp[]): Promise<number> {
+  const r = await write(ops);
+  return r.upsertedCount + r.modifiedCount;
+}
+
+/**
+ * Reference documents change rarely: each process remembers what it last wrote and skips
+ * identical upserts (another worker writing the same document is harmless: same id, same body).
+ */
+const written = new Map<string, string>();
+
+function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: WriteOp[]; commit: () => void } {
+  const ops: WriteOp[] = [];
+  const bodies: [string, string][] = [];
+  for (const [id, doc] of docs) {
+    const k = `${kind}:${id}`;
+    const body = JSON.stringify(doc);
+    if (written.get(k) === body) continue;
+    bodies.push([k, body]);
+    const { _id, ...fields } = doc;
+    ops.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedAt: now }, $setOnInsert: { createdAt: now } }, upsert: true } });
+  }
+  // Remembered only once written: a failed write is retried on the next poll.
+  return { ops, commit: () => bodies.forEach(([k, b]) => written.set(k, b)) };
+}
+
+async function upsertReferences(write: (ops: WriteOp[]) => Promise<BulkCounts>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
+  const { ops, commit } = refOps(kind, docs, now);
+  const n = await bulk(write, ops);
+  commit();
+  return n;
+}
+
+/** The insights of events whose status changed follow it (one write per status). */
+export async function syncInsightStatuses(changes: IngestPlan['statusChanges']): Promise<void> {
+  const byStatus = new Map<string, string[]>();
+  for (const c of changes) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c.eventId]);
+  for (const [status, ids] of byStatus) await setInsightsStatusWhereDifferent(ids, status);
+}
+
+/** Forgets what this process remembers of the store: the reference-document memo and the ingest state (tests that drop the database). */
+export function forgetWrittenReferences(): void {
+  written.clear();
+  forgetAllIngestState();
+}
+
+export interface ApplyCounts {
+  events: number;
+  /** Markets in the price documents written (every market of an event whose prices changed). */
+  markets: number;
+  prices: number;
+  liveEventData: number;
+  history: number;
+  references: number;
+}
+
+/**
+ * Writes a plan: references and events first (a reader never finds prices or live data whose
+ * event is missing), then prices, live data and history. New documents are inserted in batches,
+ * changed ones updated by id; a reprice's history is one insert that a unique id deduplicates, so
+ * a replay appends nothing.
+ */
+export async function applyPlan(plan: IngestPlan, now: Date): Promise<{ counts: ApplyCounts; ms: Record<keyof Omit<ApplyCounts, 'markets'>, number> }> {
+  let t = Date.now();
+  const lap = () => -(t - (t = Date.now()));
+  // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
+  // its connection pool, and on MongoDB the order keeps events ahead of their prices.
+  const r1 = await upsertReferences(writeRegionOpsInBatches, 'region', plan.regions, now);
+  const r2 = await upsertReferences(writeCompetitionOpsInBatches, 'competition', plan.competitions, now);
+  const r3 = await upsertReferences(writeTeamOpsInBatches, 'team', plan.teams, now);
+  const references = lap();
+  const events = await writeEvents(plan.events);
+  const eventsMs = lap();
+  const prices = await writeEventPrices(plan.prices);
+  const pricesMs = lap();
+  const liveEventData = await writeLiveEventData(plan.liveData);
+  const liveMs = lap();
+  const history = await appendOddsHistoryIgnoringDuplicates(plan.history);
+  return {
+    counts: { events, markets: plan.counts.markets, prices, liveEventData, history, references: r1 + r2 + r3 },
+    ms: { references, events: eventsMs, prices: pricesMs, liveEventData: liveMs, history: lap() },
+  };
+}

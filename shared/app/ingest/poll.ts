@@ -1,0 +1,292 @@
+import { utcDay } from '../../domain/days';
+import { skipWorldClockTo } from '../../platform/clock/worldClock';
+import { bumpCacheVersion } from '../../platform/cache/versions';
+import { publishEventWrites } from '../../platform/listing/store';
+import { getConfig } from '../../platform/config';
+import { key, redis } from '../../platform/db/redis';
+import { dispatch, type Intent } from '../intents';
+import { childLogger } from '../../platform/logger';
+import { findLiveEventIdsOfProvider } from '../../platform/db/repositories/events';
+import { publishStaged, recoverStaged, stageChanges } from '../../platform/feed/changeFeed';
+import { upsertProviderStateFields } from '../../platform/db/repositories/providers';
+import { BreakerOpenError, guardedCall, type BreakerState } from '../../platform/providers/breaker';
+import type { ProviderHandle } from '../../platform/providers/registry';
+import { QuotaExhaustedError, type FeedEvent } from '../../domain/providers/types';
+import { applyPlan, syncInsightStatuses, type ApplyCounts } from './apply';
+import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState } from './state';
+import { tryWithLock } from '../../platform/locks';
+import { planIngest, type IngestPlan } from '../../domain/ingest/plan';
+
+export interface PollOptions {
+  /** The scheduler's slot (time / intervalMs): polls of older slots are skipped. */
+  slot: number;
+  /** The interval the slot counts in (default POLL_INTERVAL_MS): a slot of another interval is not comparable. */
+  intervalMs?: number;
+  /** The instant the poll is for (normally the slot's start). */
+  at: Date;
+  /** Delay of each settlement job (default SETTLEMENT_DELAY_MS / random 2-5 min). */
+  settlementDelayMs?: () => number;
+  retryDelayMs?: number;
+}
+
+/** Epoch ms between which this poll held the provider's lock (absent when it never held it). */
+export interface HeldInterval {
+  heldFrom?: number;
+  heldUntil?: number;
+}
+
+export type PollOutcome = HeldInterval &
+  (
+    | { status: 'skipped'; provider: string; reason: 'locked' | 'stale-slot' }
+    | { status: 'failed'; provider: string; reason: 'breaker-open' | 'quota' | 'error'; error: string; breaker: BreakerState }
+    | {
+        status: 'ok';
+        provider: string;
+        partial: boolean;
+        events: number;
+        live: number;
+        written: ApplyCounts;
+        settle: number;
+        analyze: number;
+        /** Events whose stored state this poll read from the store (0 when ingestion's memory of it held). */
+        readFromStore: number;
+        changes: number;
+        ms: { fetch: number; read: number; plan: number; write: number; total: number; writes: Record<string, number> };
+      }
+  );
+
+interface SlotState {
+  slot: number;
+  intervalMs: number;
+}
+
+const slotState = (opts: PollOptions): SlotState => ({ slot: opts.slot, intervalMs: opts.intervalMs ?? getConfig().POLL_INTERVAL_MS });
+
+/**
+ * The last slot polled, if it can be compared with this one. A state written under another
+ * POLL_INTERVAL_MS, in an older format, or ahead of the real clock is from an earlier
+ * configuration: discarded with a log line, never a reason to skip polls.
+ */
+function lastSlot(provider: string, raw: string | null, current: SlotState): number | null {
+  if (raw === null) return null;
+  const discard = (why: string) => {
+    childLogger({ provider }).warn({ stored: raw, intervalMs: current.intervalMs }, `poll slot state of an earlier configuration discarded: ${why}`);
+    return null;
+  };
+  let state: Partial<SlotState>;
+  try {
+    state = JSON.parse(raw) as Partial<SlotState>;
+  } catch {
+    return discard('unreadable');
+  }
+  if (typeof state !== 'object' || state === null || !Number.isFinite(state.slot) || !Number.isFinite(state.intervalMs)) return discard('older format');
+  if (state.intervalMs !== current.intervalMs) return discard(`POLL_INTERVAL_MS was ${state.intervalMs}`);
+  if (state.slot! * state.intervalMs > Date.now() + current.intervalMs) return discard('its slot is ahead of the clock');
+  return state.slot!;
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function recordFailure(handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
+  const name = handle.provider.name;
+  const reason = err instanceof BreakerOpenError ? 'breaker-open' : err instanceof QuotaExhaustedError ? 'quota' : 'error';
+  const state = handle.breaker.state;
+  childLogger({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
+  // The provider's last stored prices stay served, marked stale (its state's flag): the fallback of a failed poll.
+  await upsertProviderStateFields(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
+  return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
+}
+
+function quotaOf(handle: ProviderHandle): { quota?: unknown } {
+  const q = (handle.provider as { quota?: unknown }).quota;
+  return q ? { quota: q } : {};
+}
+
+/**
+ * The jobs a poll's plan asks for (pure): its settlements (each with its own delay, in one round
+ * trip), analyses of the events whose AI inputs changed, soonest kickoff first (the queue is first
+ * in, first out, and an analysis after kickoff is lost), and a picks rebuild for each day an event
+ * left before its kickoff. Empty requests are left out (they would add nothing).
+ */
+export function followUpIntents(plan: Pick<IngestPlan, 'settle' | 'analyze' | 'statusChanges'>, events: readonly Pick<FeedEvent, 'eventId' | 'startDateTime'>[], delay: () => number): Intent[] {
+  const kickoff = new Map(events.map((e) => [e.eventId, e.startDateTime.getTime()]));
+  const analyze = plan.analyze.map((a) => a.eventId).sort((x, y) => (kickoff.get(x) ?? 0) - (kickoff.get(y) ?? 0));
+  // An event that ended before its kickoff leaves its day's featured picks.
+  const picksDays = new Set(plan.statusChanges.filter((c) => c.beforeKickoff).map((c) => utcDay(c.startDateTime)));
+  const intents: Intent[] = [];
+  if (plan.settle.length) intents.push({ kind: 'enqueue-many', queue: 'settlement', name: 'settle-event', jobs: plan.settle.map((data) => ({ data, delay: delay() })) });
+  if (analyze.length) intents.push({ kind: 'request-analyses', eventIds: analyze });
+  for (const day of picksDays) intents.push({ kind: 'request-picks-rebuild', day });
+  return intents;
+}
+
+async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
+  // Still under the provider's lock, before the slot is written, all at once as before.
+  // The `events` version is bumped together with the listing rows of the events written (one step).
+  const others = [...plan.changed].filter((scope) => scope !== 'events');
+  await Promise.all([
+    dispatch(followUpIntents(plan, events, delay), { concurrently: true }),
+    syncInsightStatuses(plan.statusChanges),
+    bumpCacheVersion(...others),
+    plan.changed.has('events') ? publishEventWrites({ events: plan.events, prices: plan.prices, liveData: plan.liveData }) : undefined,
+  ]);
+}
+
+/**
+ * Events stored live that the listing no longer names (the poll that would have seen them end
+ * came after the provider stopped listing them), as the provider describes them now: they go
+ * through the poll like listed ones, so they end, get their result and settle instead of staying
+ * live for good. Only providers that can look an event up (describeEvents); a failure here leaves
+ * them for the next poll and fails nothing else.
+ */
+async function vanishedLiveEvents(
+  handle: ProviderHandle,
+  listed: readonly FeedEvent[],
+  opts: PollOptions,
+  call: <T>(fn: (signal: AbortSignal) => Promise<T>) => Promise<T>,
+  log: ReturnType<typeof childLogger>,
+): Promise<FeedEvent[]> {
+  const { provider } = handle;
+  if (!provider.describeEvents) return [];
+  const names = new Set(listed.map((e) => e.eventId));
+  const missing = (await findLiveEventIdsOfProvider(provider.name)).filter((id) => !names.has(id));
+  if (missing.length === 0) return [];
+  try {
+    const described = await call((signal) => provider.describeEvents!({ at: opts.at, signal }, missing));
+    if (described.length) log.warn({ eventIds: described.map((e) => e.eventId) }, 'events stored live are no longer listed: asked the provider for them');
+    return described.filter((e) => !names.has(e.eventId));
+  } catch (err) {
+    log.warn({ err: describeError(err), eventIds: missing }, 'events stored live are no longer listed, and the provider could not describe them: next poll');
+    return [];
+  }
+}
+
+async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+  const { provider, breaker } = handle;
+  const name = provider.name;
+  const log = childLogger({ provider: name, slot: opts.slot });
+  const started = Date.now();
+  const call = <T>(fn: (signal: AbortSignal) => Promise<T>) => guardedCall(breaker, fn, opts.retryDelayMs);
+  await upsertProviderStateFields(name, { lastAttemptAt: new Date() });
+
+  let events: FeedEvent[];
+  try {
+    events = await call((signal) => provider.listEvents({ at: opts.at, signal }));
+  } catch (err) {
+    return recordFailure(handle, err);
+  }
+  const vanished = await vanishedLiveEvents(handle, events, opts, call, log);
+  if (vanished.length) events = [...events, ...vanished];
+  const open = events.filter((e) => e.status === 'upcoming' || e.status === 'live');
+  const live = events.filter((e) => e.status === 'live');
+  const ended = events.filter((e) => e.status !== 'upcoming' && e.status !== 'live');
+  const errors: string[] = [];
+  const part = async <T extends { eventId: string }>(subjects: FeedEvent[], fetch: (signal: AbortSignal) => Promise<T[]>): Promise<Map<string, T> | null> => {
+    if (subjects.length === 0) return new Map();
+    try {
+      return new Map((await call(fetch)).map((x) => [x.eventId, x]));
+    } catch (err) {
+      errors.push(describeError(err));
+      return null;
+    }
+  };
+  const [odds, liveStats, results] = await Promise.all([
+    part(open, (signal) => provider.fetchOdds({ at: opts.at, signal }, open)),
+    part(live, (signal) => provider.fetchLiveStats({ at: opts.at, signal }, live)),
+    part(ended, (signal) => provider.fetchResults({ at: opts.at, signal }, ended)),
+  ]);
+  const fetched = Date.now();
+
+  // A batch of changes a crashed poll staged but never published goes out first, in order.
+  await recoverStaged(name);
+  const { states: previous, readFromStore } = await loadIngestState(
+    name,
+    events.map((e) => e.eventId),
+  );
+  const read = Date.now();
+  const now = new Date();
+  const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
+  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: getConfig().AI_REANALYZE_MINUTES * 60_000 });
+  const planned = Date.now();
+  // Until the writes are acknowledged no memory of this provider's state is valid (a crash here
+  // makes the next poll read the store); the changes are staged first so that a crash after the
+  // writes still publishes them (at least once).
+  await invalidateIngestState(name);
+  const pollId = `${opts.slot}`;
+  let lapAt = Date.now();
+  const lap = () => -(lapAt - (lapAt = Date.now()));
+  await stageChanges(
+    name,
+    pollId,
+    plan.changes.map((c) => ({ ...c, provider: name })),
+  );
+  const stageMs = lap();
+  const { counts: written, ms: stored } = await applyPlan(plan, now);
+  lap();
+  await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  const followUpsMs = lap();
+  const partial = errors.length > 0;
+  // The provider's freshness, once per poll: the instant every live form of its events is served
+  // as of (shared/domain/events/liveViews.ts). It moves whenever the prices were read (a failed live-stats
+  // call alone leaves the prices current); a partial poll is marked stale.
+  await upsertProviderStateFields(name, {
+    lastSuccessAt: new Date(),
+    lastError: partial ? errors.join('; ') : null,
+    eventsSeen: events.length,
+    breaker: breaker.state,
+    stale: partial,
+    ...(odds !== null ? { capturedAt } : {}),
+    ...quotaOf(handle),
+  });
+  await publishStaged(name);
+  await saveIngestState(name, plan.next);
+  await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
+  const writeMs = { ...stored, stage: stageMs, followUps: followUpsMs, finish: lap() };
+  const done = Date.now();
+  const outcome: PollOutcome = {
+    status: 'ok',
+    provider: name,
+    partial,
+    events: events.length,
+    live: live.length,
+    written,
+    settle: plan.settle.length,
+    analyze: plan.analyze.length,
+    readFromStore,
+    changes: plan.changes.length,
+    ms: { fetch: fetched - started, read: read - fetched, plan: planned - read, write: done - planned, total: done - started, writes: writeMs },
+  };
+  log.info({ ...outcome, counts: plan.counts }, partial ? 'provider polled (partial: some calls failed)' : 'provider polled');
+  return outcome;
+}
+
+/**
+ * One poll of one provider: under a per-provider Redis lock (polls never overlap, whichever
+ * worker runs them), never for a slot older than the last one written, each provider call
+ * through its breaker with at most one retry. A provider failure is not a job failure: the
+ * stored data stays, marked stale, and the next slot tries again.
+ */
+export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+  const name = handle.provider.name;
+  const res = await tryWithLock(redis(), ingestLockKey(name), INGEST_LOCK_TTL_MS, async (): Promise<PollOutcome> => {
+    const heldFrom = Date.now();
+    const last = lastSlot(name, await redis().get(key('ingest', 'slot', name)), slotState(opts));
+    if (last !== null && last >= opts.slot) {
+      childLogger({ provider: name, slot: opts.slot }).info({ lastSlot: last }, 'this slot or a later one was already polled: skipped');
+    }
+    const outcome: PollOutcome = last !== null && last >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(handle, opts);
+    return { ...outcome, heldFrom, heldUntil: Date.now() };
+  });
+  if (!res.held) {
+    childLogger({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');
+    return { status: 'skipped', provider: name, reason: 'locked' };
+  }
+  if (res.value.status === 'ok' && res.value.events === 0) {
+    // Nothing listed: a provider that knows when its next event comes (a replay) skips the clock there.
+    const until = handle.provider.idleUntil?.(opts.at);
+    if (until) await skipWorldClockTo(until.getTime());
+  }
+  return res.value;
+}

@@ -1,0 +1,234 @@
+import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../../platform/db/repositories/ai';
+import { findCancelledUnstartedEventIds, findLiveEventDataOfEvents } from '../../platform/db/repositories/events';
+import { markEventsSettledAtVersions } from '../../platform/db/repositories/eventSettlements';
+import { findEventsForSettlement, type SettlementEventRow } from '../../platform/db/repositories/settlementEvents';
+import { childLogger } from '../../platform/logger';
+import { commitSettlements } from '../commitments/commit';
+import { recordFirstSettlements } from '../metrics/record';
+import { appendChanges } from '../../platform/feed/changeFeed';
+import { worldNow } from '../../platform/clock/worldClock';
+import {
+  correctionReason,
+  decidePick,
+  decideRecommendation,
+  legView,
+  pickUpdate,
+  recommendationUpdate,
+  type GradingContext,
+  type LegRecommendation,
+  type LegView,
+  type PickRead,
+  type RecommendationRead,
+  type UpdateOp,
+} from '../../domain/settlement/plan';
+import { RollupRefresher } from './rollups';
+import { betDay, settlementState, settlementStats, type SettlementState, type StatsSource } from '../../domain/settlement/state';
+
+/**
+ * Settlement of events: the I/O around the pure grading engine. For a set of events (one job
+ * each; concurrent jobs are batched, see SettlementBatcher) it
+ *   1. reads the events and their LiveEventData (the stats settlement uses, see settlementStats),
+ *   2. grades every recommendation not yet settled at the event's resultVersion (a correction
+ *      bumps the version: settled bets are re-graded and a changed result pushes a history entry),
+ *   3. then every pick with a leg on these events (legs from their recommendations' results),
+ *   4. then refreshes the performance rollups of the days concerned (recomputed, never incremented)
+ *      and commits each settlement to the commitments chain (shared/commitments/),
+ *   5. and last marks each event settled at its version (its marker in eventsettlements), which is what the
+ *      sweeper checks: a job lost anywhere before this point is found and run again.
+ * Every write is conditional on the document's state as read, so re-running any step changes
+ * nothing twice; a write that finds the document changed (another worker) makes the step re-read.
+ */
+
+const log = childLogger({ component: 'settlement' });
+
+export interface EventOutcome {
+  eventId: string;
+  status: 'missing' | 'pending' | 'unplayed' | 'settled';
+  resultVersion: number;
+  statsSource?: StatsSource;
+  /** Conditional writes that took effect, by kind. */
+  recommendations: Record<'settled' | 'corrected' | 'confirmed' | 'errors', number>;
+  picks: Record<'settled' | 'corrected' | 'legs' | 'errors', number>;
+}
+
+export class SettlementConflictError extends Error {
+  override name = 'SettlementConflictError';
+}
+
+const MAX_PASSES = 4;
+type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
+
+/**
+ * Runs `plan` over freshly read documents and writes its updates (bulk, in server-sized batches), until a pass
+ * whose conditional updates all matched (nothing left to redo). `applied` receives the tags of
+ * that pass's updates; updates of a pass that hit a conflict are re-planned from a new read.
+ */
+async function writeUntilStable<T, Tag>(
+  what: string,
+  read: () => Promise<T[]>,
+  plan: (doc: T) => { op: UpdateOp | null; tag: Tag },
+  write: (ops: UpdateOp[]) => Promise<{ matchedCount: number }>,
+  applied: (tags: Tag[]) => void,
+): Promise<T[]> {
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const docs = await read();
+    const ops: UpdateOp[] = [];
+    const tags: Tag[] = [];
+    for (const doc of docs) {
+      const { op, tag } = plan(doc);
+      if (op) {
+        ops.push(op);
+        tags.push(tag);
+      }
+    }
+    if (ops.length === 0) return docs;
+    const res = await write(ops);
+    if (res.matchedCount === ops.length) {
+      applied(tags);
+      return read();
+    }
+    log.debug({ what, pass, conflicts: ops.length - res.matchedCount }, 'settlement write conflict; re-reading');
+  }
+  throw new SettlementConflictError(`${what}: documents kept changing during ${MAX_PASSES} passes`);
+}
+
+export interface SettleOptions {
+  now?: () => Date;
+  refresher?: RollupRefresher;
+}
+
+const defaultRefresher = new RollupRefresher();
+
+export async function settleEvents(eventIds: readonly string[], opts: SettleOptions = {}): Promise<Map<string, EventOutcome>> {
+  const now = (opts.now ?? (() => new Date()))();
+  const refresher = opts.refresher ?? defaultRefresher;
+  const ids = [...new Set(eventIds)];
+  const out = new Map<string, EventOutcome>();
+  const blank = (eventId: string, status: EventOutcome['status'], resultVersion = 0): EventOutcome => ({
+    eventId,
+    status,
+    resultVersion,
+    recommendations: { settled: 0, corrected: 0, confirmed: 0, errors: 0 },
+    picks: { settled: 0, corrected: 0, legs: 0, errors: 0 },
+  });
+  for (const id of ids) out.set(id, blank(id, 'missing'));
+
+  const events: SettlementEventRow[] = await findEventsForSettlement(ids);
+  const contexts = new Map<string, GradingContext & { source: StatsSource }>();
+  const states = new Map<string, SettlementState>();
+  for (const e of events) {
+    const state = settlementState(e);
+    states.set(e._id, state);
+    out.set(e._id, blank(e._id, state.kind === 'ended' ? 'settled' : state.kind, e.resultVersion ?? 0));
+  }
+  const endedIds = events.filter((e) => states.get(e._id)!.kind === 'ended').map((e) => e._id);
+  const cancelledIds = new Set(
+    events
+      .filter((e) => {
+        const s = states.get(e._id)!;
+        return s.kind === 'unplayed' && s.final;
+      })
+      .map((e) => e._id),
+  );
+
+  if (endedIds.length) {
+    const leds = await findLiveEventDataOfEvents(endedIds);
+    const ledByEvent = new Map(leds.map((l) => [l.eventId, l]));
+    for (const e of events) {
+      if (!endedIds.includes(e._id)) continue;
+      const { stats, source } = settlementStats(ledByEvent.get(e._id), e.stats);
+      contexts.set(e._id, { state: states.get(e._id)!, stats, version: e.resultVersion ?? 0, now, source, closing: e.closingLine ?? null });
+      out.get(e._id)!.statsSource = source;
+    }
+  }
+
+  // 2. Recommendations.
+  const REC_KIND = { settle: 'settled', correct: 'corrected', confirm: 'confirmed', error: 'errors' } as const;
+  let recs: RecRow[] = [];
+  if (endedIds.length) {
+    recs = await writeUntilStable(
+      'recommendations',
+      (): Promise<RecRow[]> => findRecommendationsOfEventsForSettlement(endedIds),
+      (rec) => {
+        const ctx = contexts.get(rec.eventId)!;
+        const decision = decideRecommendation(rec, ctx);
+        const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
+        return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
+      },
+      (ops) => bulkWriteRecommendations(ops),
+      (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
+    );
+  }
+
+  // 3. Picks with a leg on these events (a cancelled-before-start event voids its legs).
+  const pickEventIds = [...endedIds, ...cancelledIds];
+  const PICK_KIND = { settle: 'settled', correct: 'corrected', legs: 'legs', error: 'errors' } as const;
+  type PickRow = PickRead & { eventIds: string[]; legViews: LegView[] };
+  if (pickEventIds.length) {
+    await writeUntilStable(
+      'picks',
+      async (): Promise<PickRow[]> => {
+        const picks = await findPicksOfEventsForSettlement<PickRow>(pickEventIds);
+        if (picks.length === 0) return picks;
+        const legRecIds = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.recommendationId)))];
+        const legRecs: (LegRecommendation & { _id: string })[] = await findLegRecommendations(legRecIds);
+        const recById = new Map(legRecs.map((r) => [r._id, r]));
+        // Legs on events outside this batch: was any of them cancelled before it started?
+        const cancelled = new Set(cancelledIds);
+        const otherEvents = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.eventId)))].filter((id) => !states.has(id));
+        if (otherEvents.length) {
+          for (const id of await findCancelledUnstartedEventIds(otherEvents)) cancelled.add(id);
+        }
+        for (const p of picks) p.legViews = p.legs.map((l) => legView(recById.get(l.recommendationId), cancelled.has(l.eventId)));
+        return picks;
+      },
+      (pick) => {
+        const version = Math.max(0, ...pick.eventIds.map((id) => contexts.get(id)?.version ?? 0));
+        const d = decidePick(pick, pick.legViews, now, correctionReason(version));
+        const kind = d.kind === 'none' ? null : PICK_KIND[d.kind];
+        return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
+      },
+      (ops) => bulkWritePicks(ops),
+      (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
+    );
+  }
+
+  // 4. Performance of the days of these events' bets (recomputed from the bets).
+  const days = [...new Set(recs.map((r) => betDay(r.eventStartAt)))];
+  await refresher.request(days);
+
+  // Each settlement becomes a later link of the commitments chain, before the marker: a crash
+  // before it leaves the event for the sweeper, whose re-run commits what is missing.
+  await commitSettlements(endedIds, pickEventIds);
+
+  // 5. The change feed hears of each settlement before the marker, so a crash between them makes
+  // the sweeper's re-run report it again (at least once, never lost).
+  const settledIds = [...endedIds, ...cancelledIds];
+  if (settledIds.length) {
+    const at = worldNow();
+    await appendChanges(
+      'settlement',
+      `${settledIds[0]}-${now.getTime()}`,
+      settledIds.map((id) => {
+        const o = out.get(id)!;
+        return { eventId: id, kind: 'settled', at, data: { resultVersion: o.resultVersion, recommendations: o.recommendations, picks: o.picks } };
+      }),
+    );
+  }
+
+  // 6. The settled-at-version marker the sweeper looks for.
+  await markEventsSettledAtVersions(
+    [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })),
+    now,
+  );
+  const marked = new Set([...endedIds, ...cancelledIds]);
+  recordFirstSettlements(
+    events.filter((e) => marked.has(e._id)),
+    now,
+  );
+  return out;
+}
+
+export async function settleEvent(eventId: string, opts: SettleOptions = {}): Promise<EventOutcome> {
+  return (await settleEvents([eventId], opts)).get(eventId)!;
+}

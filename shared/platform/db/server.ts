@@ -1,0 +1,19 @@
+import mongoose from 'mongoose';
+
+let ferret: Promise<boolean> | undefined;
+
+/**
+ * Whether the connected server is FerretDB (asked once per process): the few places that must
+ * work around its query planner (shared/platform/db/bulk.ts, shared/platform/db/lookup.ts) ask here.
+ */
+export function isFerretDB(): Promise<boolean> {
+  ferret ??= mongoose.connection
+    .db!.admin()
+    .command({ buildInfo: 1 })
+    .then((info) => Boolean(info.ferretdbVersion))
+    .catch((err) => {
+      ferret = undefined;
+      throw err;
+    });
+  return ferret;
+}

@@ -1,0 +1,157 @@
+import { cacheVersionKey } from '../cache/versions';
+import { getConfig } from '../config';
+import { luaScript } from '../db/luaScript';
+import { key, redis } from '../db/redis';
+import { findListingFieldsOfAllEvents } from '../db/repositories/events';
+import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from '../../domain/listing/rows';
+
+/**
+ * The listing in Redis: a hash of compact rows (`listing:<db>:rows`, event id -> JSON row) and the
+ * `events` cache version it is complete at (`listing:<db>:valid`). The ingest poll, the one writer
+ * of the listing fields, writes the rows of the events it wrote and bumps the `events` version in
+ * one script, keeping the listing valid. Any other writer of events (a correction, a test's
+ * fixtures) only bumps the version, which leaves the listing invalid: the next reader rebuilds it
+ * from the store, and the rebuild lands only if no write came in between. Web processes keep the
+ * parsed listing in memory per version, so a list page costs a filter over a few thousand rows.
+ */
+
+const rowsKey = () => key('listing', getConfig().MONGODB_DB, 'rows');
+const validKey = () => key('listing', getConfig().MONGODB_DB, 'valid');
+const updatedKey = () => key('listing', getConfig().MONGODB_DB, 'updated');
+
+// KEYS: rows, events version, valid, updated. ARGV: now (ms), then id, partial row JSON, ...
+// Returns the new version. Every event named gets the new version as its `v` (what it serves changed).
+const RECORD = luaScript(
+  `
+local new = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[4], ARGV[1])
+for i = 2, #ARGV, 2 do
+  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+  local row = cur and cjson.decode(cur) or {}
+  for k, v in pairs(cjson.decode(ARGV[i + 1])) do row[k] = v end
+  row['v'] = new
+  redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
+end
+if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new, 'KEEPTTL') end
+return new
+`,
+  4,
+);
+
+// KEYS: rows, events version, valid, updated. ARGV: the version the rows were read at, seconds the
+// rebuild holds, the latest event update (ms), then id, row JSON, ... A row's market count, which
+// the store's events do not hold, is kept from the row it replaces.
+const REBUILD = luaScript(
+  `
+if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 0 end
+local counts = {}
+local old = redis.call('HGETALL', KEYS[1])
+for i = 1, #old, 2 do
+  local m = cjson.decode(old[i + 1])['m']
+  if m then counts[old[i]] = m end
+end
+redis.call('DEL', KEYS[1])
+for i = 4, #ARGV, 2 do
+  local m = counts[ARGV[i]]
+  if m then
+    local row = cjson.decode(ARGV[i + 1])
+    row['m'] = m
+    redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
+  else
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
+redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2])
+if tonumber(ARGV[3]) > tonumber(redis.call('GET', KEYS[4]) or '0') then redis.call('SET', KEYS[4], ARGV[3]) end
+return 1
+`,
+  4,
+);
+
+/**
+ * A rebuilt listing is trusted for this long, however the ingest keeps it since (its writes keep
+ * the expiry): a row a failed poll left stale is corrected from the store within it.
+ */
+const REBUILD_EVERY_S = 600;
+
+/** The listing is rebuilt from the store by its next reader (an ingest worker starting: its state was read back from the store). */
+export async function invalidateListing(): Promise<void> {
+  await redis().del(validKey());
+}
+
+type Write = { id: string; set: Record<string, unknown> };
+
+/**
+ * After the ingest wrote events (their documents, prices, live data): their listing fields and
+ * change version into the rows, the time of the write, and the `events` version bumped (the page
+ * cache's invalidation), in one step.
+ */
+export async function publishEventWrites(writes: { events: readonly Write[]; prices: readonly Write[]; liveData: readonly Write[] }, now = Date.now()): Promise<void> {
+  const fields = new Map<string, Partial<ListingRow>>();
+  const merge = (id: string, f: Partial<ListingRow> | null) => fields.set(id, { ...fields.get(id), ...f });
+  for (const w of writes.events) merge(w.id, listingFieldsOf(w.set));
+  for (const w of writes.prices) merge(w.id, marketCountOf(w.set));
+  for (const w of writes.liveData) merge(w.id, null);
+  const args = [...fields].flatMap(([id, f]) => [id, JSON.stringify(f)]);
+  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), now, ...args);
+}
+
+/** When the ingest last wrote anything an event serves (null before any write this Redis knows of). */
+export async function lastEventWriteAt(): Promise<Date | null> {
+  const ms = await redis().get(updatedKey());
+  return ms ? new Date(Number(ms)) : null;
+}
+
+// Keyed by the rows key too: a version number means nothing in another database or prefix (a test file's).
+let snapshot: { ns: string; version: string; listing: Listing } | undefined;
+let rebuilding: Promise<Listing> | undefined;
+
+const complete = (r: Partial<ListingRow>): r is ListingRow => typeof r.t === 'number' && typeof r.st === 'string';
+
+function parse(rows: Record<string, string>): Listing {
+  const out: [string, ListingRow][] = [];
+  for (const [id, json] of Object.entries(rows)) {
+    const row = JSON.parse(json) as Partial<ListingRow>;
+    if (complete(row)) out.push([id, row]);
+  }
+  return sortedListing(out);
+}
+
+async function rebuild(): Promise<Listing> {
+  const version = (await redis().get(cacheVersionKey('events'))) ?? '0';
+  const rows: [string, ListingRow][] = [];
+  const v = Number(version);
+  let updated = 0;
+  for await (const e of findListingFieldsOfAllEvents()) {
+    rows.push([String(e._id), { ...listingRowOf(e), v }]);
+    updated = Math.max(updated, e.updatedAt?.getTime() ?? 0);
+  }
+  const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
+  // Landed only when no write came in between; the rows read serve this reader either way.
+  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, ...args)) === 1) {
+    const listing = sortedListing(rows);
+    snapshot = { ns: rowsKey(), version, listing };
+    return listing;
+  }
+  return sortedListing(rows);
+}
+
+/** The listing as of now: from memory while the `events` version holds, else from Redis, else rebuilt. */
+export async function currentListing(): Promise<Listing> {
+  const [version, valid] = await redis().mget(cacheVersionKey('events'), validKey());
+  const v = version ?? '0';
+  if (snapshot && snapshot.ns === rowsKey() && snapshot.version === v && valid === v) return snapshot.listing;
+  if (valid === v) {
+    const [[, v2], [, valid2], [, rows]] = (await redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()).exec()) as [
+      [null, string | null],
+      [null, string | null],
+      [null, Record<string, string>],
+    ];
+    if ((v2 ?? '0') === valid2) {
+      snapshot = { ns: rowsKey(), version: valid2, listing: parse(rows) };
+      return snapshot.listing;
+    }
+  }
+  rebuilding ??= rebuild().finally(() => (rebuilding = undefined));
+  return rebuilding;
+}

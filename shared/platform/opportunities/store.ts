@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { getConfig } from '../config';
+import { luaScript } from '../db/luaScript';
+import { key, redis } from '../db/redis';
+import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
+import { listingIndex } from '../../domain/listing/rows';
+import { currentListing } from '../listing/store';
+import { currentOpportunities, type OpportunityRow } from '../../domain/opportunities/rows';
+
+type RecommendationDoc = Awaited<ReturnType<typeof findRecommendationsByIdsBestEdgeFirst>>[number];
+
+/**
+ * The opportunities read model in Redis, written by the AI worker as it analyses and read by the
+ * web processes a change at a time, so `/v2/ai/value-opportunities` never scans the insights:
+ * - `opportunities:<db>:rows`: event id -> `{"a": analysed at (world ms), "ids": [recommendation ids]}`
+ *   (`ids` empty once the event started: a tombstone the next rebuild drops);
+ * - `seq` and `changes`: every write takes the next sequence number and records it against its
+ *   event, so a reader asks only for the events written since the last number it saw;
+ * - `valid`: the generation the rows are complete at. Missing (a Redis restarted empty, or the
+ *   hourly expiry) means the next reader merges the store's rows in (a later write always wins)
+ *   under a new generation, which every reader then reads whole.
+ * A web process keeps the rows and the recommendations they name (insert-only until settled, and
+ * a settled one's event has started) in memory.
+ */
+
+const k = (part: string) => key('opportunities', getConfig().MONGODB_DB, part);
+const keys = () => [k('rows'), k('seq'), k('changes'), k('valid')];
+
+/** How long a rebuilt read model is trusted: a write a failed job never published is corrected within it. */
+const REBUILD_EVERY_S = 3600;
+
+// KEYS: rows, seq, changes, valid. ARGV: event id, analysed at, row JSON. Returns the sequence number, or 0 when a later analysis is stored.
+const PUBLISH = luaScript(
+  `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and tonumber(cjson.decode(cur).a) > tonumber(ARGV[2]) then return 0 end
+local s = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[3], s, ARGV[1])
+return s
+`,
+  4,
+);
+
+// KEYS: rows, seq, changes, valid. ARGV: the reader's generation and sequence number.
+// Returns 0 when invalid; else {generation, seq, whole (1|0), id, row, ...}.
+const READ = luaScript(
+  `
+local gen = redis.call('GET', KEYS[4])
+if not gen then return 0 end
+local seq = redis.call('GET', KEYS[2]) or '0'
+if gen ~= ARGV[1] then return {gen, seq, 1, redis.call('HGETALL', KEYS[1])} end
+local out = {}
+if seq ~= ARGV[2] then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf')) do
+    out[#out + 1] = id
+    out[#out + 1] = redis.call('HGET', KEYS[1], id) or ''
+  end
+end
+return {gen, seq, 0, out}
+`,
+  4,
+);
+
+// KEYS: rows, seq, changes, valid. ARGV: new generation, seconds valid, then id, analysed at, row JSON, ...
+// The store's rows merged in (a later write in Redis wins), tombstones dropped, a new generation.
+const REBUILD = luaScript(
+  `
+for i = 3, #ARGV, 3 do
+  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+  if not cur or tonumber(cjson.decode(cur).a) <= tonumber(ARGV[i + 1]) then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+end
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if string.find(all[i + 1], '"ids":[]', 1, true) then redis.call('HDEL', KEYS[1], all[i]) end
+end
+redis.call('DEL', KEYS[3])
+redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
+return 1
+`,
+  4,
+);
+
+const rowJson = (at: Date, ids: readonly string[]) => JSON.stringify({ a: at.getTime(), ids: [...ids] } satisfies OpportunityRow);
+
+/** An event's pre-kickoff analysis written (its insight stored): its recommendations are the event's opportunities now. */
+export async function publishAnalysis(eventId: string, analysedAt: Date, recommendationIds: readonly string[]): Promise<void> {
+  await PUBLISH(redis(), ...keys(), eventId, analysedAt.getTime(), rowJson(analysedAt, recommendationIds));
+}
+
+/** The event started (or was called off) at `at`: it has no opportunities, whatever an older analysis still in flight publishes. */
+export async function publishStarted(eventId: string, at: Date): Promise<void> {
+  await PUBLISH(redis(), ...keys(), eventId, at.getTime(), rowJson(at, []));
+}
+
+/** The read model is not complete at any generation: rebuild it. */
+class Invalid extends Error {}
+
+interface Model {
+  /** The rows key the model was read from: a process that moves to another database or prefix (a test file) starts afresh. */
+  ns: string;
+  gen: string;
+  seq: string;
+  rows: Map<string, OpportunityRow>;
+}
+
+let model: Model | undefined;
+let syncing: Promise<Model> | undefined;
+let rebuilding: Promise<Model> | undefined;
+const recs = new Map<string, RecommendationDoc>();
+
+function apply(rows: Map<string, OpportunityRow>, flat: string[]): void {
+  for (let i = 0; i < flat.length; i += 2) {
+    const json = flat[i + 1];
+    const row = json ? (JSON.parse(json) as OpportunityRow) : undefined;
+    if (row && row.ids.length) rows.set(flat[i], row);
+    else rows.delete(flat[i]);
+  }
+}
+
+async function rebuild(now: Date): Promise<Model> {
+  const gen = randomBytes(8).toString('hex');
+  const stored = await findUpcomingInsightsOpportunityRows(now);
+  const args = stored.flatMap((i) => {
+    const at = i.analysisTimestamp ?? new Date(0);
+    return [String(i._id), at.getTime(), rowJson(at, i.recommendationIds ?? [])];
+  });
+  await REBUILD(redis(), ...keys(), gen, REBUILD_EVERY_S, ...args);
+  return read();
+}
+
+async function read(): Promise<Model> {
+  const ns = keys()[0];
+  if (model && model.ns !== ns) {
+    model = undefined;
+    recs.clear();
+  }
+  const out = (await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? '')) as 0 | [string, string, number, string[]];
+  if (out === 0) throw new Invalid();
+  const [gen, seq, whole, flat] = out;
+  const rows = whole === 1 || !model ? new Map<string, OpportunityRow>() : model.rows;
+  apply(rows, flat);
+  model = { ns, gen, seq, rows };
+  return model;
+}
+
+/**
+ * The rows as of now. While the model is invalid, a process that holds rows serves them and
+ * rebuilds in the background; a process with none waits for the rebuild.
+ */
+async function currentRows(now: Date): Promise<Map<string, OpportunityRow>> {
+  syncing ??= read().finally(() => (syncing = undefined));
+  try {
+    return (await syncing).rows;
+  } catch (err) {
+    if (!(err instanceof Invalid)) throw err;
+    rebuilding ??= rebuild(now).finally(() => (rebuilding = undefined));
+    if (model) {
+      rebuilding.catch(() => undefined);
+      return model.rows;
+    }
+    return (await rebuilding).rows;
+  }
+}
+
+/** The recommendations of every event still to start, best edge first: from memory, reading only what changed. */
+export async function currentOpportunityRecommendations(now: Date): Promise<RecommendationDoc[]> {
+  const [rows, listing] = await Promise.all([currentRows(now), currentListing()]);
+  const index = listingIndex(listing);
+  const wanted = new Set<string>();
+  for (const [eventId, row] of rows) {
+    const event = index.get(eventId);
+    if (event && event.st === 'upcoming' && event.t > now.getTime()) for (const id of row.ids) wanted.add(id);
+  }
+  const missing = [...wanted].filter((id) => !recs.has(id));
+  if (missing.length) for (const r of await findRecommendationsByIdsBestEdgeFirst(missing)) recs.set(String((r as { _id?: unknown })._id), r);
+  for (const id of recs.keys()) if (!wanted.has(id)) recs.delete(id);
+  return currentOpportunities(rows, index, now.getTime(), recs as Map<string, RecommendationDoc & { _id: unknown }>);
+}
+
+/** Tests that rewrite the store behind the read model's back: the model is dropped, and rebuilt by its next reader. */
+export async function forgetOpportunities(): Promise<void> {
+  await redis().del(...keys());
+  model = undefined;
+  recs.clear();
+}
