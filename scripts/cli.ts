@@ -1,6 +1,6 @@
 /**
  * Operator CLI: `npm run cli -- <command> [options]` (`--json` for machine-readable output).
- * Parses and prints only; the logic is in shared/billing and shared/settlement.
+ * Parses and prints only; the logic is in shared/app/billing and shared/app/settlement.
  */
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { parseArgs, type ParseArgsConfig } from 'node:util';

@@ -32,7 +32,7 @@ import { betDay, settlementState, settlementStats, type SettlementState, type St
  *      bumps the version: settled bets are re-graded and a changed result pushes a history entry),
  *   3. then every pick with a leg on these events (legs from their recommendations' results),
  *   4. then refreshes the performance rollups of the days concerned (recomputed, never incremented)
- *      and commits each settlement to the commitments chain (shared/commitments/),
+ *      and commits each settlement to the commitments chain (shared/app/commitments/),
  *   5. and last marks each event settled at its version (its marker in eventsettlements), which is what the
  *      sweeper checks: a job lost anywhere before this point is found and run again.
  * Every write is conditional on the document's state as read, so re-running any step changes

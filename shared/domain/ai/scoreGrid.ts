@@ -1,6 +1,6 @@
 /**
  * A joint distribution of (home, away) final scores in the sport's unit (goals, points, sets,
- * runs). Every model in shared/ai ends in one of these, so one pricing routine covers every
+ * runs). Every model in shared/domain/ai ends in one of these, so one pricing routine covers every
  * catalog market of every sport.
  */
 export interface ScoreGrid {

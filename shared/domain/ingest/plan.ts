@@ -83,7 +83,7 @@ export interface DocWrite {
   set: Record<string, unknown>;
 }
 
-/** What a poll changed, as the change feed (shared/feed) carries it. */
+/** What a poll changed, as the change feed (shared/platform/feed) carries it. */
 export interface PlannedChange {
   eventId: string;
   kind: 'price' | 'status' | 'score' | 'lineups' | 'closing' | 'result';

@@ -4,7 +4,7 @@ import type { EventStats } from '../stats';
 /**
  * The normalized feed every provider produces: what ingestion writes, whatever the source.
  * Ids are already ours (stable across polls and workers); names are plain English from the
- * source, localized by ingestion (shared/i18n).
+ * source, localized by ingestion (shared/domain/i18n).
  */
 
 /** Event states a feed can report. `postponed` with `startedAt` set is "postponed after start". */

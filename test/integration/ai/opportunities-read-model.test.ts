@@ -9,7 +9,7 @@ import { clearReadData, insertEvents } from '../../helpers/fixtures';
 import { startApi, type TestServer } from '../../helpers/api';
 
 /**
- * The value opportunities come from the AI worker's read model in Redis (shared/opportunities):
+ * The value opportunities come from the AI worker's read model in Redis (shared/platform/opportunities):
  * what an analysis published is served at the next read, a slower older analysis never replaces a
  * newer one, a started event drops out, and a model lost with Redis is rebuilt from the store.
  */

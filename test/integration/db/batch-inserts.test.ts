@@ -8,7 +8,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
  * Every batch of inserts goes through insertInBatches: unordered, in batches, and (for append-only
  * writes such as odds history) a key already stored is skipped rather than failing the write.
  */
-describe('inserts in batches (shared/db/bulk insertInBatches)', function () {
+describe('inserts in batches (shared/platform/db/bulk insertInBatches)', function () {
   this.timeout(120000);
   const name = `batch_inserts_${process.pid}`;
   const coll = () => mongoose.connection.db!.collection<{ _id?: unknown; k: string; n: number }>(name);

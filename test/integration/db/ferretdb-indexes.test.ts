@@ -152,7 +152,7 @@ const DAY = 86_400_000;
 /**
  * Each GIN index left on the event aggregate, with a named read that uses it: the read's own filter
  * (a find, or the aggregate a countDocuments sends), which FerretDB pushes down in part or whole.
- * The model files name the same reads beside each index (shared/db/models/*.ts, `gin`).
+ * The model files name the same reads beside each index (shared/platform/db/models/*.ts, `gin`).
  */
 const READS: { read: string; collection: string; filter: Record<string, unknown>; count?: true; gin: string }[] = [
   { read: 'eventForms.ts:findEventById (match detail); every update of an event by id', collection: 'events', filter: { _id: '701234' }, gin: '_id' },

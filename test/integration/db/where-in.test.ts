@@ -7,7 +7,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
  * findWhereIn answers exactly what `{ field: { $in: values }, ...and }` answers, whichever way it
  * asks: value by value on FerretDB for a short list, one `$in` for a long one (and on MongoDB).
  */
-describe('lookups by a list of values (shared/db/lookup findWhereIn)', function () {
+describe('lookups by a list of values (shared/platform/db/lookup findWhereIn)', function () {
   this.timeout(120000);
   const name = `where_in_${process.pid}`;
   const Doc = mongoose.model(name, new Schema({ _id: String, team: Number, tags: [String], open: Boolean, body: String }, { collection: name, versionKey: false }));

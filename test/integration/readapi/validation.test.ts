@@ -132,7 +132,7 @@ describe('read API request validation', () => {
       await bumpCacheVersion('events', 'competitions');
       await api.get('/v2/matches?competitionId=10&regionId=1&sportName=soccer&status=upcoming,live&date=2030-01-01&timezone=Europe/Madrid');
       await api.get('/v2/teams?search=madrid');
-      // The list is filtered in memory over the listing (shared/listing/): MongoDB sees the
+      // The list is filtered in memory over the listing (shared/platform/listing/): MongoDB sees the
       // listing's rebuild (no filter) and the page's events by id, never a client's value.
       const finds = calls.filter((c) => c.collection === 'events' && c.method === 'find');
       expect(finds.length).to.be.greaterThan(0);

@@ -50,7 +50,7 @@ function homeChange(p: PricesView, at: Date): { liveBetItem: number | null; snap
   return { liveBetItem: item.priceChange, snapshot: snap.priceChange };
 }
 
-describe('live views built at read time (shared/events/liveViews)', () => {
+describe('live views built at read time (shared/domain/events/liveViews)', () => {
   describe('priceChange: the move when it happened at the served instant, else 0', () => {
     const rows: [string, PricesView, Date, { liveBetItem: number | null; snapshot: number | null }][] = [
       ['served at the move (movedAt = freshness): 2.0 - 2.1', prices(), T0, { liveBetItem: -0.1, snapshot: -0.1 }],

@@ -92,7 +92,7 @@ export type EventListRow = EventForm<Pick<EventDoc, keyof typeof EVENT_LIST_PROJ
 /**
  * The events of `ids` with a list page's fields, in the order of `ids` (an id no longer stored is
  * left out); `live`: with the live list's flat live stats. Looked up by id: the listing
- * (shared/listing/) chose the page.
+ * (shared/platform/listing/) chose the page.
  */
 export async function findEventListFormsByIds(ids: readonly string[], opts: { live: boolean }): Promise<EventListRow[]> {
   const rows = await findWhereIn<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>(Event, '_id', ids, EVENT_LIST_PROJECTION);

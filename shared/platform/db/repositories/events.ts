@@ -104,7 +104,7 @@ export interface PricePoint {
 
 /**
  * Every stored price of a bet item, oldest first. The history is kept one document per event per
- * reprice, so it is read through the item's event (its id starts with the event id: shared/markets).
+ * reprice, so it is read through the item's event (its id starts with the event id: shared/domain/markets).
  */
 export async function findPriceHistoryOfItem(betItemId: string): Promise<PricePoint[]> {
   const eventId = /^[0-9]+/.exec(betItemId)?.[0];
