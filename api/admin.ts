@@ -25,7 +25,7 @@ export function basicAuth(user: string, password: string, realm = 'queues'): Req
       if (taken) return void release(taken.name, taken.identity).then(() => next(), next);
       return next();
     }
-    next(new ApiError('INVALID_API_KEY', 'Admin credentials required', {}, { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` }));
+    next(new ApiError('ADMIN_CREDENTIALS_REQUIRED', 'Admin credentials required', {}, { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` }));
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { priceOf } from '../../shared/domain/billing/costs';
-import { ApiError, badRequest, ERROR_CODES, ERRORS } from '../errors';
+import { ApiError, badRequest, ERROR_CODES, ERRORS, malformedRequest } from '../errors';
 
 /** An unknown path is a 404; a known one asked with another method than GET or HEAD, a 405. */
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
@@ -15,7 +15,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   const apiError = err instanceof ApiError ? err : (clientFault(err) ?? internal(err, req));
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
-  res.status(apiError.status).json(apiError.toBody());
+  res.status(apiError.status).json(apiError.toBody(req.id));
 };
 
 /** What Express, body-parser and http-errors put on a client's fault (any of it may be missing). */
@@ -30,8 +30,8 @@ function clientFault(err: unknown): ApiError | undefined {
   const status = Number(field(err, 'status') ?? field(err, 'statusCode'));
   if (!(status >= 400 && status < 500)) return undefined;
   if (status === 400) {
-    const decoding = field(err, 'type') === 'entity.parse.failed' ? 'malformed body' : /decode/i.test(textOf(field(err, 'message'))) ? 'malformed percent-encoding in the path' : 'malformed request';
-    return badRequest(decoding);
+    if (field(err, 'type') === 'entity.parse.failed') return badRequest('malformed body');
+    return malformedRequest(`Invalid request parameters: ${/decode/i.test(textOf(field(err, 'message'))) ? 'malformed percent-encoding in the path' : 'malformed request'}`);
   }
   const code = ERROR_CODES.find((c) => ERRORS[c].status === status);
   return code ? new ApiError(code, code === 'NOT_FOUND' ? 'Not found' : ERRORS[code].error) : new ApiError('NOT_FOUND', 'Not found');

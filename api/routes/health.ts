@@ -124,7 +124,7 @@ export function healthRoute(): Route {
       };
       if (ok) return json(body);
       const down = [mongo.status === 'down' && 'mongodb', red.status === 'down' && 'redis'].filter(Boolean).join(', ');
-      return json({ statusCode: 503, message: `Service degraded: ${down} down`, error: ERRORS.UNAVAILABLE.error, ...body }, 503);
+      return json({ statusCode: 503, message: `Service degraded: ${down} down`, error: ERRORS.UNAVAILABLE.error, code: ERRORS.UNAVAILABLE.code, ...body }, 503);
     },
   });
 }

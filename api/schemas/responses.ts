@@ -1,3 +1,4 @@
+import { WIRE_CODES } from '../errors';
 import { EVENT_STATUSES } from '../../shared/domain/events/status';
 import { SPORT_NAMES } from '../../shared/domain/sports';
 import { arr, bool, dateTime, int, ndateTime, nnum, nstr, num, obj, ref, str } from './build';
@@ -19,8 +20,14 @@ const HALF_COUNTS = ['homeGoalsFirstHalf', 'awayGoalsFirstHalf'];
 export const components = {
   Error: {
     type: 'object',
-    required: ['statusCode', 'message', 'error'],
-    properties: { statusCode: int, message: str, error: str },
+    required: ['statusCode', 'message', 'error', 'code'],
+    properties: {
+      statusCode: int,
+      message: { type: 'string', description: 'For people; may change.' },
+      error: { type: 'string', description: "The status's reason phrase." },
+      code: { type: 'string', enum: WIRE_CODES, description: 'Machine-readable and stable: branch on this, not on the message (two 403s differ here: insufficient_credits, csrf_rejected).' },
+      requestId: { type: 'string', description: "This request's id, as in the X-Request-Id header (absent from a cached 404 and from a refusal of malformed HTTP)." },
+    },
     description: 'Every non-2xx answer. Some codes add fields (documented with the code).',
   },
   BetItem: obj(

@@ -19,7 +19,7 @@ describe('API error contract', () => {
   it('error: unknown route is 404 in the error shape', async () => {
     const res = await api.get('/v2/nope');
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ statusCode: 404, message: 'Cannot GET /v2/nope', error: 'Not Found' });
+    expect(res.body).to.deep.equal({ statusCode: 404, message: 'Cannot GET /v2/nope', error: 'Not Found', code: 'not_found', requestId: res.headers.get('x-request-id') });
   });
 
   it('error: an unknown query parameter is 400 naming it', async () => {
@@ -32,7 +32,7 @@ describe('API error contract', () => {
   it('security: nested query syntax is a 400, never an object', async () => {
     const res = await api.get('/v2/health?status[$ne]=x');
     expect(res.status).to.equal(400);
-    expect(Object.keys(res.body).sort()).to.deep.equal(['error', 'message', 'statusCode']);
+    expect(Object.keys(res.body).sort()).to.deep.equal(['code', 'error', 'message', 'requestId', 'statusCode']);
   });
 
   it('security: a 500 carries no stack trace and no internal message', async () => {
@@ -48,7 +48,8 @@ describe('API error contract', () => {
     try {
       const res = await srv.get('/boom');
       expect(res.status).to.equal(500);
-      expect(res.body).to.deep.equal({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' });
+      expect(res.body).to.deep.include({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error', code: 'internal_error' });
+      expect(Object.keys(res.body)).to.have.members(['statusCode', 'message', 'error', 'code', 'requestId']);
     } finally {
       await srv.close();
     }

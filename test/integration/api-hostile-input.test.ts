@@ -10,7 +10,9 @@ import { serve, startApi, type TestServer } from '../helpers/api';
 import { accountWithKey, bearer } from '../helpers/meteredApp';
 import { get, rawRequest, type RawAnswer } from '../helpers/rawHttp';
 
-const SHAPE = ['error', 'message', 'statusCode'];
+const SHAPE = ['code', 'error', 'message', 'statusCode'];
+/** An answer Express gave (not a refusal of malformed HTTP) also carries its request id. */
+const SHAPE_WITH_ID = ['code', 'error', 'message', 'requestId', 'statusCode'];
 
 /** The contract's error answer: the status, the three fields (plus documented extras), JSON. */
 function expectError(answer: RawAnswer, status: number, what: string): Record<string, unknown> {
@@ -53,7 +55,12 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
     it('a client library sending a 64 KB URL reads the 414 (no reset while it is still writing)', async () => {
       const res = await fetch(`${api.url}/v2/${'c'.repeat(64 * 1024)}`);
       expect(res.status).to.equal(414);
-      expect(await res.json()).to.deep.equal({ statusCode: 414, message: `Request line over ${MAX_HEADER_BYTES / 1024} KB: send fewer or shorter query parameters`, error: 'URI Too Long' });
+      expect(await res.json()).to.deep.equal({
+        statusCode: 414,
+        message: `Request line over ${MAX_HEADER_BYTES / 1024} KB: send fewer or shorter query parameters`,
+        error: 'URI Too Long',
+        code: 'uri_too_long',
+      });
     });
 
     it('headers over the limit are a 431, however the bytes arrive', async () => {
@@ -86,10 +93,16 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
     it('malformed percent-encoding in the path is a 400 naming it; in the query, the parameter is refused', async () => {
       const path = await api.get('/v2/matches/%E0%A4%A');
       expect(path.status).to.equal(400);
-      expect(path.body).to.deep.equal({ statusCode: 400, message: 'Invalid request parameters: malformed percent-encoding in the path', error: 'Bad Request' });
+      expect(path.body).to.deep.equal({
+        statusCode: 400,
+        message: 'Invalid request parameters: malformed percent-encoding in the path',
+        error: 'Bad Request',
+        code: 'malformed_request',
+        requestId: path.headers.get('x-request-id'),
+      });
       const query = await api.get('/v2/matches?sport=%ZZsoccer');
       expect(query.status).to.equal(400);
-      expect(Object.keys(query.body).sort()).to.deep.equal(SHAPE);
+      expect(Object.keys(query.body).sort()).to.deep.equal(SHAPE_WITH_ID);
     });
 
     it('a single-valued parameter given twice is a 400 naming it', async () => {
@@ -103,7 +116,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
         for (const q of ['__proto__=x', 'constructor=x', 'hasOwnProperty=1', 'toString=1', '__proto__[polluted]=1', 'constructor[prototype][x]=1']) {
           const res = await api.get(`${path}?${q}`);
           expect(res.status, `${path}?${q}`).to.equal(400);
-          expect(Object.keys(res.body).sort(), `${path}?${q}`).to.deep.equal(SHAPE);
+          expect(Object.keys(res.body).sort(), `${path}?${q}`).to.deep.equal(SHAPE_WITH_ID);
         }
       }
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
@@ -116,7 +129,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
       expect(await post.json()).to.include({ statusCode: 405, error: 'Method Not Allowed' });
       const del = await fetch(`${api.url}/v2/nothing-here`, { method: 'DELETE' });
       expect(del.status).to.equal(404);
-      expect(Object.keys((await del.json()) as object).sort()).to.deep.equal(SHAPE);
+      expect(Object.keys((await del.json()) as object).sort()).to.deep.equal(SHAPE_WITH_ID);
     });
   });
 

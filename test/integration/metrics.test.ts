@@ -42,7 +42,13 @@ describe('GET /metrics', function () {
       const res = await fetch(`${api.url}/metrics`);
       expect(res.status).to.equal(401);
       expect(res.headers.get('www-authenticate')).to.match(/^Basic realm="metrics"/);
-      expect(await res.json()).to.deep.equal({ statusCode: 401, message: 'Admin credentials required', error: 'Unauthorized' });
+      expect(await res.json()).to.deep.equal({
+        statusCode: 401,
+        message: 'Admin credentials required',
+        error: 'Unauthorized',
+        code: 'admin_credentials_required',
+        requestId: res.headers.get('x-request-id'),
+      });
     });
 
     it('security: 401 with a wrong password, and an API key is no admin credential', async () => {

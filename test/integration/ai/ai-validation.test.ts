@@ -37,7 +37,8 @@ describe('/v2/ai request validation', () => {
     it(`error: ${decodeURIComponent(path)} is 400 naming the parameter`, async () => {
       const res = await api.get(path);
       expect(res.status).to.equal(400);
-      expect(Object.keys(res.body).sort()).to.deep.equal(['error', 'message', 'statusCode']);
+      expect(Object.keys(res.body).sort()).to.deep.equal(['code', 'error', 'message', 'requestId', 'statusCode']);
+      expect(res.body).to.include({ code: 'invalid_parameter', requestId: res.headers.get('x-request-id') });
       expect(res.body).to.include({ statusCode: 400, error: 'Bad Request' });
       expect(res.body.message).to.match(names);
     });

@@ -144,13 +144,23 @@ describe('metering: charges, headers and keys', function () {
         statusCode: 402,
         message: 'Payment required. Your credit balance is 0 and this endpoint costs 1 credits.',
         error: 'Payment Required',
+        code: 'payment_required',
+        requestId: r402.headers.get('x-request-id'),
         creditsRequired: 1,
         creditsRemaining: 0,
       });
       const low = await accountWithKey(4);
       const r403 = await api.get('/v2/ai/value-opportunities', bearer(low.key));
       expect(r403.status).to.equal(403);
-      expect(r403.body).to.deep.equal({ statusCode: 403, message: 'Insufficient credits. This endpoint costs 5 credits.', error: 'Forbidden', creditsRequired: 5, creditsRemaining: 4 });
+      expect(r403.body).to.deep.equal({
+        statusCode: 403,
+        message: 'Insufficient credits. This endpoint costs 5 credits.',
+        error: 'Forbidden',
+        code: 'insufficient_credits',
+        requestId: r403.headers.get('x-request-id'),
+        creditsRequired: 5,
+        creditsRemaining: 4,
+      });
       expect(r403.headers.get('x-credits-consumed')).to.equal('0');
       expect(r403.headers.get('x-credits-remaining')).to.equal('4');
       // The cheaper endpoint still works with what is left.
@@ -196,11 +206,13 @@ describe('metering: charges, headers and keys', function () {
         ).map(async (h) => {
           const res = await api.get('/v2/matches', h);
           expect(res.status).to.equal(401);
-          return JSON.stringify(res.body);
+          // The same answer whatever the key (nothing to learn from it); each carries its own request id.
+          expect(res.body.requestId).to.equal(res.headers.get('x-request-id'));
+          return JSON.stringify({ ...res.body, requestId: undefined });
         }),
       );
       expect(new Set(bodies).size).to.equal(1);
-      expect(JSON.parse(bodies[0])).to.deep.equal({ statusCode: 401, message: 'Invalid API key', error: 'Unauthorized' });
+      expect(JSON.parse(bodies[0])).to.deep.equal({ statusCode: 401, message: 'Invalid API key', error: 'Unauthorized', code: 'invalid_api_key' });
     });
 
     it('a revoked key stops working at once, even while cached', async () => {

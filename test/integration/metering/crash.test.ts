@@ -74,7 +74,13 @@ describe('metering: a web process that crashes or loses Redis', function () {
       const url = /listening (\S+)/.exec(web.output())![1];
       const res = await fetch(`${url}/v2/matches`, { headers: bearer(key) });
       expect(res.status).to.equal(503);
-      expect(await res.json()).to.deep.equal({ statusCode: 503, message: 'Service temporarily unavailable. Please retry.', error: 'Service Unavailable' });
+      expect(await res.json()).to.deep.equal({
+        statusCode: 503,
+        message: 'Service temporarily unavailable. Please retry.',
+        error: 'Service Unavailable',
+        code: 'service_unavailable',
+        requestId: res.headers.get('x-request-id'),
+      });
       expect(res.headers.get('retry-after')).to.equal('5');
     } finally {
       await sigkillTree(web);

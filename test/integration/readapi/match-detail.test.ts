@@ -190,7 +190,7 @@ describe('GET /v2/matches/{eventId}', () => {
   it('error: an unknown event is 404 in the error shape, and counts nothing', async () => {
     const res = await api.get('/v2/matches/999999999');
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ statusCode: 404, message: 'Event 999999999 not found', error: 'Not Found' });
+    expect(res.body).to.deep.equal({ statusCode: 404, message: 'Event 999999999 not found', error: 'Not Found', code: 'not_found', requestId: res.headers.get('x-request-id') });
     expect(await eventExists('999999999')).to.equal(null);
   });
 

@@ -101,7 +101,8 @@ describe('read API request validation', () => {
     it(`error: ${path} -> 400 naming ${param}`, async () => {
       const res = await api.get(path);
       expect(res.status).to.equal(400);
-      expect(Object.keys(res.body).sort()).to.deep.equal(['error', 'message', 'statusCode']);
+      expect(Object.keys(res.body).sort()).to.deep.equal(['code', 'error', 'message', 'requestId', 'statusCode']);
+      expect(res.body).to.include({ code: 'invalid_parameter', requestId: res.headers.get('x-request-id') });
       expect(res.body).to.include({ statusCode: 400, error: 'Bad Request' });
       expect(res.body.message).to.match(/^Invalid request parameters: /);
       expect(res.body.message).to.include(param);
