@@ -2,9 +2,11 @@ import { betItemId, marketId } from '../../../domain/markets/catalog';
 import type { EventStats } from '../../../domain/stats';
 import { hash32 } from '../../../domain/providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedMarket, FeedOdds, FeedResult, FeedStatus } from '../../../domain/providers/types';
-import { liveModel, stateAt, type MatchState } from './models';
+import type { MatchState } from './match';
+import { liveModel, stateAt } from './models';
 import { BOOKMAKERS, DECIDED_HIGH, DECIDED_LOW, bookPrices, catalogType, fairProbabilities } from './pricing';
 import { Rng } from './rng';
+import { simSport } from './sports';
 import type { SimFixture } from './schedule';
 
 /**
@@ -74,7 +76,7 @@ function lineup(seed: number, eventId: string, side: string): string[] {
 
 export function feedEvent(seed: number, f: SimFixture, t: number): FeedEvent {
   const s = fixtureStatus(f, t);
-  const soccer = f.competition.sportId === 1;
+  const lineups = simSport(f.competition.sportId).lineups;
   return {
     eventId: f.eventId,
     providerEventId: f.eventId,
@@ -88,7 +90,7 @@ export function feedEvent(seed: number, f: SimFixture, t: number): FeedEvent {
     startedAt: s.startedAt,
     endedAt: s.endedAt,
     // Soccer lineups are announced an hour before kickoff (a trigger for the AI worker).
-    lineups: soccer && t >= f.start - 60 * MIN_MS && f.end !== 'never' ? { home: lineup(seed, f.eventId, 'home'), away: lineup(seed, f.eventId, 'away') } : null,
+    lineups: lineups && t >= f.start - 60 * MIN_MS && f.end !== 'never' ? { home: lineup(seed, f.eventId, 'home'), away: lineup(seed, f.eventId, 'away') } : null,
   };
 }
 
@@ -177,7 +179,7 @@ export function odds(seed: number, f: SimFixture, t: number): FeedOdds | null {
   const st = stateAt(f.competition.sportId, f.script, wall);
   const model = liveModel(f.params, f.script, st, wall);
   const bucket = live ? 1_000_000 + Math.floor(t / (2 * MIN_MS)) : Math.floor((t + f.bucketOffsetMs) / (30 * MIN_MS));
-  const suspendedForGoal = live && (f.competition.sportId === 1 || f.competition.sportId === 7) && st.lastGoalWall !== null && (wall - st.lastGoalWall) * 1000 < GOAL_SUSPENSION_MS;
+  const suspendedForGoal = live && simSport(f.competition.sportId).suspendsOnGoal && st.lastGoalWall !== null && (wall - st.lastGoalWall) * 1000 < GOAL_SUSPENSION_MS;
   const hashes = hashesOf(f);
   const markets: FeedMarket[] = f.markets.map((m, mi) => {
     const type = catalogType(m.sysname);

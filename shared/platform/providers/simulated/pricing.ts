@@ -1,6 +1,8 @@
 import { marketType, type MarketType } from '../../../domain/markets/catalog';
 import { btts, doubleChance, handicap, lineEffective, result3, total, effective, winner2, type GridDist, type ScoreDist } from './dist';
-import type { LiveModel, MatchParams } from './models';
+import { clamp, type MarketSpec } from './lines';
+import type { LiveModel, MatchParams } from './match';
+import { simSport } from './sports';
 import { gauss, mix } from './rng';
 
 /**
@@ -8,11 +10,6 @@ import { gauss, mix } from './rng';
  * all match long), their fair probabilities, and how each simulated bookmaker turns them into
  * prices: its own noise around the truth, then its margin, rounded down to its price ladder.
  */
-
-export interface MarketSpec {
-  sysname: string;
-  line: number | null;
-}
 
 export interface Bookmaker {
   key: string;
@@ -34,48 +31,9 @@ export const BOOKMAKERS: readonly Bookmaker[] = [
 /** Share of (bookmaker, market, time bucket) quotes that are simply missing. */
 export const MISSING_QUOTE_RATE = 0.02;
 
-const half = (x: number) => Math.floor(x) + 0.5;
-const quarter = (x: number) => Math.round(x * 4) / 4;
-const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-
-/** Pre-match markets and lines of an event. */
+/** Pre-match markets and lines of an event: its sport's (sports/). */
 export function marketsFor(p: MatchParams): MarketSpec[] {
-  const m = (sysname: string, line: number | null = null): MarketSpec => ({ sysname, line });
-  switch (p.sportId) {
-    case 1: {
-      const ah = clamp(-quarter((p.lambdaHome - p.lambdaAway) * 0.9), -2.5, 2.5);
-      const corners = half(p.corners[0] + p.corners[1] - 0.5);
-      const cards = half(p.yellows[0] + p.yellows[1] + p.reds[0] + p.reds[1] - 0.5);
-      return [
-        m('SOCCER_MATCH_RESULT'),
-        m('SOCCER_UNDER_OVER', 1.5),
-        m('SOCCER_UNDER_OVER', 2.5),
-        m('SOCCER_UNDER_OVER', 3.5),
-        m('SOCCER_BOTH_TEAMS_TO_SCORE'),
-        m('SOCCER_DOUBLE_CHANCE'),
-        m('SOCCER_ASIAN_HANDICAP', ah),
-        m('SOCCER_CORNERS_UNDER_OVER', corners),
-        m('SOCCER_CARDS_UNDER_OVER', cards),
-        m('SOCCER_FIRST_HALF_RESULT'),
-        m('SOCCER_FIRST_HALF_UNDER_OVER', 0.5),
-        m('SOCCER_FIRST_HALF_UNDER_OVER', 1.5),
-      ];
-    }
-    case 2:
-      return [m('BASKETBALL_MONEYLINE'), m('BASKETBALL_SPREAD', -half(p.diffMean)), m('BASKETBALL_TOTAL_POINTS', half(p.totalMean))];
-    case 3:
-      return [m('TENNIS_MATCH_WINNER'), m('TENNIS_SET_HANDICAP', p.pSet >= 0.5 ? -1.5 : 1.5), m('TENNIS_TOTAL_SETS', p.setsToWin === 3 ? 3.5 : 2.5)];
-    case 4:
-      return [m('BASEBALL_MONEYLINE'), m('BASEBALL_RUN_LINE', p.lambdaHome >= p.lambdaAway ? -1.5 : 1.5), m('BASEBALL_TOTAL_RUNS', half(p.lambdaHome + p.lambdaAway))];
-    case 5:
-      return [m('VOLLEYBALL_MATCH_WINNER'), m('VOLLEYBALL_SET_HANDICAP', p.pSet >= 0.5 ? -1.5 : 1.5), m('VOLLEYBALL_TOTAL_SETS', 3.5), m('VOLLEYBALL_TOTAL_SETS', 4.5)];
-    case 6:
-      return [m('AMERICAN_FOOTBALL_MONEYLINE'), m('AMERICAN_FOOTBALL_SPREAD', -half(p.diffMean)), m('AMERICAN_FOOTBALL_TOTAL_POINTS', half(p.totalMean))];
-    case 7:
-      return [m('ICE_HOCKEY_MONEYLINE'), m('ICE_HOCKEY_PUCK_LINE', p.lambdaHome >= p.lambdaAway ? -1.5 : 1.5), m('ICE_HOCKEY_TOTAL_GOALS', half(p.lambdaHome + p.lambdaAway))];
-    case 8:
-      return [m('HANDBALL_MATCH_RESULT'), m('HANDBALL_HANDICAP', -half(p.diffMean)), m('HANDBALL_TOTAL_GOALS', half(p.totalMean))];
-  }
+  return simSport(p.sportId).markets(p);
 }
 
 /** Fair (push-adjusted) probability of each outcome of a market, in catalog order. */

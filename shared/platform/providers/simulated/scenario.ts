@@ -7,7 +7,8 @@ import { sportByName, type SportId } from '../../../domain/sports';
 import { EMPTY_STATS, type EventStats } from '../../../domain/stats';
 import { hashInt } from '../../../domain/providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedMarket, FeedOdds, FeedResult, FeedStatus } from '../../../domain/providers/types';
-import { breakSegment, clockAt, currentSegment, playSegment, type MatchScript, type Segment } from './models';
+import { breakSegment, clockAt, currentSegment, playSegment, type MatchScript, type Segment } from './match';
+import { simSport } from './sports';
 
 /**
  * Scenario files script the simulated provider exactly (docs/scenario.schema.json): every event,
@@ -180,49 +181,7 @@ export function phaseTemplate(sportId: SportId, durationMinutes?: number): Match
     segs.push(s);
     t = s.end;
   };
-  switch (sportId) {
-    case 1:
-      play('FIRST_HALF', 45, 0, 45);
-      pause('HALF_TIME', 15, 45);
-      play('SECOND_HALF', 45, 45, 45);
-      break;
-    case 8:
-      play('FIRST_HALF', 35, 0, 30);
-      pause('HALF_TIME', 15, 30);
-      play('SECOND_HALF', 35, 30, 30);
-      break;
-    case 2:
-    case 6: {
-      const q = sportId === 2 ? 12 : 15;
-      const wall = sportId === 2 ? 28.8 : 45;
-      const names = ['FIRST_QUARTER', 'SECOND_QUARTER', 'THIRD_QUARTER', 'FOURTH_QUARTER'];
-      names.forEach((n, i) => {
-        play(n, wall, i * q, q);
-        if (i === 1) pause('HALF_TIME', sportId === 2 ? 15 : 20, 2 * q);
-        else if (i < 3) pause('BREAK', 2, (i + 1) * q);
-      });
-      break;
-    }
-    case 7:
-      ['FIRST_PERIOD', 'SECOND_PERIOD', 'THIRD_PERIOD'].forEach((n, i) => {
-        play(n, 35, i * 20, 20);
-        if (i < 2) pause('BREAK', 18, (i + 1) * 20);
-      });
-      break;
-    case 4:
-      for (let i = 1; i <= 9; i++) {
-        play(`INNING_${i}_TOP`, 10, 0, 0);
-        play(`INNING_${i}_BOTTOM`, 10, 0, 0);
-      }
-      break;
-    case 3:
-    case 5:
-      for (let i = 1; i <= 5; i++) {
-        play(`SET_${i}`, sportId === 3 ? 45 : 25, 0, 0);
-        if (i < 5) pause(`SET_BREAK_${i}`, sportId === 3 ? 2 : 3, 0);
-      }
-      break;
-  }
+  simSport(sportId).layout(play, pause);
   const end = durationMinutes !== undefined ? durationMinutes * MIN : t;
   // A scripted duration longer than the template extends the last play segment (stoppage, overtime).
   const lastPlay = [...segs].reverse().find((s) => s.play)!;
@@ -237,13 +196,11 @@ export interface ScenarioEvaluation {
   result: FeedResult | null;
 }
 
-const HALF_END_MINUTE: Record<number, number> = { 1: 45, 2: 28.8 * 2 + 2, 6: 92, 8: 35 };
-
 function countsAt(e: ScenarioEvent, sportId: SportId, minute: number): EventStats {
   const s: EventStats = { ...EMPTY_STATS, homeGoals: 0, awayGoals: 0 };
-  const soccer = sportId === 1;
-  if (soccer) Object.assign(s, { homeCorners: 0, awayCorners: 0, homeYellowCards: 0, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0 });
-  const halfEnd = HALF_END_MINUTE[sportId];
+  const sport = simSport(sportId);
+  if (sport.incidentCounts) Object.assign(s, { homeCorners: 0, awayCorners: 0, homeYellowCards: 0, awayYellowCards: 0, homeRedCards: 0, awayRedCards: 0 });
+  const halfEnd = sport.firstHalf?.scenarioMinute;
   if (halfEnd !== undefined) Object.assign(s, { homeGoalsFirstHalf: 0, awayGoalsFirstHalf: 0 });
   for (const inc of e.timeline ?? []) {
     if (inc.minute > minute) continue;

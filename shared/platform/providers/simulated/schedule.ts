@@ -1,6 +1,9 @@
 import { hash32 } from '../../../domain/providers/ids';
-import { buildScript, logistic, type MatchParams, type MatchScript } from './models';
-import { marketsFor, type MarketSpec } from './pricing';
+import type { MarketSpec } from './lines';
+import type { MatchParams, MatchScript } from './match';
+import { buildScript } from './models';
+import { marketsFor } from './pricing';
+import { simSport } from './sports';
 import { Rng } from './rng';
 import { COMPETITIONS, type SimCompetition } from './world';
 import { DAY_MS, epochDay } from '../../../domain/days';
@@ -81,39 +84,7 @@ export function matchParams(seed: number, c: SimCompetition, home: string, away:
     reds: [0, 0],
     tieHomeShare: 0.5,
   };
-  switch (c.sportId) {
-    case 1:
-      return {
-        ...base,
-        lambdaHome: 1.45 * Math.exp(0.35 * d),
-        lambdaAway: 1.15 * Math.exp(-0.35 * d),
-        corners: [5.3 * Math.exp(0.12 * d), 4.6 * Math.exp(-0.12 * d)],
-        yellows: [1.9, 2.1],
-        reds: [0.07, 0.09],
-      };
-    case 2: {
-      const k = scoring;
-      return { ...base, diffMean: (2.8 + 7 * d) * k, diffSd: 12.5 * Math.sqrt(k), totalMean: 226 * k, totalSd: 18 * Math.sqrt(k), quarterMinutes: c.format.quarterMinutes ?? 12 };
-    }
-    case 3:
-      return { ...base, pSet: logistic(1.1 * d) };
-    case 4: {
-      const lh = 4.6 * scoring * Math.exp(0.15 * d);
-      const la = 4.4 * scoring * Math.exp(-0.15 * d);
-      return { ...base, lambdaHome: lh, lambdaAway: la, tieHomeShare: lh / (lh + la) };
-    }
-    case 5:
-      return { ...base, pSet: logistic(0.9 * d + 0.08), setsToWin: 3 };
-    case 6:
-      return { ...base, diffMean: (2 + 8 * d) * scoring, diffSd: 13.5, totalMean: 45 * scoring, totalSd: 13 };
-    case 7: {
-      const lh = 3.15 * Math.exp(0.2 * d);
-      const la = 2.85 * Math.exp(-0.2 * d);
-      return { ...base, lambdaHome: lh, lambdaAway: la, tieHomeShare: 0.5 + (0.4 * (lh - la)) / (lh + la) };
-    }
-    case 8:
-      return { ...base, diffMean: 1.5 + 3.5 * d, diffSd: 5.5, totalMean: 57, totalSd: 6.5 };
-  }
+  return simSport(c.sportId).params(base, d, scoring);
 }
 
 /** Our event id: 9 + seed (3) + day (6) + competition (3) + fixture (2) digits; no two collide. */
@@ -139,8 +110,9 @@ export function buildFixture(
   const end: SimEnd = roll < RATES.never ? 'never' : roll < RATES.never + RATES.postponed ? 'postponed' : roll < RATES.never + RATES.postponed + RATES.abandoned ? 'abandoned' : 'completed';
   const interruptWall = Math.floor(script.end * (0.2 + 0.6 * rng.next()));
   const announceAt = start - Math.floor(rng.next() * 6 * 60) * MIN_MS;
-  const soccer = c.sportId === 1;
-  const hasHalves = c.sportId === 1 || c.sportId === 2 || c.sportId === 6 || c.sportId === 8;
+  const sport = simSport(c.sportId);
+  const soccer = sport.incidentCounts;
+  const hasHalves = sport.firstHalf !== null;
   const missing: SimMissing = {
     goals: rng.chance(RATES.missingGoals),
     corners: soccer && rng.chance(RATES.missingCorners),
