@@ -2,7 +2,16 @@ import { worldNow } from '../../shared/platform/clock/worldClock';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/domain/ai/selection';
 import { getConfig } from '../../shared/platform/config';
-import { countRecommendationsMatching, findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, findRecommendationsPageNewestFirst } from '../../shared/platform/db/repositories/ai';
+import {
+  countRecommendationsWhere,
+  findFeaturedPicks,
+  findInsightsBatchByStart,
+  findInsightsByIds,
+  findRecommendationsPageNewestFirst,
+  type FeaturedPicksFilter,
+  type InsightsFilter,
+  type RecommendationsFilter,
+} from '../../shared/platform/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/platform/db/repositories/events';
 import { currentOpportunityRecommendations } from '../../shared/platform/opportunities/store';
 import { currentListing } from '../../shared/platform/listing/store';
@@ -22,14 +31,13 @@ type Body<K extends keyof typeof aiResponses> = Infer<(typeof aiResponses)[K]>;
 export async function featuredPicks(q: Infer<typeof featuredPicksQuery>): Promise<Body<'featuredPicks'>> {
   const today = DateTime.now().setZone(q.timezone).startOf('day');
   const tomorrow = today.plus({ days: 1 });
-  let range: { $gte: Date; $lt?: Date };
-  if (q.today && q.tomorrow) range = { $gte: today.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
-  else if (q.today) range = { $gte: today.toJSDate(), $lt: tomorrow.toJSDate() };
-  else if (q.tomorrow) range = { $gte: tomorrow.toJSDate(), $lt: tomorrow.plus({ days: 1 }).toJSDate() };
-  else range = { $gte: today.toJSDate() };
-  const filter: Record<string, unknown> = { startsAt: range };
-  if (q.regionId) filter.regionIds = Number(q.regionId);
-  if (q.competitionId) filter.competitionIds = Number(q.competitionId);
+  let filter: FeaturedPicksFilter;
+  if (q.today && q.tomorrow) filter = { from: today.toJSDate(), until: tomorrow.plus({ days: 1 }).toJSDate() };
+  else if (q.today) filter = { from: today.toJSDate(), until: tomorrow.toJSDate() };
+  else if (q.tomorrow) filter = { from: tomorrow.toJSDate(), until: tomorrow.plus({ days: 1 }).toJSDate() };
+  else filter = { from: today.toJSDate() };
+  if (q.regionId) filter.regionId = Number(q.regionId);
+  if (q.competitionId) filter.competitionId = Number(q.competitionId);
   const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
   return { data: picks.map((p) => renderPick(p, q.locale, q.timezone)) };
 }
@@ -44,9 +52,7 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
   const stored = new Set(statuses);
   if (statuses.some((s) => s !== 'upcoming')) stored.add('upcoming');
   if (statuses.some((s) => CLOSED_STATUSES.includes(s))) stored.add('live');
-  const filter: Record<string, unknown> = { status: { $in: [...stored] } };
-  if (q.eventId) filter._id = q.eventId;
-  if (q.teamNames) filter.teamSearch = { $in: q.teamNames.map(normalizeName) };
+  const filter: InsightsFilter = { statuses: [...stored], eventId: q.eventId, teamSearch: q.teamNames?.map(normalizeName) };
   // The insight's status is refreshed by the worker; the event is the authority, so each page
   // is checked against the events' current status (and topped up from the next page).
   const out: ReturnType<typeof renderInsight>[] = [];
@@ -103,11 +109,7 @@ export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery
 }
 
 export async function bettingRecommendations(q: Infer<typeof bettingRecommendationsQuery>): Promise<Body<'bettingRecommendations'>> {
-  const filter: Record<string, unknown> = {};
-  if (q.settled !== undefined) filter.settled = q.settled;
-  if (q.result) filter.result = q.result;
-  if (q.eventId) filter.eventId = q.eventId;
-  if (q.confidence) filter.confidence = q.confidence;
-  const [count, recs] = await Promise.all([countRecommendationsMatching(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
+  const filter: RecommendationsFilter = { settled: q.settled, result: q.result || undefined, eventId: q.eventId || undefined, confidence: q.confidence || undefined };
+  const [count, recs] = await Promise.all([countRecommendationsWhere(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
   return { data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
 }

@@ -6,12 +6,13 @@ import {
   countAllCompetitions,
   countAllRegions,
   countAllTeams,
-  countTeamsMatching,
+  countTeamsWhere,
   findAllRegionNamesAndCodes,
   findCompetitionRegionsAndSports,
   findCompetitionsByIds,
   findRegionNamesByIds,
   findTeamsPageByName,
+  type TeamsFilter,
 } from '../../shared/platform/db/repositories/reference';
 import { EVENT_STATUSES } from '../../shared/domain/events/status';
 import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/domain/sports';
@@ -105,11 +106,12 @@ export interface TeamsQuery {
 
 /** Team search: any part of a name in any locale, case and accents ignored. */
 export async function listTeams(q: TeamsQuery) {
-  const filter: Record<string, unknown> = {};
-  if (q.search) filter.searchNames = { $regex: searchPattern(q.search) };
-  if (q.sportName) filter.sportId = sportByName(q.sportName)!.id;
-  if (q.regionId !== undefined) filter.regionId = Number(q.regionId);
-  const [teams, count] = await Promise.all([findTeamsPageByName(filter, q.page, q.limit), countTeamsMatching(filter)]);
+  const filter: TeamsFilter = {
+    namePattern: q.search ? searchPattern(q.search) : undefined,
+    sportId: q.sportName ? sportByName(q.sportName)!.id : undefined,
+    regionId: q.regionId !== undefined ? Number(q.regionId) : undefined,
+  };
+  const [teams, count] = await Promise.all([findTeamsPageByName(filter, q.page, q.limit), countTeamsWhere(filter)]);
   const data = teams.map((t) => ({
     id: t._id,
     name: localize(t.name as LocalizedText, q.locale),

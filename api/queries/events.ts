@@ -72,7 +72,7 @@ export interface TrendingQuery {
 }
 
 export async function trendingMatches(q: TrendingQuery, today = todayFilter(q.timezone)) {
-  const filter: ListingFilter = { status: uniqueSorted(q.status), startGte: today.range.$gte.getTime(), startLt: today.range.$lt.getTime() };
+  const filter: ListingFilter = { status: uniqueSorted(q.status), startGte: today.range.gte.getTime(), startLt: today.range.lt.getTime() };
   if (q.sport) filter.sportId = sportByName(q.sport)!.id;
   // The day's events from the listing, their view counts by id (fresh: the ranking and the counts shown agree), the top ones' forms.
   const listing = await currentListing();

@@ -5,9 +5,8 @@ import { redis } from '../../shared/platform/db/redis';
 import { toWorldTime } from '../../shared/platform/clock/worldClock';
 import { getConfig } from '../../shared/platform/config';
 import { pipelineStatus } from '../../shared/domain/health/status';
-import { countEventsNeverSettled } from '../../shared/platform/db/repositories/settlementEvents';
+import { countSettlementsOverdue } from '../../shared/platform/db/repositories/settlementEvents';
 import { findAllProviderStates } from '../../shared/platform/db/repositories/providers';
-import { SETTLEMENT_EVENT_FILTER } from '../../shared/domain/settlement/state';
 import { maxSettlementDelayMs } from '../../shared/app/settlement/sweep';
 import { ERRORS } from '../errors';
 import { emptyQuery } from '../schemas/queries';
@@ -54,11 +53,7 @@ const settlementOverdue = recent(15_000, (_: 'all') => countOverdue(Date.now()),
  */
 async function countOverdue(now: number): Promise<number> {
   const dueBefore = now - maxSettlementDelayMs() - 60_000;
-  return countEventsNeverSettled({
-    ...SETTLEMENT_EVENT_FILTER,
-    createdAt: { $lt: new Date(dueBefore) },
-    endedAt: { $lt: new Date(toWorldTime(dueBefore)), $gte: new Date(toWorldTime(dueBefore - 86_400_000)) },
-  });
+  return countSettlementsOverdue({ createdBefore: new Date(dueBefore), endedFrom: new Date(toWorldTime(dueBefore - 86_400_000)), endedBefore: new Date(toWorldTime(dueBefore)) });
 }
 
 /**

@@ -35,14 +35,6 @@ export function settlementState(e: EventLike): SettlementState {
   }
 }
 
-/**
- * MongoDB filter of the events settlement acts on: ended ones, and cancelled-before-start ones
- * (their parlays void the leg). Mirrors settlementState; the sweep uses it.
- */
-export const SETTLEMENT_EVENT_FILTER = {
-  $or: [{ status: 'completed' }, { status: 'postponed', startedAt: { $ne: null } }, { status: 'cancelled' }],
-};
-
 export type StatsSource = 'liveEventData' | 'event.stats' | 'none';
 
 type Counts = Partial<Record<keyof EventStats, number | null | undefined>>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { dateFilter, eventFilter, searchPattern, todayFilter, zoneKey } from '../../../api/queries/filters';
+import { listingFilter, searchPattern, todayFilter, zoneKey } from '../../../api/queries/filters';
 import { dayOf, dayRange, daySpan } from '../../../shared/domain/days';
 
 const iso = (d: Date | undefined) => d?.toISOString();
@@ -43,7 +43,7 @@ describe('calendar days in a time zone (shared/days)', () => {
     expect(dayOf(at, 'America/Los_Angeles')).to.equal('2024-06-01');
     expect(todayFilter('Asia/Tokyo', at)).to.deep.equal({
       day: '2024-06-02',
-      range: { $gte: new Date('2024-06-01T15:00:00Z'), $lt: new Date('2024-06-02T15:00:00Z') },
+      range: { gte: new Date('2024-06-01T15:00:00Z'), lt: new Date('2024-06-02T15:00:00Z') },
     });
   });
 
@@ -55,8 +55,8 @@ describe('calendar days in a time zone (shared/days)', () => {
 });
 
 describe('event filters from validated queries (api/queries/filters)', () => {
-  it('happy: converts every filter to its stored type, operators written by us', () => {
-    const f = eventFilter({
+  it("happy: converts every filter to its stored type (the listing's rows), no operator from the client", () => {
+    const f = listingFilter({
       status: ['live', 'upcoming', 'live'],
       competitionId: '0010',
       regionId: '2',
@@ -65,17 +65,18 @@ describe('event filters from validated queries (api/queries/filters)', () => {
       timezone: 'America/New_York',
     });
     expect(f).to.deep.equal({
-      status: { $in: ['live', 'upcoming'] },
+      status: ['live', 'upcoming'],
       competitionId: 10,
       regionId: 2,
       sportId: 7,
-      startDateTime: { $gte: new Date('2024-03-10T05:00:00Z'), $lt: new Date('2024-03-11T04:00:00Z') },
+      startGte: Date.parse('2024-03-10T05:00:00Z'),
+      startLt: Date.parse('2024-03-11T04:00:00Z'),
     });
   });
 
   it('happy: no date filter means no start-time condition; startDate alone is open-ended', () => {
-    expect(eventFilter({ status: ['completed'] })).to.deep.equal({ status: { $in: ['completed'] } });
-    expect(dateFilter({ startDate: '2024-06-01', timezone: 'Asia/Tokyo' })).to.deep.equal({ $gte: new Date('2024-05-31T15:00:00Z') });
+    expect(listingFilter({ status: ['completed'] })).to.deep.equal({ status: ['completed'] });
+    expect(listingFilter({ startDate: '2024-06-01', timezone: 'Asia/Tokyo' })).to.deep.equal({ startGte: Date.parse('2024-05-31T15:00:00Z') });
   });
 
   it('security: team search text is folded and every regex metacharacter escaped', () => {

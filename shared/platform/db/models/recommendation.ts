@@ -88,14 +88,14 @@ export const Recommendation = defineModel('Recommendation', RecommendationSchema
   [
     { settled: 1, result: 1, createdAt: -1 },
     {
-      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (settled, result, newest first)',
+      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsWhere (settled, result, newest first)',
       gin: { result: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
     },
   ],
   [
     { confidence: 1, createdAt: -1 },
     {
-      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsMatching (confidence, newest first)',
+      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsWhere (confidence, newest first)',
       gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
     },
   ],

@@ -15,9 +15,9 @@ const TeamSchema = new Schema(
 
 export type TeamDoc = InferSchemaType<typeof TeamSchema>;
 export const Team = defineModel('Team', TeamSchema, [
-  [{ sportId: 1 }, { read: 'reference.ts:findTeamsPageByName, countTeamsMatching (a sport)', gin: { sportId: 'reference.ts:findTeamsPageByName, countTeamsMatching' } }],
+  [{ sportId: 1 }, { read: 'reference.ts:findTeamsPageByName, countTeamsWhere (a sport)', gin: { sportId: 'reference.ts:findTeamsPageByName, countTeamsWhere' } }],
   [
     { searchNames: 1 },
-    { read: 'reference.ts:findTeamsPageByName, countTeamsMatching (searchNames regex)', gin: { searchNames: 'to review: its one read is a regex, which FerretDB does not push down' } },
+    { read: 'reference.ts:findTeamsPageByName, countTeamsWhere (searchNames regex)', gin: { searchNames: 'to review: its one read is a regex, which FerretDB does not push down' } },
   ],
 ]);

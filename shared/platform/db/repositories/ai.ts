@@ -115,12 +115,33 @@ export async function findPicksOfEvent(eventId: string) {
 }
 
 /** The first `limit` picks matching the filter, in featured order. */
-export async function findFeaturedPicks(filter: FilterQuery<PickDoc>, limit: number) {
+/** Which featured picks: starting in [from, until), of a region or a competition. */
+export interface FeaturedPicksFilter {
+  from: Date;
+  until?: Date;
+  regionId?: number;
+  competitionId?: number;
+}
+
+export async function findFeaturedPicks(f: FeaturedPicksFilter, limit: number) {
+  const filter: FilterQuery<PickDoc> = { startsAt: f.until ? { $gte: f.from, $lt: f.until } : { $gte: f.from } };
+  if (f.regionId !== undefined) filter.regionIds = f.regionId;
+  if (f.competitionId !== undefined) filter.competitionIds = f.competitionId;
   return Pick.find(filter).sort({ featuredDate: 1, featuredOrder: 1, _id: 1 }).limit(limit).lean<PickDoc[]>();
 }
 
+/** Which insights: of these stored statuses, of one event, of events of these teams (normalized names). */
+export interface InsightsFilter {
+  statuses: readonly string[];
+  eventId?: string;
+  teamSearch?: readonly string[];
+}
+
 /** A batch of the insights matching the filter by start time (1: soonest first, -1: latest first). */
-export async function findInsightsBatchByStart(filter: FilterQuery<InsightDoc>, direction: 1 | -1, skip: number, limit: number) {
+export async function findInsightsBatchByStart(f: InsightsFilter, direction: 1 | -1, skip: number, limit: number) {
+  const filter: FilterQuery<InsightDoc> = { status: { $in: [...f.statuses] } };
+  if (f.eventId) filter._id = f.eventId;
+  if (f.teamSearch) filter.teamSearch = { $in: [...f.teamSearch] };
   return Insight.find(filter).sort({ startDateTime: direction, _id: 1 }).skip(skip).limit(limit).lean<InsightDoc[]>();
 }
 
@@ -146,13 +167,29 @@ export async function findRecommendationsByIdsBestEdgeFirst(ids: readonly string
   return out.sort((a, b) => b.edgePercentage - a.edgePercentage || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
 }
 
+/** Recommendations matching a store filter (tests, scripts and inspection; the API filters with `RecommendationsFilter`). */
 export async function countRecommendationsMatching(filter: FilterQuery<RecommendationDoc>): Promise<number> {
   return Recommendation.countDocuments(filter);
 }
 
+/** Which recommendations the betting-recommendations list shows. */
+export interface RecommendationsFilter {
+  settled?: boolean;
+  result?: string;
+  eventId?: string;
+  confidence?: string;
+}
+
+const recommendationsWhere = (f: RecommendationsFilter): FilterQuery<RecommendationDoc> =>
+  Object.fromEntries(Object.entries({ settled: f.settled, result: f.result, eventId: f.eventId, confidence: f.confidence }).filter(([, v]) => v !== undefined));
+
+export async function countRecommendationsWhere(f: RecommendationsFilter): Promise<number> {
+  return Recommendation.countDocuments(recommendationsWhere(f));
+}
+
 /** One page of the recommendations matching the filter, newest first. */
-export async function findRecommendationsPageNewestFirst(filter: FilterQuery<RecommendationDoc>, page: number, limit: number) {
-  return Recommendation.find(filter)
+export async function findRecommendationsPageNewestFirst(f: RecommendationsFilter, page: number, limit: number) {
+  return Recommendation.find(recommendationsWhere(f))
     .sort({ createdAt: -1, _id: 1 })
     .skip((page - 1) * limit)
     .limit(limit)

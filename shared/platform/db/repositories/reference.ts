@@ -31,8 +31,25 @@ export async function findRegionCompetitionsByPriority(regionId: number) {
 }
 
 /** One page of the teams matching the filter, by English name. */
-export async function findTeamsPageByName(filter: FilterQuery<TeamDoc>, page: number, limit: number) {
-  return Team.find(filter, { name: 1, sportId: 1, regionId: 1 })
+/** Which teams: any part of a name matching `namePattern` (an escaped, folded pattern), of a sport or a region. */
+export interface TeamsFilter {
+  namePattern?: string;
+  sportId?: number;
+  regionId?: number;
+}
+
+const teamsWhere = (f: TeamsFilter): FilterQuery<TeamDoc> => ({
+  ...(f.namePattern ? { searchNames: { $regex: f.namePattern } } : {}),
+  ...(f.sportId !== undefined ? { sportId: f.sportId } : {}),
+  ...(f.regionId !== undefined ? { regionId: f.regionId } : {}),
+});
+
+export async function countTeamsWhere(f: TeamsFilter): Promise<number> {
+  return Team.countDocuments(teamsWhere(f));
+}
+
+export async function findTeamsPageByName(f: TeamsFilter, page: number, limit: number) {
+  return Team.find(teamsWhere(f), { name: 1, sportId: 1, regionId: 1 })
     .sort({ 'name.en': 1, _id: 1 })
     .skip((page - 1) * limit)
     .limit(limit)

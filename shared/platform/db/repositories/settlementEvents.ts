@@ -1,10 +1,17 @@
 import type { FilterQuery } from 'mongoose';
 import type { ClosingLine } from '../../../domain/ingest/closing';
-import { SETTLEMENT_EVENT_FILTER } from '../../../domain/settlement/state';
 import { findWhereIn } from '../lookup';
 import { Event } from '../models';
 import type { EventDoc } from '../models/event';
 import { findSettledVersion, findSettledVersions } from './eventSettlements';
+
+/**
+ * The events settlement acts on, as a store filter: ended ones, and cancelled-before-start ones
+ * (their parlays void the leg). Mirrors settlementState (shared/domain/settlement/state.ts).
+ */
+const SETTLEMENT_EVENT_FILTER = {
+  $or: [{ status: 'completed' }, { status: 'postponed', startedAt: { $ne: null } }, { status: 'cancelled' }],
+};
 
 /**
  * Events as settlement reads them: the event's own fields (the Event model, written by ingest and
@@ -73,6 +80,14 @@ export async function findSettlementEventsByIds(ids: readonly string[]): Promise
 }
 
 /** Events matching the filter that were never settled (no marker). */
+/**
+ * Ended events never settled that were stored before `createdBefore` and ended in
+ * [endedFrom, endedBefore) (world time): the health check's overdue settlements.
+ */
+export async function countSettlementsOverdue(w: { createdBefore: Date; endedFrom: Date; endedBefore: Date }): Promise<number> {
+  return countEventsNeverSettled({ ...SETTLEMENT_EVENT_FILTER, createdAt: { $lt: w.createdBefore }, endedAt: { $lt: w.endedBefore, $gte: w.endedFrom } });
+}
+
 export async function countEventsNeverSettled(filter: FilterQuery<EventDoc>): Promise<number> {
   const ids = (await Event.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((e) => String(e._id));
   if (ids.length === 0) return 0;
