@@ -1,4 +1,4 @@
-import { bulkWritePicks, bulkWriteRecommendations, findLegRecommendations, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../../platform/db/repositories/ai';
+import { findLegRecommendations, writePickResults, writeRecommendationResults, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../../platform/db/repositories/ai';
 import { findCancelledUnstartedEventIds, findLiveEventDataOfEvents } from '../../platform/db/repositories/events';
 import { markEventsSettledAtVersions } from '../../platform/db/repositories/eventSettlements';
 import { findEventsForSettlement, type SettlementEventRow } from '../../platform/db/repositories/settlementEvents';
@@ -19,7 +19,7 @@ import {
   type LegView,
   type PickRead,
   type RecommendationRead,
-  type UpdateOp,
+  type ResultWrite,
 } from '../../domain/settlement/plan';
 import { RollupRefresher } from './rollups';
 import { betDay, settlementState, settlementStats, type SettlementState, type StatsSource } from '../../domain/settlement/state';
@@ -66,13 +66,13 @@ type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
 async function writeUntilStable<T, Tag>(
   what: string,
   read: () => Promise<T[]>,
-  plan: (doc: T) => { op: UpdateOp | null; tag: Tag },
-  write: (ops: UpdateOp[]) => Promise<{ matchedCount: number }>,
+  plan: (doc: T) => { op: ResultWrite | null; tag: Tag },
+  write: (ops: ResultWrite[]) => Promise<{ matchedCount: number }>,
   applied: (tags: Tag[]) => void,
 ): Promise<T[]> {
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
     const docs = await read();
-    const ops: UpdateOp[] = [];
+    const ops: ResultWrite[] = [];
     const tags: Tag[] = [];
     for (const doc of docs) {
       const { op, tag } = plan(doc);
@@ -155,7 +155,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
         return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
       },
-      (ops) => bulkWriteRecommendations(ops),
+      (writes) => writeRecommendationResults(writes),
       (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
     );
   }
@@ -188,7 +188,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = d.kind === 'none' ? null : PICK_KIND[d.kind];
         return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
       },
-      (ops) => bulkWritePicks(ops),
+      (writes) => writePickResults(writes),
       (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
     );
   }

@@ -46,8 +46,18 @@ export type RecommendationDecision =
   | { kind: 'error'; code: string; message: string }
   | { kind: 'none'; why: 'up-to-date' | 'not-started' | 'not-ended' | 'error-recorded' };
 
-export interface UpdateOp {
-  updateOne: { filter: Record<string, unknown>; update: Record<string, unknown> };
+/**
+ * A settlement result to write, applied only while the document is still as it was read
+ * (`expect`, beside its id): the repository turns it into a conditional update.
+ */
+export interface ResultWrite {
+  id: string;
+  expect: Record<string, unknown>;
+  set: Record<string, unknown>;
+  /** Appended to the document's corrections (a result corrected). */
+  correction?: Record<string, unknown>;
+  /** Raises the document's count of result writes (the exactly-once audit). */
+  counted?: true;
 }
 
 function settledOutcome(r: RecommendationRead) {
@@ -97,9 +107,6 @@ function gradeFields(g: SelectionGrade) {
   };
 }
 
-/** Counts result writes (settlementWrites): the exactly-once audit. */
-const COUNT_WRITE = { settlementWrites: 1 };
-
 const UNSETTLED_FIELDS = {
   settled: false,
   result: null,
@@ -111,37 +118,26 @@ const UNSETTLED_FIELDS = {
   reason: 'event did not start: bet void, not settled',
 };
 
-/** The conditional update for a decision, or null when nothing is written. */
-export function recommendationUpdate(rec: RecommendationRead, d: RecommendationDecision, ctx: GradingContext): UpdateOp | null {
-  const filter = { _id: rec._id, settled: rec.settled, settledVersion: rec.settledVersion ?? null };
+/** The conditional write for a decision, or null when nothing is written. */
+export function recommendationUpdate(rec: RecommendationRead, d: RecommendationDecision, ctx: GradingContext): ResultWrite | null {
+  const at = { id: rec._id, expect: { settled: rec.settled, settledVersion: rec.settledVersion ?? null } };
   switch (d.kind) {
     case 'none':
       return null;
     case 'settle':
-      return { updateOne: { filter, update: { $set: { ...gradeFields(d.grade), ...closingValue(rec, ctx.closing), settlementDate: ctx.now, settledVersion: ctx.version }, $inc: COUNT_WRITE } } };
+      return { ...at, set: { ...gradeFields(d.grade), ...closingValue(rec, ctx.closing), settlementDate: ctx.now, settledVersion: ctx.version }, counted: true };
     case 'confirm':
-      return { updateOne: { filter, update: { $set: { settledVersion: ctx.version, settlementError: null } } } };
-    case 'correct': {
+      return { ...at, set: { settledVersion: ctx.version, settlementError: null } };
+    case 'correct':
       // settlementDate keeps the first settlement; the history entry carries when it was corrected.
-      const fields = d.grade ? gradeFields(d.grade) : UNSETTLED_FIELDS;
       return {
-        updateOne: {
-          filter,
-          update: {
-            $set: { ...fields, settledVersion: ctx.version },
-            $push: { corrections: { ...d.entry, correctedAt: ctx.now, resultVersion: ctx.version } },
-            $inc: COUNT_WRITE,
-          },
-        },
+        ...at,
+        set: { ...(d.grade ? gradeFields(d.grade) : UNSETTLED_FIELDS), settledVersion: ctx.version },
+        correction: { ...d.entry, correctedAt: ctx.now, resultVersion: ctx.version },
+        counted: true,
       };
-    }
     case 'error':
-      return {
-        updateOne: {
-          filter,
-          update: { $set: { settlementError: { code: d.code, message: d.message, resultVersion: ctx.version, at: ctx.now } } },
-        },
-      };
+      return { ...at, set: { settlementError: { code: d.code, message: d.message, resultVersion: ctx.version, at: ctx.now } } };
   }
 }
 
@@ -234,28 +230,24 @@ function pickGradeFields(g: ParlayGrade) {
   return gradeFields({ ...g, reasonCode: 'graded', reason: `${g.result} by the parlay rule (${g.resultDetail})` });
 }
 
-export function pickUpdate(pick: PickRead, legs: readonly LegView[], d: PickDecision, now: Date, version: number): UpdateOp | null {
+export function pickUpdate(pick: PickRead, legs: readonly LegView[], d: PickDecision, now: Date, version: number): ResultWrite | null {
   if (d.kind === 'none') return null;
-  const filter = { _id: pick._id, settled: pick.settled, legsState: pick.legsState ?? null };
+  const at = { id: pick._id, expect: { settled: pick.settled, legsState: pick.legsState ?? null } };
   // The whole legs array is rewritten (portable: no positional paths), guarded by legsState.
   const legFields = { legsState: legsSignature(legs), legs: pick.legs.map((leg, i) => ({ ...leg, ...legs[i] })) };
   switch (d.kind) {
     case 'legs':
-      return { updateOne: { filter, update: { $set: legFields } } };
+      return { ...at, set: legFields };
     case 'settle':
-      return { updateOne: { filter, update: { $set: { ...legFields, ...pickGradeFields(d.grade), settlementDate: now, settledVersion: version }, $inc: COUNT_WRITE } } };
+      return { ...at, set: { ...legFields, ...pickGradeFields(d.grade), settlementDate: now, settledVersion: version }, counted: true };
     case 'correct':
       return {
-        updateOne: {
-          filter,
-          update: {
-            $set: { ...legFields, ...(d.grade ? pickGradeFields(d.grade) : { ...UNSETTLED_FIELDS, reason: 'a leg was unsettled by a result correction' }), settledVersion: version },
-            $push: { corrections: { ...d.entry, correctedAt: now, resultVersion: version } },
-            $inc: COUNT_WRITE,
-          },
-        },
+        ...at,
+        set: { ...legFields, ...(d.grade ? pickGradeFields(d.grade) : { ...UNSETTLED_FIELDS, reason: 'a leg was unsettled by a result correction' }), settledVersion: version },
+        correction: { ...d.entry, correctedAt: now, resultVersion: version },
+        counted: true,
       };
     case 'error':
-      return { updateOne: { filter, update: { $set: { settlementError: { code: d.code, message: d.message, resultVersion: version, at: now } } } } };
+      return { ...at, set: { settlementError: { code: d.code, message: d.message, resultVersion: version, at: now } } };
   }
 }

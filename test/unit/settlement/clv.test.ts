@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { resultUpdate } from '../../../shared/platform/db/repositories/ai';
 import { closingAtKickoff, closingLineOf, type ClosingLine, type ClosingMarket } from '../../../shared/domain/ingest/closing';
 import { planIngest } from '../../../shared/domain/ingest/plan';
 import type { PrevEvent, StoredMarket } from '../../../shared/domain/ingest/stored';
@@ -90,11 +91,11 @@ describe('closing line value (pure)', () => {
     const ctx = (closing: ClosingLine | null): GradingContext => ({ state: { kind: 'ended', endState: 'completed' }, stats: FINAL_2_1, version: 0, now: KICKOFF, closing });
     const grade = { result: 'won', resultDetail: 'won', returnPerUnit: 2.1, actualReturn: 2.1, reasonCode: 'graded', reason: 'won' } as never;
     it('happy: with a closing line', () => {
-      const op = recommendationUpdate(rec, { kind: 'settle', grade }, ctx({ capturedAt: KICKOFF, markets: [resultMarket([1.8, 3.5, 3.5], { pinnacle: [1.9, 3.8, 3.8] })] }))!;
+      const op = resultUpdate(recommendationUpdate(rec, { kind: 'settle', grade }, ctx({ capturedAt: KICKOFF, markets: [resultMarket([1.8, 3.5, 3.5], { pinnacle: [1.9, 3.8, 3.8] })] }))!);
       expect(op.updateOne.update.$set).to.include({ settled: true, result: 'won', closingOdds: 1.9, clv: 0.05 });
     });
     it('edge: without one, both null (the other settlement fields unchanged)', () => {
-      const op = recommendationUpdate(rec, { kind: 'settle', grade }, ctx(null))!;
+      const op = resultUpdate(recommendationUpdate(rec, { kind: 'settle', grade }, ctx(null))!);
       expect(op.updateOne.update.$set).to.include({ settled: true, result: 'won', closingOdds: null, clv: null });
     });
   });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { resultUpdate } from '../../../shared/platform/db/repositories/ai';
 import {
   decidePick,
   decideRecommendation,
@@ -79,7 +80,11 @@ describe('settlement plan: decideRecommendation (pure)', () => {
 });
 
 describe('settlement plan: recommendationUpdate (pure)', () => {
-  const update = (r: RecommendationRead, c: GradingContext) => recommendationUpdate(r, decideRecommendation(r, c), c);
+  // The write as the store gets it (the repository's conditional update), so the assertions read as MongoDB's.
+  const update = (r: RecommendationRead, c: GradingContext) => {
+    const w = recommendationUpdate(r, decideRecommendation(r, c), c);
+    return w && resultUpdate(w);
+  };
 
   it('none writes nothing', () => {
     expect(update(settledWon(0), ctx(0))).to.equal(null);
@@ -163,25 +168,25 @@ describe('settlement plan: picks (pure)', () => {
 
   it('pickUpdate: conditional on settled and legsState; legs rewritten whole; $inc only on settle and correct', () => {
     const p = pick();
-    const settle = pickUpdate(p, [W, W], decidePick(p, [W, W], NOW, 'why'), NOW, 0)!;
+    const settle = resultUpdate(pickUpdate(p, [W, W], decidePick(p, [W, W], NOW, 'why'), NOW, 0)!);
     expect(settle.updateOne.filter).to.deep.equal({ _id: 'pick-1', settled: false, legsState: null });
     expect(settle.updateOne.update.$set).to.include({ settled: true, result: 'won', returnPerUnit: 4, legsState: 'won:2|won:2', settledVersion: 0 });
     expect((settle.updateOne.update.$set as { legs: object[] }).legs[1]).to.deep.equal({ ...leg(2), ...W });
     expect(settle.updateOne.update.$inc).to.deep.equal({ settlementWrites: 1 });
 
-    const legsOnly = pickUpdate(p, [W, OPEN], decidePick(p, [W, OPEN], NOW, 'why'), NOW, 0)!;
+    const legsOnly = resultUpdate(pickUpdate(p, [W, OPEN], decidePick(p, [W, OPEN], NOW, 'why'), NOW, 0)!);
     expect(legsOnly.updateOne.update).to.have.keys('$set');
     expect(legsOnly.updateOne.update.$set).to.have.keys('legsState', 'legs');
 
     const s = settledPick([W, W]);
-    const correct = pickUpdate(s, [W, L], decidePick(s, [W, L], NOW, 'why'), NOW, 1)!;
+    const correct = resultUpdate(pickUpdate(s, [W, L], decidePick(s, [W, L], NOW, 'why'), NOW, 1)!);
     expect(correct.updateOne.filter).to.deep.equal({ _id: 'pick-1', settled: true, legsState: 'won:2|won:2' });
     expect(correct.updateOne.update.$set).to.include({ result: 'lost', settledVersion: 1, legsState: 'won:2|lost:0' });
     expect((correct.updateOne.update.$push as { corrections: object }).corrections).to.include({ previousResult: 'won', newResult: 'lost', resultVersion: 1 });
     expect(correct.updateOne.update.$inc).to.deep.equal({ settlementWrites: 1 });
 
     const single = pick({ pickType: 'single' });
-    const error = pickUpdate(single, [W, W], decidePick(single, [W, W], NOW, 'why'), NOW, 0)!;
+    const error = resultUpdate(pickUpdate(single, [W, W], decidePick(single, [W, W], NOW, 'why'), NOW, 0)!);
     expect(error.updateOne.update).to.have.keys('$set');
     expect((error.updateOne.update.$set as { settlementError: object }).settlementError).to.include({ code: 'EMPTY_PARLAY' });
 

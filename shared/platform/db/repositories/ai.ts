@@ -9,6 +9,7 @@ import { findWhereIn, updateWhereIdIn } from '../lookup';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
+import type { ResultWrite } from '../../../domain/settlement/plan';
 import type { SettledForCommit } from '../../../domain/commitments/records';
 import type { TrackRecordBet } from '../../../domain/trackRecord/aggregate';
 
@@ -67,6 +68,24 @@ export async function bulkWriteRecommendations(ops: readonly unknown[]): Promise
   return bulkWriteInBatches(Recommendation, ops);
 }
 
+/**
+ * A settlement result as a conditional update: matched only while the document is as it was read,
+ * so a concurrent or repeated write matches nothing (settlement re-reads and re-plans).
+ */
+export function resultUpdate(w: ResultWrite) {
+  return {
+    updateOne: {
+      filter: { _id: w.id, ...w.expect },
+      update: { $set: w.set, ...(w.correction ? { $push: { corrections: w.correction } } : {}), ...(w.counted ? { $inc: { settlementWrites: 1 } } : {}) },
+    },
+  };
+}
+
+/** Settlement's results on recommendations, each conditional (`resultUpdate`). */
+export async function writeRecommendationResults(writes: readonly ResultWrite[]): Promise<BulkCounts> {
+  return bulkWriteInBatches(Recommendation, writes.map(resultUpdate));
+}
+
 /** The event ids (as stored) with bets not settled and not parked with a grading error. */
 export async function distinctEventIdsWithOpenBets(): Promise<unknown[]> {
   return Recommendation.distinct('eventId', { settled: false, settlementError: null });
@@ -83,8 +102,9 @@ export async function findPicksOfEventsForSettlement<T extends SettlementPickRow
 }
 
 /** Pick updates (settlement's conditional updateOne ops), bulk in server-sized batches. */
-export async function bulkWritePicks(ops: readonly unknown[]): Promise<BulkCounts> {
-  return bulkWriteInBatches(Pick, ops);
+/** Settlement's results on picks, each conditional (`resultUpdate`). */
+export async function writePickResults(writes: readonly ResultWrite[]): Promise<BulkCounts> {
+  return bulkWriteInBatches(Pick, writes.map(resultUpdate));
 }
 
 /** What the AI worker stores: recommendations, picks, insights. */
