@@ -1,6 +1,7 @@
 /**
  * The layers of the house (docs/architecture.md, "The map of shared/"), checked by `npm run lint`:
- * - shared/domain: pure rules and types; imports only shared/domain (and npm packages);
+ * - shared/domain: pure rules and types; imports only shared/domain (and npm packages that do no
+ *   I/O: no store, queue, server or network package);
  * - shared/platform: adapters and platform (db, redis, providers, clock, config, logger, metrics,
  *   read models); imports shared/domain and shared/platform;
  * - shared/app: use cases (one per job and endpoint family); imports the two below, and jobs/
@@ -21,6 +22,13 @@ module.exports = {
       comment: 'shared/domain imports only shared/domain: move the rule down, or return an intention for the caller to carry out.',
       from: { path: '^shared/domain/' },
       to: { path: `^shared/(platform|app|research)/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'domain-has-no-io',
+      severity: 'error',
+      comment: 'shared/domain uses no store, queue, server or network package: those are platform.',
+      from: { path: '^shared/domain/' },
+      to: { path: '(^|node_modules/)(mongodb|mongoose|ioredis|bullmq|express|pino|opossum|node-cron|prom-client|@bull-board/[^/]+)(/|$)|^(net|http|https|child_process|dgram|cluster)$' },
     },
     {
       name: 'platform-below-app',

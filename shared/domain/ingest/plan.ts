@@ -1,4 +1,3 @@
-import type { Document } from 'mongodb';
 import type { CacheScope } from '../cacheScopes';
 import { competitionName, complete, regionId, regionName, teamName } from '../i18n/names';
 import { betItemId, marketId, marketType } from '../markets/catalog';
@@ -96,9 +95,9 @@ export interface IngestPlan {
   prices: DocWrite[];
   liveData: DocWrite[];
   history: HistoryDoc[];
-  competitions: Map<number, Document>;
-  regions: Map<number, Document>;
-  teams: Map<number, Document>;
+  competitions: Map<number, Record<string, unknown>>;
+  regions: Map<number, Record<string, unknown>>;
+  teams: Map<number, Record<string, unknown>>;
   settle: { eventId: string; resultVersion: number }[];
   /** Upcoming events whose AI inputs changed: each gets an analysis (the only ones the model prices). */
   analyze: { eventId: string; version: number }[];

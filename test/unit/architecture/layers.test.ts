@@ -44,6 +44,7 @@ const BREACHES: Record<string, string> = {
   'shared/app/enqueues.ts': "import { queue } from '../../jobs/queue';\nexport const z = queue;\n",
   'shared/research/backtest.ts': "import { run } from '../app/useCase';\nexport const w = run;\n",
   'api/model.ts': "import { Thing } from '../shared/platform/db/models/thing';\nexport const v = Thing;\n",
+  'shared/domain/stored.ts': "import type { Document } from 'mongodb';\nexport type Row = Document;\n",
   'shared/domain/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
   'shared/domain/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
 };
@@ -61,6 +62,7 @@ describe('layers: the lint fails on an up-import or a cycle', function () {
     expect(status, out).to.not.equal(0);
     for (const [rule, where] of [
       ['domain-is-pure', 'shared/domain/impure.ts'],
+      ['domain-has-no-io', 'shared/domain/stored.ts'],
       ['platform-below-app', 'shared/platform/upward.ts'],
       ['app-below-entries', 'shared/app/enqueues.ts'],
       ['research-below-app', 'shared/research/backtest.ts'],
