@@ -1,7 +1,8 @@
 import { marketType } from '../../shared/domain/markets/catalog';
 import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import { localizeDeep, text } from './localize';
-import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarkets, TRENDING_MARKET_TYPES, type StoredMarket } from './markets';
+import type { StoredMarket } from '../../shared/domain/ingest/stored';
+import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarkets, TRENDING_MARKET_TYPES } from './markets';
 
 /** The stored event fields the read forms use (shared/platform/db/models/event.ts, read with lean()). */
 export interface StoredEvent {

@@ -1,20 +1,7 @@
 import { hasLine, lineText, MARKET_TYPES, marketType, type MarketType } from '../../shared/domain/markets/catalog';
 import { localize, type Locale } from '../../shared/domain/sports';
 import { text } from './localize';
-
-export interface StoredBetItem {
-  id: string;
-  code: string;
-  price: number;
-  isAvailable?: boolean | null;
-}
-
-export interface StoredMarket {
-  id: string;
-  betTypeSysname: string;
-  line?: number | null;
-  betItems: StoredBetItem[];
-}
+import type { StoredMarket } from '../../shared/domain/ingest/stored';
 
 /** Markets of the list and live forms: the contract's two for soccer, the full-time score markets of the other sports. */
 export const LIST_MARKET_TYPES: ReadonlySet<string> = new Set(
