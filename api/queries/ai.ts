@@ -17,7 +17,7 @@ import { currentOpportunityRecommendations } from '../../shared/platform/opportu
 import { currentListing } from '../../shared/platform/listing/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
-import { renderInsight, renderPick, renderRecommendation, type StoredInsight, type StoredPick, type StoredRecommendation } from '../render/ai';
+import { renderInsight, renderPick, renderRecommendation } from '../render/ai';
 
 /**
  * The reads of /v2/ai: what the AI worker stored; nothing here computes a model. Every filter value
@@ -38,7 +38,7 @@ export async function featuredPicks(q: Infer<typeof featuredPicksQuery>): Promis
   else filter = { from: today.toJSDate() };
   if (q.regionId) filter.regionId = Number(q.regionId);
   if (q.competitionId) filter.competitionId = Number(q.competitionId);
-  const picks = (await findFeaturedPicks(filter, q.limit)) as StoredPick[];
+  const picks = await findFeaturedPicks(filter, q.limit);
   return { data: picks.map((p) => renderPick(p, q.locale, q.timezone)) };
 }
 
@@ -58,7 +58,7 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
   const out: ReturnType<typeof renderInsight>[] = [];
   const batch = Math.max(10, 2 * q.limit);
   for (let skip = 0, round = 0; out.length < q.limit && round < 5; skip += batch, round++) {
-    const insights = (await findInsightsBatchByStart(filter, direction, skip, batch)) as (StoredInsight & { _id: string; status: string })[];
+    const insights = await findInsightsBatchByStart(filter, direction, skip, batch);
     if (insights.length === 0) break;
     const events = await findEventStatusesByIds(insights.map((i) => i._id));
     const current = new Map(events.map((e) => [String(e._id), e.status]));
@@ -84,7 +84,7 @@ async function insightsByListing(q: Infer<typeof processedInsightsQuery>, status
   const batch = Math.max(10, 2 * q.limit);
   for (let from = 0, round = 0; out.length < q.limit && from < rows.length && round < 10; from += batch, round++) {
     const window = rows.slice(from, from + batch);
-    const insights = new Map(((await findInsightsByIds(window.map(([id]) => id))) as (StoredInsight & { _id: string })[]).map((i) => [String(i._id), i]));
+    const insights = new Map((await findInsightsByIds(window.map(([id]) => id))).map((i) => [String(i._id), i]));
     for (const [id, row] of window) {
       const insight = insights.get(id);
       if (insight && out.length < q.limit) out.push(renderInsight(insight, q.locale, q.timezone, row.st));
@@ -95,7 +95,7 @@ async function insightsByListing(q: Infer<typeof processedInsightsQuery>, status
 
 export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>): Promise<Body<'valueOpportunities'>> {
   const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
-  const all = ((await currentOpportunityRecommendations(worldNow())) as StoredRecommendation[]).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
+  const all = (await currentOpportunityRecommendations(worldNow())).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
   const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
   return {
     opportunities: all.slice(0, q.limit).map((r) => renderRecommendation(r, q.locale)),
@@ -110,6 +110,6 @@ export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery
 
 export async function bettingRecommendations(q: Infer<typeof bettingRecommendationsQuery>): Promise<Body<'bettingRecommendations'>> {
   const filter: RecommendationsFilter = { settled: q.settled, result: q.result || undefined, eventId: q.eventId || undefined, confidence: q.confidence || undefined };
-  const [count, recs] = await Promise.all([countRecommendationsWhere(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit) as Promise<StoredRecommendation[]>]);
+  const [count, recs] = await Promise.all([countRecommendationsWhere(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit)]);
   return { data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
 }

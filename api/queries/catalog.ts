@@ -15,7 +15,7 @@ import {
   type TeamsFilter,
 } from '../../shared/platform/db/repositories/reference';
 import { EVENT_STATUSES } from '../../shared/domain/events/status';
-import { localize, SPORTS, sportById, sportByName, type Locale, type LocalizedText } from '../../shared/domain/sports';
+import { localize, SPORTS, sportById, sportByName, type Locale } from '../../shared/domain/sports';
 import { sportRef } from '../render/events';
 import { listingFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
 
@@ -38,10 +38,10 @@ export async function listCompetitions(q: CompetitionsQuery) {
   const missing = ids.filter((id) => !known.has(id));
   const fromEvents = await Promise.all(missing.map((id) => findCompetitionCopyInAnEvent(id)));
   const rows = [
-    ...competitions.map((c) => ({ id: c._id, name: c.name as LocalizedText, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
-    ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name as LocalizedText, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
+    ...competitions.map((c) => ({ id: c._id, name: c.name, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
+    ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
   ];
-  const regions = new Map((await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name as LocalizedText]));
+  const regions = new Map((await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name]));
   const data = rows
     .map((r) => ({
       id: r.id,
@@ -85,7 +85,7 @@ export async function listRegions(q: RegionsQuery) {
       const facts = perRegion.get(id);
       return {
         id,
-        caption: localize(r.name as LocalizedText, q.locale),
+        caption: localize(r.name, q.locale),
         code: r.code ?? null,
         _count: { competitions: facts?.competitions ?? 0, events: events.get(id) ?? 0 },
         availableSports: [...(facts?.sports ?? [])].sort((a, b) => a - b).map((s) => sportById(s)?.sysname ?? String(s)),
@@ -114,7 +114,7 @@ export async function listTeams(q: TeamsQuery) {
   const [teams, count] = await Promise.all([findTeamsPageByName(filter, q.page, q.limit), countTeamsWhere(filter)]);
   const data = teams.map((t) => ({
     id: t._id,
-    name: localize(t.name as LocalizedText, q.locale),
+    name: localize(t.name, q.locale),
     sportId: t.sportId,
     sport: sportRef(t.sportId, q.locale),
     regionId: t.regionId,

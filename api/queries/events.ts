@@ -4,8 +4,7 @@ import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/
 import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from '../../shared/platform/db/repositories/eventForms';
 import { findViewsOfEvents } from '../../shared/platform/db/repositories/eventViews';
 import { findRegionCompetitionsByPriority } from '../../shared/platform/db/repositories/reference';
-import { sportById, sportByName, type Locale, type LocalizedText } from '../../shared/domain/sports';
-import type { StoredPick, StoredRecommendation } from '../render/ai';
+import { sportById, sportByName, type Locale } from '../../shared/domain/sports';
 import { renderDetailEvent } from '../render/detail';
 import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../render/events';
 import { notFound } from '../errors';
@@ -44,7 +43,7 @@ async function listFormsOf(ids: readonly string[], listing: Listing): Promise<St
   const read = new Map<string, StoredEvent>();
   if (missing.length) {
     if (listForms.size > LIST_FORMS_MAX) listForms.clear();
-    for (const form of (await findEventListFormsByIds(missing, { live: false })) as StoredEvent[]) {
+    for (const form of await findEventListFormsByIds(missing, { live: false })) {
       read.set(form._id, form);
       const v = rows.get(form._id)?.v;
       if (v !== undefined) listForms.set(form._id, { v, until: now + LIST_FORM_MAX_AGE_MS, form });
@@ -94,7 +93,7 @@ export async function liveMatches(q: LiveQuery) {
   const filter = { status: ['live'], ...(q.sport ? { sportId: sportByName(q.sport)!.id } : {}) };
   const { ids, count } = listingPage(await currentListing(), filter, { sort: q.prioritize ? 'priority' : 'start', page: q.page, limit: q.limit });
   const docs = await findEventListFormsByIds(ids, { live: true });
-  return { data: (docs as StoredEvent[]).map((e) => renderLiveEvent(e, q.locale)), count };
+  return { data: docs.map((e) => renderLiveEvent(e, q.locale)), count };
 }
 
 /** The provider whose snapshot is served when none is asked for. */
@@ -108,7 +107,7 @@ const regionCompetitions = recent(10_000, async (regionId: number) => {
   const competitions = await findRegionCompetitionsByPriority(regionId);
   const sportIds = [...new Set(competitions.map((c) => c.sportId))].sort((a, b) => a - b);
   return {
-    competitions: competitions.map((c) => ({ _id: c._id, name: c.name as LocalizedText })),
+    competitions: competitions.map((c) => ({ _id: c._id, name: c.name })),
     availableSports: sportIds.map((id) => sportById(id)?.sysname).filter((s): s is NonNullable<typeof s> => Boolean(s)),
   };
 });
@@ -120,7 +119,7 @@ async function regionFacts(regionId: number) {
 
 /** The detail view; it counts one view (countView) and shows the count including it. */
 export async function matchDetail(eventId: string, locale: Locale, zone: string) {
-  const event = (await findEventById(eventId)) as StoredEvent | null;
+  const event = await findEventById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   event.views = await countView(eventId, event.views ?? 0);
   const [region, liveSnapshot, liveEventData, insight, recommendations, pick] = await Promise.all([
@@ -128,8 +127,8 @@ export async function matchDetail(eventId: string, locale: Locale, zone: string)
     event.status === 'live' ? findLiveOddsSnapshot(eventId, defaultDataSource()) : null,
     findLiveEventDataOfEvent(eventId),
     findInsightAnalysisOfEvent(eventId),
-    findTopRecommendationsOfEvent(eventId) as Promise<StoredRecommendation[]>,
-    findLatestFeaturedPickOfEvent(eventId) as Promise<StoredPick | null>,
+    findTopRecommendationsOfEvent(eventId),
+    findLatestFeaturedPickOfEvent(eventId),
   ]);
   return renderDetailEvent(event, { region, liveSnapshot, liveEventData: liveEventData, insight, recommendations, pick }, locale, zone);
 }

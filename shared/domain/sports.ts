@@ -17,7 +17,7 @@ export type SportId = Sport['id'];
 export const LOCALES = ['en', 'es', 'pt'] as const;
 export type Locale = (typeof LOCALES)[number];
 /** A name in every supported locale; English is the fallback. */
-export type LocalizedText = { en: string; es?: string; pt?: string };
+export type LocalizedText = { en: string; es?: string | null; pt?: string | null };
 
 export const SPORT_NAMES: SportName[] = SPORTS.map((s) => s.sysname);
 
