@@ -32,9 +32,9 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
         rec: r as unknown as PickRecommendation,
         event: {
           id: String(e._id),
-          homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name as PickCandidate['event']['homeTeam']['name'] },
-          awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name as PickCandidate['event']['awayTeam']['name'] },
-          competition: { id: e.competition.id, name: e.competition.name as PickCandidate['event']['competition']['name'] },
+          homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name },
+          awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name },
+          competition: { id: e.competition.id, name: e.competition.name },
           competitionId: e.competitionId,
           regionId: e.regionId,
           status: e.status,
