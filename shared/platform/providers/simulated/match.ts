@@ -258,5 +258,28 @@ export function setsGrid(p: MatchParams, script: MatchScript, state: MatchState,
   return { kind: 'grid', n, p: grid };
 }
 
+/**
+ * The live model of a normal sport (basketball, american football, handball): the margin and
+ * the total still to come, regulation (`regulation` play segments) and overtime.
+ */
+export function normalLive(regulation: number): (p: MatchParams, script: MatchScript, state: MatchState, w: number) => LiveModel {
+  const none = () => ({ win: [0.5, 0.5], push: [0, 0] });
+  return (p, script, state, w) => {
+    const rem = state.ended ? 0 : remainingShare(script, w, regulation) + otShare(script, w, regulation);
+    return {
+      fullTime: {
+        kind: 'normal',
+        diffMean: state.home - state.away + p.diffMean * rem,
+        diffSd: Math.max(0.05, p.diffSd * Math.sqrt(rem)),
+        totalMean: state.home + state.away + p.totalMean * rem,
+        totalSd: Math.max(0.05, p.totalSd * Math.sqrt(rem)),
+      },
+      firstHalf: null,
+      corners: none,
+      cards: none,
+    };
+  };
+}
+
 /** P(home wins a set) implied by a rating difference, used when building params. */
 export const logistic = (x: number) => 1 / (1 + Math.exp(-x));

@@ -1,10 +1,8 @@
 import { half, market as m } from '../lines';
-import { otShare, periodsScript, remainingShare } from '../match';
-import { none, type SimSport } from './sport';
+import { normalLive, periodsScript } from '../match';
+import type { SimSport } from './sport';
 
 /** American football: four 15-minute quarters, one overtime when level. */
-const REGULATION = 4;
-
 export const americanFootball: SimSport = {
   id: 6,
   params: (base, d, scoring) => ({ ...base, diffMean: (2 + 8 * d) * scoring, diffSd: 13.5, totalMean: 45 * scoring, totalSd: 13 }),
@@ -18,21 +16,7 @@ export const americanFootball: SimSport = {
       otClock: 10,
       maxOts: 1,
     }),
-  live(p, script, state, w) {
-    const rem = state.ended ? 0 : remainingShare(script, w, REGULATION) + otShare(script, w, REGULATION);
-    return {
-      fullTime: {
-        kind: 'normal',
-        diffMean: state.home - state.away + p.diffMean * rem,
-        diffSd: Math.max(0.05, p.diffSd * Math.sqrt(rem)),
-        totalMean: state.home + state.away + p.totalMean * rem,
-        totalSd: Math.max(0.05, p.totalSd * Math.sqrt(rem)),
-      },
-      firstHalf: null,
-      corners: none,
-      cards: none,
-    };
-  },
+  live: normalLive(4),
   markets: (p) => [m('AMERICAN_FOOTBALL_MONEYLINE'), m('AMERICAN_FOOTBALL_SPREAD', -half(p.diffMean)), m('AMERICAN_FOOTBALL_TOTAL_POINTS', half(p.totalMean))],
   layout(play, pause) {
     ['FIRST_QUARTER', 'SECOND_QUARTER', 'THIRD_QUARTER', 'FOURTH_QUARTER'].forEach((n, i) => {

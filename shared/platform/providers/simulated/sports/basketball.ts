@@ -1,10 +1,8 @@
 import { half, market as m } from '../lines';
-import { otShare, periodsScript, remainingShare } from '../match';
-import { none, type SimSport } from './sport';
+import { normalLive, periodsScript } from '../match';
+import type { SimSport } from './sport';
 
 /** Basketball: four quarters of the competition's length, with a margin and a total per quarter; overtimes when level. */
-const REGULATION = 4;
-
 export const basketball: SimSport = {
   id: 2,
   params: (base, d, k) => ({ ...base, diffMean: (2.8 + 7 * d) * k, diffSd: 12.5 * Math.sqrt(k), totalMean: 226 * k, totalSd: 18 * Math.sqrt(k), quarterMinutes: base.quarterMinutes }),
@@ -20,21 +18,7 @@ export const basketball: SimSport = {
       maxOts: 6,
     });
   },
-  live(p, script, state, w) {
-    const rem = state.ended ? 0 : remainingShare(script, w, REGULATION) + otShare(script, w, REGULATION);
-    return {
-      fullTime: {
-        kind: 'normal',
-        diffMean: state.home - state.away + p.diffMean * rem,
-        diffSd: Math.max(0.05, p.diffSd * Math.sqrt(rem)),
-        totalMean: state.home + state.away + p.totalMean * rem,
-        totalSd: Math.max(0.05, p.totalSd * Math.sqrt(rem)),
-      },
-      firstHalf: null,
-      corners: none,
-      cards: none,
-    };
-  },
+  live: normalLive(4),
   markets: (p) => [m('BASKETBALL_MONEYLINE'), m('BASKETBALL_SPREAD', -half(p.diffMean)), m('BASKETBALL_TOTAL_POINTS', half(p.totalMean))],
   layout(play, pause) {
     ['FIRST_QUARTER', 'SECOND_QUARTER', 'THIRD_QUARTER', 'FOURTH_QUARTER'].forEach((n, i) => {

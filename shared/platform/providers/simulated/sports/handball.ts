@@ -1,29 +1,13 @@
 import { half, market as m } from '../lines';
-import { otShare, periodsScript, remainingShare } from '../match';
-import { none, type SimSport } from './sport';
+import { normalLive, periodsScript } from '../match';
+import type { SimSport } from './sport';
 
 /** Handball: two 30-minute halves with a margin and a total each; a level result stands. */
-const REGULATION = 2;
-
 export const handball: SimSport = {
   id: 8,
   params: (base, d) => ({ ...base, diffMean: 1.5 + 3.5 * d, diffSd: 5.5, totalMean: 57, totalSd: 6.5 }),
   script: (p, rng) => periodsScript(p, rng, { names: ['FIRST_HALF', 'SECOND_HALF'], wallMinutes: 35, clockMinutes: 30, breaks: [15], otWall: 0, otClock: 0, maxOts: 0 }),
-  live(p, script, state, w) {
-    const rem = state.ended ? 0 : remainingShare(script, w, REGULATION) + otShare(script, w, REGULATION);
-    return {
-      fullTime: {
-        kind: 'normal',
-        diffMean: state.home - state.away + p.diffMean * rem,
-        diffSd: Math.max(0.05, p.diffSd * Math.sqrt(rem)),
-        totalMean: state.home + state.away + p.totalMean * rem,
-        totalSd: Math.max(0.05, p.totalSd * Math.sqrt(rem)),
-      },
-      firstHalf: null,
-      corners: none,
-      cards: none,
-    };
-  },
+  live: normalLive(2),
   markets: (p) => [m('HANDBALL_MATCH_RESULT'), m('HANDBALL_HANDICAP', -half(p.diffMean)), m('HANDBALL_TOTAL_GOALS', half(p.totalMean))],
   layout(play, pause) {
     play('FIRST_HALF', 35, 0, 30);
