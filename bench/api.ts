@@ -22,7 +22,7 @@ import { addCredits, createAccount, createKey } from '../shared/app/billing/acco
 import { chargesNotYetInLedger } from '../shared/app/billing/credits';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
-import { setEnvForChildren } from '../shared/platform/config';
+import { bootstrapEnv, setEnvForChildren } from '../shared/platform/config';
 import { bumpCacheVersion } from '../shared/platform/cache/versions';
 import { publishEventWrites } from '../shared/platform/listing/store';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
@@ -41,7 +41,7 @@ const PROFILE_DIR = option('bench:api', 'profile', '');
 
 function start(file: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const profile = PROFILE_DIR && file.includes('apiServer') ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [];
-  const child = fork(resolve(__dirname, file), args, { execArgv: ['--import', 'tsx', ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(resolve(__dirname, file), args, { execArgv: ['--import', 'tsx', ...profile], env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((res, rej) => {
     child.once('message', (m: { port: number }) => res({ child, port: m.port }));
     child.once('exit', (code) => rej(new Error(`${file} exited with ${code}`)));

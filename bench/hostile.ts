@@ -17,7 +17,7 @@ import mongoose from 'mongoose';
 import { startLocalServices } from '../scripts/services';
 import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
 import { COST_TABLE } from '../shared/domain/billing/costs';
-import { setEnvForChildren } from '../shared/platform/config';
+import { bootstrapEnv, setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis, key, redis } from '../shared/platform/db/redis';
 import { COMPETITIONS, insertEvents, seedReference, type EventFixture } from '../test/helpers/fixtures';
@@ -45,7 +45,7 @@ interface Timed {
 }
 
 function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(resolve(__dirname, 'servers/apiServer.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(resolve(__dirname, 'servers/apiServer.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...bootstrapEnv().all, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((res, rej) => {
     child.once('message', (m: { port: number }) => res({ child, port: m.port }));
     child.once('exit', (code) => rej(new Error(`api server exited with ${code}`)));
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     api = await startApi(env);
     const url = `http://127.0.0.1:${api.port}`;
     if (STACK === 'demo') {
-      const demoEnv = { ...process.env, ...env, PROVIDERS: 'simulated', SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', LOG_LEVEL: 'info' };
+      const demoEnv = { ...bootstrapEnv().all, ...env, PROVIDERS: 'simulated', SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', LOG_LEVEL: 'info' };
       const logDir = mkdtempSync(join(tmpdir(), 'bench-hostile-'));
       let polled = false;
       workers = (['ingest', 'ai', 'settlement', 'scheduler'] as const).map((name) => startWorker(name, demoEnv, logDir, (rec) => void (rec.msg === 'provider polled' && (polled = true))));

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
+import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
 import { addCredits, demoKey } from '../shared/app/billing/accounts';
 import { countRecommendationsMatching, countSettledRecommendations } from '../shared/platform/db/repositories/ai';
 import { countEventsMatching } from '../shared/platform/db/repositories/events';
@@ -171,7 +171,7 @@ async function run(): Promise<void> {
   if (opts.out) mkdirSync(opts.out, { recursive: true });
   const log = openSync(logFile, 'a');
   const entry = opts.reportOnly ? 'workers/web.ts' : 'scripts/start.ts';
-  const stack = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: process.env, stdio: ['ignore', log, 'inherit'] });
+  const stack = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, entry)], { cwd: ROOT, env: bootstrapEnv().all, stdio: ['ignore', log, 'inherit'] });
   say(`the stack logs to ${logFile}`);
   let exited = false;
   stack.once('exit', () => (exited = true));

@@ -3,9 +3,9 @@
  * Unlike test/setup.ts it connects to nothing and has no hooks: unit tests are pure logic, and
  * the tier runs with no Redis, MongoDB/FerretDB or PostgreSQL anywhere.
  */
-import { setEnvForChildren } from '../shared/platform/config';
+import { bootstrapEnv, setEnvForChildren } from '../shared/platform/config';
 
 setEnvForChildren({
-  LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+  LOG_LEVEL: bootstrapEnv().all.LOG_LEVEL || 'silent',
   NODE_ENV: 'test',
 });

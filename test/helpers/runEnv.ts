@@ -4,13 +4,13 @@
  * already see LOG_LEVEL.
  */
 import { randomBytes } from 'node:crypto';
-import { setEnvForChildren } from '../../shared/platform/config';
+import { bootstrapEnv, setEnvForChildren } from '../../shared/platform/config';
 
 const runId = `t${process.pid}${randomBytes(3).toString('hex')}`;
 setEnvForChildren({
   MONGODB_DB: `odds_test_${runId}`,
   REDIS_PREFIX: `test-${runId}`,
-  LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+  LOG_LEVEL: bootstrapEnv().all.LOG_LEVEL || 'silent',
   NODE_ENV: 'test',
   SHUTDOWN_TIMEOUT_MS: '5000',
   // Every test signs up and calls the account API from 127.0.0.1: the per-address limits are

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { expect } from 'chai';
@@ -70,5 +70,13 @@ describe('layers: the lint fails on an up-import or a cycle', function () {
       ['no-circular', 'shared/domain/a.ts'],
     ])
       expect(out, rule).to.match(new RegExp(`${rule}: ${where.replace(/[./]/g, '\\$&')}`));
+  });
+});
+
+describe('configuration is read in one place', () => {
+  it('happy: no file but shared/platform/config.ts reads process.env (tests, benches and scripts included)', () => {
+    const tracked = execFileSync('git', ['ls-files', '*.ts', '*.mjs', '*.cjs'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const readers = tracked.filter((f) => f !== 'shared/platform/config.ts' && /process\.env(\.|\[|\s*[,;})\]])/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(readers).to.deep.equal([]);
   });
 });
