@@ -3,28 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { marketType } from '../../../shared/domain/markets/catalog';
 import { SPORTS } from '../../../shared/domain/sports';
-import type { MatchParams } from '../../../shared/platform/providers/simulated/match';
 import { buildScript, stateAt } from '../../../shared/platform/providers/simulated/models';
 import { Rng } from '../../../shared/platform/providers/simulated/rng';
+import { baseParams } from '../../../shared/platform/providers/simulated/schedule';
 import { SIM_SPORTS } from '../../../shared/platform/providers/simulated/sports';
+import { COMPETITIONS } from '../../../shared/platform/providers/simulated/world';
 
 const SIMULATED = resolve(__dirname, '../../../shared/platform/providers/simulated');
-const BASE: MatchParams = {
-  sportId: 1,
-  lambdaHome: 0,
-  lambdaAway: 0,
-  diffMean: 0,
-  diffSd: 1,
-  totalMean: 0,
-  totalSd: 1,
-  pSet: 0.5,
-  setsToWin: 2,
-  quarterMinutes: 12,
-  corners: [0, 0],
-  yellows: [0, 0],
-  reds: [0, 0],
-  tieHomeShare: 0.5,
-};
 
 /** A sport of the simulator is one file (sports/<sport>.ts): everything it needs comes from there. */
 describe('the simulator: a sport is one file', () => {
@@ -32,7 +17,7 @@ describe('the simulator: a sport is one file', () => {
     it(`happy: ${sport.sysname} has its file, its markets are its own, and a scripted match ends with a state`, () => {
       const sim = SIM_SPORTS[sport.id];
       expect(sim.id).to.equal(sport.id);
-      const p = sim.params({ ...BASE, sportId: sport.id }, 0.3, 1);
+      const p = sim.params(baseParams(COMPETITIONS.find((c) => c.sportId === sport.id)!), 0.3, 1);
       const markets = sim.markets(p);
       expect(markets.length).to.be.greaterThan(0);
       for (const m of markets) expect(marketType(m.sysname)?.sportId, m.sysname).to.equal(sport.id);

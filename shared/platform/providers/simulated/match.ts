@@ -258,12 +258,14 @@ export function setsGrid(p: MatchParams, script: MatchScript, state: MatchState,
   return { kind: 'grid', n, p: grid };
 }
 
+/** The corners and cards markets of a sport that does not count them: even, no push. */
+export const none = () => ({ win: [0.5, 0.5], push: [0, 0] });
+
 /**
  * The live model of a normal sport (basketball, american football, handball): the margin and
  * the total still to come, regulation (`regulation` play segments) and overtime.
  */
 export function normalLive(regulation: number): (p: MatchParams, script: MatchScript, state: MatchState, w: number) => LiveModel {
-  const none = () => ({ win: [0.5, 0.5], push: [0, 0] });
   return (p, script, state, w) => {
     const rem = state.ended ? 0 : remainingShare(script, w, regulation) + otShare(script, w, regulation);
     return {

@@ -65,10 +65,9 @@ function strength(seed: number, sportId: number, team: string): number {
   return new Rng(seed, `strength|${sportId}|${team}`).normal(0, 0.6);
 }
 
-export function matchParams(seed: number, c: SimCompetition, home: string, away: string): MatchParams {
-  const d = strength(seed, c.sportId, home) - strength(seed, c.sportId, away);
-  const scoring = c.format.scoring ?? 1;
-  const base: MatchParams = {
+/** A competition's match before its sport sets the pre-match truth: neutral, in the competition's format. */
+export function baseParams(c: SimCompetition): MatchParams {
+  return {
     sportId: c.sportId,
     lambdaHome: 0,
     lambdaAway: 0,
@@ -84,6 +83,12 @@ export function matchParams(seed: number, c: SimCompetition, home: string, away:
     reds: [0, 0],
     tieHomeShare: 0.5,
   };
+}
+
+export function matchParams(seed: number, c: SimCompetition, home: string, away: string): MatchParams {
+  const d = strength(seed, c.sportId, home) - strength(seed, c.sportId, away);
+  const scoring = c.format.scoring ?? 1;
+  const base = baseParams(c);
   return simSport(c.sportId).params(base, d, scoring);
 }
 

@@ -1,8 +1,8 @@
 import { poissonGrid, resolveTies } from '../dist';
 import { half, market as m } from '../lines';
-import { currentSegment, playSegment, progress, type MatchParams, type MatchScript, type Segment } from '../match';
+import { currentSegment, type MatchParams, type MatchScript, none, playSegment, progress, type Segment } from '../match';
 import type { Rng } from '../rng';
-import { none, type SimSport } from './sport';
+import type { SimSport } from './sport';
 
 /** Baseball: half-innings with their runs, extra innings when level after nine. */
 function script(p: MatchParams, rng: Rng): MatchScript {

@@ -1,8 +1,8 @@
 import { poissonGrid, resolveTies } from '../dist';
 import { half, market as m } from '../lines';
-import { breakSegment, MIN, playSegment, remainingShare, scatter, type Incident, type MatchParams, type MatchScript, type Segment } from '../match';
+import { breakSegment, type Incident, type MatchParams, type MatchScript, MIN, none, playSegment, remainingShare, scatter, type Segment } from '../match';
 import type { Rng } from '../rng';
-import { none, type SimSport } from './sport';
+import type { SimSport } from './sport';
 
 /** Ice hockey: three periods, goals as incidents, then sudden-death overtime and a shootout when level. */
 function script(p: MatchParams, rng: Rng): MatchScript {

@@ -30,5 +30,3 @@ export interface SimSport {
   /** Books suspend their markets for a moment after a goal. */
   suspendsOnGoal: boolean;
 }
-
-export const none = () => ({ win: [0.5, 0.5], push: [0, 0] });

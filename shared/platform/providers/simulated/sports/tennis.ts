@@ -1,6 +1,6 @@
 import { market as m } from '../lines';
-import { logistic, setsGrid, setsScript } from '../match';
-import { none, type SimSport } from './sport';
+import { logistic, none, setsGrid, setsScript } from '../match';
+import type { SimSport } from './sport';
 
 /** Tennis: sets of games to the competition's best-of, the current set weighed by its games. */
 export const tennis: SimSport = {

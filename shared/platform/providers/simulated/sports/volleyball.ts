@@ -1,6 +1,6 @@
 import { market as m } from '../lines';
-import { logistic, setsGrid, setsScript } from '../match';
-import { none, type SimSport } from './sport';
+import { logistic, none, setsGrid, setsScript } from '../match';
+import type { SimSport } from './sport';
 
 /** Volleyball: best of five sets of points (the fifth to 15), the current set weighed by its points. */
 export const volleyball: SimSport = {
