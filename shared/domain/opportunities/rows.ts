@@ -22,6 +22,9 @@ export interface Ranked {
 
 const id = (r: Ranked) => String(r._id);
 
+/** An event whose analysis counts: upcoming in the listing, its start after `now`. */
+export const stillToStart = (event: ListingRow | undefined, now: number): event is ListingRow => event !== undefined && event.st === 'upcoming' && event.t > now;
+
 /**
  * The recommendations of every event still to start (upcoming in the listing, its start after
  * `now`), best edge first, then by id. Events the listing does not know, and recommendations not
@@ -30,8 +33,7 @@ const id = (r: Ranked) => String(r._id);
 export function currentOpportunities<R extends Ranked>(rows: ReadonlyMap<string, OpportunityRow>, listing: ReadonlyMap<string, ListingRow>, now: number, recs: ReadonlyMap<string, R>): R[] {
   const out: R[] = [];
   for (const [eventId, row] of rows) {
-    const event = listing.get(eventId);
-    if (!event || event.st !== 'upcoming' || event.t <= now) continue;
+    if (!stillToStart(listing.get(eventId), now)) continue;
     for (const recId of row.ids) {
       const rec = recs.get(recId);
       if (rec) out.push(rec);

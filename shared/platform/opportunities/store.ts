@@ -5,7 +5,7 @@ import { key, redis } from '../db/redis';
 import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
 import { listingIndex } from '../../domain/listing/rows';
 import { currentListing } from '../listing/store';
-import { currentOpportunities, type OpportunityRow } from '../../domain/opportunities/rows';
+import { currentOpportunities, stillToStart, type OpportunityRow } from '../../domain/opportunities/rows';
 
 type RecommendationDoc = Awaited<ReturnType<typeof findRecommendationsByIdsBestEdgeFirst>>[number];
 
@@ -169,8 +169,7 @@ export async function currentOpportunityRecommendations(now: Date): Promise<Reco
   const index = listingIndex(listing);
   const wanted = new Set<string>();
   for (const [eventId, row] of rows) {
-    const event = index.get(eventId);
-    if (event && event.st === 'upcoming' && event.t > now.getTime()) for (const id of row.ids) wanted.add(id);
+    if (stillToStart(index.get(eventId), now.getTime())) for (const id of row.ids) wanted.add(id);
   }
   const missing = [...wanted].filter((id) => !recs.has(id));
   if (missing.length) for (const r of await findRecommendationsByIdsBestEdgeFirst(missing)) recs.set(String((r as { _id?: unknown })._id), r);
