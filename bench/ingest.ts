@@ -38,8 +38,7 @@ async function main(): Promise<void> {
   const { aiQueue } = await import('../jobs/ai');
   const { settlementQueue } = await import('../jobs/settlement');
   const { pollProvider } = await import('../shared/app/ingest/poll');
-  const { forgetWrittenReferences } = await import('../shared/app/ingest/apply');
-  const { forgetAllIngestState } = await import('../shared/app/ingest/state');
+  const { renewProcessScope } = await import('../shared/platform/processScope');
   const { createHandle } = await import('../shared/platform/providers/registry');
   const { SimulatedProvider } = await import('../shared/platform/providers/simulated');
   const { countAllEvents, countAllEventPrices, countAllOddsHistory } = await import('../shared/platform/db/repositories/events');
@@ -56,8 +55,7 @@ async function main(): Promise<void> {
         .obliterate({ force: true })
         .catch(() => undefined);
     await redis().del(key('ingest', 'slot', 'simulated'));
-    forgetWrittenReferences();
-    forgetAllIngestState();
+    renewProcessScope(); // what this process remembers of the dropped database
   };
 
   const { planIngest } = await import('../shared/domain/ingest/plan');

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { getConfig } from '../../shared/platform/config';
 import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/platform/cache/versions';
 import { key, redis } from '../../shared/platform/db/redis';
+import { processMemo } from '../../shared/platform/processScope';
 import { childLogger } from '../../shared/platform/logger';
 import { ApiError } from '../errors';
 
@@ -39,23 +40,24 @@ export interface Page {
 export type CacheOutcome = 'HIT' | 'MISS' | 'BYPASS';
 
 const MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
-const memory = new Map<string, Page>();
-let memoryBytes = 0;
+// In the process scope (shared/platform/processScope.ts): a test file with stores of its own starts empty.
+const tier = processMemo(() => ({ pages: new Map<string, Page>(), bytes: 0 }));
 const inFlight = new Map<string, Promise<Page>>();
 
 export const cacheStats = { memoryHits: 0, redisHits: 0, misses: 0, bypasses: 0 };
 
 function remember(pageKey: string, page: Page): void {
-  const old = memory.get(pageKey);
-  if (old) memoryBytes -= old.body.length;
-  memory.delete(pageKey);
-  memory.set(pageKey, page);
-  memoryBytes += page.body.length;
+  const memory = tier();
+  const old = memory.pages.get(pageKey);
+  if (old) memory.bytes -= old.body.length;
+  memory.pages.delete(pageKey);
+  memory.pages.set(pageKey, page);
+  memory.bytes += page.body.length;
   // Map iteration order is insertion order: the first entries are the least recently used.
-  for (const [k, p] of memory) {
-    if (memoryBytes <= MEMORY_BUDGET_BYTES) break;
-    memory.delete(k);
-    memoryBytes -= p.body.length;
+  for (const [k, p] of memory.pages) {
+    if (memory.bytes <= MEMORY_BUDGET_BYTES) break;
+    memory.pages.delete(k);
+    memory.bytes -= p.body.length;
   }
 }
 
@@ -151,6 +153,7 @@ export async function cachedPage(endpoint: string, query: Record<string, unknown
     return bypass();
   }
   const now = Date.now();
+  const memory = tier().pages;
   const mem = memory.get(k);
   if (mem && mem.versions === versions && mem.expiresAt > now) {
     cacheStats.memoryHits++;
@@ -237,10 +240,4 @@ export async function sendPage(req: Request, res: Response, page: Page, outcome:
 export async function sendCached(req: Request, res: Response, endpoint: string, query: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<unknown>): Promise<void> {
   const { page, outcome } = await cachedPage(endpoint, query, scopes, render);
   await sendPage(req, res, page, outcome);
-}
-
-/** Tests and benchmarks: forget this process's memory tier. */
-export function clearMemoryCache(): void {
-  memory.clear();
-  memoryBytes = 0;
 }

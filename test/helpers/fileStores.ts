@@ -1,14 +1,9 @@
 import { relative, resolve } from 'node:path';
 import mongoose from 'mongoose';
-import { clearMemoryCache } from '../../api/cache/pageCache';
 import { closeQueues } from '../../jobs/client';
-import { forgetFits, forgetAnalyses } from '../../shared/app/ai/analyze';
-import { forgetHeads } from '../../shared/app/billing/ledger';
-import { forgetAllRecent } from '../../shared/platform/cache/recent';
-import { resetWorldClock } from '../../shared/platform/clock/worldClock';
 import { getConfig, setEnvForChildren } from '../../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../../shared/platform/db/mongo';
-import { forgetWrittenReferences } from '../../shared/app/ingest/apply';
+import { renewProcessScope } from '../../shared/platform/processScope';
 import { deleteKeysOfThisRun } from './redisKeys';
 
 /**
@@ -41,17 +36,6 @@ function slug(file: string): string {
   return `${++count}_${name}`.slice(0, 28);
 }
 
-/** This process's in-memory hints about the stores, which must not outlive them. */
-function forgetProcessMemos(): void {
-  forgetWrittenReferences();
-  forgetAnalyses();
-  forgetFits();
-  forgetHeads();
-  forgetAllRecent();
-  clearMemoryCache();
-  resetWorldClock();
-}
-
 /**
  * Drops a database on a connection of its own: the file may never have connected (a child process
  * wrote), and connecting the process would first create every index.
@@ -73,7 +57,7 @@ async function dropStores(stores: Stores): Promise<void> {
   await disconnectMongo();
   await dropDatabaseNamed(stores.db);
   await deleteKeysOfThisRun();
-  forgetProcessMemos();
+  renewProcessScope(); // this process's memories of the stores must not outlive them
   setEnvForChildren({ MONGODB_DB: runBase!.db, REDIS_PREFIX: runBase!.prefix });
 }
 
@@ -86,7 +70,7 @@ async function enterStores(file: string): Promise<void> {
   current = { file, db: `${runBase.db}_${name}`, prefix: `${runBase.prefix}-${count}`, dropped: false };
   await closeQueues();
   await disconnectMongo();
-  forgetProcessMemos();
+  renewProcessScope(); // this process's memories of the stores must not outlive them
   setEnvForChildren({ MONGODB_DB: current.db, REDIS_PREFIX: current.prefix });
   // Connected here, under this hook's long timeout: a new database first gets every index (on
   // FerretDB, dozens of PostgreSQL indexes), which a loaded machine may not finish within the

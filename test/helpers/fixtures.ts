@@ -7,7 +7,7 @@ import { bumpCacheVersion } from '../../shared/platform/cache/versions';
 import { deleteAllReadData, insertSeedDocuments, upsertReferenceDocuments } from '../../shared/platform/db/repositories/fixtures';
 import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } from '../../shared/domain/markets/catalog';
 import type { LocalizedText, SportId } from '../../shared/domain/sports';
-import { forgetAllRecent } from '../../shared/platform/cache/recent';
+import { renewProcessScope } from '../../shared/platform/processScope';
 import { forgetOpportunities } from '../../shared/platform/opportunities/store';
 
 type L = LocalizedText;
@@ -464,7 +464,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   await forgetOpportunities(); // the AI worker's read model of what was just removed
-  forgetAllRecent(); // counts kept from the data just removed (shared/platform/cache/recent.ts)
+  renewProcessScope(); // counts kept from the data just removed (shared/platform/processScope.ts)
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }
 

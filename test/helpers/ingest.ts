@@ -1,6 +1,6 @@
 import { bumpCacheVersion } from '../../shared/platform/cache/versions';
 import { key, redis } from '../../shared/platform/db/redis';
-import { forgetWrittenReferences } from '../../shared/app/ingest/apply';
+import { renewProcessScope } from '../../shared/platform/processScope';
 import { deleteAllIngested } from '../../shared/platform/db/repositories/fixtures';
 
 let slot = 1_000;
@@ -10,10 +10,10 @@ export function nextSlot(): number {
   return ++slot;
 }
 
-/** Empties what ingestion writes, and the per-process memo of written references. */
+/** Empties what ingestion writes, and what this process remembers of it (its process scope). */
 export async function clearIngested(): Promise<void> {
   await deleteAllIngested();
-  forgetWrittenReferences();
+  renewProcessScope();
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
   for (const p of ['simulated', 'theoddsapi', 'replay']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
 }

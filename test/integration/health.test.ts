@@ -3,7 +3,7 @@ import { aiQueue, requestAnalyses } from '../../jobs/ai';
 import { queueFor } from '../../jobs/client';
 import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/platform/db/repositories/fixtures';
 import { startApi, type TestServer } from '../helpers/api';
-import { forgetAllRecent } from '../../shared/platform/cache/recent';
+import { renewProcessScope } from '../../shared/platform/processScope';
 
 describe('GET /v2/health', () => {
   let api: TestServer;
@@ -14,7 +14,7 @@ describe('GET /v2/health', () => {
     await api.close();
   });
   afterEach(async () => {
-    forgetAllRecent();
+    renewProcessScope();
     await deleteAllIngested();
     await queueFor(aiQueue).obliterate({ force: true });
   });
@@ -96,12 +96,12 @@ describe('GET /v2/health', () => {
     // Ended hours ago but first stored a moment ago (a fresh start): its settlement is not due yet.
     await insertSeedDocuments('events', [{ ...base, _id: 'h-new', status: 'completed', startDateTime: new Date(Date.now() - 5 * 3600_000), endedAt: new Date(Date.now() - 3 * 3600_000) }]);
     await backdateEventsCreatedAt(['h-late', 'h-fresh', 'h-done'], new Date(Date.now() - 4 * 3600_000));
-    forgetAllRecent(); // the count is kept 15 s: an earlier check's figure would still be served
+    renewProcessScope(); // the count is kept 15 s: an earlier check's figure would still be served
     const res = await api.get('/v2/health');
     expect(res.body.settlement).to.deep.equal({ overdue: 1 });
     expect(res.body.status).to.equal('degraded');
     await setEventFields('h-late', { settledVersion: 0, settledAt: new Date() });
-    forgetAllRecent(); // this asserts the recount
+    renewProcessScope(); // this asserts the recount
     expect((await api.get('/v2/health')).body.status).to.equal('ok');
   });
 });

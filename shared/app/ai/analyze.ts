@@ -1,3 +1,4 @@
+import { processMemo } from '../../platform/processScope';
 import { createHash } from 'node:crypto';
 import { worldNow } from '../../platform/clock/worldClock';
 import { getConfig } from '../../platform/config';
@@ -58,9 +59,10 @@ type LoadedFit = { fit: AnalysisFit | null; bookRanking: string[]; key: unknown 
 
 /** A sport's fit changes once an hour (refit): read at most every few seconds per process, not per analysis. */
 const FIT_CACHE_MS = 5000;
-const fits = new Map<number, { at: number; value: Promise<LoadedFit> }>();
+const fitsOf = processMemo(() => new Map<number, { at: number; value: Promise<LoadedFit> }>());
 
 export function loadFit(sportId: number): Promise<LoadedFit> {
+  const fits = fitsOf();
   const cached = fits.get(sportId);
   if (cached && Date.now() - cached.at < FIT_CACHE_MS) return cached.value;
   const value = readFit(sportId);
@@ -71,7 +73,7 @@ export function loadFit(sportId: number): Promise<LoadedFit> {
 
 /** After a refit in this process: the next analysis reads the new fit. */
 export function forgetFits(): void {
-  fits.clear();
+  fitsOf().clear();
 }
 
 async function readFit(sportId: number): Promise<LoadedFit> {
@@ -90,17 +92,14 @@ async function readFit(sportId: number): Promise<LoadedFit> {
  * every write stays conditional or insert-only. Bounded: the oldest events are forgotten first.
  */
 const MEMO_EVENTS = 20_000;
-const memo = new Map<string, { hash: string; recommendationIds: Set<string> }>();
+const memoOf = processMemo(() => new Map<string, { hash: string; recommendationIds: Set<string> }>());
 
 function remember(eventId: string, hash: string, recommendationIds: string[]): void {
+  const memo = memoOf();
   memo.delete(eventId);
   memo.set(eventId, { hash, recommendationIds: new Set(recommendationIds) });
-  if (memo.size > MEMO_EVENTS) memo.delete(memo.keys().next().value!);
-}
-
-/** Tests that rewrite the stored state behind the worker's back. */
-export function forgetAnalyses(): void {
-  memo.clear();
+  const oldest = memo.keys().next();
+  if (memo.size > MEMO_EVENTS && !oldest.done) memo.delete(oldest.value);
 }
 
 /** Everything an analysis depends on, hashed: the same inputs are never analysed twice. */
@@ -136,7 +135,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   const input = toAnalysisEvent(event);
   const { fit, bookRanking, key: fitKey } = await loadFit(event.sportId);
   const hash = inputHash(input, fitKey, minEdge);
-  const known = memo.get(eventId);
+  const known = memoOf().get(eventId);
   // This process wrote another analysis of the event: the inputs changed, no need to read it.
   if (known?.hash === hash) return { status: 'unchanged' };
   if (!known) {

@@ -1,3 +1,4 @@
+import { processMemo } from '../../platform/processScope';
 import { luaScript } from '../../platform/db/luaScript';
 import { getConfig } from '../../platform/config';
 import { key, redis } from '../../platform/db/redis';
@@ -65,14 +66,15 @@ async function entryAt(accountId: string, seq: number): Promise<Head | null> {
 }
 
 /** Last known head per account in this process: a hint only (the next insert checks it). */
-const knownHeads = new Map<string, Head>();
+// In the process scope (shared/platform/processScope.ts): a test that rewrites a ledger renews it.
+const heads = processMemo(() => new Map<string, Head>());
 
 // Per database: a hint must never describe another database's ledger.
 const hintKey = (accountId: string) => key('ledger-head', getConfig().MONGODB_DB, accountId);
 
 /** A new account has no ledger: drop any hint left under its id (a reused id such as the demo account's). */
 export async function resetHint(accountId: string): Promise<void> {
-  knownHeads.delete(accountId);
+  heads().delete(accountId);
   await redis().del(hintKey(accountId));
 }
 // Raises the hint, never lowers it: a slow writer cannot move it back.
@@ -103,7 +105,7 @@ const later = (a: Head | undefined, b: Head | undefined) => (!a ? b : !b ? a : b
  */
 async function assumedHead(accountId: string, after?: Head): Promise<Head> {
   for (let tries = 0; ; tries++) {
-    const hint = later(knownHeads.get(accountId), await readHint(accountId));
+    const hint = later(heads().get(accountId), await readHint(accountId));
     if (hint && (!after || hint.seq > after.seq)) return hint;
     if (!hint && !after) break;
     // The other writer raises the hint right after its insert; give it a moment before scanning.
@@ -119,7 +121,7 @@ async function assumedHead(accountId: string, after?: Head): Promise<Head> {
  * FerretDB does not push sorts down, so "sort by seq desc" would scan the account's entries).
  */
 export async function findHead(accountId: string): Promise<Head> {
-  let head = later(knownHeads.get(accountId), await readHint(accountId));
+  let head = later(heads().get(accountId), await readHint(accountId));
   if (!head) {
     head = await searchHead(accountId, EMPTY);
   } else {
@@ -133,7 +135,7 @@ export async function findHead(accountId: string): Promise<Head> {
       }
     }
   }
-  knownHeads.set(accountId, head);
+  heads().set(accountId, head);
   await raiseHint(accountId, head);
   return head;
 }
@@ -190,7 +192,7 @@ async function drain(accountId: string, q: { items: Pending[]; running: Promise<
     try {
       await commit(accountId, batch);
     } catch (err) {
-      knownHeads.delete(accountId);
+      heads().delete(accountId);
       for (const p of batch) p.reject(err);
     }
   }
@@ -241,7 +243,7 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     const inserted = await insertLedgerEntriesInOrder(entries.map((x) => x.entry!));
     const failed = inserted < entries.length ? entries[inserted] : undefined;
     const committed = inserted > 0 ? entries[inserted - 1].head! : head;
-    knownHeads.set(accountId, committed);
+    heads().set(accountId, committed);
     if (inserted > 0) await raiseHint(accountId, committed);
     // The conflict is the position or the ref (a replay: a charge written before its consumer died).
     const duplicate = failed !== undefined && (await ledgerEntryExistsByRef(failed.p.op.ref));
@@ -265,9 +267,4 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
 /** Resolves when every operation submitted in this process so far is committed (tests, shutdown). */
 export async function drainLedgerWrites(): Promise<void> {
   while (queues.size) await Promise.all([...queues.values()].map((q) => q.running));
-}
-
-/** Forgets the cached heads (tests that rewrite a ledger behind this process's back). */
-export function forgetHeads(): void {
-  knownHeads.clear();
 }

@@ -1,3 +1,4 @@
+import { processMemo } from '../../platform/processScope';
 import type { Document } from 'mongodb';
 import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, writeLiveEventData } from '../../platform/db/repositories/events';
 import { setInsightsStatusWhereDifferent } from '../../platform/db/repositories/ai';
@@ -5,7 +6,6 @@ import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBa
 import type { BulkCounts } from '../../platform/db/bulk';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { IngestPlan } from '../../domain/ingest/plan';
-import { forgetAllIngestState } from './state';
 
 /** The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts). */
 
@@ -21,7 +21,7 @@ async function bulk(write: (ops: WriteOp[]) => Promise<BulkCounts>, ops: WriteOp
  * Reference documents change rarely: each process remembers what it last wrote and skips
  * identical upserts (another worker writing the same document is harmless: same id, same body).
  */
-const written = new Map<string, string>();
+const writtenOf = processMemo(() => new Map<string, string>());
 
 function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: WriteOp[]; commit: () => void } {
   const ops: WriteOp[] = [];
@@ -29,13 +29,13 @@ function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: Wr
   for (const [id, doc] of docs) {
     const k = `${kind}:${id}`;
     const body = JSON.stringify(doc);
-    if (written.get(k) === body) continue;
+    if (writtenOf().get(k) === body) continue;
     bodies.push([k, body]);
     const { _id, ...fields } = doc;
     ops.push({ updateOne: { filter: { _id }, update: { $set: { ...fields, updatedAt: now }, $setOnInsert: { createdAt: now } }, upsert: true } });
   }
   // Remembered only once written: a failed write is retried on the next poll.
-  return { ops, commit: () => bodies.forEach(([k, b]) => written.set(k, b)) };
+  return { ops, commit: () => bodies.forEach(([k, b]) => writtenOf().set(k, b)) };
 }
 
 async function upsertReferences(write: (ops: WriteOp[]) => Promise<BulkCounts>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
@@ -50,12 +50,6 @@ export async function syncInsightStatuses(changes: IngestPlan['statusChanges']):
   const byStatus = new Map<string, string[]>();
   for (const c of changes) byStatus.set(c.status, [...(byStatus.get(c.status) ?? []), c.eventId]);
   for (const [status, ids] of byStatus) await setInsightsStatusWhereDifferent(ids, status);
-}
-
-/** Forgets what this process remembers of the store: the reference-document memo and the ingest state (tests that drop the database). */
-export function forgetWrittenReferences(): void {
-  written.clear();
-  forgetAllIngestState();
 }
 
 export interface ApplyCounts {

@@ -1,3 +1,4 @@
+import { processMemo } from '../../platform/processScope';
 import { randomUUID } from 'node:crypto';
 import { key, redis } from '../../platform/db/redis';
 import { waitForLock } from '../../platform/locks';
@@ -19,7 +20,7 @@ interface Memo {
   states: Map<string, PrevState>;
 }
 
-const memos = new Map<string, Memo>();
+const memosOf = processMemo(() => new Map<string, Memo>());
 const tokenKey = (provider: string) => key('ingest', 'state', provider);
 
 const STAT_KEYS = Object.keys(EMPTY_STATS) as (keyof EventStats)[];
@@ -71,7 +72,7 @@ async function readFromStore(ids: readonly string[]): Promise<Map<string, PrevSt
  * many events were read from the store.
  */
 export async function loadIngestState(provider: string, ids: readonly string[]): Promise<{ states: Map<string, PrevState>; readFromStore: number }> {
-  const memo = memos.get(provider);
+  const memo = memosOf().get(provider);
   const token = await redis().get(tokenKey(provider));
   if (memo && token !== null && memo.token === token) {
     const missing = ids.filter((id) => !memo.states.has(id));
@@ -80,13 +81,13 @@ export async function loadIngestState(provider: string, ids: readonly string[]):
     for (const [id, st] of await readFromStore(missing)) states.set(id, st);
     return { states, readFromStore: missing.length };
   }
-  memos.delete(provider);
+  memosOf().delete(provider);
   return { states: await readFromStore(ids), readFromStore: ids.length };
 }
 
 /** Called before a poll writes: until `saveIngestState`, no memory of this provider is valid. */
 export async function invalidateIngestState(provider: string): Promise<void> {
-  memos.delete(provider);
+  memosOf().delete(provider);
   await redis().del(tokenKey(provider));
 }
 
@@ -94,7 +95,7 @@ export async function invalidateIngestState(provider: string): Promise<void> {
 export async function saveIngestState(provider: string, states: Map<string, PrevState>): Promise<void> {
   const token = randomUUID();
   await redis().set(tokenKey(provider), token);
-  memos.set(provider, { token, states });
+  memosOf().set(provider, { token, states });
 }
 
 /**
@@ -122,9 +123,4 @@ export const INGEST_LOCK_TTL_MS = 15_000;
  */
 export function whileIngestPaused<T>(provider: string, fn: () => Promise<T>): Promise<T> {
   return waitForLock(redis(), ingestLockKey(provider), fn, INGEST_LOCK_TTL_MS, 60_000);
-}
-
-/** Forgets every provider's memory in this process (tests that drop the database). */
-export function forgetAllIngestState(): void {
-  memos.clear();
 }

@@ -1,3 +1,5 @@
+import { processMemo } from '../processScope';
+
 /**
  * A value the store is slow to give, reused for a while in this process: when computing it took
  * `slowMs` or more, the result serves every caller for the next `ttlMs`, and after that it is
@@ -14,16 +16,9 @@ interface Entry<V> {
   refreshing: boolean;
 }
 
-const all = new Set<Map<unknown, unknown>>();
-
-/** Forgets every kept figure of this process (tests that wipe the store between files). */
-export function forgetAllRecent(): void {
-  for (const entries of all) entries.clear();
-}
-
 export function recent<K, V>(ttlMs: number, compute: (key: K) => Promise<V>, slowMs = 250, maxKeys = 1000): (key: K) => Promise<V> {
-  const entries = new Map<K, Entry<V>>();
-  all.add(entries);
+  // In the process scope: a test or bench that wipes the store renews it (shared/platform/processScope.ts).
+  const kept = processMemo(() => new Map<K, Entry<V>>());
 
   /** Runs one computation; keeps its result in `entry` when it was slow, else forgets the key. */
   const run = (key: K, entry: Entry<V>, onFailure: () => void): Promise<V> => {
@@ -35,7 +30,7 @@ export function recent<K, V>(ttlMs: number, compute: (key: K) => Promise<V>, slo
         if (Date.now() - started >= slowMs) {
           entry.value = value;
           entry.until = Date.now() + ttlMs;
-        } else if (entries.get(key) === entry) entries.delete(key);
+        } else if (kept().get(key) === entry) kept().delete(key);
       },
       () => {
         entry.refreshing = false;
@@ -46,6 +41,7 @@ export function recent<K, V>(ttlMs: number, compute: (key: K) => Promise<V>, slo
   };
 
   return (key: K) => {
+    const entries = kept();
     const hit = entries.get(key);
     if (hit && Date.now() < hit.until) return hit.value;
     if (hit) {

@@ -1,4 +1,5 @@
 import { luaScript } from '../db/luaScript';
+import { processMemo } from '../processScope';
 import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
@@ -18,7 +19,8 @@ const runCompareAndSet = luaScript(COMPARE_AND_SET, 1);
 /** SIM_SPEED 1 without SIM_EPOCH: the world's time is the real time. */
 const REAL_TIME: ClockAnchor = { realMs: 0, simMs: 0, speed: 1, epoch: null };
 
-let anchor: ClockAnchor | undefined;
+// In the process scope (shared/platform/processScope.ts): a test file with stores of its own starts unanchored.
+const held = processMemo((): { anchor?: ClockAnchor } => ({}));
 let timer: NodeJS.Timeout | undefined;
 
 export function clockSettings(): ClockSettings {
@@ -29,11 +31,12 @@ export function clockSettings(): ClockSettings {
 
 /** This process's anchor; before the shared one is loaded, one starting now (tests, benches). */
 function current(): ClockAnchor {
-  if (!anchor) {
+  const h = held();
+  if (!h.anchor) {
     const s = clockSettings();
-    anchor = isRealTime(s) ? REAL_TIME : reconcileAnchor(null, s, Date.now()).anchor;
+    h.anchor = isRealTime(s) ? REAL_TIME : reconcileAnchor(null, s, Date.now()).anchor;
   }
-  return anchor;
+  return h.anchor;
 }
 
 /** The simulated instant of a real one. */
@@ -49,14 +52,14 @@ export function worldNow(): Date {
 /** Reads the shared anchor, replacing it (once, whoever races) when it does not fit this configuration. */
 export async function syncWorldClock(): Promise<ClockAnchor> {
   const s = clockSettings();
-  if (isRealTime(s)) return (anchor = REAL_TIME);
+  if (isRealTime(s)) return (held().anchor = REAL_TIME);
   const k = key('clock', 'anchor');
   for (let attempt = 0; attempt < 5; attempt++) {
     const raw = await redis().get(k);
     const stored = parseAnchor(raw);
     const { anchor: next, replaced } = reconcileAnchor(stored, s, Date.now());
     if (next === stored) {
-      anchor = next;
+      held().anchor = next;
       return next;
     }
     if ((await runCompareAndSet(redis(), k, raw ?? '', JSON.stringify(next))) === 1) {
@@ -64,7 +67,7 @@ export async function syncWorldClock(): Promise<ClockAnchor> {
       if (raw && !stored) log.warn({ stored: raw }, 'unreadable simulated clock anchor discarded');
       if (replaced) log.warn({ anchor: next }, `simulated clock of an earlier configuration discarded: ${replaced}`);
       else log.info({ anchor: next }, 'simulated clock anchored');
-      anchor = next;
+      held().anchor = next;
       return next;
     }
   }
@@ -88,7 +91,7 @@ export async function skipWorldClockTo(toSimMs: number): Promise<boolean> {
         { from: new Date(simAt(stored, Date.now())).toISOString(), to: new Date(toSimMs).toISOString() },
         'simulated clock skipped a stretch with nothing to poll',
       );
-      anchor = next;
+      held().anchor = next;
       return true;
     }
   }
@@ -109,11 +112,6 @@ export async function startWorldClock(): Promise<{ name: string; stop: () => Pro
       timer = undefined;
     },
   };
-}
-
-/** Tests: forget the process's anchor. */
-export function resetWorldClock(): void {
-  anchor = undefined;
 }
 
 /** The real instant at which the world showed a simulated one (under the current anchor). */

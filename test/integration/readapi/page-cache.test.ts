@@ -1,7 +1,8 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { cacheStats, clearMemoryCache } from '../../../api/cache/pageCache';
+import { cacheStats } from '../../../api/cache/pageCache';
+import { renewProcessScope } from '../../../shared/platform/processScope';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/platform/cache/versions';
 import { key, redis } from '../../../shared/platform/db/redis';
@@ -79,7 +80,7 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     const ttl = await redis().ttl(keys[0]);
     expect(ttl).to.be.within(1, 30);
     // Another process has an empty memory: it is served from Redis without rendering.
-    clearMemoryCache();
+    renewProcessScope();
     const misses = cacheStats.misses;
     const redisHits = cacheStats.redisHits;
     const res = await api.get('/v2/matches?limit=7');
@@ -153,7 +154,7 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     expect(again.status).to.equal(404);
     expect(again.headers.get('x-cache')).to.equal('HIT');
     expect(again.body).to.deep.equal(first.body);
-    clearMemoryCache();
+    renewProcessScope();
     const fromRedis = await api.get('/v2/matches/1201/live-odds');
     expect(fromRedis.status).to.equal(404);
     expect(fromRedis.headers.get('x-cache')).to.equal('HIT');
