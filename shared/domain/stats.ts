@@ -22,15 +22,39 @@ export interface EventStats {
  */
 export type EndState = 'completed' | 'postponed' | 'abandoned';
 
-export const EMPTY_STATS: EventStats = {
-  homeGoals: null,
-  awayGoals: null,
-  homeGoalsFirstHalf: null,
-  awayGoalsFirstHalf: null,
-  homeCorners: null,
-  awayCorners: null,
-  homeYellowCards: null,
-  awayYellowCards: null,
-  homeRedCards: null,
-  awayRedCards: null,
-};
+/** Every count of EventStats, in its stored order (statsOf checks that none is missing). */
+export const STAT_KEYS = [
+  'homeGoals',
+  'awayGoals',
+  'homeGoalsFirstHalf',
+  'awayGoalsFirstHalf',
+  'homeCorners',
+  'awayCorners',
+  'homeYellowCards',
+  'awayYellowCards',
+  'homeRedCards',
+  'awayRedCards',
+] as const satisfies readonly (keyof EventStats)[];
+
+export type StatKey = (typeof STAT_KEYS)[number];
+
+/**
+ * Stats with each count read by `count`, in STAT_KEYS order. It names every count of EventStats
+ * with a StatKey, so a count added to EventStats and not to STAT_KEYS does not compile.
+ */
+export function statsOf(count: (k: StatKey) => number | null): EventStats {
+  return {
+    homeGoals: count('homeGoals'),
+    awayGoals: count('awayGoals'),
+    homeGoalsFirstHalf: count('homeGoalsFirstHalf'),
+    awayGoalsFirstHalf: count('awayGoalsFirstHalf'),
+    homeCorners: count('homeCorners'),
+    awayCorners: count('awayCorners'),
+    homeYellowCards: count('homeYellowCards'),
+    awayYellowCards: count('awayYellowCards'),
+    homeRedCards: count('homeRedCards'),
+    awayRedCards: count('awayRedCards'),
+  };
+}
+
+export const EMPTY_STATS: EventStats = statsOf(() => null);

@@ -4,7 +4,8 @@ import { betItemId, marketId, marketType } from '../markets/catalog';
 import { searchName, teamId } from '../providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../providers/types';
 import { LOCALES, type LocalizedText } from '../sports';
-import type { EventStats } from '../stats';
+import { statsOf, STAT_KEYS, type EventStats } from '../stats';
+import { isRecord } from '../records';
 import { closingAtKickoff } from './closing';
 import type { PrevEvent, StoredBetItem, StoredMarket } from './stored';
 import { clockAt } from '../events/liveViews';
@@ -115,19 +116,6 @@ export interface IngestPlan {
   counts: { events: number; inserted: number; updated: number; live: number; statusChanges: number; priceChanges: number; markets: number };
 }
 
-const STAT_KEYS = [
-  'homeGoals',
-  'awayGoals',
-  'homeGoalsFirstHalf',
-  'awayGoalsFirstHalf',
-  'homeCorners',
-  'awayCorners',
-  'homeYellowCards',
-  'awayYellowCards',
-  'homeRedCards',
-  'awayRedCards',
-] as const satisfies readonly (keyof EventStats)[];
-
 /** Consensus of the books: their median price; with an even count the lower middle, a price some book really offers. */
 export function consensusPrice(prices: readonly (number | null)[]): number | null {
   const q = prices.filter((p): p is number => typeof p === 'number' && p >= 1).sort((a, b) => a - b);
@@ -148,20 +136,22 @@ const sameDate = (a: Date | null | undefined, b: Date | null | undefined) => (a 
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (!isRecord(a) || !isRecord(b)) return false;
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  for (const k of ka) if (!sameJson(a[k], b[k])) return false;
   return true;
 }
 
 function sameBookPrices(a: Record<string, number> | undefined, b: Record<string, number> | undefined): boolean {
-  const ka = Object.keys(a ?? {});
-  if (ka.length !== Object.keys(b ?? {}).length) return false;
-  return ka.every((k) => a![k] === b?.[k]);
+  // A missing map equals an empty one.
+  if (!a || !b) return Object.keys(a ?? b ?? {}).length === 0;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => a[k] === b[k]);
 }
 
 function sameMarkets(a: StoredMarket[], b: StoredMarket[] | undefined): boolean {
@@ -246,6 +236,43 @@ function closeMarkets(markets: StoredMarket[] | undefined): StoredMarket[] {
   return (markets ?? []).map((m) => ({ ...m, betItems: m.betItems.map((it) => ({ ...it, isAvailable: false })) }));
 }
 
+/** The fields an event write sets (the stored event's own fields). */
+type EventSet = Partial<PrevEvent>;
+
+/** A bet item's price before a move (PricesFields.previous). */
+interface PreviousPrice {
+  id: string;
+  price: number;
+  bookPrices: Record<string, number>;
+}
+
+/** The prices document's fields (EventPrices) the planner writes: all of them on insert. */
+interface PricesFields {
+  dataSource: string;
+  markets: StoredMarket[];
+  previous: PreviousPrice[];
+  movedAt: Date;
+  oddsUpdatedAt: Date | null;
+  liveFrom: Date | null;
+  analysisVersion: number;
+  analysisRequestedVersion: number;
+  analysisRequestedAt: Date | null;
+}
+
+/** The fields of the event a feed describes, compared with the stored ones each poll. */
+const STATIC_FIELDS = [
+  'sportId',
+  'competitionId',
+  'regionId',
+  'homeTeam',
+  'awayTeam',
+  'competition',
+  'region',
+  'priority',
+  'dataSource',
+  'providerEventId',
+] as const satisfies readonly (keyof PrevEvent)[];
+
 /** What the steps of one event's plan share: the feed's event, its stored state and the fields its write sets. */
 interface EventStep {
   plan: IngestPlan;
@@ -256,9 +283,9 @@ interface EventStep {
   prevState: PrevState | undefined;
   ended: boolean;
   /** The event's `$set` so far. */
-  set: Record<string, unknown>;
+  set: EventSet;
   /** The prices document's `$set` so far. */
-  priceSet: Record<string, unknown>;
+  priceSet: Partial<PricesFields>;
   options: PlanOptions;
 }
 
@@ -338,7 +365,7 @@ function planReferences(plan: IngestPlan, e: FeedEvent) {
 
 /** The event's own fields that changed (static fields, start, status, void flag, times, lineups); returns whether its status changed. */
 function planEventFields({ plan, batch, e, prev, set }: EventStep, { region, competition, homeTeam, awayTeam }: ReturnType<typeof planReferences>): boolean {
-  const statics: Record<string, unknown> = {
+  const statics: Required<Pick<PrevEvent, (typeof STATIC_FIELDS)[number]>> = {
     sportId: e.sportId,
     competitionId: competition.id,
     regionId: region.id,
@@ -350,7 +377,7 @@ function planEventFields({ plan, batch, e, prev, set }: EventStep, { region, com
     dataSource: batch.provider,
     providerEventId: e.providerEventId,
   };
-  for (const [k, v] of Object.entries(statics)) if (!prev || !sameJson(v, (prev as unknown as Record<string, unknown>)[k])) set[k] = v;
+  for (const k of STATIC_FIELDS) if (!prev || !sameJson(statics[k], prev[k])) copyField(set, statics, k);
   if (!prev || !sameDate(e.startDateTime, prev.startDateTime)) set.startDateTime = e.startDateTime;
 
   const statusChanged = !prev || prev.status !== e.status;
@@ -376,8 +403,8 @@ function planEventFields({ plan, batch, e, prev, set }: EventStep, { region, com
  * The prices before this move of each item that moved (a list: bet item ids hold dots, which no
  * document key may): { id, price, bookPrices }.
  */
-function previousOf(markets: StoredMarket[], prevItems: Map<string, StoredBetItem>): { id: string; price: number; bookPrices: Record<string, number> }[] {
-  const out: { id: string; price: number; bookPrices: Record<string, number> }[] = [];
+function previousOf(markets: StoredMarket[], prevItems: Map<string, StoredBetItem>): PreviousPrice[] {
+  const out: PreviousPrice[] = [];
   for (const m of markets) {
     for (const it of m.betItems) {
       const p = prevItems.get(it.id);
@@ -404,7 +431,14 @@ function planPrices({ plan, batch, e, prev, prevState, ended, priceSet }: EventS
   else if (!prev && !prevState?.prices) markets = [];
   if (markets === undefined && goesLive) markets = stored ?? [];
   if (markets === undefined || (prevState?.prices && sameMarkets(markets, stored) && !goesLive)) return undefined;
-  Object.assign(priceSet, { dataSource: batch.provider, markets, previous: previousOf(markets, prevItems), movedAt: batch.capturedAt, oddsUpdatedAt: odds ? odds.at : batch.capturedAt, liveFrom });
+  Object.assign(priceSet, {
+    dataSource: batch.provider,
+    markets,
+    previous: previousOf(markets, prevItems),
+    movedAt: batch.capturedAt,
+    oddsUpdatedAt: odds ? odds.at : batch.capturedAt,
+    liveFrom,
+  } satisfies Partial<PricesFields>);
   plan.counts.priceChanges++;
   plan.counts.markets += markets.length;
   plan.changed.add('events');
@@ -431,7 +465,7 @@ function planPricesWrite({ plan, batch, e, prevState, priceSet }: EventStep): Pr
   const before = prevState?.prices ?? null;
   if (Object.keys(priceSet).length === 0) return before;
   // A first prices document is whole, whatever asked for it (an analysis request of an event never priced).
-  const whole = {
+  const whole: PricesFields = {
     dataSource: batch.provider,
     markets: [],
     previous: [],
@@ -443,13 +477,13 @@ function planPricesWrite({ plan, batch, e, prevState, priceSet }: EventStep): Pr
     analysisRequestedAt: null,
   };
   plan.prices.push({ id: e.eventId, insert: !before, set: before ? priceSet : { ...whole, ...priceSet } });
-  const after = { ...(before ?? whole), ...priceSet } as Record<string, unknown>;
+  const after = { ...(before ?? whole), ...priceSet };
   return {
-    markets: (after.markets ?? []) as StoredMarket[],
-    liveFrom: (after.liveFrom ?? null) as Date | null,
-    analysisVersion: after.analysisVersion as number | undefined,
-    analysisRequestedVersion: after.analysisRequestedVersion as number | undefined,
-    analysisRequestedAt: (after.analysisRequestedAt ?? null) as Date | null,
+    markets: after.markets,
+    liveFrom: after.liveFrom ?? null,
+    analysisVersion: after.analysisVersion,
+    analysisRequestedVersion: after.analysisRequestedVersion,
+    analysisRequestedAt: after.analysisRequestedAt ?? null,
   };
 }
 
@@ -504,8 +538,10 @@ function planLiveData({ plan, batch, now, e, prev, prevState, set }: EventStep):
   // reproduces this reading from it exactly: the longer the span, the truer the rate, and the fewer
   // rewrites an integer clock costs.
   const span = stored?.elapsedAt ? (batch.capturedAt.getTime() - stored.elapsedAt.getTime()) / 1000 : 0;
-  const sameStretch = live.isInPlay && stored?.isInPlay && stored.phaseSysname === phase && span > 0 && live.elapsedSeconds !== null && stored.elapsedSeconds !== null;
-  const clockRate = sameStretch ? Math.max(0, (live.elapsedSeconds! - stored.elapsedSeconds!) / span) : (stored?.clockRate ?? null);
+  const reading = live.elapsedSeconds;
+  const storedReading = stored?.elapsedSeconds ?? null;
+  const sameStretch = live.isInPlay && stored?.isInPlay && stored.phaseSysname === phase && span > 0 && reading !== null && storedReading !== null;
+  const clockRate = sameStretch ? Math.max(0, (reading - storedReading) / span) : (stored?.clockRate ?? null);
   const anchor = sameStretch && extrapolateClock({ ...stored, clockRate }, batch.capturedAt) === live.elapsedSeconds ? stored : { elapsedSeconds: live.elapsedSeconds, elapsedAt: batch.capturedAt };
   const next: PrevLive = {
     stats,
@@ -602,11 +638,12 @@ function planAnalysis(
 }
 
 /** Defaults of a new event's fields that no poll sets (the schema's defaults, written by the insert). */
-const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, voided: false, lineups: null };
+const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, voided: false, lineups: null } satisfies EventSet;
 
 /** The event's write, when anything of its own changed: an insert when new, else one update by id. Returns its stored state after. */
 function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): PrevEvent {
-  const after = { ...(prev ?? { _id: e.eventId, ...NEW_EVENT_DEFAULTS }), ...set } as PrevEvent;
+  // A new event's status is in `set` too (a first poll always sets it).
+  const after: PrevEvent = { ...(prev ?? { _id: e.eventId, ...NEW_EVENT_DEFAULTS, status: e.status }), ...set };
   if (Object.keys(set).length === 0) return after;
   if (!prev) {
     plan.events.push({ id: e.eventId, insert: true, set: { _id: e.eventId, ...NEW_EVENT_DEFAULTS, ...set, createdAt: now, updatedAt: now } });
@@ -622,9 +659,12 @@ function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: b
 }
 
 function pickStats(s: EventStats): EventStats {
-  const out = {} as EventStats;
-  for (const k of STAT_KEYS) out[k] = s[k] ?? null;
-  return out;
+  return statsOf((k) => s[k] ?? null);
+}
+
+/** Copies one field; the generic key keeps the field's own type on both sides. */
+function copyField<T, K extends keyof T>(to: Partial<NoInfer<T>>, from: T, k: K): void {
+  to[k] = from[k];
 }
 
 function liveDataWrite(eventId: string, provider: string, live: PrevLive, insert: boolean, now: Date): DocWrite {

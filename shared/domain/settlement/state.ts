@@ -1,4 +1,4 @@
-import { EMPTY_STATS, type EndState, type EventStats } from '../stats';
+import { EMPTY_STATS, statsOf, type EndState, type EventStats } from '../stats';
 import { utcDay, utcDayRange } from '../days';
 
 /**
@@ -40,12 +40,10 @@ export type StatsSource = 'liveEventData' | 'event.stats' | 'none';
 type Counts = Partial<Record<keyof EventStats, number | null | undefined>>;
 
 function pickStats(doc: Counts): EventStats {
-  const out = { ...EMPTY_STATS };
-  for (const k of Object.keys(EMPTY_STATS) as (keyof EventStats)[]) {
+  return statsOf((k) => {
     const v = doc[k];
-    out[k] = typeof v === 'number' ? v : null;
-  }
-  return out;
+    return typeof v === 'number' ? v : null;
+  });
 }
 
 /**
