@@ -5,6 +5,7 @@ import { getConfig } from '../shared/platform/config';
 import { invalidateListing } from '../shared/platform/listing/store';
 import { migrateStoredEvents } from '../shared/app/ingest/migrate';
 import { closeProviders, providerHandle } from '../shared/platform/providers/registry';
+import { processContext } from '../shared/app/processContext';
 import { ingestHandlers } from './handlers/ingest';
 import { createQueueWorker } from './registry';
 import { main, workerService, type Service } from './runtime';
@@ -18,7 +19,7 @@ export async function startIngest(): Promise<Service> {
   // This worker's state is read back from the store; a poll of a previous run may have died
   // between its writes and the listing's: the next reader rebuilds the listing from the store.
   await invalidateListing();
-  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers, { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
+  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers(processContext()), { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
   return {
     name: service.name,
     stop: async () => {

@@ -2,6 +2,7 @@ import '../shared/platform/entry'; // first: a bad variable stops here, before a
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
 import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { processContext } from '../shared/app/processContext';
 import { getConfig } from '../shared/platform/config';
 import { rechargeHandlers } from './handlers/recharge';
 import { settlementHandlers } from './handlers/settlement';
@@ -14,7 +15,7 @@ export async function startSettlement(): Promise<Service> {
   // Many concurrent settle jobs so the batcher can grade them together; a dead worker's jobs are
   // taken back after the lock expires (the stalled check runs as often as the lock lasts).
   return workerService(
-    createQueueWorker(settlementQueue, settlementHandlers, {
+    createQueueWorker(settlementQueue, settlementHandlers(processContext()), {
       concurrency: cfg.SETTLEMENT_CONCURRENCY,
       lockDuration: cfg.SETTLEMENT_LOCK_MS,
       stalledInterval: cfg.SETTLEMENT_LOCK_MS,
@@ -28,7 +29,7 @@ export async function startSettlement(): Promise<Service> {
 export async function startRecharge(): Promise<Service> {
   // A short lock: a recharge worker that dies mid-charge has its job picked up again within
   // seconds (the charge is replayed under the same idempotency key), not after the default 30 s.
-  return workerService(createQueueWorker(rechargeQueue, rechargeHandlers, { concurrency: 2, lockDuration: 10000, stalledInterval: 5000 }));
+  return workerService(createQueueWorker(rechargeQueue, rechargeHandlers(processContext()), { concurrency: 2, lockDuration: 10000, stalledInterval: 5000 }));
 }
 
 /** Writes the charges web processes append to the Redis stream into the MongoDB ledger. */

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { createApp } from '../../api/app';
 import { commitRecommendations } from '../../shared/app/commitments/commit';
 import { connectMongo } from '../../shared/platform/db/mongo';
+import { processContext } from '../../shared/app/processContext';
 import { settleEvent } from '../../shared/app/settlement/settleEvent';
 import { serve, type TestServer } from '../helpers/api';
 import { launchBrowser, pageUntil, PHONE, type Browser } from '../helpers/browser';
@@ -149,7 +150,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     const eventId = await createEvent({ start });
     const ids = await createRecommendations(eventId, [{ key: 'dash', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.1, createdAt: new Date(start.getTime() - 24 * 3600_000) }]);
     await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
-    await settleEvent(eventId);
+    await settleEvent(processContext(), eventId);
 
     await browser?.close();
     browser = await launchBrowser();

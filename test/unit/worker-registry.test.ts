@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { defineQueue, safeJobId } from '../../jobs/define';
 import { ALL_QUEUES } from '../../jobs';
+import { processContext } from '../../shared/app/processContext';
 import { aiHandlers } from '../../workers/handlers/ai';
 import { ingestHandlers } from '../../workers/handlers/ingest';
 import { rechargeHandlers } from '../../workers/handlers/recharge';
@@ -49,7 +50,8 @@ describe('worker handler registration', () => {
   });
 
   it('every queue of the service boots with its handlers', () => {
-    const byQueue: Record<string, unknown[]> = { ingest: ingestHandlers, ai: aiHandlers, settlement: settlementHandlers, recharge: rechargeHandlers };
+    const ctx = processContext();
+    const byQueue: Record<string, unknown[]> = { ingest: ingestHandlers(ctx), ai: aiHandlers(ctx), settlement: settlementHandlers(ctx), recharge: rechargeHandlers(ctx) };
     for (const def of ALL_QUEUES) expect(() => resolveHandlers(def as never, byQueue[def.name] as never)).not.to.throw();
   });
 

@@ -3,22 +3,26 @@ import { getConfig } from '../../shared/platform/config';
 import { pollProvider, type PollOutcome } from '../../shared/app/ingest/poll';
 import { childLogger } from '../../shared/platform/logger';
 import { providerHandle } from '../../shared/platform/providers/registry';
+import type { AppContext } from '../../shared/app/context';
 import type { Registration } from '../registry';
 
-export const ingestHandlers: Registration<typeof ingestQueue>[] = [
-  [
-    'poll',
-    // The poll reads the provider as of its slot's start, so a job run late or by another
-    // worker still describes the same instant.
-    async (job): Promise<PollOutcome> => {
-      const { provider, slot } = job.data;
-      const intervalMs = getConfig().POLL_INTERVAL_MS;
-      if (job.data.intervalMs !== undefined && job.data.intervalMs !== intervalMs) {
-        // Left in the queue by a run with another POLL_INTERVAL_MS: its slot means another instant.
-        childLogger({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
-        return { status: 'skipped', provider, reason: 'stale-slot' };
-      }
-      return pollProvider(providerHandle(provider), { slot, intervalMs, at: new Date(slot * intervalMs) });
-    },
-  ],
-];
+/** The ingest queue's handlers, run in the process's context. */
+export function ingestHandlers(_ctx: AppContext): Registration<typeof ingestQueue>[] {
+  return [
+    [
+      'poll',
+      // The poll reads the provider as of its slot's start, so a job run late or by another
+      // worker still describes the same instant.
+      async (job): Promise<PollOutcome> => {
+        const { provider, slot } = job.data;
+        const intervalMs = getConfig().POLL_INTERVAL_MS;
+        if (job.data.intervalMs !== undefined && job.data.intervalMs !== intervalMs) {
+          // Left in the queue by a run with another POLL_INTERVAL_MS: its slot means another instant.
+          childLogger({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
+          return { status: 'skipped', provider, reason: 'stale-slot' };
+        }
+        return pollProvider(providerHandle(provider), { slot, intervalMs, at: new Date(slot * intervalMs) });
+      },
+    ],
+  ];
+}

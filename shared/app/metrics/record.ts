@@ -22,7 +22,7 @@ export function recordAnalysis(outcome: { status: string } | undefined, queuedAt
 }
 
 /** Events settled for the first time: from each event's end to the settlement. */
-export function recordFirstSettlements(events: { endedAt?: Date | null; settledVersion?: number | null }[], settledAt: Date): void {
+export function recordFirstSettlements(events: readonly { endedAt?: Date | null; settledVersion?: number | null }[], settledAt: Date): void {
   for (const e of events) {
     if (e.settledVersion !== null && e.settledVersion !== undefined) continue; // a re-settlement (correction), not the first
     if (!e.endedAt) continue; // cancelled before it started: nothing ended

@@ -1,4 +1,4 @@
-import { settleEvents, type EventOutcome } from './settleEvent';
+import type { EventOutcome } from './settleEvent';
 
 type Waiter = { resolve: (o: EventOutcome) => void; reject: (e: unknown) => void };
 
@@ -20,7 +20,7 @@ export class SettlementBatcher {
   private inFlight = 0;
 
   constructor(
-    private readonly run: (ids: readonly string[]) => Promise<Map<string, EventOutcome>> = (ids) => settleEvents(ids),
+    private readonly run: (ids: readonly string[]) => Promise<Map<string, EventOutcome>>,
     private readonly windowMs = 5,
     private readonly maxBatch = 250,
     private readonly maxInFlight = 1,

@@ -1,12 +1,6 @@
-import { findLegRecommendations, writePickResults, writeRecommendationResults, findPicksOfEventsForSettlement, findRecommendationsOfEventsForSettlement } from '../../platform/db/repositories/ai';
-import { findCancelledUnstartedEventIds, findLiveEventDataOfEvents } from '../../platform/db/repositories/events';
-import { markEventsSettledAtVersions } from '../../platform/db/repositories/eventSettlements';
-import { findEventsForSettlement, type SettlementEventRow } from '../../platform/db/repositories/settlementEvents';
-import { childLogger } from '../../platform/logger';
-import { commitSettlements } from '../commitments/commit';
-import { recordFirstSettlements } from '../metrics/record';
-import { appendChanges } from '../../platform/feed/changeFeed';
-import { worldNow } from '../../platform/clock/worldClock';
+import type { AppContext } from '../context';
+export type { SettlementStore } from './ports';
+import type { SettlementPickRow, SettlementRecommendationRow } from '../../platform/db/repositories/ai';
 import {
   correctionReason,
   decidePick,
@@ -15,13 +9,9 @@ import {
   pickUpdate,
   recommendationUpdate,
   type GradingContext,
-  type LegRecommendation,
   type LegView,
-  type PickRead,
-  type RecommendationRead,
   type ResultWrite,
 } from '../../domain/settlement/plan';
-import { RollupRefresher } from './rollups';
 import { betDay, settlementState, settlementStats, type SettlementState, type StatsSource } from '../../domain/settlement/state';
 
 /**
@@ -39,8 +29,6 @@ import { betDay, settlementState, settlementStats, type SettlementState, type St
  * nothing twice; a write that finds the document changed (another worker) makes the step re-read.
  */
 
-const log = childLogger({ component: 'settlement' });
-
 export interface EventOutcome {
   eventId: string;
   status: 'missing' | 'pending' | 'unplayed' | 'settled';
@@ -56,7 +44,6 @@ export class SettlementConflictError extends Error {
 }
 
 const MAX_PASSES = 4;
-type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
 
 /**
  * Runs `plan` over freshly read documents and writes its updates (bulk, in server-sized batches), until a pass
@@ -64,6 +51,7 @@ type RecRow = RecommendationRead & { eventId: string; eventStartAt: Date };
  * that pass's updates; updates of a pass that hit a conflict are re-planned from a new read.
  */
 async function writeUntilStable<T, Tag>(
+  ctx: AppContext,
   what: string,
   read: () => Promise<T[]>,
   plan: (doc: T) => { op: ResultWrite | null; tag: Tag },
@@ -87,21 +75,14 @@ async function writeUntilStable<T, Tag>(
       applied(tags);
       return read();
     }
-    log.debug({ what, pass, conflicts: ops.length - res.matchedCount }, 'settlement write conflict; re-reading');
+    ctx.log({ component: 'settlement' }).debug({ what, pass, conflicts: ops.length - res.matchedCount }, 'settlement write conflict; re-reading');
   }
   throw new SettlementConflictError(`${what}: documents kept changing during ${MAX_PASSES} passes`);
 }
 
-export interface SettleOptions {
-  now?: () => Date;
-  refresher?: RollupRefresher;
-}
-
-const defaultRefresher = new RollupRefresher();
-
-export async function settleEvents(eventIds: readonly string[], opts: SettleOptions = {}): Promise<Map<string, EventOutcome>> {
-  const now = (opts.now ?? (() => new Date()))();
-  const refresher = opts.refresher ?? defaultRefresher;
+export async function settleEvents(ctx: AppContext, eventIds: readonly string[]): Promise<Map<string, EventOutcome>> {
+  const store = ctx.settlement;
+  const now = ctx.clock.now();
   const ids = [...new Set(eventIds)];
   const out = new Map<string, EventOutcome>();
   const blank = (eventId: string, status: EventOutcome['status'], resultVersion = 0): EventOutcome => ({
@@ -113,7 +94,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   });
   for (const id of ids) out.set(id, blank(id, 'missing'));
 
-  const events: SettlementEventRow[] = await findEventsForSettlement(ids);
+  const events = await store.findEvents(ids);
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
   const states = new Map<string, SettlementState>();
   for (const e of events) {
@@ -132,7 +113,7 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   );
 
   if (endedIds.length) {
-    const leds = await findLiveEventDataOfEvents(endedIds);
+    const leds = await store.findLiveData(endedIds);
     const ledByEvent = new Map(leds.map((l) => [l.eventId, l]));
     for (const e of events) {
       if (!endedIds.includes(e._id)) continue;
@@ -144,18 +125,19 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
 
   // 2. Recommendations.
   const REC_KIND = { settle: 'settled', correct: 'corrected', confirm: 'confirmed', error: 'errors' } as const;
-  let recs: RecRow[] = [];
+  let recs: SettlementRecommendationRow[] = [];
   if (endedIds.length) {
     recs = await writeUntilStable(
+      ctx,
       'recommendations',
-      (): Promise<RecRow[]> => findRecommendationsOfEventsForSettlement(endedIds),
+      () => store.findRecommendations(endedIds),
       (rec) => {
         const ctx = contexts.get(rec.eventId)!;
         const decision = decideRecommendation(rec, ctx);
         const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
         return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
       },
-      (writes) => writeRecommendationResults(writes),
+      (writes) => store.writeRecommendationResults(writes),
       (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
     );
   }
@@ -163,24 +145,24 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   // 3. Picks with a leg on these events (a cancelled-before-start event voids its legs).
   const pickEventIds = [...endedIds, ...cancelledIds];
   const PICK_KIND = { settle: 'settled', correct: 'corrected', legs: 'legs', error: 'errors' } as const;
-  type PickRow = PickRead & { eventIds: string[]; legViews: LegView[] };
+  type PickRow = SettlementPickRow & { legViews: LegView[] };
   if (pickEventIds.length) {
     await writeUntilStable(
+      ctx,
       'picks',
       async (): Promise<PickRow[]> => {
-        const picks = await findPicksOfEventsForSettlement<PickRow>(pickEventIds);
-        if (picks.length === 0) return picks;
+        const picks = await store.findPicks(pickEventIds);
+        if (picks.length === 0) return [];
         const legRecIds = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.recommendationId)))];
-        const legRecs: (LegRecommendation & { _id: string })[] = await findLegRecommendations(legRecIds);
+        const legRecs = await store.findLegRecommendations(legRecIds);
         const recById = new Map(legRecs.map((r) => [r._id, r]));
         // Legs on events outside this batch: was any of them cancelled before it started?
         const cancelled = new Set(cancelledIds);
         const otherEvents = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.eventId)))].filter((id) => !states.has(id));
         if (otherEvents.length) {
-          for (const id of await findCancelledUnstartedEventIds(otherEvents)) cancelled.add(id);
+          for (const id of await store.findCancelledUnstartedEventIds(otherEvents)) cancelled.add(id);
         }
-        for (const p of picks) p.legViews = p.legs.map((l) => legView(recById.get(l.recommendationId), cancelled.has(l.eventId)));
-        return picks;
+        return picks.map((p) => ({ ...p, legViews: p.legs.map((l) => legView(recById.get(l.recommendationId), cancelled.has(l.eventId))) }));
       },
       (pick) => {
         const version = Math.max(0, ...pick.eventIds.map((id) => contexts.get(id)?.version ?? 0));
@@ -188,26 +170,25 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
         const kind = d.kind === 'none' ? null : PICK_KIND[d.kind];
         return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
       },
-      (writes) => writePickResults(writes),
+      (writes) => store.writePickResults(writes),
       (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
     );
   }
 
   // 4. Performance of the days of these events' bets (recomputed from the bets).
   const days = [...new Set(recs.map((r) => betDay(r.eventStartAt)))];
-  await refresher.request(days);
+  await store.refreshRollups(days);
 
   // Each settlement becomes a later link of the commitments chain, before the marker: a crash
   // before it leaves the event for the sweeper, whose re-run commits what is missing.
-  await commitSettlements(endedIds, pickEventIds);
+  await store.commitSettlements(endedIds, pickEventIds);
 
   // 5. The change feed hears of each settlement before the marker, so a crash between them makes
   // the sweeper's re-run report it again (at least once, never lost).
   const settledIds = [...endedIds, ...cancelledIds];
   if (settledIds.length) {
-    const at = worldNow();
-    await appendChanges(
-      'settlement',
+    const at = ctx.clock.worldNow();
+    await store.appendChanges(
       `${settledIds[0]}-${now.getTime()}`,
       settledIds.map((id) => {
         const o = out.get(id)!;
@@ -217,18 +198,20 @@ export async function settleEvents(eventIds: readonly string[], opts: SettleOpti
   }
 
   // 6. The settled-at-version marker the sweeper looks for.
-  await markEventsSettledAtVersions(
+  await store.markSettled(
     [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })),
     now,
   );
   const marked = new Set([...endedIds, ...cancelledIds]);
-  recordFirstSettlements(
+  store.recordFirstSettlements(
     events.filter((e) => marked.has(e._id)),
     now,
   );
   return out;
 }
 
-export async function settleEvent(eventId: string, opts: SettleOptions = {}): Promise<EventOutcome> {
-  return (await settleEvents([eventId], opts)).get(eventId)!;
+export async function settleEvent(ctx: AppContext, eventId: string): Promise<EventOutcome> {
+  const outcome = (await settleEvents(ctx, [eventId])).get(eventId);
+  if (!outcome) throw new Error(`settlement gave no outcome for ${eventId}`); // settleEvents answers every id asked
+  return outcome;
 }

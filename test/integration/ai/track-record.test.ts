@@ -10,6 +10,7 @@ import { publishChainHead } from '../../../shared/app/commitments/publish';
 import { canonicalize } from '../../../shared/domain/commitments/canonical';
 import { findLinkOf, findLinksFrom } from '../../../shared/platform/db/repositories/commitments';
 import { getConfig } from '../../../shared/platform/config';
+import { processContext } from '../../../shared/app/processContext';
 import { settleEvent } from '../../../shared/app/settlement/settleEvent';
 import { startApi, type TestServer } from '../../helpers/api';
 import { cli } from '../../helpers/cli';
@@ -113,8 +114,8 @@ describe('track record: the commitments chain and its endpoints', function () {
     expect(await commitRecommendations(recIds, ev)).to.equal(2);
     expect(await commitRecommendations(recIds, ev)).to.equal(0);
     const committed = await findLinkOf('recommendation', recIds[0]);
-    await settleEvent(eventId);
-    await settleEvent(eventId); // a retried job
+    await settleEvent(processContext(), eventId);
+    await settleEvent(processContext(), eventId); // a retried job
     const after = await findLinkOf('recommendation', recIds[0]);
     expect(after).to.deep.equal(committed);
     const settled = await findLinkOf('recommendation-settlement', `${recIds[0]}@v0`);
@@ -148,7 +149,7 @@ describe('track record: the commitments chain and its endpoints', function () {
       { key: 'again', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.3, createdAt: new Date(start.getTime() - 10 * 3600_000) },
     ]);
     await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
-    await settleEvent(eventId);
+    await settleEvent(processContext(), eventId);
     const every = await api.get('/v2/ai/track-record?days=3650');
     const once = await api.get('/v2/ai/track-record?days=3650&per=outcome');
     expect(once.status).to.equal(200);

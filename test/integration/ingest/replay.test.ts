@@ -11,6 +11,7 @@ import { pollProvider } from '../../../shared/app/ingest/poll';
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { ReplayProvider, APPEAR_MS } from '../../../shared/platform/providers/replay';
 import { loadReplaySeasons, type ReplayMatch } from '../../../shared/platform/providers/replay/season';
+import { processContext } from '../../../shared/app/processContext';
 import { settleEvent } from '../../../shared/app/settlement/settleEvent';
 import { dataFolder, hasSeason, rowOf, seasonLines } from '../../helpers/footballData';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
@@ -111,7 +112,7 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
       awayRedCards: num(r.AR),
     });
 
-    await settleEvent(m.eventId);
+    await settleEvent(processContext(), m.eventId);
     const rec = (await findRecommendationsByIds(['replay-test-1']))[0];
     const q = [r.PSCH, r.PSCD, r.PSCA].map((x) => 1 / num(x));
     const fairHome = q[0] / (q[0] + q[1] + q[2]);

@@ -11,6 +11,7 @@ import { runCharge } from '../../../shared/app/billing/recharge';
 import { redis } from '../../../shared/platform/db/redis';
 import { findAccountById, findRechargeAttemptsOfAccount } from '../../../shared/platform/db/repositories/accounts';
 import { findLedgerEntriesOfAccount, findRechargeAttemptOfAccount } from '../../../shared/platform/db/repositories/fixtures';
+import { processContext } from '../../../shared/app/processContext';
 import { rechargeHandlers, sweepRecharges } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
 import { type TestServer } from '../../helpers/api';
@@ -37,7 +38,7 @@ describe('auto-recharge', function () {
   describe('with the built-in test gateway and a recharge worker', () => {
     let worker: Worker;
     before(() => {
-      worker = createQueueWorker(rechargeQueue, rechargeHandlers, { concurrency: 2 });
+      worker = createQueueWorker(rechargeQueue, rechargeHandlers(processContext()), { concurrency: 2 });
       void worker.run();
     });
     after(() => worker.close());
@@ -92,7 +93,7 @@ describe('auto-recharge', function () {
 
       // Nothing brings a third charge: more debits, the sweep, a stray attempt-3 job.
       await spend(api, key, 5);
-      expect(await sweepRecharges()).to.deep.equal({ ensured: 0 });
+      expect(await sweepRecharges(processContext())).to.deep.equal({ ensured: 0 });
       expect(await runCharge({ accountId, window: first.window, attempt: 3 })).to.include({ outcome: 'skipped' });
       await new Promise((r) => setTimeout(r, 500));
       expect(await gatewayCharges(accountId)).to.have.length(2);

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { DispatchOptions, DispatchResult, Intent } from './intents';
+import type { SettlementStore } from './settlement/ports';
+
+/**
+ * The context a use case runs in: the stores it reads and writes (each use case declares the port
+ * it needs next to itself), the dispatcher of its intentions, the clock and the logger. The runtime
+ * makes one per process (shared/app/processContext.ts: repositories, queues, the world clock, pino);
+ * unit tests give one with in-memory fakes (test/unit/app/fakeContext.ts), as the model codebases do.
+ * A use case never imports the database, the queues or the clock on its own.
+ */
+export interface AppContext {
+  readonly clock: Clock;
+  readonly log: (bindings: Record<string, unknown>) => Logger;
+  /**
+   * Carries out intentions (shared/app/intents.ts). Jobs return theirs and the worker runtime
+   * dispatches them once the job's work is done (workers/registry.ts); a use case calls it itself
+   * only where an intention must be queued before a later step of its own (a poll's follow-ups,
+   * before its slot is recorded).
+   */
+  readonly dispatch: Dispatcher;
+  readonly settlement: SettlementStore;
+}
+
+export interface Clock {
+  /** The real instant (written on documents, compared with the stores' dates). */
+  now(): Date;
+  /** The simulated world's instant (SIM_SPEED, SIM_EPOCH; the real one when neither is set). */
+  worldNow(): Date;
+}
+
+export type Dispatcher = (intents: readonly Intent[], opts?: DispatchOptions) => Promise<DispatchResult[]>;

@@ -1,0 +1,114 @@
+import pino from 'pino';
+import type { AppContext } from '../../../shared/app/context';
+import { jobIdOf, type DispatchResult, type Intent } from '../../../shared/app/intents';
+import type { SettlementStore } from '../../../shared/app/settlement/ports';
+import type { Change } from '../../../shared/domain/feed/changes';
+import type { LegRecommendation, ResultWrite } from '../../../shared/domain/settlement/plan';
+import type { LiveEventDataRow } from '../../../shared/platform/db/repositories/events';
+import type { SettlementPickRow, SettlementRecommendationRow } from '../../../shared/platform/db/repositories/ai';
+import type { SettlementEventRow } from '../../../shared/platform/db/repositories/settlementEvents';
+
+/**
+ * An in-memory context for the use cases (shared/app/context.ts): the stores are plain arrays
+ * whose conditional writes behave as MongoDB's (a write whose expected fields no longer match
+ * does nothing), the dispatcher records what it is given, the clock stands still until moved.
+ */
+
+/** A document field compared as MongoDB does: a missing field equals null. */
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+function applyWrites<T extends { _id: string }>(docs: T[], writes: readonly ResultWrite[]): { matchedCount: number } {
+  let matchedCount = 0;
+  for (const w of writes) {
+    const i = docs.findIndex((d) => d._id === w.id && Object.entries(w.expect).every(([k, v]) => same(Reflect.get(d, k), v)));
+    if (i < 0) continue;
+    matchedCount++;
+    const doc: Record<string, unknown> = { ...docs[i], ...w.set };
+    if (w.correction) doc.corrections = [...(Array.isArray(doc.corrections) ? doc.corrections : []), w.correction];
+    if (w.counted) doc.settlementWrites = (typeof doc.settlementWrites === 'number' ? doc.settlementWrites : 0) + 1;
+    Object.assign(docs[i], doc);
+  }
+  return { matchedCount };
+}
+
+export class MemorySettlementStore implements SettlementStore {
+  events: SettlementEventRow[] = [];
+  liveData: LiveEventDataRow[] = [];
+  recommendations: (SettlementRecommendationRow & { settlementWrites?: number; corrections?: unknown[] })[] = [];
+  picks: (SettlementPickRow & { settlementWrites?: number })[] = [];
+  markers = new Map<string, { version: number; at: Date }>();
+  rollupDays: string[][] = [];
+  committed: { recommendationEventIds: string[]; pickEventIds: string[] }[] = [];
+  changes: Change[] = [];
+  firstSettlements: string[] = [];
+  /** Runs before each recommendation write (e.g. another writer changing a document meanwhile). */
+  beforeRecommendationWrite: () => void = () => undefined;
+
+  async findEvents(ids: readonly string[]) {
+    return this.events.filter((e) => ids.includes(e._id)).map((e) => ({ ...e, settledVersion: this.markers.get(e._id)?.version ?? null }));
+  }
+  async findLiveData(ids: readonly string[]) {
+    return this.liveData.filter((l) => ids.includes(l.eventId));
+  }
+  async findRecommendations(ids: readonly string[]) {
+    return this.recommendations.filter((r) => ids.includes(r.eventId)).map((r) => ({ ...r }));
+  }
+  async writeRecommendationResults(writes: readonly ResultWrite[]) {
+    this.beforeRecommendationWrite();
+    return applyWrites(this.recommendations, writes);
+  }
+  async findPicks(ids: readonly string[]) {
+    return this.picks.filter((p) => p.eventIds.some((id) => ids.includes(id))).map((p) => ({ ...p }));
+  }
+  async findLegRecommendations(ids: readonly string[]): Promise<(LegRecommendation & { _id: string })[]> {
+    return this.recommendations.filter((r) => ids.includes(r._id));
+  }
+  async findCancelledUnstartedEventIds(ids: readonly string[]) {
+    return this.events.filter((e) => ids.includes(e._id) && e.status === 'cancelled' && !e.startedAt).map((e) => e._id);
+  }
+  async writePickResults(writes: readonly ResultWrite[]) {
+    return applyWrites(this.picks, writes);
+  }
+  async refreshRollups(days: readonly string[]) {
+    if (days.length) this.rollupDays.push([...days]);
+  }
+  async commitSettlements(recommendationEventIds: readonly string[], pickEventIds: readonly string[]) {
+    this.committed.push({ recommendationEventIds: [...recommendationEventIds], pickEventIds: [...pickEventIds] });
+  }
+  async appendChanges(_batchId: string, changes: readonly Change[]) {
+    this.changes.push(...changes);
+  }
+  async markSettled(versions: readonly { eventId: string; version: number }[], now: Date) {
+    for (const v of versions) this.markers.set(v.eventId, { version: v.version, at: now });
+  }
+  recordFirstSettlements(events: readonly SettlementEventRow[]) {
+    this.firstSettlements.push(...events.filter((e) => e.settledVersion === null || e.settledVersion === undefined).map((e) => e._id));
+  }
+}
+
+export interface FakeContext extends AppContext {
+  readonly settlement: MemorySettlementStore;
+  /** Every intention dispatched, in order. */
+  readonly dispatched: Intent[];
+  /** Moves the clock (real and world alike). */
+  setNow(at: Date): void;
+}
+
+export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext {
+  let now = at;
+  const dispatched: Intent[] = [];
+  const silent = pino({ level: 'silent' });
+  return {
+    clock: { now: () => now, worldNow: () => now },
+    log: (bindings) => silent.child(bindings),
+    dispatch: async (intents): Promise<DispatchResult[]> => {
+      dispatched.push(...intents);
+      return intents.map((intent) => ({ intent, jobIds: intent.kind === 'enqueue' ? [jobIdOf(intent)] : [], enqueued: true }));
+    },
+    settlement: new MemorySettlementStore(),
+    dispatched,
+    setNow: (next) => {
+      now = next;
+    },
+  };
+}
