@@ -11,6 +11,7 @@ import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import type { KeyMode } from '../shared/domain/billing/keys';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
 import { checkPerformance, performanceCheckPassed, type PerformanceCheck, type PerformanceMismatch } from '../shared/app/settlement/check';
+import { processContext } from '../shared/app/processContext';
 import { CorrectionInputError, correctResult, parseCorrection, STATS_OPTIONS, type CorrectionOutcome } from '../shared/app/settlement/correct';
 import { startLocalServices } from './services';
 import { MAX_PROOF_PATH } from '../shared/domain/commitments/chain';
@@ -198,7 +199,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
       .join(' ')} [--void true|false]`,
     options: { event: { type: 'string' }, ...statsOptions, void: { type: 'string' } },
     required: ['event'],
-    run: (v) => correctResult(parseCorrection(str(v, 'event'), v as Record<string, string | undefined>)),
+    run: (v) => correctResult(processContext(), parseCorrection(str(v, 'event'), v as Record<string, string | undefined>)),
     human: correctionHuman,
   }),
   'demo-key': defineCommand({

@@ -1,10 +1,10 @@
 import { key, redis } from '../../platform/db/redis';
 import { tryWithLock } from '../../platform/locks';
-import { dispatch, jobIdOf, type EnqueueIntent } from '../intents';
+import type { AppContext } from '../context';
+import { jobIdOf, type EnqueueIntent } from '../intents';
 import { findEventProvider, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../../platform/db/repositories/events';
 import { forgetIngestState, whileIngestPaused } from '../ingest/state';
 import { appendChanges } from '../../platform/feed/changeFeed';
-import { worldNow } from '../../platform/clock/worldClock';
 import { type CorrectionEventRow, findEventForCorrection } from '../../platform/db/repositories/settlementEvents';
 import { EMPTY_STATS, type EventStats } from '../../domain/stats';
 import { settlementState } from '../../domain/settlement/state';
@@ -111,7 +111,7 @@ export function correctionIntents(eventId: string, event: { resultVersion?: numb
  * in 20 tries), so the lock is what keeps two operators from both taking version n + 1; the
  * conditional update still guards against ingest moving the version on MongoDB.
  */
-export async function correctResult(req: CorrectionRequest): Promise<CorrectionOutcome> {
+export async function correctResult(ctx: AppContext, req: CorrectionRequest): Promise<CorrectionOutcome> {
   const provider = await findEventProvider(req.eventId);
   if (provider === null) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   // The settle job is enqueued under the lock, right after the writes, as before intentions.
@@ -124,11 +124,11 @@ export async function correctResult(req: CorrectionRequest): Promise<CorrectionO
         await forgetIngestState(provider);
         const { outcome: o } = done;
         const data = { changes: o.changes, resultVersion: o.resultVersion, corrected: true };
-        await appendChanges('correction', `${req.eventId}-v${o.resultVersion}`, [{ eventId: req.eventId, kind: 'result', at: worldNow(), data }]);
+        await appendChanges('correction', `${req.eventId}-v${o.resultVersion}`, [{ eventId: req.eventId, kind: 'result', at: ctx.clock.worldNow(), data }]);
       }
       return done;
     });
-    await dispatch(intents);
+    await ctx.dispatch(intents);
     return outcome;
   });
   if (!held.held) throw new CorrectionConflictError(`event ${req.eventId}: another correction of this event is running; run the command again once it has finished`);

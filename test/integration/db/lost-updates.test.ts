@@ -14,6 +14,7 @@ import { pollProvider, type PollOutcome } from '../../../shared/app/ingest/poll'
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { loadScenario } from '../../../shared/platform/providers/simulated/scenario';
+import { processContext } from '../../../shared/app/processContext';
 import { correctResult } from '../../../shared/app/settlement/correct';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 
@@ -82,7 +83,7 @@ describe('one writer per document: concurrent writers of one event lose nothing'
       const [polled] = await Promise.all([
         poll(t),
         markEventsSettledAtVersions([{ eventId: id, version: 100 + r }], new Date()),
-        correctResult({ eventId: id, stats: { homeYellowCards: 7 } }),
+        correctResult(processContext(), { eventId: id, stats: { homeYellowCards: 7 } }),
         ...Array.from({ length: VIEWS }, () => countView(id, 0)),
       ]);
       await drainViewFlushes();

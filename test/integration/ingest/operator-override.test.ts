@@ -10,6 +10,7 @@ import { findEventById } from '../../../shared/platform/db/repositories/eventFor
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { loadScenario } from '../../../shared/platform/providers/simulated/scenario';
+import { processContext } from '../../../shared/app/processContext';
 import { correctResult } from '../../../shared/app/settlement/correct';
 import { clearIngested, nextSlot } from '../../helpers/ingest';
 
@@ -49,7 +50,7 @@ describe('ingest: an operator-corrected result stands against the feed', functio
   it("happy: later polls and the provider's own correction leave the operator's counts, void flag and version alone", async () => {
     const before = (await findEventById('7100008'))!;
     expect(before.status).to.equal('completed');
-    const out = await correctResult({ eventId: '7100008', stats: { homeCorners: 12, homeGoals: 3 }, voided: false });
+    const out = await correctResult(processContext(), { eventId: '7100008', stats: { homeCorners: 12, homeGoals: 3 }, voided: false });
     expect(out).to.include({ changed: true, previousVersion: 0, resultVersion: 1 });
 
     await poll(at('14:50'));

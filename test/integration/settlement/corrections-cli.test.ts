@@ -12,6 +12,7 @@ import {
   insertRawRecommendation,
   setRollupFields,
 } from '../../../shared/platform/db/repositories/fixtures';
+import { processContext } from '../../../shared/app/processContext';
 import { CorrectionConflictError, correctResult, type CorrectionOutcome } from '../../../shared/app/settlement/correct';
 import { refreshRollupDays } from '../../../shared/app/settlement/rollups';
 import { betDay } from '../../../shared/domain/settlement/state';
@@ -209,7 +210,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
   it('security: two concurrent corrections of one event never take the same version', async () => {
     for (let i = 0; i < 5; i++) {
       const id = await createEvent();
-      const runs = await Promise.allSettled([correctResult({ eventId: id, stats: { homeGoals: 5 } }), correctResult({ eventId: id, stats: { awayGoals: 4 } })]);
+      const runs = await Promise.allSettled([correctResult(processContext(), { eventId: id, stats: { homeGoals: 5 } }), correctResult(processContext(), { eventId: id, stats: { awayGoals: 4 } })]);
       const done = runs.filter((r): r is PromiseFulfilledResult<CorrectionOutcome> => r.status === 'fulfilled').map((r) => r.value);
       for (const r of runs) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(CorrectionConflictError);
       expect(done.length).to.be.at.least(1);
