@@ -1,12 +1,12 @@
 import { getConfig } from '../../shared/platform/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
 import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/repositories/events';
-import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot } from '../../shared/platform/db/repositories/eventForms';
+import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, type EventListRow } from '../../shared/platform/db/repositories/eventForms';
 import { findViewsOfEvents } from '../../shared/platform/db/repositories/eventViews';
 import { findRegionCompetitionsByPriority } from '../../shared/platform/db/repositories/reference';
 import { sportById, sportByName, type Locale } from '../../shared/domain/sports';
 import { renderDetailEvent } from '../render/detail';
-import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../render/events';
+import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
 import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
@@ -28,11 +28,11 @@ export interface MatchesQuery extends EventFilterInput {
  * and for at most LIST_FORM_MAX_AGE_MS (which bounds how old its view count gets): a page read
  * after a poll reads from the store only the events that poll changed.
  */
-const listForms = new Map<string, { v: number; until: number; form: StoredEvent }>();
+const listForms = new Map<string, { v: number; until: number; form: EventListRow }>();
 const LIST_FORMS_MAX = 50_000;
 export const LIST_FORM_MAX_AGE_MS = 30_000;
 
-async function listFormsOf(ids: readonly string[], listing: Listing): Promise<StoredEvent[]> {
+async function listFormsOf(ids: readonly string[], listing: Listing): Promise<EventListRow[]> {
   const rows = listingIndex(listing);
   const now = Date.now();
   const kept = (id: string) => {
@@ -40,7 +40,7 @@ async function listFormsOf(ids: readonly string[], listing: Listing): Promise<St
     return k && k.v === rows.get(id)?.v && k.until > now ? k.form : undefined;
   };
   const missing = ids.filter((id) => !kept(id));
-  const read = new Map<string, StoredEvent>();
+  const read = new Map<string, EventListRow>();
   if (missing.length) {
     if (listForms.size > LIST_FORMS_MAX) listForms.clear();
     for (const form of await findEventListFormsByIds(missing, { live: false })) {
@@ -50,7 +50,7 @@ async function listFormsOf(ids: readonly string[], listing: Listing): Promise<St
     }
   }
   // An event gone from the store since the snapshot is left out, as the store's own page would.
-  return ids.map((id) => read.get(id) ?? kept(id)).filter((f): f is StoredEvent => f !== undefined);
+  return ids.map((id) => read.get(id) ?? kept(id)).filter((f): f is EventListRow => f !== undefined);
 }
 
 /** The page and `count` are chosen from one listing snapshot; only the page's changed events are read. */

@@ -3,6 +3,7 @@ import { efficiencyBand } from '../../shared/domain/ai/efficiency';
 import { type RecommendationIdentity, type RecommendationPrice, recommendationPrice } from '../../shared/domain/ai/eventHeader';
 import { marketType } from '../../shared/domain/markets/catalog';
 import type { Locale, LocalizedText } from '../../shared/domain/sports';
+import type { InsightDoc, PickDoc, PickEventDoc, PickLegDoc, RecommendationDoc } from '../../shared/platform/db/repositories/ai';
 import { localizeDeep, text } from './localize';
 import { outcomeCaption } from './markets';
 
@@ -15,7 +16,7 @@ import { outcomeCaption } from './markets';
 
 const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : typeof d === 'string' ? d : null);
 const texts = (list: unknown, locale: Locale): string[] => (Array.isArray(list) ? list.map((t) => text(t, locale)).filter((t): t is string => t !== null) : []);
-const free = (doc: unknown, locale: Locale) => localizeDeep(doc ?? null, locale) as object | null;
+const free = (doc: unknown, locale: Locale) => localizeDeep(doc ?? null, locale);
 
 /** An instant written in a zone, ISO 8601 with its offset (UTC: the same string as toISOString). */
 export function inZone(d: Date | string, zone: string): string {
@@ -32,27 +33,19 @@ function outcomeText(o: { outcome: string; outcomeLocalized?: LocalizedText | nu
   return own ?? outcomeCaption(marketType(sysname), code, line, locale, o.outcome);
 }
 
-/** A stored recommendation (shared/platform/db/models/recommendation.ts). */
-export interface StoredRecommendation extends RecommendationIdentity, RecommendationPrice {
-  line?: number | null;
-  outcome: string;
-  outcomeLocalized?: LocalizedText | null;
-  rationale?: unknown[];
-  riskFactors?: unknown[];
-  dataSupport?: unknown[];
-  settled?: boolean | null;
-  result?: string | null;
-  resultDetail?: string | null;
-  actualReturn?: number | null;
-  settlementDate?: Date | null;
-  closingOdds?: number | null;
-  clv?: number | null;
-  eventStartAt: Date;
-  createdAt?: Date;
-}
+/** The fields of a stored recommendation (RecommendationDoc) its contract form shows; the optional ones may be absent. */
+export type RecommendationFields = RecommendationIdentity &
+  RecommendationPrice &
+  Pick<RecommendationDoc, 'outcome' | 'eventStartAt'> &
+  Partial<
+    Pick<
+      RecommendationDoc,
+      'line' | 'outcomeLocalized' | 'rationale' | 'riskFactors' | 'dataSupport' | 'settled' | 'result' | 'resultDetail' | 'actualReturn' | 'settlementDate' | 'closingOdds' | 'clv' | 'createdAt'
+    >
+  >;
 
 /** The contract's Recommendation, outcome and sentences in the requested locale. */
-export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
+export function renderRecommendation(r: RecommendationFields, locale: Locale) {
   return {
     id: String(r._id),
     eventId: r.eventId,
@@ -77,57 +70,18 @@ export function renderRecommendation(r: StoredRecommendation, locale: Locale) {
   };
 }
 
-/** A leg of a stored pick: a copy of its recommendation (shared/platform/db/models/pick.ts). */
-export interface StoredLeg {
-  recommendationId: string;
-  eventId: string;
-  betItemId: string;
-  market: string;
-  outcome: string;
-  outcomeLocalized?: LocalizedText | null;
-  code: string;
-  bookmaker: string;
-  odds: number;
-  point?: number | null;
-  edgePercentage: number;
-  confidence: string;
-  result?: string | null;
-}
+/** The fields of a stored pick's leg (PickLegDoc) its contract form shows. */
+type LegFields = Pick<PickLegDoc, 'recommendationId' | 'eventId' | 'betItemId' | 'market' | 'outcome' | 'code' | 'bookmaker' | 'odds' | 'edgePercentage' | 'confidence'> &
+  Partial<Pick<PickLegDoc, 'outcomeLocalized' | 'point' | 'result'>>;
 
-/** The pick's main event as the AI worker stores it (names still {en, es, pt}). */
-export interface StoredPickEvent {
-  id: string;
-  homeTeam?: { id: number; name: unknown };
-  awayTeam?: { id: number; name: unknown };
-  startDateTime: Date | string;
-  competition?: { caption: unknown };
-  competitionId: number;
-  status: string;
-  league: unknown;
-}
+/** The fields of a stored pick's main event (PickEventDoc) its contract form shows. */
+type PickEventFields = Pick<PickEventDoc, 'id' | 'homeTeam' | 'awayTeam' | 'startDateTime' | 'competition' | 'competitionId' | 'status' | 'league'>;
 
-/** A stored pick (shared/platform/db/models/pick.ts). */
-export interface StoredPick {
-  _id: string;
-  pickType: string;
-  legs: StoredLeg[];
-  totalOdds: number;
-  edgePercentage: number;
-  confidence: string;
-  kellyFraction: number;
-  rationale?: unknown[];
-  event: StoredPickEvent;
-  featuredOrder: number;
-  featuredDate: string;
-  startsAt: Date;
-  settled?: boolean | null;
-  result?: string | null;
-  analysisInsight?: unknown;
-  matchSimulation?: unknown;
-  eventNews?: unknown;
-}
+/** The fields of a stored pick (PickDoc) its contract form shows; the optional ones may be absent. */
+export type PickFields = Pick<PickDoc, '_id' | 'pickType' | 'totalOdds' | 'edgePercentage' | 'confidence' | 'kellyFraction' | 'featuredOrder' | 'featuredDate' | 'startsAt'> &
+  Partial<Pick<PickDoc, 'rationale' | 'settled' | 'result' | 'analysisInsight' | 'matchSimulation' | 'eventNews'>> & { legs: readonly LegFields[]; event: PickEventFields };
 
-function renderLeg(l: StoredLeg, locale: Locale) {
+function renderLeg(l: LegFields, locale: Locale) {
   return {
     recommendationId: l.recommendationId,
     eventId: l.eventId,
@@ -143,11 +97,11 @@ function renderLeg(l: StoredLeg, locale: Locale) {
   };
 }
 
-function renderPickEvent(e: StoredPickEvent, locale: Locale, zone: string) {
+function renderPickEvent(e: PickEventFields, locale: Locale, zone: string) {
   return {
     id: String(e.id),
-    homeTeam: { id: e.homeTeam?.id as number, name: text(e.homeTeam?.name, locale) ?? '' },
-    awayTeam: { id: e.awayTeam?.id as number, name: text(e.awayTeam?.name, locale) ?? '' },
+    homeTeam: { id: e.homeTeam?.id, name: text(e.homeTeam?.name, locale) ?? '' },
+    awayTeam: { id: e.awayTeam?.id, name: text(e.awayTeam?.name, locale) ?? '' },
     commenceTime: inZone(e.startDateTime, zone),
     startDateTime: iso(e.startDateTime),
     competition: { caption: text(e.competition?.caption, locale) ?? '' },
@@ -158,7 +112,7 @@ function renderPickEvent(e: StoredPickEvent, locale: Locale, zone: string) {
 }
 
 /** The contract's Pick: legs in the pick's recommendation form, the main event with commenceTime in `zone`. */
-export function renderPick(p: StoredPick, locale: Locale, zone: string) {
+export function renderPick(p: PickFields, locale: Locale, zone: string) {
   return {
     id: String(p._id),
     pickType: p.pickType,
@@ -180,28 +134,20 @@ export function renderPick(p: StoredPick, locale: Locale, zone: string) {
   };
 }
 
-/** A stored insight (shared/platform/db/models/insight.ts). */
-export interface StoredInsight {
-  eventId: string;
-  startDateTime: Date;
-  marketEfficiencyScore: number;
-  valueOpportunities?: { recommendations?: { recommendationId: string; edge: number; market: string; outcome: unknown; bookmaker: string; odds: number; confidence: string }[] } | null;
-  riskFactors?: unknown[];
-  aiNotes?: unknown;
-  event?: { homeTeam?: unknown; awayTeam?: unknown; commenceTime?: Date | string | null; league?: unknown } | null;
-  analysisTimestamp: Date;
-  analysisInsight?: unknown;
-  matchSimulation?: unknown;
-}
+/** The fields of a stored insight (InsightDoc) its contract form shows. */
+export type InsightFields = Pick<
+  InsightDoc,
+  'eventId' | 'startDateTime' | 'marketEfficiencyScore' | 'valueOpportunities' | 'riskFactors' | 'aiNotes' | 'event' | 'analysisTimestamp' | 'analysisInsight' | 'matchSimulation'
+>;
 
 /** The contract's processed insight; `status` is the event's current one (the stored one may lag). */
-export function renderInsight(i: StoredInsight, locale: Locale, zone: string, status: string) {
-  const ev = i.event ?? {};
+export function renderInsight(i: InsightFields, locale: Locale, zone: string, status: string) {
+  const ev = i.event;
   return {
     eventId: i.eventId,
     status,
     marketEfficiencyScore: i.marketEfficiencyScore,
-    efficiencyBand: (i.analysisInsight as { efficiency?: unknown } | null)?.efficiency ? efficiencyBand(i.marketEfficiencyScore) : null,
+    efficiencyBand: i.analysisInsight?.efficiency ? efficiencyBand(i.marketEfficiencyScore) : null,
     valueOpportunities: {
       recommendations: (i.valueOpportunities?.recommendations ?? []).map((v) => ({
         recommendationId: v.recommendationId,
@@ -216,10 +162,10 @@ export function renderInsight(i: StoredInsight, locale: Locale, zone: string, st
     riskFactors: texts(i.riskFactors, locale),
     aiNotes: text(i.aiNotes, locale) ?? '',
     event: {
-      homeTeam: text(ev.homeTeam, locale) ?? '',
-      awayTeam: text(ev.awayTeam, locale) ?? '',
-      commenceTime: inZone(ev.commenceTime ?? i.startDateTime, zone),
-      league: text(ev.league, locale) ?? '',
+      homeTeam: text(ev?.homeTeam, locale) ?? '',
+      awayTeam: text(ev?.awayTeam, locale) ?? '',
+      commenceTime: inZone(ev?.commenceTime ?? i.startDateTime, zone),
+      league: text(ev?.league, locale) ?? '',
     },
     analysisTimestamp: iso(i.analysisTimestamp),
     analysisInsight: free(i.analysisInsight, locale),

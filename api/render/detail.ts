@@ -1,6 +1,7 @@
 import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
-import { renderPick, renderRecommendation, type StoredPick, type StoredRecommendation } from './ai';
-import { sportRef, renderLiveMarkets, type StoredEvent, type StoredLiveMarket } from './events';
+import type { EventLean } from '../../shared/platform/db/repositories/eventForms';
+import { renderPick, renderRecommendation, type PickFields, type RecommendationFields } from './ai';
+import { sportRef, renderLiveMarkets, type ListedEvent, type LiveMarketFields } from './events';
 import { localizeDeep } from './localize';
 import { renderMarkets } from './markets';
 
@@ -11,15 +12,18 @@ const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 /** Everything the detail view reads besides the event itself. */
 export interface DetailExtras {
   region: { competitions: { _id: number; name: LocalizedText }[]; events: number; availableSports: string[] };
-  liveSnapshot: { liveMarkets?: unknown } | null;
+  liveSnapshot: { liveMarkets: readonly LiveMarketFields[] } | null;
   liveEventData: Record<string, unknown> | null;
   insight: { analysisInsight?: unknown } | null;
-  recommendations: StoredRecommendation[];
-  pick: StoredPick | null;
+  recommendations: readonly RecommendationFields[];
+  pick: PickFields | null;
 }
 
+/** The event the detail view shows: a list form's fields and whether it was voided. */
+export type DetailEvent = ListedEvent & Pick<EventLean, 'voided'>;
+
 /** Detail stats: null before the event starts; counts (any may be null) once it has. */
-export function detailStats(e: StoredEvent) {
+export function detailStats(e: Pick<ListedEvent, 'status' | 'stats'>) {
   if (e.status === 'upcoming') return null;
   if (!e.stats && e.status !== 'live' && e.status !== 'completed') return null;
   return { ...Object.fromEntries(STAT_FIELDS.map((f) => [f, int(e.stats?.[f])])), phase: typeof e.stats?.phase === 'string' ? e.stats.phase : null };
@@ -42,7 +46,7 @@ function newsList(news: unknown, locale: Locale): unknown[] {
 }
 
 /** Detail form (GET /matches/{eventId}): the full event; `zone` is the one of the pick's commenceTime. */
-export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Locale, zone: string) {
+export function renderDetailEvent(e: DetailEvent, x: DetailExtras, locale: Locale, zone: string) {
   const sport = sportById(e.sportId);
   const home = localize(e.homeTeam.name, locale);
   const away = localize(e.awayTeam.name, locale);
@@ -83,7 +87,7 @@ export function renderDetailEvent(e: StoredEvent, x: DetailExtras, locale: Local
     },
     markets,
     stats: detailStats(e),
-    liveMarkets: e.status === 'live' ? renderLiveMarkets(x.liveSnapshot?.liveMarkets as StoredLiveMarket[] | undefined, locale) : [],
+    liveMarkets: e.status === 'live' ? renderLiveMarkets(x.liveSnapshot?.liveMarkets, locale) : [],
     liveEventData: x.liveEventData ? [renderLiveEventData(x.liveEventData)] : [],
     analysisInsight: localizeDeep(x.insight?.analysisInsight ?? x.pick?.analysisInsight ?? null, locale),
     eventNews: newsList(x.pick?.eventNews, locale),

@@ -1,27 +1,19 @@
 import { marketType } from '../../shared/domain/markets/catalog';
+import type { snapshotView } from '../../shared/domain/events/liveViews';
 import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
+import type { EventListRow, LiveStats } from '../../shared/platform/db/repositories/eventForms';
 import { localizeDeep, text } from './localize';
-import type { StoredMarket } from '../../shared/domain/ingest/stored';
 import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarkets, TRENDING_MARKET_TYPES } from './markets';
 
-/** The stored event fields the read forms use (shared/platform/db/models/event.ts, read with lean()). */
-export interface StoredEvent {
-  _id: string;
-  sportId: number;
-  competitionId: number;
-  regionId: number;
-  homeTeam: { id: number; name: LocalizedText; regionId?: number | null };
-  awayTeam: { id: number; name: LocalizedText; regionId?: number | null };
-  competition: { id: number; name: LocalizedText };
-  region: { id: number; name: LocalizedText };
-  startDateTime: Date;
-  status: string;
-  voided?: boolean | null;
-  views?: number | null;
-  markets?: StoredMarket[];
-  stats?: Record<string, unknown> | null;
-  liveStats?: Record<string, unknown> | null;
-}
+/**
+ * The fields of an event form the list, trending, live and detail forms read: the event document
+ * (EventDoc) joined with its prices, views and, on the live forms, its live stats
+ * (shared/platform/db/repositories/eventForms.ts).
+ */
+export type ListedEvent = Pick<
+  EventListRow,
+  '_id' | 'sportId' | 'competitionId' | 'regionId' | 'homeTeam' | 'awayTeam' | 'competition' | 'region' | 'startDateTime' | 'status' | 'stats' | 'markets' | 'views' | 'liveStats'
+>;
 
 const COUNT_FIELDS = ['homeGoals', 'awayGoals', 'homeCorners', 'awayCorners', 'homeYellowCards', 'awayYellowCards'] as const;
 const CARD_FIELDS = ['homeRedCards', 'awayRedCards'] as const;
@@ -38,16 +30,16 @@ export function sportRef(sportId: number, locale: Locale) {
   return { id: sportId, name: sport ? localize(sport.name, locale) : String(sportId) };
 }
 
-const teamRef = (t: StoredEvent['homeTeam'], locale: Locale) => ({ id: t.id, name: localize(t.name, locale) });
+const teamRef = (t: ListedEvent['homeTeam'], locale: Locale) => ({ id: t.id, name: localize(t.name, locale) });
 const captionRef = (r: { id: number; name: LocalizedText }, locale: Locale) => ({ id: r.id, caption: localize(r.name, locale) });
 
 /** Final counts of a completed event in the list form (the contract's Stats); any count may be null. */
-export function completedStats(stats: Record<string, unknown> | null | undefined) {
+export function completedStats(stats: ListedEvent['stats']) {
   return { ...pick(stats, COUNT_FIELDS), phase: typeof stats?.phase === 'string' ? stats.phase : null };
 }
 
 /** List form (GET /matches): completed events carry stats; upcoming and live ones do not. */
-export function renderListEvent(e: StoredEvent, locale: Locale) {
+export function renderListEvent(e: ListedEvent, locale: Locale) {
   return {
     id: e._id,
     startDateTime: e.startDateTime.toISOString(),
@@ -69,7 +61,7 @@ export function renderListEvent(e: StoredEvent, locale: Locale) {
 }
 
 /** Trending form: exactly the contract's fields, soccer match result and over/under markets only. */
-export function renderTrendingEvent(e: StoredEvent, locale: Locale) {
+export function renderTrendingEvent(e: ListedEvent, locale: Locale) {
   const sport = sportRef(e.sportId, locale);
   return {
     id: e._id,
@@ -101,15 +93,17 @@ function isoText(v: unknown): string | null {
   return null;
 }
 
+/** A live bet item of the live stats (LiveStats): the renderer also takes one without some fields, or with its timestamp as an instant. */
+export type LiveBetItemFields = Partial<Omit<NonNullable<LiveStats>['liveBetItems'][number], 'timestamp'>> & { timestamp?: unknown };
+
 /** One live price inside the live stats, names localized from the market catalog. */
-export function renderLiveBetItem(item: Record<string, unknown>, locale: Locale) {
-  // The feed's ids and codes are strings (a number is accepted as its text).
-  const sysname = String((item.marketSysname as string | undefined) ?? '');
-  const line = num(item.line) ?? lineFromId(item.betItemId as string) ?? lineFromId(item.marketId as string);
-  const code = String((item.code as string | number | undefined) ?? '');
+export function renderLiveBetItem(item: LiveBetItemFields, locale: Locale) {
+  const sysname = item.marketSysname ?? '';
+  const line = num(item.line) ?? lineFromId(item.betItemId) ?? lineFromId(item.marketId);
+  const code = item.code ?? '';
   const price = num(item.price) ?? 0;
   return {
-    betItemId: String((item.betItemId as string | number | undefined) ?? ''),
+    betItemId: item.betItemId ?? '',
     marketSysname: sysname,
     marketCaption: marketCaption(sysname, locale, line, true, item.marketCaption),
     code,
@@ -122,24 +116,26 @@ export function renderLiveBetItem(item: Record<string, unknown>, locale: Locale)
 }
 
 /** The contract's flat live stats: always present on the live form, counts from the live feed. */
-export function renderLiveStats(e: StoredEvent, locale: Locale) {
-  const s = e.liveStats ?? {};
-  const counts = Object.fromEntries([...COUNT_FIELDS, ...CARD_FIELDS].map((f) => [f, int(s[f] !== undefined ? s[f] : e.stats?.[f])]));
+export function renderLiveStats(e: Pick<ListedEvent, '_id' | 'status' | 'stats' | 'liveStats'>, locale: Locale) {
+  const s = e.liveStats;
+  // liveStatsView spreads the counts in by name: read by name, a count it lacks is the event's own.
+  const live: Readonly<Record<string, unknown>> = s ?? {};
+  const counts = Object.fromEntries([...COUNT_FIELDS, ...CARD_FIELDS].map((f) => [f, int(live[f] !== undefined ? live[f] : e.stats?.[f])]));
   return {
-    id: typeof s.id === 'string' ? s.id : e._id,
+    id: s ? s.id : e._id,
     ...counts,
-    elapsedSeconds: int(s.elapsedSeconds),
-    phaseCaptionLong: text(s.phaseCaptionLong, locale),
-    phaseCaption: text(s.phaseCaption, locale),
-    referenceTime: isoText(s.referenceTime),
-    isLive: typeof s.isLive === 'boolean' ? s.isLive : e.status === 'live',
-    isInPlay: typeof s.isInPlay === 'boolean' ? s.isInPlay : e.status === 'live',
-    liveBetItems: Array.isArray(s.liveBetItems) ? s.liveBetItems.map((i) => renderLiveBetItem(i as Record<string, unknown>, locale)) : [],
+    elapsedSeconds: int(s?.elapsedSeconds),
+    phaseCaptionLong: text(s?.phaseCaptionLong, locale),
+    phaseCaption: text(s?.phaseCaption, locale),
+    referenceTime: isoText(s?.referenceTime),
+    isLive: s ? s.isLive : e.status === 'live',
+    isInPlay: s ? s.isInPlay : e.status === 'live',
+    liveBetItems: (s?.liveBetItems ?? []).map((i) => renderLiveBetItem(i, locale)),
   };
 }
 
 /** Live form (GET /matches/live). */
-export function renderLiveEvent(e: StoredEvent, locale: Locale) {
+export function renderLiveEvent(e: ListedEvent, locale: Locale) {
   return {
     id: e._id,
     startDateTime: e.startDateTime.toISOString(),
@@ -158,17 +154,15 @@ export function renderLiveEvent(e: StoredEvent, locale: Locale) {
   };
 }
 
-/** A stored live-odds market (LiveOddsSnapshot.liveMarkets[]). */
-export interface StoredLiveMarket {
-  marketId?: string | null;
-  marketSysname: string;
-  marketCaption?: unknown;
-  line?: number | null;
-  betItems?: { code: string; caption?: unknown; price: number; priceChange?: number | null; isAvailable?: boolean }[];
-}
+type LiveMarket = NonNullable<ReturnType<typeof snapshotView>>['liveMarkets'][number];
+type LiveMarketItem = LiveMarket['betItems'][number];
+
+/** A market of a live-odds snapshot (shared/domain/events/liveViews.ts): the renderer also takes one without its line, or items without change and availability. */
+export type LiveMarketFields = Pick<LiveMarket, 'marketId' | 'marketSysname' | 'marketCaption'> &
+  Partial<Pick<LiveMarket, 'line'>> & { betItems?: readonly (Pick<LiveMarketItem, 'code' | 'price'> & Partial<Pick<LiveMarketItem, 'priceChange' | 'isAvailable'>>)[] };
 
 /** Live markets of the live-odds endpoint and the detail view, display names localized. */
-export function renderLiveMarkets(markets: readonly StoredLiveMarket[] | undefined, locale: Locale) {
+export function renderLiveMarkets(markets: readonly LiveMarketFields[] | undefined, locale: Locale) {
   return (markets ?? []).map((m) => {
     const line = num(m.line) ?? lineFromId(m.marketId);
     const type = marketType(m.marketSysname);
@@ -180,7 +174,7 @@ export function renderLiveMarkets(markets: readonly StoredLiveMarket[] | undefin
       line,
       betItems: (m.betItems ?? []).map((b) => ({
         code: b.code,
-        translatedCaption: outcomeCaption(type, b.code, line, locale, b.caption),
+        translatedCaption: outcomeCaption(type, b.code, line, locale),
         price: b.price,
         priceChange: num(b.priceChange),
         isAvailable: b.isAvailable !== false,

@@ -88,9 +88,9 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
             elapsedSeconds: expected.elapsedSeconds,
             isLive: true,
           });
-          expect(ls.referenceTime).to.equal(new Date(t).toISOString());
-          expect(ls.liveBetItems).to.have.length(doc.markets.flatMap((m) => m.betItems).length);
-          expect(ls.liveBetItems[0]).to.have.all.keys('betItemId', 'marketId', 'marketSysname', 'marketCaption', 'code', 'caption', 'line', 'price', 'priceChange', 'isAvailable', 'timestamp');
+          expect(ls?.referenceTime).to.equal(new Date(t).toISOString());
+          expect(ls?.liveBetItems).to.have.length(doc.markets.flatMap((m) => m.betItems).length);
+          expect(ls?.liveBetItems[0]).to.have.all.keys('betItemId', 'marketId', 'marketSysname', 'marketCaption', 'code', 'caption', 'line', 'price', 'priceChange', 'isAvailable', 'timestamp');
           const led = (await findLiveEventDataOfEvent(f.eventId))!;
           expect(led).to.include({ isLive: true, homeGoals: expected.stats.homeGoals, phaseSysname: expected.phaseSysname });
           const snaps = await findLiveOddsSnapshots({ eventId: f.eventId });

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { renderPick, renderRecommendation } from '../../../api/render/ai';
 import { aiComponents } from '../../../api/schemas/ai';
 import { detailStats } from '../../../api/render/detail';
-import { renderListEvent, renderLiveBetItem, renderLiveMarkets, renderTrendingEvent, type StoredEvent } from '../../../api/render/events';
+import { renderListEvent, renderLiveBetItem, renderLiveMarkets, renderTrendingEvent, type ListedEvent } from '../../../api/render/events';
 import { isLocalizedText, localizeDeep } from '../../../api/render/localize';
 import { LIST_MARKET_TYPES, lineFromId, marketCaption, outcomeCaption, renderMarket } from '../../../api/render/markets';
 import { marketType } from '../../../shared/domain/markets/catalog';
@@ -66,7 +66,7 @@ describe('read forms (api/render)', () => {
   });
 
   describe('event forms', () => {
-    const base = (status: 'upcoming' | 'live' | 'completed') => eventDoc({ id: '77', start: '2024-06-01T18:00:00Z', status }) as unknown as StoredEvent;
+    const base = (status: 'upcoming' | 'live' | 'completed') => eventDoc({ id: '77', start: '2024-06-01T18:00:00Z', status }) as unknown as ListedEvent;
 
     it('list form: completed events carry the final stats object, upcoming and live none', () => {
       expect(renderListEvent(base('completed'), 'en').stats).to.deep.equal({
@@ -102,7 +102,7 @@ describe('read forms (api/render)', () => {
       const trending = renderTrendingEvent(e, 'en');
       expect(Object.keys(trending)).to.deep.equal(['id', 'competitionId', 'startDateTime', 'status', 'views', 'sport', 'homeTeam', 'awayTeam', 'competition', 'region', 'markets']);
       expect(trending.sport).to.deep.equal({ name: 'Soccer' });
-      const nba = eventDoc({ id: '78', start: '2024-06-01T18:00:00Z', competition: { _id: 20, regionId: 3, sportId: 2, priority: 95, name: { en: 'NBA' } } as never }) as unknown as StoredEvent;
+      const nba = eventDoc({ id: '78', start: '2024-06-01T18:00:00Z', competition: { _id: 20, regionId: 3, sportId: 2, priority: 95, name: { en: 'NBA' } } as never }) as unknown as ListedEvent;
       expect(renderTrendingEvent(nba, 'en').markets).to.deep.equal([]);
       expect(renderListEvent(nba, 'en').markets.map((m) => m.betTypeSysname)).to.deep.equal(['BASKETBALL_MONEYLINE', 'BASKETBALL_SPREAD', 'BASKETBALL_TOTAL_POINTS']);
       expect([...LIST_MARKET_TYPES]).to.include('HANDBALL_MATCH_RESULT');
@@ -193,15 +193,15 @@ describe('read forms (api/render)', () => {
       bookmaker: 'b',
       odds: 1.8,
       edgePercentage: 4,
-      confidence: 'Low',
+      confidence: 'Low' as const,
     };
     const storedPick = {
       _id: 'p',
-      pickType: 'single',
+      pickType: 'single' as const,
       legs: [leg],
       totalOdds: 1.8,
       edgePercentage: 4,
-      confidence: 'Low',
+      confidence: 'Low' as const,
       kellyFraction: 0.01,
       featuredOrder: 1,
       featuredDate: '2030-08-10',

@@ -1,4 +1,4 @@
-import { model, type IndexDefinition, type IndexOptions, type Model, type Schema } from 'mongoose';
+import { model, type IndexDefinition, type IndexOptions, type Model, type Schema, type Types } from 'mongoose';
 
 /*
  * The vocabulary of the model files: each model is one defineModel call whose fields read as a
@@ -27,6 +27,25 @@ export function nullable<F extends Types>(fields: F): { [K in keyof F]: { type: 
 export function zeros<K extends string>(...names: K[]): { [P in K]: { type: NumberConstructor; default: number } } {
   return Object.fromEntries(names.map((name) => [name, { type: Number, default: 0 }])) as { [P in K]: { type: NumberConstructor; default: number } };
 }
+
+/**
+ * A document as a lean read returns it: the inferred schema type (InferSchemaType) with mongoose's
+ * array types (DocumentArray, Types.Array) as plain arrays, at every depth. A Mixed path (`any`)
+ * stays as it is: a model gives it a type of its own.
+ */
+export type Lean<T> = 0 extends 1 & T
+  ? T
+  : T extends Types.DocumentArray<infer I>
+    ? Lean<I>[]
+    : T extends Types.Array<infer I>
+      ? Lean<I>[]
+      : T extends Date | Types.ObjectId | Buffer
+        ? T
+        : T extends readonly unknown[]
+          ? { [K in keyof T]: Lean<T[K]> }
+          : T extends object
+            ? { [K in keyof T]: Lean<T[K]> }
+            : T;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyModel = Model<any>;

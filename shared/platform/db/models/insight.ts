@@ -1,4 +1,5 @@
 import { Schema, type InferSchemaType } from 'mongoose';
+import type { InsightDraft } from '../../../domain/ai/analysis/types';
 import { defineModel, nullable, required } from './define';
 
 const { Mixed } = Schema.Types;
@@ -24,7 +25,15 @@ const InsightSchema = new Schema(
   { collection: 'insights', timestamps: true, minimize: false },
 );
 
-export type InsightDoc = InferSchemaType<typeof InsightSchema>;
+/** The analysis' own fields, stored as the AI worker wrote them (shared/domain/ai/analysis/types.ts); the nullable ones null until written. */
+type AnalysisFields = Pick<InsightDraft, 'valueOpportunities' | 'riskFactors' | 'event'> & {
+  aiNotes: InsightDraft['aiNotes'] | null;
+  analysisInsight: InsightDraft['analysisInsight'] | null;
+  matchSimulation: InsightDraft['matchSimulation'] | null;
+};
+
+/** A stored processed insight as a lean read returns it. */
+export type InsightDoc = Omit<InferSchemaType<typeof InsightSchema>, keyof AnalysisFields> & AnalysisFields;
 export const Insight = defineModel('Insight', InsightSchema, [
   [
     { status: 1, startDateTime: 1 },

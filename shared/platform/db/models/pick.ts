@@ -1,6 +1,7 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
-import { defineModel, nullable, required } from './define';
+import type { LocalizedText } from '../../../domain/sports';
+import { defineModel, nullable, required, type Lean } from './define';
 import { CONFIDENCES, SettlementFields } from './recommendation';
 
 const { Mixed } = Schema.Types;
@@ -42,7 +43,26 @@ const PickSchema = new Schema(
   { collection: 'picks', timestamps: true, minimize: false },
 );
 
-export type PickDoc = InferSchemaType<typeof PickSchema>;
+/**
+ * The pick's main event as stored (shared/domain/ai/picks.ts writes it): the contract's Pick.event
+ * with its names still in every locale, its instants as ISO strings.
+ */
+export interface PickEventDoc {
+  id: string;
+  homeTeam: { id: number; name: LocalizedText };
+  awayTeam: { id: number; name: LocalizedText };
+  commenceTime: string;
+  startDateTime: string;
+  competition: { caption: LocalizedText };
+  competitionId: number;
+  status: string;
+  league: LocalizedText;
+}
+
+/** A stored pick as a lean read returns it. */
+export type PickDoc = Omit<Lean<InferSchemaType<typeof PickSchema>>, 'event'> & { event: PickEventDoc };
+/** One leg of a stored pick. */
+export type PickLegDoc = PickDoc['legs'][number];
 export const Pick = defineModel('Pick', PickSchema, [
   [
     { startsAt: 1, featuredOrder: 1 },

@@ -1,6 +1,6 @@
 import { Schema, type InferSchemaType } from 'mongoose';
 import { LocalizedTextSchema } from './common';
-import { defineModel, nullable, required } from './define';
+import { defineModel, nullable, required, type Lean } from './define';
 
 export const CONFIDENCES = ['High', 'Medium', 'Low'] as const;
 export const RESULTS = ['won', 'lost', 'push'] as const;
@@ -73,7 +73,8 @@ const RecommendationSchema = new Schema(
   { collection: 'recommendations', timestamps: true, minimize: false },
 );
 
-export type RecommendationDoc = InferSchemaType<typeof RecommendationSchema>;
+/** A stored recommendation as a lean read returns it. */
+export type RecommendationDoc = Lean<InferSchemaType<typeof RecommendationSchema>>;
 export const Recommendation = defineModel('Recommendation', RecommendationSchema, [
   [
     { eventId: 1, settled: 1 },

@@ -1,7 +1,7 @@
 import type { Connection, FilterQuery } from 'mongoose';
 import { type BulkCounts, bulkWriteInBatches, chunks, insertInBatches } from '../bulk';
 import { Insight, ModelFit, Pick, Recommendation } from '../models';
-import type { PickDoc } from '../models/pick';
+import type { PickDoc, PickEventDoc, PickLegDoc } from '../models/pick';
 import type { RecommendationDoc } from '../models/recommendation';
 import type { LegRecommendation, PickRead, RecommendationRead } from '../../../domain/settlement/plan';
 import { ensureFerretPostgresIndexes } from '../ferretIndexes';
@@ -12,6 +12,9 @@ import { isDuplicateKey } from '../duplicateKey';
 import type { ResultWrite } from '../../../domain/settlement/plan';
 import type { SettledForCommit } from '../../../domain/commitments/records';
 import type { TrackRecordBet } from '../../../domain/trackRecord/aggregate';
+
+/** The stored documents of the AI aggregate, as its reads return them (declared with their models). */
+export type { InsightDoc, PickDoc, PickEventDoc, PickLegDoc, RecommendationDoc };
 
 /** A settled bet as the performance rollups count it. */
 export type SettledBetRow = Pick<RecommendationDoc, '_id' | 'confidence' | 'result' | 'resultDetail' | 'returnPerUnit' | 'edgePercentage' | 'eventStartAt'>;
@@ -110,8 +113,8 @@ export async function writePickResults(writes: readonly ResultWrite[]): Promise<
 /** What the AI worker stores: recommendations, picks, insights. */
 
 /** The analysis insight of an event's processed insight; null when it has none. */
-export async function findInsightAnalysisOfEvent(eventId: string) {
-  return Insight.findById(eventId, { analysisInsight: 1 }).lean();
+export async function findInsightAnalysisOfEvent(eventId: string): Promise<Pick<InsightDoc, '_id' | 'analysisInsight'> | null> {
+  return Insight.findById(eventId, { analysisInsight: 1 }).lean<Pick<InsightDoc, '_id' | 'analysisInsight'>>();
 }
 
 /** An event's recommendations, best edge first (at most 100). */

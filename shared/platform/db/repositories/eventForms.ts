@@ -19,10 +19,12 @@ export type EventForm<E = EventDoc> = E & {
   markets: StoredMarket[];
   views: number;
   oddsUpdatedAt: Date | null;
-  /** The contract's flat live stats (liveStatsView), as loosely typed as the stored field they replace. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  liveStats?: any;
+  /** The contract's flat live stats (liveStatsView): on the live forms, null when not live or before its first live data. */
+  liveStats?: LiveStats;
 };
+
+/** The flat live stats of a live event (shared/domain/events/liveViews.ts); null before its first live data. */
+export type LiveStats = ReturnType<typeof liveStatsView>;
 
 type PricesRow = PricesView & { _id: string; oddsUpdatedAt?: Date | null; liveFrom?: Date | null; markets: StoredMarket[] };
 type LiveRow = LiveDataView & { _id: string };
