@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { DispatchOptions, DispatchResult, Intent } from './intents';
 import type { SettlementStore } from './settlement/ports';
+import type { AnalysisStore } from './ai/ports';
+import type { CreditsStore } from './billing/ports';
 
 /**
  * The context a use case runs in: the stores it reads and writes (each use case declares the port
@@ -20,6 +22,9 @@ export interface AppContext {
    */
   readonly dispatch: Dispatcher;
   readonly settlement: SettlementStore;
+  readonly analysis: AnalysisStore;
+  /** Metering's credits: the admission balance and its holds, the ledger's credits, the auto-recharge settings. */
+  readonly credits: CreditsStore;
 }
 
 export interface Clock {

@@ -3,6 +3,8 @@ import { childLogger } from '../platform/logger';
 import type { AppContext } from './context';
 import { dispatch } from './intents';
 import { settlementStore } from './settlement/store';
+import { analysisStore } from './ai/store';
+import { creditsStore } from './billing/store';
 
 /** The process's context: the real stores, the queues, the world clock and pino (shared/app/context.ts). */
 export function productionContext(): AppContext {
@@ -11,6 +13,8 @@ export function productionContext(): AppContext {
     log: childLogger,
     dispatch,
     settlement: settlementStore(),
+    analysis: analysisStore(),
+    credits: creditsStore(),
   };
 }
 

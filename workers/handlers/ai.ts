@@ -14,7 +14,7 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
       'analyze-event',
       async (job: Job<AiPayloads['analyze-event']>) => {
         await beginAnalysis(job.data.eventId);
-        const outcome = await analyzeEventJob(job.data.eventId);
+        const outcome = await analyzeEventJob(ctx, job.data.eventId);
         // Cached /v2/ai pages are rendered afresh once the analysis is written.
         if (outcome.status === 'analyzed' || outcome.status === 'started') await bumpCacheVersion('ai');
         // The day's picks are rebuilt once for however many of its events were analysed meanwhile.

@@ -17,11 +17,11 @@ export async function sweepRecharges(ctx: AppContext): Promise<{ ensured: number
 /** The recharge queue's handlers, run in the process's context. */
 export function rechargeHandlers(ctx: AppContext): Registration<typeof rechargeQueue>[] {
   return [
-    ['charge', (job: Job<RechargePayloads['charge']>) => runCharge(job.data)],
+    ['charge', (job: Job<RechargePayloads['charge']>) => runCharge(ctx, job.data)],
     [
       'sweep',
       async () => {
-        const holds = await sweepStaleHolds();
+        const holds = await sweepStaleHolds(ctx);
         const recharges = await sweepRecharges(ctx);
         return { ...holds, ...recharges };
       },

@@ -1,18 +1,13 @@
 import { processMemo } from '../../platform/processScope';
 import { createHash } from 'node:crypto';
-import { worldNow } from '../../platform/clock/worldClock';
 import { getConfig } from '../../platform/config';
-import { childLogger } from '../../platform/logger';
-import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../platform/db/repositories/ai';
-import { findEventById, type EventLean } from '../../platform/db/repositories/eventForms';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../../domain/ai/eventAnalysis';
 import type { SportFitParams } from '../../domain/ai/sportFit';
 import { normalizeName } from '../../domain/ai/selection';
 import { utcDay } from '../../domain/days';
-import { commitRecommendations } from '../commitments/commit';
-import { publishAnalysis, publishStarted } from '../../platform/opportunities/store';
-
-const log = childLogger({ component: 'ai-analyze' });
+import type { AppContext } from '../context';
+import type { AnalysedEventRow, AnalysisStore } from './ports';
+export type { AnalysisStore } from './ports';
 
 /** `picksDay`: the day whose featured picks this outcome changes (the worker has them rebuilt). */
 export type AnalyzeOutcome =
@@ -22,10 +17,8 @@ export type AnalyzeOutcome =
   | { status: 'no-prices' }
   | { status: 'analyzed'; recommendations: number; inserted: number; picksDay: string };
 
-const loadEvent = (id: string) => findEventById(id);
-
 /** A stored market as the analysis reads it (ids as text, absent book prices as null). */
-export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): AnalysisMarket {
+export function toAnalysisMarket(m: AnalysedEventRow['markets'][number]): AnalysisMarket {
   return {
     id: m.id,
     betTypeSysname: m.betTypeSysname,
@@ -40,7 +33,7 @@ export function toAnalysisMarket(m: NonNullable<EventLean['markets']>[number]): 
   };
 }
 
-export function toAnalysisEvent(e: EventLean): AnalysisEvent {
+export function toAnalysisEvent(e: AnalysedEventRow): AnalysisEvent {
   return {
     id: String(e._id),
     sportId: e.sportId,
@@ -61,12 +54,13 @@ type LoadedFit = { fit: AnalysisFit | null; bookRanking: string[]; key: unknown 
 const FIT_CACHE_MS = 5000;
 const fitsOf = processMemo(() => new Map<number, { at: number; value: Promise<LoadedFit> }>());
 
-export function loadFit(sportId: number): Promise<LoadedFit> {
+export function loadFit(ctx: AppContext, sportId: number): Promise<LoadedFit> {
   const fits = fitsOf();
   const cached = fits.get(sportId);
-  if (cached && Date.now() - cached.at < FIT_CACHE_MS) return cached.value;
-  const value = readFit(sportId);
-  fits.set(sportId, { at: Date.now(), value });
+  const now = ctx.clock.now().getTime();
+  if (cached && now - cached.at < FIT_CACHE_MS) return cached.value;
+  const value = readFit(ctx.analysis, sportId);
+  fits.set(sportId, { at: now, value });
   value.catch(() => fits.delete(sportId));
   return value;
 }
@@ -76,8 +70,8 @@ export function forgetFits(): void {
   fitsOf().clear();
 }
 
-async function readFit(sportId: number): Promise<LoadedFit> {
-  const doc = await findModelFitOfSport(sportId);
+async function readFit(store: AnalysisStore, sportId: number): Promise<LoadedFit> {
+  const doc = await store.findFit(sportId);
   if (!doc) return { fit: null, bookRanking: [], key: null };
   return {
     fit: doc.params ? { params: doc.params as SportFitParams, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
@@ -121,28 +115,30 @@ export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number
  * price), replace the insight, rebuild the day's picks. From kickoff on: only the insight's
  * status follows the event; no recommendation is created or changed.
  */
-export async function analyzeEventJob(eventId: string, now: () => Date = worldNow): Promise<AnalyzeOutcome> {
-  const event = await loadEvent(eventId);
+export async function analyzeEventJob(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome> {
+  const store = ctx.analysis;
+  const now = () => ctx.clock.worldNow();
+  const event = await store.findEvent(eventId);
   if (!event) return { status: 'missing' };
   const started = () => event.status !== 'upcoming' || now().getTime() >= event.startDateTime.getTime();
   if (started()) {
-    await setInsightStatusWhereDifferent(eventId, event.status);
-    await publishStarted(eventId, now());
+    await store.setInsightStatus(eventId, event.status);
+    await store.publishStarted(eventId, now());
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
     return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
   const minEdge = getConfig().AI_MIN_EDGE;
   const input = toAnalysisEvent(event);
-  const { fit, bookRanking, key: fitKey } = await loadFit(event.sportId);
+  const { fit, bookRanking, key: fitKey } = await loadFit(ctx, event.sportId);
   const hash = inputHash(input, fitKey, minEdge);
   const known = memoOf().get(eventId);
   // This process wrote another analysis of the event: the inputs changed, no need to read it.
   if (known?.hash === hash) return { status: 'unchanged' };
   if (!known) {
-    const previous = await findInsightInputHash(eventId);
+    const previous = await store.findAnalysisMark(eventId);
     if (previous?.inputHash === hash && previous.status === event.status) {
       // Stored by a process that may have died before publishing it (this may be its retry).
-      if (previous.analysisTimestamp) await publishAnalysis(eventId, previous.analysisTimestamp, previous.recommendationIds ?? []);
+      if (previous.analysisTimestamp) await store.publishAnalysis(eventId, previous.analysisTimestamp, previous.recommendationIds ?? []);
       return { status: 'unchanged' };
     }
   }
@@ -157,10 +153,10 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   // Recommendations are insert-only: one this process already wrote is not sent again.
   const fresh = analysis.recommendations.filter((r) => !known?.recommendationIds.has(r._id));
   if (fresh.length) {
-    const written = await insertRecommendationsIfAbsent(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
+    const written = await store.insertRecommendations(fresh.map((r) => ({ ...r, settled: false, result: null, createdAt: at, updatedAt: at })));
     inserted = written.length;
     // Committed before the insight names them: a crash in between leaves the inputs unanalysed, so the retry commits them.
-    await commitRecommendations(
+    await store.commitRecommendations(
       fresh.map((r) => r._id),
       { id: eventId, home: input.homeTeam.name.en, away: input.awayTeam.name.en, competition: input.competition.name.en, startAt: event.startDateTime },
       written,
@@ -168,7 +164,7 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
   }
   const insight = analysis.insight;
   // A slower job that analysed older prices must not overwrite a newer analysis.
-  await upsertInsightUnlessNewerAnalysis(eventId, {
+  await store.writeInsight(eventId, {
     eventId,
     status: event.status,
     startDateTime: event.startDateTime,
@@ -188,13 +184,13 @@ export async function analyzeEventJob(eventId: string, now: () => Date = worldNo
     inputHash: hash,
   });
   // Published before it is remembered: a failed publish leaves the retry to read and publish it.
-  await publishAnalysis(
+  await store.publishAnalysis(
     eventId,
     at,
     analysis.recommendations.map((r) => r._id),
   );
   remember(eventId, hash, [...(known?.recommendationIds ?? []), ...analysis.recommendations.map((r) => r._id)]);
-  log.debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
+  ctx.log({ component: 'ai-analyze' }).debug({ eventId, recommendations: analysis.recommendations.length, inserted }, 'event analysed');
   return { status: 'analyzed', recommendations: analysis.recommendations.length, inserted, picksDay: utcDay(event.startDateTime) };
 }
 

@@ -1,9 +1,9 @@
-import { deleteMeterHold, findMeterHoldsOlderThan, ledgerEntryExistsByRef } from '../../platform/db/repositories/ledger';
-import { childLogger } from '../../platform/logger';
+import type { AppContext } from '../context';
 import type { AdmissionOutcome } from './access';
-import { admit, applyCredit, holdOf, refundStaleHolds, settleCharge, type AdmissionHead } from './credits';
+import type { AdmissionHead } from './credits';
 import { randomBase62 } from '../../domain/billing/keys';
 import { afterDebit } from './recharge';
+export type { CreditsStore } from './ports';
 
 /**
  * Charging one metered request: debited in Redis before the handler runs (the debit holds it in
@@ -16,8 +16,8 @@ import { afterDebit } from './recharge';
 /** Longer than any request may take; older holds belong to a process that died. */
 export const HOLD_STALE_MS = 10 * 60 * 1000;
 
-// Lazy: importing this module must not read the configuration (entry points validate it first).
-const log = () => childLogger({ component: 'metering' });
+const log = (ctx: AppContext) => ctx.log({ component: 'metering' });
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export type Debit = { ok: true; ref: string; hold: string; balance: number; at: number } | { ok: false; balance: number };
 
@@ -28,34 +28,35 @@ let refCounter = 0;
 export const nextRef = () => `${REF_PREFIX}${(refCounter++).toString(36)}`;
 
 /** Debits a request on its own (when the key check could not: no balance in Redis yet, which this seeds). */
-export async function debitRequest(input: { accountId: string; cost: number; ref?: string }): Promise<Debit> {
+export async function debitRequest(ctx: AppContext, input: { accountId: string; cost: number; ref?: string }): Promise<Debit> {
   const ref = input.ref ?? nextRef();
-  const at = Date.now();
-  const r = await admit(input.accountId, ref, input.cost);
+  const at = ctx.clock.now().getTime();
+  const r = await ctx.credits.admit(input.accountId, ref, input.cost);
   if (!r.ok) return { ok: false, balance: r.balance };
-  triggerRecharge(input.accountId, r.head);
+  triggerRecharge(ctx, input.accountId, r.head);
   return { ok: true, ref, hold: r.hold, balance: r.head.balance, at };
 }
 
 /** The debit the key check made in its step (shared/app/billing/access.ts), as debitRequest gives it. */
-export async function debitOfAdmission(input: { accountId: string; cost: number; ref: string }, admission: AdmissionOutcome): Promise<Debit> {
-  if (admission.outcome === 'unseeded') return debitRequest(input);
+export async function debitOfAdmission(ctx: AppContext, input: { accountId: string; cost: number; ref: string }, admission: AdmissionOutcome): Promise<Debit> {
+  if (admission.outcome === 'unseeded') return debitRequest(ctx, input);
   if (admission.outcome === 'insufficient') return { ok: false, balance: admission.balance };
-  triggerRecharge(input.accountId, admission);
-  return { ok: true, ref: input.ref, hold: holdOf(input.accountId, input.ref, input.cost), balance: admission.balance, at: Date.now() };
+  triggerRecharge(ctx, input.accountId, admission);
+  return { ok: true, ref: input.ref, hold: ctx.credits.holdOf(input.accountId, input.ref, input.cost), balance: admission.balance, at: ctx.clock.now().getTime() };
 }
 
-function triggerRecharge(accountId: string, head: AdmissionHead): void {
+function triggerRecharge(ctx: AppContext, accountId: string, head: AdmissionHead): void {
   // Off the request path: a lost trigger is re-created by the sweep.
-  afterDebit(accountId, head).catch((err) => log().warn({ accountId, err: (err as Error).message }, 'auto-recharge trigger failed'));
+  afterDebit(ctx, accountId, head).catch((err: unknown) => log(ctx).warn({ accountId, err: messageOf(err) }, 'auto-recharge trigger failed'));
 }
 
 const settling = new Set<Promise<unknown>>();
 
 /** Settles a debited request. Never throws: a hold left by a failure is refunded by the sweep. */
-export function settleRequest(input: { accountId: string; ref: string; hold: string; at: number; cost: number; endpoint: string; keyId: string; charged: boolean }): void {
-  const p = settleCharge(input.hold, input.charged, { ref: input.ref, accountId: input.accountId, cost: input.cost, endpoint: input.endpoint, keyId: input.keyId, at: input.at })
-    .catch((err) => log().error({ accountId: input.accountId, err: (err as Error).message }, 'settling a metered request failed; the sweep will refund it'))
+export function settleRequest(ctx: AppContext, input: { accountId: string; ref: string; hold: string; at: number; cost: number; endpoint: string; keyId: string; charged: boolean }): void {
+  const p = ctx.credits
+    .settleCharge(input.hold, input.charged, { ref: input.ref, accountId: input.accountId, cost: input.cost, endpoint: input.endpoint, keyId: input.keyId, at: input.at })
+    .catch((err: unknown) => log(ctx).error({ accountId: input.accountId, err: messageOf(err) }, 'settling a metered request failed; the sweep will refund it'))
     .finally(() => settling.delete(p));
   settling.add(p);
 }
@@ -70,18 +71,19 @@ export async function drainMetering(): Promise<void> {
  * settles holds a version before the Redis debit left in MongoDB (their debit is in the ledger:
  * refunded once, by its ref).
  */
-export async function sweepStaleHolds(olderThanMs = HOLD_STALE_MS): Promise<{ refunded: number; dropped: number }> {
-  let refunded = await refundStaleHolds(olderThanMs);
+export async function sweepStaleHolds(ctx: AppContext, olderThanMs = HOLD_STALE_MS): Promise<{ refunded: number; dropped: number }> {
+  const store = ctx.credits;
+  let refunded = await store.refundStaleHolds(olderThanMs);
   let dropped = 0;
-  for (const h of await findMeterHoldsOlderThan(new Date(Date.now() - olderThanMs))) {
+  for (const h of await store.findMeterHoldsOlderThan(new Date(ctx.clock.now().getTime() - olderThanMs))) {
     for (const item of h.items) {
-      if (await ledgerEntryExistsByRef(item.ref)) {
-        const r = await applyCredit(h.accountId, { ref: item.ref.replace(/^debit:/, 'refund:'), kind: 'refund', delta: item.cost, endpoint: item.endpoint, keyId: item.keyId });
+      if (await store.ledgerEntryExistsByRef(item.ref)) {
+        const r = await store.applyCredit(h.accountId, { ref: item.ref.replace(/^debit:/, 'refund:'), kind: 'refund', delta: item.cost, endpoint: item.endpoint, keyId: item.keyId });
         if (r.status === 'applied') refunded++;
       } else dropped++;
     }
-    await deleteMeterHold(h._id);
+    await store.deleteMeterHold(h._id);
   }
-  if (refunded || dropped) log().warn({ refunded, dropped }, 'settled holds of a dead web process');
+  if (refunded || dropped) log(ctx).warn({ refunded, dropped }, 'settled holds of a dead web process');
   return { refunded, dropped };
 }

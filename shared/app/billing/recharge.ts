@@ -1,8 +1,9 @@
-import { dispatch, RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
+import { RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
+import type { AppContext } from '../context';
+import { processMemo } from '../../platform/processScope';
 import {
   createRechargeAttempt,
   disableAutoRechargeIfVersion,
-  findAccountAutoRecharge,
   findAccountById,
   findAccountsWithAutoRechargeEnabled,
   findRechargeAttemptById,
@@ -13,7 +14,8 @@ import { childLogger } from '../../platform/logger';
 import { getConfig } from '../../platform/config';
 import { chargeThroughBreaker, paymentGateway } from '../../platform/billing/gateway';
 import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
-import { admissionHead, applyCredit, type AdmissionHead } from './credits';
+import { admissionHead, type AdmissionHead } from './credits';
+import type { AutoRechargeSettings } from './ports';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
 import { isDuplicateKey } from '../../platform/db/duplicateKey';
 
@@ -35,21 +37,17 @@ export const rechargeWindow = (version: number, topUpSeq: number) => `v${version
 const attemptIdOf = (accountId: string, window: string, attempt: number) => `${accountId}|${window}|${attempt}`;
 const versionOfWindow = (window: string) => Number(/^v(\d+)s\d+$/.exec(window)?.[1] ?? NaN);
 
-interface Settings {
-  enabled: boolean;
-  threshold: number;
-  version: number;
-  at: number;
-}
+type Settings = AutoRechargeSettings & { at: number };
 const SETTINGS_TTL_MS = 5000;
-const settingsCache = new Map<string, Settings>();
-const triggered = new Map<string, string>();
+/** What this process read of the accounts' settings, and the window it last asked a charge for, per account. */
+const settingsCacheOf = processMemo(() => new Map<string, Settings>());
+const triggeredOf = processMemo(() => new Map<string, string>());
 
-async function settingsOf(accountId: string): Promise<Settings> {
+async function settingsOf(ctx: AppContext, accountId: string): Promise<Settings> {
+  const settingsCache = settingsCacheOf();
   const cached = settingsCache.get(accountId);
-  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached;
-  const a = await findAccountAutoRecharge(accountId);
-  const s = { enabled: Boolean(a?.autoRecharge?.enabled), threshold: a?.autoRecharge?.threshold ?? 0, version: a?.autoRecharge?.version ?? 0, at: Date.now() };
+  if (cached && ctx.clock.now().getTime() - cached.at < SETTINGS_TTL_MS) return cached;
+  const s = { ...(await ctx.credits.autoRechargeSettings(accountId)), at: ctx.clock.now().getTime() };
   settingsCache.set(accountId, s);
   return s;
 }
@@ -76,11 +74,11 @@ export function afterDebitIntents(accountId: string, settings: { enabled: boolea
  * After a debit: when the balance is under the owner's threshold, enqueue this window's charge.
  * Settings are read at most every 5 s per process; the worker re-checks them before charging.
  */
-export async function afterDebit(accountId: string, head: AdmissionHead): Promise<void> {
-  const intents = afterDebitIntents(accountId, await settingsOf(accountId), head, triggered.get(accountId));
+export async function afterDebit(ctx: AppContext, accountId: string, head: AdmissionHead): Promise<void> {
+  const intents = afterDebitIntents(accountId, await settingsOf(ctx, accountId), head, triggeredOf().get(accountId));
   if (intents.length === 0) return;
-  await dispatch(intents);
-  triggered.set(accountId, intents[0].data.window);
+  await ctx.dispatch(intents);
+  triggeredOf().set(accountId, intents[0].data.window);
 }
 
 /** The retry after a declined attempt 1 (pure): attempt 2, due an hour after the decline. */
@@ -95,7 +93,7 @@ export type ChargeOutcome =
   | { outcome: 'declined'; attemptId: string; code: string; next: 'retry' | 'disabled' };
 
 /** The charge job: state-driven, so a retry or a replay after a crash resumes where it stopped. */
-export async function runCharge(payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
+export async function runCharge(ctx: AppContext, payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
   const { accountId, window, attempt } = payload;
   const id = attemptIdOf(accountId, window, attempt);
   let doc = await findRechargeAttemptById(id);
@@ -156,7 +154,7 @@ export async function runCharge(payload: { accountId: string; window: string; at
 
   if (doc.status === 'succeeded') {
     // The ledger ref is the attempt: however often this runs, the package is credited once.
-    await applyCredit(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
+    await ctx.credits.applyCredit(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
     if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
     log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
@@ -164,7 +162,8 @@ export async function runCharge(payload: { accountId: string; window: string; at
 
   const code = (doc.error ?? 'declined').split(':')[0];
   if (attempt === 1) {
-    await dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : Date.now(), Date.now())]);
+    const now = ctx.clock.now().getTime();
+    await ctx.dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : now, now)]);
     log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }

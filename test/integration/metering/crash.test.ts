@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { balanceOf, heldRequestsOf } from '../../../shared/app/billing/credits';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { sweepStaleHolds } from '../../../shared/app/billing/metering';
+import { processContext } from '../../../shared/app/processContext';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { applyCredit } from '../../../shared/app/billing/credits';
 import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount, insertLegacyMeterHold } from '../../../shared/platform/db/repositories/fixtures';
@@ -38,10 +39,10 @@ describe('metering: a web process that crashes or loses Redis', function () {
     expect(await findLedgerEntriesOfAccount(accountId, ['debit'])).to.have.length(0);
 
     // Too young: a live request may still be running.
-    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 0, dropped: 0 });
+    expect(await sweepStaleHolds(processContext())).to.deep.equal({ refunded: 0, dropped: 0 });
     // Once stale (here: any age), each is refunded once; a second sweep finds nothing.
-    expect(await sweepStaleHolds(0)).to.deep.equal({ refunded: 5, dropped: 0 });
-    expect(await sweepStaleHolds(0)).to.deep.equal({ refunded: 0, dropped: 0 });
+    expect(await sweepStaleHolds(processContext(), 0)).to.deep.equal({ refunded: 5, dropped: 0 });
+    expect(await sweepStaleHolds(processContext(), 0)).to.deep.equal({ refunded: 0, dropped: 0 });
     expect(await balanceOf(accountId)).to.equal(100);
     expect(await heldRequestsOf(accountId)).to.equal(0);
     expect(await findLedgerEntriesOfAccount(accountId, ['debit', 'refund'])).to.have.length(0);
@@ -53,8 +54,8 @@ describe('metering: a web process that crashes or loses Redis', function () {
     await applyCredit(accountId, { ref: 'debit:legacy1', kind: 'debit', delta: -10, endpoint: 'GET /v2/ai/featured-picks', keyId });
     await insertLegacyMeterHold('hold_legacy1', accountId, [{ ref: 'debit:legacy1', cost: 10, keyId, endpoint: 'GET /v2/ai/featured-picks' }], new Date(Date.now() - 3600000));
     expect(await balanceOf(accountId)).to.equal(90);
-    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 1, dropped: 0 });
-    expect(await sweepStaleHolds()).to.deep.equal({ refunded: 0, dropped: 0 });
+    expect(await sweepStaleHolds(processContext())).to.deep.equal({ refunded: 1, dropped: 0 });
+    expect(await sweepStaleHolds(processContext())).to.deep.equal({ refunded: 0, dropped: 0 });
     expect(await balanceOf(accountId)).to.equal(100);
     expect((await findLedgerEntriesOfAccount(accountId, ['refund'])).map((e) => e.ref)).to.deep.equal(['refund:legacy1']);
     expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);

@@ -4,6 +4,7 @@ import { findHead } from '../../../shared/app/billing/ledger';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { startLedgerConsumer, writeCharges } from '../../../shared/app/billing/ledgerConsumer';
 import { debitRequest, drainMetering, settleRequest } from '../../../shared/app/billing/metering';
+import { processContext } from '../../../shared/app/processContext';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { redis } from '../../../shared/platform/db/redis';
 import { countLedgerEntriesOfAccount, findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
@@ -15,9 +16,9 @@ import { spawnEntry, waitUntil } from '../../helpers/processes';
 async function serveRequests(accountId: string, keyId: string, n: number): Promise<void> {
   await Promise.all(
     Array.from({ length: n }, async () => {
-      const d = await debitRequest({ accountId, cost: 1 });
+      const d = await debitRequest(processContext(), { accountId, cost: 1 });
       if (!d.ok) throw new Error('the test account ran out of credits');
-      settleRequest({ accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: 1, endpoint: 'GET /v2/matches', charged: true });
+      settleRequest(processContext(), { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: 1, endpoint: 'GET /v2/matches', charged: true });
     }),
   );
   await drainMetering();

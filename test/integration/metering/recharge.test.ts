@@ -94,7 +94,7 @@ describe('auto-recharge', function () {
       // Nothing brings a third charge: more debits, the sweep, a stray attempt-3 job.
       await spend(api, key, 5);
       expect(await sweepRecharges(processContext())).to.deep.equal({ ensured: 0 });
-      expect(await runCharge({ accountId, window: first.window, attempt: 3 })).to.include({ outcome: 'skipped' });
+      expect(await runCharge(processContext(), { accountId, window: first.window, attempt: 3 })).to.include({ outcome: 'skipped' });
       await new Promise((r) => setTimeout(r, 500));
       expect(await gatewayCharges(accountId)).to.have.length(2);
       expect(await rechargeEntries(accountId)).to.have.length(0);
@@ -162,7 +162,7 @@ describe('auto-recharge', function () {
       // The off-session charge of the saved card names the customer it is attached to.
       expect(calls[0].body).to.include({ payment_method: 'pm_card_visa', customer: FAKE_STRIPE_CUSTOMER, off_session: 'true', confirm: 'true' });
       // Running the job once more (a duplicate delivery) changes nothing.
-      expect(await runCharge({ accountId, window: attempt.window, attempt: 1 })).to.include({ outcome: 'credited' });
+      expect(await runCharge(processContext(), { accountId, window: attempt.window, attempt: 1 })).to.include({ outcome: 'credited' });
       expect(await rechargeEntries(accountId)).to.have.length(1);
       expect(await balanceOf(accountId)).to.equal(999 + 20000);
       expect(stripe.created).to.have.length(1);

@@ -7,6 +7,8 @@ import type { LegRecommendation, ResultWrite } from '../../../shared/domain/sett
 import type { LiveEventDataRow } from '../../../shared/platform/db/repositories/events';
 import type { SettlementPickRow, SettlementRecommendationRow } from '../../../shared/platform/db/repositories/ai';
 import type { SettlementEventRow } from '../../../shared/platform/db/repositories/settlementEvents';
+import { MemoryAnalysisStore } from './memoryAnalysisStore';
+import { MemoryCreditsStore } from './memoryCreditsStore';
 
 /**
  * An in-memory context for the use cases (shared/app/context.ts): the stores are plain arrays
@@ -88,6 +90,8 @@ export class MemorySettlementStore implements SettlementStore {
 
 export interface FakeContext extends AppContext {
   readonly settlement: MemorySettlementStore;
+  readonly analysis: MemoryAnalysisStore;
+  readonly credits: MemoryCreditsStore;
   /** Every intention dispatched, in order. */
   readonly dispatched: Intent[];
   /** Moves the clock (real and world alike). */
@@ -106,6 +110,8 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext 
       return intents.map((intent) => ({ intent, jobIds: intent.kind === 'enqueue' ? [jobIdOf(intent)] : [], enqueued: true }));
     },
     settlement: new MemorySettlementStore(),
+    analysis: new MemoryAnalysisStore(),
+    credits: new MemoryCreditsStore(() => now),
     dispatched,
     setNow: (next) => {
       now = next;
