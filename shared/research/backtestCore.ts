@@ -63,8 +63,8 @@ export const OPENING_SOURCES = ['PS', 'B365', 'WH', 'IW', 'LB', 'VC', 'BW', 'GB'
 export const CLOSING_SOURCE = 'PSC';
 
 export function oddsTriple(odds: Record<string, number>, prefix: string): [number, number, number] | null {
-  const t = ['H', 'D', 'A'].map((s) => odds[prefix + s]);
-  return t.every((o) => Number.isFinite(o) && o > 1) ? (t as [number, number, number]) : null;
+  const t: [number, number, number] = [odds[prefix + 'H'], odds[prefix + 'D'], odds[prefix + 'A']];
+  return t.every((o) => Number.isFinite(o) && o > 1) ? t : null;
 }
 
 /** Pre-kickoff 1X2 prices of one book, an aggregate (Max, Avg) read under its era's prefix. */
@@ -93,7 +93,7 @@ export function namedQuotes(odds: Record<string, number>): Quote[] {
 export function sharpQuote(odds: Record<string, number>, ranking: readonly string[]): Quote | null {
   const quotes = namedQuotes(odds);
   const fair = marketFair(quotes, ranking);
-  return fair ? quotes.find((q) => q.book === fair.sharpBook)! : null;
+  return fair ? (quotes.find((q) => q.book === fair.sharpBook) ?? null) : null;
 }
 
 /** Kept for callers that want the first source by fixed preference. */
@@ -145,6 +145,12 @@ function triple(r: { home: number; draw: number; away: number }): Triple {
   return [r.home, r.draw, r.away];
 }
 
+/** A three-way market's probabilities (devig and marketFair return arrays as wide as their odds). */
+function tripleOf(p: readonly number[]): Triple {
+  if (p.length !== 3) throw new RangeError(`expected three probabilities, got ${p.length}`);
+  return [p[0], p[1], p[2]];
+}
+
 /**
  * Pass 1: for every match with an opening price and a result, the market's and the Dixon-Coles
  * expected goals, refitting once per match day on the results of earlier days only.
@@ -174,7 +180,13 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
     while (cursor < sorted.length && sorted[cursor].day === day) today.push(sorted[cursor++]);
     // Sharpness from earlier days' margins only.
     const ranking = rankBooks(margins, 50, OPENING_SOURCES);
-    const toPredict = today.filter((x) => x.m.season > firstSeason && x.m.fthg !== null && x.m.ftag !== null && sharpQuote(x.m.odds, ranking));
+    const toPredict = today.flatMap(({ m, index }) => {
+      if (m.season <= firstSeason || m.fthg === null || m.ftag === null) return [];
+      const quotes = namedQuotes(m.odds);
+      const fair = marketFair(quotes, ranking);
+      const open = fair && quotes.find((q) => q.book === fair.sharpBook);
+      return fair && open ? [{ m, index, homeGoals: m.fthg, awayGoals: m.ftag, open, fair }] : [];
+    });
     if (toPredict.length > 0 && history.length >= 200 && priceHistory.length >= 200) {
       const fit = fitDixonColes(history, { now: day, xi, ridge, maxAgeDays: windowDays, init: params });
       params = fit.params;
@@ -184,10 +196,8 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
         const i = fit.params.teams.indexOf(team);
         return i < 0 ? 1 / Math.sqrt(ridge) : kind === 'attack' ? fit.attackSE[i] : fit.defenceSE[i];
       };
-      for (const { m, index } of toPredict) {
-        const open = sharpQuote(m.odds, ranking)!;
-        const fair = marketFair(namedQuotes(m.odds), ranking)!;
-        const shin = fair.probabilities as unknown as Triple;
+      for (const { m, index, homeGoals, awayGoals, open, fair } of toPredict) {
+        const shin = tripleOf(fair.probabilities);
         const inv = lambdasFromMarket({ home: shin[0], draw: shin[1], away: shin[2] }, fit.params.rho);
         const h = fit.params.teams.indexOf(m.homeTeam);
         const a = fit.params.teams.indexOf(m.awayTeam);
@@ -204,18 +214,18 @@ export function walkForward(matches: readonly BacktestMatch[], options: Pick<Bac
           kickoff: m.kickoff,
           homeTeam: m.homeTeam,
           awayTeam: m.awayTeam,
-          outcome: outcomeOf(m.fthg!, m.ftag!),
+          outcome: outcomeOf(homeGoals, awayGoals),
           openSource: open.book,
           openOdds: open.odds,
           quotes: betBooks.flatMap((book) => {
             const t = bookTriple(m.odds, book);
             return t ? [{ book, odds: t }] : [];
           }),
-          consensus: fair.consensus as Triple | null,
-          open: devigProportional(open.odds).probabilities as unknown as Triple,
+          consensus: fair.consensus && tripleOf(fair.consensus),
+          open: tripleOf(devigProportional(open.odds).probabilities),
           openShin: shin,
-          close: close ? (devigProportional(close).probabilities as unknown as Triple) : null,
-          closeShin: close ? (devigShin(close).probabilities as unknown as Triple) : null,
+          close: close ? tripleOf(devigProportional(close).probabilities) : null,
+          closeShin: close ? tripleOf(devigShin(close).probabilities) : null,
           rho: p.rho,
           lambdaMarket: [inv.lambdaHome, inv.lambdaAway],
           lambdaDc,
@@ -257,7 +267,8 @@ export const MARKET_ONLY: BlendWeights = { dixonColes: 0, ratings: 0 };
 /** Expected goals blended on the log scale; all-zero weights reproduce the opening market. */
 export function blendLambdas(f: MatchForecast, w: BlendWeights): [number, number] {
   const wm = 1 - w.dixonColes - w.ratings;
-  return [0, 1].map((k) => Math.exp(wm * Math.log(f.lambdaMarket[k]) + w.dixonColes * Math.log(f.lambdaDc[k]) + w.ratings * Math.log(f.lambdaRatings[k]))) as [number, number];
+  const at = (k: 0 | 1) => Math.exp(wm * Math.log(f.lambdaMarket[k]) + w.dixonColes * Math.log(f.lambdaDc[k]) + w.ratings * Math.log(f.lambdaRatings[k]));
+  return [at(0), at(1)];
 }
 
 export function blendedProbabilities(f: MatchForecast, w: BlendWeights): Triple {
@@ -277,11 +288,12 @@ export function blendedStandardErrors(f: MatchForecast, w: BlendWeights): Triple
   const hm = at(-eps, 0);
   const ap = at(0, eps);
   const am = at(0, -eps);
-  return [0, 1, 2].map((k) => {
+  const se = (k: 0 | 1 | 2) => {
     const dh = (hp[k] - hm[k]) / (2 * eps);
     const da = (ap[k] - am[k]) / (2 * eps);
     return w.dixonColes * Math.hypot(dh * f.logLambdaSE[0], da * f.logLambdaSE[1]);
-  }) as unknown as Triple;
+  };
+  return [se(0), se(1), se(2)];
 }
 
 /**
@@ -411,16 +423,13 @@ function clvSummary(bets: readonly BetRecord[], seed: number, resamples?: number
 }
 
 function byConfidence(bets: readonly BetRecord[], seed: number, resamples?: number): Record<Confidence, ClvSummary> {
-  return Object.fromEntries(
-    (['High', 'Medium', 'Low'] as const).map((c, i) => [
-      c,
-      clvSummary(
-        bets.filter((b) => b.confidence === c),
-        seed + 10 * i,
-        resamples,
-      ),
-    ]),
-  ) as Record<Confidence, ClvSummary>;
+  const of = (c: Confidence, i: number) =>
+    clvSummary(
+      bets.filter((b) => b.confidence === c),
+      seed + 10 * i,
+      resamples,
+    );
+  return { High: of('High', 0), Medium: of('Medium', 1), Low: of('Low', 2) };
 }
 
 /**
@@ -494,13 +503,13 @@ export function runBacktest(matches: readonly BacktestMatch[], options: Backtest
   const w = options.blendOverride ?? blend.weights;
   const moveScale = fitPriceMoveScale(warmup);
   const resamples = options.bootstrapResamples;
-  const test = forecasts.filter((f) => f.season >= options.fromSeason && f.season <= options.toSeason && f.close !== null);
+  const test = forecasts.filter((f): f is MatchForecast & { close: Triple } => f.season >= options.fromSeason && f.season <= options.toSeason && f.close !== null);
   if (test.length === 0) throw new RangeError(`no match between ${options.fromSeason} and ${options.toSeason} has opening and closing prices`);
   const outcomes = test.map((f) => f.outcome);
   const model = test.map((f) => blendedProbabilities(f, w));
   const dc = test.map((f) => triple(resultProbabilities(dcScoreGrid(f.lambdaDc[0], f.lambdaDc[1], f.rho))));
   const open = test.map((f) => f.open);
-  const close = test.map((f) => f.close!);
+  const close = test.map((f) => f.close);
   const perMatch = (preds: readonly Triple[], rule: (p: Triple, o: number) => number) => preds.map((p, i) => rule(p, outcomes[i]));
   const diff = (other: readonly Triple[], salt: number) => ({
     rps: pairedDifference(perMatch(model, rps), perMatch(other, rps), options.seed + salt, resamples),
