@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import { errorField, errorNumber } from '../errorFields';
 import { isDuplicateKey } from './duplicateKey';
 import { isFerretDB } from './server';
 
@@ -65,14 +66,13 @@ type InsertTarget = { insertMany(docs: any[], options: any): Promise<unknown> };
 /** How many documents an insertMany call wrote: a model answers the documents, a collection a result. */
 function insertedBy(result: unknown, sent: number): number {
   if (Array.isArray(result)) return result.length;
-  const r = result as { insertedCount?: number } | null | undefined;
-  return r?.insertedCount ?? sent;
+  return errorNumber(result, 'insertedCount') ?? sent;
 }
 
 /** How many documents a failed unordered insertMany still wrote (the driver and mongoose say it differently). */
 function insertedDespite(err: unknown): number {
-  const e = err as { insertedDocs?: unknown[]; result?: { insertedCount?: number }; insertedCount?: number };
-  return e.insertedDocs?.length ?? e.insertedCount ?? e.result?.insertedCount ?? 0;
+  const docs = errorField(err, 'insertedDocs');
+  return (Array.isArray(docs) ? docs.length : undefined) ?? errorNumber(err, 'insertedCount') ?? errorNumber(errorField(err, 'result'), 'insertedCount') ?? 0;
 }
 
 /**
@@ -103,8 +103,8 @@ export async function insertInBatches(target: InsertTarget, docs: readonly objec
 const ORDERED_INSERT_BATCH = 50;
 
 function firstFailedIndex(err: unknown): number {
-  const e = err as { writeErrors?: { index: number }[]; index?: number };
-  return e.writeErrors?.[0]?.index ?? e.index ?? 0;
+  const writeErrors = errorField(err, 'writeErrors');
+  return (Array.isArray(writeErrors) ? errorNumber(writeErrors[0], 'index') : undefined) ?? errorNumber(err, 'index') ?? 0;
 }
 
 /**

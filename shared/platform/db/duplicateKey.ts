@@ -1,3 +1,5 @@
+import { isRecord } from '../../domain/records';
+
 /**
  * The one duplicate-key check: true when a write failed only because a unique index already
  * holds the key (MongoDB and FerretDB both answer code 11000). A bulk write's error counts when
@@ -6,8 +8,8 @@
  * else is a failure.
  */
 export function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: unknown; writeErrors?: { code?: unknown } | { code?: unknown }[] } | null | undefined;
-  if (!e) return false;
-  const writeErrors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
-  return writeErrors.length ? writeErrors.every((w) => w.code === 11000) : e.code === 11000;
+  if (!isRecord(err)) return false;
+  const raw = err.writeErrors;
+  const writeErrors: readonly unknown[] = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return writeErrors.length ? writeErrors.every((w) => isRecord(w) && w.code === 11000) : err.code === 11000;
 }

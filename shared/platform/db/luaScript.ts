@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { errorMessage } from '../errorFields';
 
 type Arg = string | number | Buffer;
 
@@ -14,7 +15,7 @@ export function luaScript(source: string, numberOfKeys: number): (client: Redis,
     try {
       return await client.evalsha(sha, numberOfKeys, ...keysThenArgs);
     } catch (err) {
-      if (!/NOSCRIPT/.test((err as Error).message)) throw err;
+      if (!/NOSCRIPT/.test(errorMessage(err))) throw err;
       return client.eval(source, numberOfKeys, ...keysThenArgs);
     }
   };

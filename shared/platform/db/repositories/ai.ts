@@ -9,6 +9,7 @@ import { findWhereIn, updateWhereIdIn } from '../lookup';
 import type { InsightDoc } from '../models/insight';
 import type { ModelFitDoc } from '../models/modelFit';
 import { isDuplicateKey } from '../duplicateKey';
+import { errorField } from '../../errorFields';
 import type { ResultWrite } from '../../../domain/settlement/plan';
 import type { SettledForCommit } from '../../../domain/commitments/records';
 import type { TrackRecordBet } from '../../../domain/trackRecord/aggregate';
@@ -23,8 +24,8 @@ const SETTLED_BET_FIELDS = { confidence: 1, result: 1, resultDetail: 1, returnPe
 
 /** The settled recommendations whose eventStartAt falls in one of `ranges` (one query). */
 export async function findSettledBetsInRanges(ranges: readonly { $gte: Date; $lt: Date }[]): Promise<SettledBetRow[]> {
-  const or = ranges.map((r) => ({ eventStartAt: r }));
-  return Recommendation.find({ settled: true, $or: or } as FilterQuery<RecommendationDoc>, SETTLED_BET_FIELDS).lean<SettledBetRow[]>();
+  const filter: FilterQuery<RecommendationDoc> = { settled: true, $or: ranges.map((r) => ({ eventStartAt: r })) };
+  return Recommendation.find(filter, SETTLED_BET_FIELDS).lean<SettledBetRow[]>();
 }
 
 /** Every settled recommendation, as the performance rollups count it. */
@@ -186,7 +187,7 @@ export async function findUpcomingInsightsOpportunityRows(after: Date) {
 export async function findRecommendationsByIdsBestEdgeFirst(ids: readonly string[]): Promise<RecommendationDoc[]> {
   const out: RecommendationDoc[] = [];
   for (const part of chunks(ids, 100)) out.push(...(await findWhereIn<RecommendationDoc>(Recommendation, '_id', part)));
-  const id = (r: RecommendationDoc) => String((r as { _id?: unknown })._id);
+  const id = (r: RecommendationDoc) => r._id;
   return out.sort((a, b) => b.edgePercentage - a.edgePercentage || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
 }
 
@@ -268,7 +269,7 @@ export async function insertPicksUnordered(docs: Partial<PickDoc>[]): Promise<vo
  * and find by eventId.
  */
 export async function setRecommendationEdgeRaw(conn: Connection, id: string, edgePercentage: number): Promise<void> {
-  await conn.collection('recommendations').updateOne({ _id: id } as never, { $set: { edgePercentage } });
+  await conn.collection<{ _id: string; edgePercentage: number }>('recommendations').updateOne({ _id: id }, { $set: { edgePercentage } });
 }
 
 export async function findRecommendationsOfEventRaw(conn: Connection, eventId: string) {
@@ -331,12 +332,16 @@ export async function upsertInsightUnlessNewerAnalysis(eventId: string, fields: 
  */
 export async function insertRecommendationsIfAbsent(docs: readonly ({ _id: string } & Record<string, unknown>)[]): Promise<RecommendationDoc[]> {
   if (docs.length === 0) return [];
-  const asStored = (inserted: readonly { toObject(): unknown }[]) => inserted.map((d) => d.toObject() as RecommendationDoc);
   try {
-    return asStored(await Recommendation.insertMany(docs, { ordered: false }));
+    return (await Recommendation.insertMany(docs, { ordered: false })).map((d) => d.toObject());
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    return asStored((err as { insertedDocs?: { toObject(): unknown }[] }).insertedDocs ?? []);
+    // The documents of the insert that were written, as mongoose hands them back on the error.
+    const inserted = errorField(err, 'insertedDocs');
+    const docs: readonly unknown[] = Array.isArray(inserted) ? inserted : [];
+    const stored: RecommendationDoc[] = [];
+    for (const d of docs) if (d instanceof Recommendation) stored.push(d.toObject());
+    return stored;
   }
 }
 

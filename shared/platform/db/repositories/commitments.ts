@@ -1,4 +1,5 @@
 import { ChainHead, Commitment } from '../models';
+import { driverCollection } from '../collection';
 import { isDuplicateKey } from '../duplicateKey';
 import type { LinkKind } from '../../../domain/commitments/chain';
 import { insertInOrderUntilDuplicate } from '../bulk';
@@ -127,7 +128,7 @@ export interface PublishedHead {
 /** Publishes a head under its hour; false when that hour's head was published already. */
 export async function insertChainHead(hour: string, head: PublishedHead): Promise<boolean> {
   try {
-    await ChainHead.collection.insertOne({ _id: hour as never, hash: head.hash, length: head.length, time: head.time });
+    await driverCollection<{ _id: string } & PublishedHead>(ChainHead).insertOne({ _id: hour, hash: head.hash, length: head.length, time: head.time });
     return true;
   } catch (err) {
     if (isDuplicateKey(err)) return false;

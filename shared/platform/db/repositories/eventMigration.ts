@@ -1,5 +1,5 @@
-import type { Collection, Document } from 'mongodb';
 import { insertInBatches } from '../bulk';
+import { driverCollection } from '../collection';
 import { Event, EventPrices, EventView } from '../models';
 import { markEventsSettledAtVersions } from './eventSettlements';
 import { packPrices } from './pricesPacking';
@@ -16,7 +16,6 @@ const BATCH = 200;
 
 type OldEvent = { _id: string; dataSource?: string; status?: string; startedAt?: Date | null; updatedAt?: Date } & Partial<Record<(typeof OLD_FIELDS)[number], unknown>>;
 
-const driver = (model: { collection: unknown }) => model.collection as Collection<Document>;
 const hasOldField = { $or: OLD_FIELDS.map((f) => ({ [f]: { $exists: true } })) };
 
 export interface MigrationOutcome {
@@ -32,19 +31,19 @@ export interface MigrationOutcome {
 /** Moves every event of the earlier layout; returns what it moved (all zero on a store already migrated). */
 export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> {
   const out: MigrationOutcome = { events: 0, prices: 0, views: 0, markers: 0, snapshotsDropped: false, pricesPacked: 0 };
-  const events = driver(Event);
+  const events = driverCollection<OldEvent>(Event);
   for (;;) {
-    const batch = (await events
+    const batch = await events
       .find(hasOldField, { projection: Object.fromEntries(['dataSource', 'status', 'startedAt', 'updatedAt', ...OLD_FIELDS].map((f) => [f, 1])) })
       .limit(BATCH)
-      .toArray()) as unknown as OldEvent[];
+      .toArray();
     if (batch.length === 0) break;
     const prices = batch
       .filter((e) => Array.isArray(e.markets))
       .map((e) => ({
         _id: e._id,
         ...packPrices({ dataSource: e.dataSource ?? 'unknown', markets: e.markets, previous: [] }),
-        movedAt: (e.oddsUpdatedAt as Date | null | undefined) ?? e.updatedAt ?? new Date(),
+        movedAt: e.oddsUpdatedAt ?? e.updatedAt ?? new Date(),
         oddsUpdatedAt: e.oddsUpdatedAt ?? null,
         // An event that had started had its snapshots served: it keeps them.
         liveFrom: e.startedAt ?? null,
@@ -54,19 +53,20 @@ export async function migrateEventsOfEarlierLayout(): Promise<MigrationOutcome> 
         createdAt: new Date(),
         updatedAt: new Date(),
       }));
-    out.prices += await insertInBatches(driver(EventPrices), prices, { ignoreDuplicates: true });
-    for (const e of batch.filter((x) => typeof x.views === 'number' && x.views > 0)) {
-      await EventView.updateOne({ _id: e._id }, { $max: { views: e.views as number } }, { upsert: true });
+    out.prices += await insertInBatches(driverCollection(EventPrices), prices, { ignoreDuplicates: true });
+    for (const { _id, views } of batch) {
+      if (typeof views !== 'number' || views <= 0) continue;
+      await EventView.updateOne({ _id }, { $max: { views } }, { upsert: true });
       out.views++;
     }
-    const markers = batch.filter((e) => typeof e.settledVersion === 'number').map((e) => ({ eventId: e._id, version: e.settledVersion as number }));
+    const markers = batch.flatMap(({ _id, settledVersion }) => (typeof settledVersion === 'number' ? [{ eventId: _id, version: settledVersion }] : []));
     if (markers.length) {
       await markEventsSettledAtVersions(markers, new Date());
       out.markers += markers.length;
     }
     // One by one on FerretDB (its bulk updates run one by one anyway, and stall past 100).
-    const unset = { $unset: Object.fromEntries(OLD_FIELDS.map((f) => [f, ''])) };
-    for (const e of batch) await events.updateOne({ _id: e._id } as Document, unset);
+    const unset = { $unset: Object.fromEntries(OLD_FIELDS.map((f) => [f, ''] as const)) };
+    for (const e of batch) await events.updateOne({ _id: e._id }, unset);
     out.events += batch.length;
   }
   const db = Event.db.db;
@@ -85,7 +85,7 @@ const hasNestedTable = { $or: [{ markets: { $exists: true } }, { previous: { $ex
  * each rewritten with its tables packed, the nested fields unset; idempotent.
  */
 async function packNestedPriceTables(): Promise<number> {
-  const prices = driver(EventPrices);
+  const prices = driverCollection(EventPrices);
   let n = 0;
   for (;;) {
     const batch = await prices
@@ -103,6 +103,6 @@ async function packNestedPriceTables(): Promise<number> {
 
 /** Whether this store has events of an earlier layout (two queries). */
 export async function hasEventsOfEarlierLayout(): Promise<boolean> {
-  if ((await driver(Event).findOne(hasOldField, { projection: { _id: 1 } })) !== null) return true;
-  return (await driver(EventPrices).findOne(hasNestedTable, { projection: { _id: 1 } })) !== null;
+  if ((await driverCollection(Event).findOne(hasOldField, { projection: { _id: 1 } })) !== null) return true;
+  return (await driverCollection(EventPrices).findOne(hasNestedTable, { projection: { _id: 1 } })) !== null;
 }

@@ -3,6 +3,7 @@ import type { FilterQuery } from 'mongoose';
 import { bulkWriteInBatches, insertInBatches } from '../bulk';
 import { packedProjection, packPrices, unpackPrices } from './pricesPacking';
 import { findWhereIn } from '../lookup';
+import { driverCollection } from '../collection';
 import { Event, EventPrices, LiveEventData, OddsHistory } from '../models';
 import type { EventDoc } from '../models/event';
 import type { LiveEventDataDoc } from '../models/liveEventData';
@@ -61,17 +62,10 @@ export async function countEventsMatching(filter: FilterQuery<EventDoc>): Promis
 }
 
 /** Every event's listing fields (the listing's rebuild, shared/platform/listing/store.ts), streamed. */
-export function findListingFieldsOfAllEvents(): AsyncIterable<{
-  _id: string;
-  sportId: number;
-  competitionId: number;
-  regionId: number;
-  status: string;
-  startDateTime: Date;
-  priority?: number | null;
-  updatedAt?: Date;
-}> {
-  return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1, updatedAt: 1 }).lean().cursor({ batchSize: 5000 }) as never;
+export function findListingFieldsOfAllEvents(): AsyncIterable<Pick<EventDoc, '_id' | 'sportId' | 'competitionId' | 'regionId' | 'status' | 'startDateTime' | 'priority' | 'updatedAt'>> {
+  return Event.find({}, { sportId: 1, competitionId: 1, regionId: 1, status: 1, startDateTime: 1, priority: 1, updatedAt: 1 })
+    .lean<Pick<EventDoc, '_id' | 'sportId' | 'competitionId' | 'regionId' | 'status' | 'startDateTime' | 'priority' | 'updatedAt'>[]>()
+    .cursor({ batchSize: 5000 });
 }
 
 /** The event document alone (no prices, views or live data); null when it does not exist. */
@@ -187,14 +181,12 @@ async function writeById(collection: Collection<Document>, writes: readonly Writ
   return inserted + updated.modifiedCount;
 }
 
-const driver = (model: { collection: unknown }) => model.collection as Collection<Document>;
-
 /** Ingestion's event writes. */
-export const writeEvents = (writes: readonly WriteById[]): Promise<number> => writeById(driver(Event), writes);
+export const writeEvents = (writes: readonly WriteById[]): Promise<number> => writeById(driverCollection(Event), writes);
 /** Ingestion's price writes (their tables packed: pricesPacking.ts). */
-export const writeEventPrices = (writes: readonly WriteById[]): Promise<number> => writeById(driver(EventPrices), writes, packPrices);
+export const writeEventPrices = (writes: readonly WriteById[]): Promise<number> => writeById(driverCollection(EventPrices), writes, packPrices);
 /** Ingestion's live-data writes. */
-export const writeLiveEventData = (writes: readonly WriteById[]): Promise<number> => writeById(driver(LiveEventData), writes);
+export const writeLiveEventData = (writes: readonly WriteById[]): Promise<number> => writeById(driverCollection(LiveEventData), writes);
 
 /** One reprice of one event (OddsHistory). */
 export interface OddsHistoryRow {
@@ -211,7 +203,7 @@ export interface OddsHistoryRow {
  */
 export async function appendOddsHistoryIgnoringDuplicates(rows: readonly OddsHistoryRow[]): Promise<number> {
   return insertInBatches(
-    driver(OddsHistory),
+    driverCollection(OddsHistory),
     rows.map((x) => ({ ...x })),
     { ignoreDuplicates: true },
   );

@@ -20,6 +20,8 @@ import {
   Team,
 } from '../models';
 import { bulkWriteInBatches } from '../bulk';
+import { driverCollection } from '../collection';
+import { isRecord } from '../../../domain/records';
 import { findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findPricesOfEvent } from './eventForms';
 import { packPrices } from './pricesPacking';
 import type { CompetitionDoc } from '../models/competition';
@@ -47,18 +49,19 @@ export async function upsertReferenceDocuments(docs: {
   ]);
 }
 
-const SEEDED = {
-  events: Event,
-  liveEventData: LiveEventData,
-  liveOddsSnapshots: EventPrices,
-  recommendations: Recommendation,
-  picks: Pick,
-  insights: Insight,
-  providerStates: ProviderState,
-} as const;
-
 /** A document as a test writes it: plain values, checked by the collection's schema on insert. */
 export type SeedDocument = { _id: string } & Record<string, unknown>;
+
+/** Each collection a test seeds, and how its documents go in as given (through its model: validated, defaulted). */
+const SEEDED = {
+  events: (docs: SeedDocument[]) => Event.insertMany(docs),
+  liveEventData: (docs: SeedDocument[]) => LiveEventData.insertMany(docs),
+  liveOddsSnapshots: (docs: SeedDocument[]) => EventPrices.insertMany(docs),
+  recommendations: (docs: SeedDocument[]) => Recommendation.insertMany(docs),
+  picks: (docs: SeedDocument[]) => Pick.insertMany(docs),
+  insights: (docs: SeedDocument[]) => Insight.insertMany(docs),
+  providerStates: (docs: SeedDocument[]) => ProviderState.insertMany(docs),
+};
 
 /*
  * An event's fields kept in documents of their own (one writer each), as a test may still seed or
@@ -107,8 +110,54 @@ function withoutEventSideFields<T extends Record<string, unknown>>(doc: T): T {
  * prices, the live stats as its live data (counts, phase, clock at referenceTime) and, when they
  * list live bet items, as the prices those items show (moved at their timestamp by priceChange).
  */
-type SeedMarket = { id: string; betTypeSysname: string; line?: number | null; betItems: { id: string; code: string; price: number; isAvailable?: boolean; bookPrices?: Record<string, number> }[] };
+/** A seeded market: what is read of it (its id, its items' ids); the rest is stored as given. */
+type SeedMarket = { id: string; betTypeSysname?: unknown; line?: unknown; betItems: { id: string; code?: unknown; price?: unknown; isAvailable?: unknown; bookPrices?: unknown }[] };
 type SeedBetItem = { betItemId: string; marketId?: string; marketSysname: string; code: string; price: number; priceChange?: number | null; isAvailable?: boolean; timestamp?: string };
+/** A seeded snapshot's market (`liveMarkets` of a live-odds snapshot). */
+type SnapshotMarket = { marketId: string; marketSysname: string; line?: number | null; betItems: { code: string; price: number; priceChange?: number | null; isAvailable?: boolean }[] };
+
+const optional = <T>(v: unknown, is: (x: unknown) => x is T): v is T | undefined => v === undefined || is(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isNumberOrNull = (v: unknown): v is number | null => v === null || typeof v === 'number';
+
+/** A list of seeded values, each checked (none: empty); a value of another shape is a mistake of the test, named. */
+function seededList<T>(v: unknown, is: (x: unknown) => x is T, what: string): T[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new TypeError(`seeded ${what}: not a list`);
+  const items: unknown[] = v;
+  const out: T[] = [];
+  for (const x of items) {
+    if (!is(x)) throw new TypeError(`seeded ${what}: unexpected item ${JSON.stringify(x)}`);
+    out.push(x);
+  }
+  return out;
+}
+
+const isSeedMarket = (m: unknown): m is SeedMarket => isRecord(m) && typeof m.id === 'string' && Array.isArray(m.betItems) && m.betItems.every((b: unknown) => isRecord(b) && typeof b.id === 'string');
+
+const isSeedBetItem = (b: unknown): b is SeedBetItem =>
+  isRecord(b) &&
+  typeof b.betItemId === 'string' &&
+  optional(b.marketId, isString) &&
+  typeof b.marketSysname === 'string' &&
+  typeof b.code === 'string' &&
+  typeof b.price === 'number' &&
+  (b.priceChange === null || optional(b.priceChange, isNumber)) &&
+  optional(b.isAvailable, isBoolean) &&
+  optional(b.timestamp, isString);
+
+const isSnapshotItem = (b: unknown): b is SnapshotMarket['betItems'][number] =>
+  isRecord(b) && typeof b.code === 'string' && typeof b.price === 'number' && (b.priceChange === null || optional(b.priceChange, isNumber)) && optional(b.isAvailable, isBoolean);
+
+const isSnapshotMarket = (m: unknown): m is SnapshotMarket =>
+  isRecord(m) &&
+  typeof m.marketId === 'string' &&
+  typeof m.marketSysname === 'string' &&
+  (m.line === undefined || isNumberOrNull(m.line)) &&
+  Array.isArray(m.betItems) &&
+  m.betItems.every(isSnapshotItem);
 
 function lineOfMarketId(marketId: string): number | null {
   const m = /@(-?\d+(?:\.\d+)?)$/.exec(marketId);
@@ -137,16 +186,18 @@ async function writeEventParts(docs: readonly SeedDocument[]): Promise<void> {
   const prices: Record<string, unknown>[] = [];
   const live: Record<string, unknown>[] = [];
   for (const d of docs) {
-    const liveStats = d.liveStats as (Record<string, unknown> & { liveBetItems?: SeedBetItem[] }) | null | undefined;
-    const base = { _id: d._id, dataSource: d.dataSource ?? 'simulated', previous: [], movedAt: (d.oddsUpdatedAt as Date | undefined) ?? new Date(0), oddsUpdatedAt: d.oddsUpdatedAt ?? null };
-    const markets = (d.markets ?? []) as SeedMarket[];
+    const liveStats = isRecord(d.liveStats) ? d.liveStats : null;
+    const liveBetItems = seededList(liveStats?.liveBetItems, isSeedBetItem, 'live bet items');
+    const base = { _id: d._id, dataSource: d.dataSource ?? 'simulated', previous: [], movedAt: d.oddsUpdatedAt ?? new Date(0), oddsUpdatedAt: d.oddsUpdatedAt ?? null };
+    const markets = seededList(d.markets, isSeedMarket, 'markets');
     const liveFrom = liveStats ? (d.startDateTime ?? new Date(0)) : null;
-    if (liveStats?.liveBetItems?.length) prices.push({ ...base, liveFrom, ...pricesWithLiveBetItems(markets, liveStats.liveBetItems) });
+    if (liveBetItems.length) prices.push({ ...base, liveFrom, ...pricesWithLiveBetItems(markets, liveBetItems) });
     else if (d.markets !== undefined || liveStats) prices.push({ ...base, liveFrom, markets });
     if (liveStats) {
-      const stats = (d.stats ?? {}) as Record<string, unknown>;
+      const stats = isRecord(d.stats) ? d.stats : {};
       const count = (k: string) => (liveStats[k] !== undefined ? liveStats[k] : (stats[k] ?? null));
-      const reference = liveStats.referenceTime ? new Date(liveStats.referenceTime as string | Date) : null;
+      const at = liveStats.referenceTime;
+      const reference = at && (at instanceof Date || typeof at === 'string' || typeof at === 'number') ? new Date(at) : null;
       live.push({
         _id: d._id,
         eventId: d._id,
@@ -189,23 +240,15 @@ const EVENT_PART_FIELDS = ['markets', 'liveStats', 'oddsUpdatedAt'] as const;
 async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
   const eventId = String(doc.eventId);
   const ds = String(doc.dataSource);
-  const stored = (await findPricesOfEvent(eventId)) as {
-    dataSource: string;
-    markets: SeedMarket[];
-    previous?: { id: string; price?: number | null; bookPrices?: Record<string, number | null> }[];
-  } | null;
+  const stored = await findPricesOfEvent(eventId);
   const provider = stored?.dataSource ?? 'simulated';
-  const fromSnapshot = new Map(((doc.liveMarkets ?? []) as { marketId: string; marketSysname: string; line?: number | null }[]).map((m) => [m.marketId, m]));
+  const liveMarkets = seededList(doc.liveMarkets, isSnapshotMarket, 'live markets');
+  const fromSnapshot = new Map(liveMarkets.map((m) => [m.marketId, m]));
   // The snapshots of one event describe the same markets: the first one seeded replaces the event's.
   const kept = (stored?.markets ?? []).filter((m) => fromSnapshot.has(m.id));
   const markets = new Map(kept.map((m) => [m.id, m]));
   const previous = new Map((fromSnapshot.size && kept.length ? (stored?.previous ?? []) : []).map((p) => [p.id, { ...p }]));
-  for (const lm of (doc.liveMarkets ?? []) as {
-    marketId: string;
-    marketSysname: string;
-    line?: number | null;
-    betItems: { code: string; price: number; priceChange?: number | null; isAvailable?: boolean }[];
-  }[]) {
+  for (const lm of liveMarkets) {
     const m = markets.get(lm.marketId) ?? { id: lm.marketId, betTypeSysname: lm.marketSysname, line: lm.line ?? lineOfMarketId(lm.marketId), betItems: [] };
     markets.set(lm.marketId, m);
     for (const b of lm.betItems) {
@@ -235,7 +278,7 @@ async function writeSnapshotSeed(doc: SeedDocument): Promise<void> {
 
 /** Documents of one collection written as given, in order; the schema's validation still applies. */
 export async function insertSeedDocuments(collection: keyof typeof SEEDED, docs: readonly SeedDocument[]): Promise<void> {
-  const model = SEEDED[collection] as unknown as { insertMany(docs: readonly SeedDocument[]): Promise<unknown> };
+  const insert = SEEDED[collection];
   if (collection === 'liveOddsSnapshots') {
     for (const d of docs) await writeSnapshotSeed(d);
     return;
@@ -249,14 +292,14 @@ export async function insertSeedDocuments(collection: keyof typeof SEEDED, docs:
     return;
   }
   if (collection !== 'events') {
-    await model.insertMany(docs);
+    await insert([...docs]);
     return;
   }
-  await model.insertMany(
+  await insert(
     docs.map((d) => {
-      const rest: Record<string, unknown> = withoutEventSideFields(d);
+      const rest = withoutEventSideFields(d);
       for (const f of EVENT_PART_FIELDS) delete rest[f];
-      return rest as SeedDocument;
+      return rest;
     }),
   );
   await writeEventParts(docs);
@@ -300,7 +343,7 @@ export async function deleteLedgerEntryByRef(ref: string): Promise<void> {
 
 /** A hold as a version before the Redis debit wrote it to MongoDB (its debit already in the ledger). */
 export async function insertLegacyMeterHold(id: string, accountId: string, items: { ref: string; cost: number; keyId: string; endpoint: string }[], at: Date): Promise<void> {
-  await MeterHold.collection.insertOne({ _id: id as never, accountId, items, at });
+  await driverCollection<{ _id: string; accountId: string; items: typeof items; at: Date }>(MeterHold).insertOne({ _id: id, accountId, items, at });
 }
 
 export async function countMeterHoldsOfAccount(accountId: string): Promise<number> {
@@ -355,7 +398,7 @@ export async function setCompetitionFields(competitionId: number, set: Record<st
  * `capturedAt` (when they last moved); `stale` marks the event's provider stale.
  */
 export async function setLiveOddsSnapshotFields(eventId: string, dataSource: string, set: Record<string, unknown>): Promise<void> {
-  const stored = (await findPricesOfEvent(eventId)) as { dataSource: string; markets: SeedMarket[] } | null;
+  const stored = await findPricesOfEvent(eventId);
   if (!stored) throw new Error(`no prices stored for event ${eventId}`);
   const prices: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(set)) {
@@ -375,9 +418,12 @@ export async function setLiveOddsSnapshotFields(eventId: string, dataSource: str
  * Fields of an event's prices set by path (`markets.0.betItems.1.price`, `movedAt`): the packed
  * tables are read, changed where the paths say and written back whole.
  */
+/** A JSON object or array, whose fields (or indexes) a path can set. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
 async function patchPrices(eventId: string, set: Record<string, unknown>): Promise<void> {
-  const stored = ((await findPricesOfEvent(eventId)) ?? { markets: [], previous: [] }) as unknown as Record<string, unknown>;
-  const tables: Record<string, unknown> = { markets: stored.markets, previous: stored.previous };
+  const stored = await findPricesOfEvent(eventId);
+  const tables: Record<string, unknown> = { markets: stored?.markets ?? [], previous: stored?.previous ?? [] };
   const top: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(set)) {
     const keys = path.split('.');
@@ -389,11 +435,13 @@ async function patchPrices(eventId: string, set: Record<string, unknown>): Promi
       tables[keys[0]] = value;
       continue;
     }
-    let node = tables[keys[0]] as Record<string, unknown>;
+    let node: unknown = tables[keys[0]];
     for (const k of keys.slice(1, -1)) {
+      if (!isObject(node)) throw new Error(`patchPrices: ${path} goes through a value that is not an object`);
       node[k] ??= {};
-      node = node[k] as Record<string, unknown>;
+      node = node[k];
     }
+    if (!isObject(node)) throw new Error(`patchPrices: ${path} goes through a value that is not an object`);
     node[keys[keys.length - 1]] = value;
   }
   await EventPrices.updateOne({ _id: eventId }, { $set: { ...packPrices(tables), ...top } });
@@ -401,7 +449,7 @@ async function patchPrices(eventId: string, set: Record<string, unknown>): Promi
 
 /** Events made to look created at `at` (timestamps bypassed): how old a test needs them to be. */
 export async function backdateEventsCreatedAt(eventIds: readonly string[], at: Date): Promise<void> {
-  await Event.collection.updateMany({ _id: { $in: eventIds } } as never, { $set: { createdAt: at } });
+  await driverCollection<{ _id: string; createdAt: Date }>(Event).updateMany({ _id: { $in: [...eventIds] } }, { $set: { createdAt: at } });
 }
 
 /** Stored price history, one row per bet item and reprice, per bet item in time order: what a test checks ingestion appended. */
@@ -438,12 +486,14 @@ export async function insertRawPricesDocuments(docs: readonly Record<string, unk
 
 /** One prices document as stored (tables packed). */
 export async function findRawPricesDocument(eventId: string): Promise<Record<string, unknown> | null> {
-  return EventPrices.collection.findOne({ _id: eventId } as never);
+  return driverCollection<SeedDocument>(EventPrices).findOne({ _id: eventId });
 }
 
 /** Whether a collection of this name exists in the database. */
 export async function collectionExists(name: string): Promise<boolean> {
-  return (await Event.db.db!.listCollections({ name }).toArray()).length > 0;
+  const db = Event.db.db;
+  if (!db) throw new Error('mongodb not connected');
+  return (await db.listCollections({ name }).toArray()).length > 0;
 }
 
 /** When each stored event, prices and live-data document was last written (id -> epoch ms): what a test checks a poll did not touch. */
@@ -474,7 +524,7 @@ export async function findPicksById(filter: { ids: readonly string[] } | { settl
 
 /** A recommendation written raw, past its schema: the hand edit a performance check must name. */
 export async function insertRawRecommendation(doc: { _id: string } & Record<string, unknown>): Promise<void> {
-  await Recommendation.collection.insertOne(doc as never);
+  await driverCollection<SeedDocument>(Recommendation).insertOne(doc);
 }
 
 export async function deleteRecommendation(id: string): Promise<void> {
@@ -538,5 +588,5 @@ export async function findLatestEventStart(): Promise<Date | null> {
 
 /** Auto-recharge settings written as given, past the rules the services keep (settings an earlier version let be saved). */
 export async function setAccountAutoRechargeFields(accountId: string, set: Record<string, unknown>): Promise<void> {
-  await Account.collection.updateOne({ _id: accountId } as never, { $set: Object.fromEntries(Object.entries(set).map(([k, v]) => [`autoRecharge.${k}`, v])) });
+  await driverCollection<SeedDocument>(Account).updateOne({ _id: accountId }, { $set: Object.fromEntries(Object.entries(set).map(([k, v]) => [`autoRecharge.${k}`, v])) });
 }
