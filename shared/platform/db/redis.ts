@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import { getConfig } from '../config';
 
 const clients = new Set<Redis>();
@@ -39,4 +39,38 @@ export async function closeAllRedis(): Promise<void> {
   const all = [...clients];
   shared = undefined;
   await Promise.all(all.map((c) => c.quit().catch(() => c.disconnect())));
+}
+
+/** Runs a MULTI and gives its replies; a command's error rejects instead of hiding in the reply list. */
+export async function execAll(multi: ChainableCommander, what = 'redis transaction'): Promise<unknown[]> {
+  const replies = await multi.exec();
+  if (!replies) throw new Error(`${what} aborted`);
+  return replies.map(([err, value]) => {
+    if (err) throw err;
+    return value;
+  });
+}
+
+/** A reply expected to be a string or nil (GET). */
+export function stringReply(v: unknown): string | null {
+  if (v === null || typeof v === 'string') return v;
+  throw new TypeError(`expected a string reply, got ${typeof v}`);
+}
+
+/** A reply expected to be a hash (HGETALL). */
+export function hashReply(v: unknown): Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError('expected a hash reply');
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+  return out;
+}
+
+/** A reply expected to be stream entries (XRANGE, XREVRANGE): [id, [field, value, ...]] each. */
+export function streamEntriesReply(v: unknown): [id: string, fields: string[]][] {
+  if (!Array.isArray(v)) throw new TypeError('expected stream entries');
+  return v.map((e: unknown) => {
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1])) throw new TypeError('expected a stream entry');
+    const fields: unknown[] = e[1];
+    return [e[0], fields.map(String)];
+  });
 }

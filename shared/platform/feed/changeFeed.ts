@@ -1,7 +1,6 @@
 import { luaScript } from '../db/luaScript';
-import type { ChainableCommander } from 'ioredis';
 import { getConfig } from '../config';
-import { key, redis } from '../db/redis';
+import { execAll, key, redis, streamEntriesReply } from '../db/redis';
 import { childLogger } from '../logger';
 import { compareChangeIds, decodeChange, encodeChange, isChangeId, type Change, type ChangeEntry } from '../../domain/feed/changes';
 
@@ -58,16 +57,6 @@ function requireName(what: string, value: string): void {
   if (typeof value !== 'string' || !value) throw new TypeError(`the change feed needs a ${what}`);
 }
 
-/** Runs a MULTI; a command's error rejects instead of hiding in the reply list. */
-async function execAll(multi: ChainableCommander): Promise<unknown[]> {
-  const replies = await multi.exec();
-  if (!replies) throw new Error('change feed transaction aborted');
-  return replies.map(([err, value]) => {
-    if (err) throw err;
-    return value;
-  });
-}
-
 type RawEntry = [id: string, fields: string[]];
 
 function decodeEntries(raw: RawEntry[]): ChangeEntry[] {
@@ -77,7 +66,7 @@ function decodeEntries(raw: RawEntry[]): ChangeEntry[] {
       out.push({ id, ...decodeChange(fields) });
     } catch (err) {
       // One unreadable entry (a newer writer's kind) must not stop every reader at that id.
-      childLogger({ module: 'changeFeed' }).warn({ id, err: (err as Error).message }, 'change feed entry skipped');
+      childLogger({ module: 'changeFeed' }).warn({ id, err: err instanceof Error ? err.message : String(err) }, 'change feed entry skipped');
     }
   }
   return out;
@@ -95,7 +84,7 @@ export async function stageChanges(source: string, batchId: string, changes: rea
   if (!encoded.length) return 0;
   const multi = redis().multi();
   for (let i = 0; i < encoded.length; i += STAGE_CHUNK) multi.rpush(pendingKey(source), ...encoded.slice(i, i + STAGE_CHUNK).flat());
-  await execAll(multi);
+  await execAll(multi, 'change feed transaction');
   return encoded.length;
 }
 
@@ -148,12 +137,15 @@ export async function readChanges(afterId: string | null, count: number): Promis
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a positive integer (got ${count})`);
   const k = streamKey();
   // One transaction: a trim between the oldest-id check and the read would hide a gap.
-  const [oldest, page] = (await execAll(
-    redis()
-      .multi()
-      .xrange(k, '-', '+', 'COUNT', 1)
-      .xrange(k, afterId === null ? '-' : `(${afterId}`, '+', 'COUNT', count),
-  )) as [RawEntry[], RawEntry[]];
+  const [oldest, page] = (
+    await execAll(
+      redis()
+        .multi()
+        .xrange(k, '-', '+', 'COUNT', 1)
+        .xrange(k, afterId === null ? '-' : `(${afterId}`, '+', 'COUNT', count),
+      'change feed transaction',
+    )
+  ).map(streamEntriesReply);
   const oldestId = oldest[0]?.[0];
   const gap = afterId !== null && (oldestId === undefined || compareChangeIds(afterId, oldestId) < 0);
   return { entries: decodeEntries(page), gap };
@@ -161,14 +153,14 @@ export async function readChanges(afterId: string | null, count: number): Promis
 
 /** Id of the oldest retained entry, null when the feed is empty. */
 export async function oldestChangeId(): Promise<string | null> {
-  const [first] = (await redis().xrange(streamKey(), '-', '+', 'COUNT', 1)) as RawEntry[];
+  const [first] = await redis().xrange(streamKey(), '-', '+', 'COUNT', 1);
   return first?.[0] ?? null;
 }
 
 /** What the feed holds now and its bounds: where a new reader starts (`newestId`) and how far back one can resume. */
 export async function feedWindow(): Promise<{ oldestId: string | null; newestId: string | null; retentionMs: number; maxLen: number }> {
   const k = streamKey();
-  const [oldest, newest] = (await execAll(redis().multi().xrange(k, '-', '+', 'COUNT', 1).xrevrange(k, '+', '-', 'COUNT', 1))) as [RawEntry[], RawEntry[]];
+  const [oldest, newest] = (await execAll(redis().multi().xrange(k, '-', '+', 'COUNT', 1).xrevrange(k, '+', '-', 'COUNT', 1), 'change feed transaction')).map(streamEntriesReply);
   const cfg = getConfig();
   return { oldestId: oldest[0]?.[0] ?? null, newestId: newest[0]?.[0] ?? null, retentionMs: cfg.CHANGE_FEED_RETENTION_MS, maxLen: cfg.CHANGE_FEED_MAXLEN };
 }

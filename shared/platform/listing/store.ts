@@ -1,7 +1,8 @@
 import { cacheVersionKey } from '../cache/versions';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
-import { key, redis } from '../db/redis';
+import { isRecord } from '../../domain/records';
+import { execAll, hashReply, key, redis, stringReply } from '../db/redis';
 import { findListingFieldsOfAllEvents } from '../db/repositories/events';
 import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from '../../domain/listing/rows';
 
@@ -106,13 +107,23 @@ export async function lastEventWriteAt(): Promise<Date | null> {
 let snapshot: { ns: string; version: string; listing: Listing } | undefined;
 let rebuilding: Promise<Listing> | undefined;
 
-const complete = (r: Partial<ListingRow>): r is ListingRow => typeof r.t === 'number' && typeof r.st === 'string';
+const optionalNumber = (v: unknown): v is number | undefined => v === undefined || typeof v === 'number';
+
+/** A stored row when it is complete (a row only partly written, before its event's insert, is not). */
+function completeRow(json: string): ListingRow | null {
+  const r: unknown = JSON.parse(json);
+  if (!isRecord(r)) return null;
+  const { s, c, r: region, st, t, p, m, v } = r;
+  if (typeof t !== 'number' || typeof st !== 'string' || typeof s !== 'number' || typeof c !== 'number' || typeof region !== 'number' || typeof p !== 'number') return null;
+  if (!optionalNumber(m) || !optionalNumber(v)) return null;
+  return { s, c, r: region, st, t, p, ...(m === undefined ? {} : { m }), ...(v === undefined ? {} : { v }) };
+}
 
 function parse(rows: Record<string, string>): Listing {
   const out: [string, ListingRow][] = [];
   for (const [id, json] of Object.entries(rows)) {
-    const row = JSON.parse(json) as Partial<ListingRow>;
-    if (complete(row)) out.push([id, row]);
+    const row = completeRow(json);
+    if (row) out.push([id, row]);
   }
   return sortedListing(out);
 }
@@ -142,13 +153,10 @@ export async function currentListing(): Promise<Listing> {
   const v = version ?? '0';
   if (snapshot && snapshot.ns === rowsKey() && snapshot.version === v && valid === v) return snapshot.listing;
   if (valid === v) {
-    const [[, v2], [, valid2], [, rows]] = (await redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()).exec()) as [
-      [null, string | null],
-      [null, string | null],
-      [null, Record<string, string>],
-    ];
-    if ((v2 ?? '0') === valid2) {
-      snapshot = { ns: rowsKey(), version: valid2, listing: parse(rows) };
+    const [v2, valid2, rows] = await execAll(redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()), 'listing read');
+    const validNow = stringReply(valid2);
+    if ((stringReply(v2) ?? '0') === validNow) {
+      snapshot = { ns: rowsKey(), version: validNow, listing: parse(hashReply(rows)) };
       return snapshot.listing;
     }
   }

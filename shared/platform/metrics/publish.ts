@@ -4,6 +4,7 @@ import { getConfig } from '../config';
 import { key, redis } from '../db/redis';
 import { childLogger } from '../logger';
 import { processRegistry, setMetricsProcess } from './registry';
+import { errorMessage } from '../errorFields';
 
 /**
  * Each process publishes its registry to Redis: one key per process instance, rewritten every
@@ -42,7 +43,7 @@ export async function startMetricsPublisher(processName: string): Promise<{ name
   const instanceKey = key('metrics', processName, `${hostname()}-${process.pid}`);
   const log = childLogger({ component: 'metrics' });
   setMetricsProcess(processName);
-  const publish = () => publishSnapshot(instanceKey, processName, periodMs * 3).catch((err) => log.warn({ err: (err as Error).message }, 'metrics publish failed'));
+  const publish = () => publishSnapshot(instanceKey, processName, periodMs * 3).catch((err) => log.warn({ err: errorMessage(err) }, 'metrics publish failed'));
   await publish();
   const timer = setInterval(() => void publish(), periodMs);
   timer.unref();

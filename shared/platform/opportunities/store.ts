@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
+import { isRecord } from '../../domain/records';
 import { key, redis } from '../db/redis';
 import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
 import { listingIndex } from '../../domain/listing/rows';
@@ -109,10 +110,29 @@ let syncing: Promise<Model> | undefined;
 let rebuilding: Promise<Model> | undefined;
 const recs = new Map<string, RecommendationDoc>();
 
+/** A stored row: when its event was analysed and its recommendations' ids. */
+function parseRow(json: string): OpportunityRow {
+  const row: unknown = JSON.parse(json);
+  if (!isRecord(row) || typeof row.a !== 'number' || !Array.isArray(row.ids)) throw new TypeError(`not an opportunities row: ${json}`);
+  const ids: unknown[] = row.ids;
+  return { a: row.a, ids: ids.filter((id): id is string => typeof id === 'string') };
+}
+
+/** READ's reply: 0 while invalid, else the generation, sequence number, whether whole, and the (id, row) list. */
+function readReply(out: unknown): { gen: string; seq: string; whole: boolean; flat: string[] } | null {
+  if (out === 0) return null;
+  if (!Array.isArray(out)) throw new TypeError('unexpected opportunities read reply');
+  const reply: unknown[] = out;
+  const [gen, seq, whole, flat] = reply;
+  if (typeof gen !== 'string' || typeof seq !== 'string' || typeof whole !== 'number' || !Array.isArray(flat)) throw new TypeError('unexpected opportunities read reply');
+  const items: unknown[] = flat;
+  return { gen, seq, whole: whole === 1, flat: items.map(String) };
+}
+
 function apply(rows: Map<string, OpportunityRow>, flat: string[]): void {
   for (let i = 0; i < flat.length; i += 2) {
     const json = flat[i + 1];
-    const row = json ? (JSON.parse(json) as OpportunityRow) : undefined;
+    const row = json ? parseRow(json) : undefined;
     if (row && row.ids.length) rows.set(flat[i], row);
     else rows.delete(flat[i]);
   }
@@ -135,10 +155,10 @@ async function read(): Promise<Model> {
     model = undefined;
     recs.clear();
   }
-  const out = (await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? '')) as 0 | [string, string, number, string[]];
-  if (out === 0) throw new Invalid();
-  const [gen, seq, whole, flat] = out;
-  const rows = whole === 1 || !model ? new Map<string, OpportunityRow>() : model.rows;
+  const out = readReply(await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? ''));
+  if (!out) throw new Invalid();
+  const { gen, seq, whole, flat } = out;
+  const rows = whole || !model ? new Map<string, OpportunityRow>() : model.rows;
   apply(rows, flat);
   model = { ns, gen, seq, rows };
   return model;
@@ -172,9 +192,9 @@ export async function currentOpportunityRecommendations(now: Date): Promise<Reco
     if (stillToStart(index.get(eventId), now.getTime())) for (const id of row.ids) wanted.add(id);
   }
   const missing = [...wanted].filter((id) => !recs.has(id));
-  if (missing.length) for (const r of await findRecommendationsByIdsBestEdgeFirst(missing)) recs.set(String((r as { _id?: unknown })._id), r);
+  if (missing.length) for (const r of await findRecommendationsByIdsBestEdgeFirst(missing)) recs.set(r._id, r);
   for (const id of recs.keys()) if (!wanted.has(id)) recs.delete(id);
-  return currentOpportunities(rows, index, now.getTime(), recs as Map<string, RecommendationDoc & { _id: unknown }>);
+  return currentOpportunities(rows, index, now.getTime(), recs);
 }
 
 /** Tests that rewrite the store behind the read model's back: the model is dropped, and rebuilt by its next reader. */
