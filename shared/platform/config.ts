@@ -19,7 +19,7 @@ interface VarSpec {
 }
 
 /** An integer variable: its default (as the environment would spell it), its bounds and what it does. */
-const integer = (defaultValue: string, minimum: number, maximum: number, description: string) => ({ type: 'integer' as const, default: defaultValue, minimum, maximum, description });
+const integer = <D extends string>(defaultValue: D, minimum: number, maximum: number, description: string) => ({ type: 'integer' as const, default: defaultValue, minimum, maximum, description });
 
 export const CONFIG_VARS = {
   NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
@@ -169,9 +169,22 @@ export const CONFIG_VARS = {
 
 export type ConfigKey = keyof typeof CONFIG_VARS;
 
-type ValueOf<S> = S extends { type: 'integer' } ? number : S extends { type: 'boolean' } ? boolean : S extends { type: 'list' } ? string[] : string;
+/** A variable's value: an integer without a default is undefined while unset. */
+type ValueOf<S> = S extends { type: 'integer'; default: '' }
+  ? number | undefined
+  : S extends { type: 'integer' }
+    ? number
+    : S extends { type: 'boolean' }
+      ? boolean
+      : S extends { type: 'list' }
+        ? string[]
+        : string;
 
-export type Config = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_VARS)[K]> } & {
+type Values = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_VARS)[K]> };
+
+const isConfigKey = (name: string): name is ConfigKey => Object.hasOwn(CONFIG_VARS, name);
+
+export type Config = Values & {
   readonly settlementDelayMs: () => number;
 };
 
@@ -233,7 +246,7 @@ function describeRule(spec: VarSpec): string {
 /** Pure: validates an environment map. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][]) {
+  for (const [name, spec] of Object.entries<VarSpec>(CONFIG_VARS)) {
     const raw = env[name] === undefined || env[name] === '' ? spec.default : env[name];
     if (raw === undefined || raw === '') {
       out[name] = spec.type === 'integer' ? undefined : spec.type === 'list' ? [] : '';
@@ -245,29 +258,31 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }
     out[name] = value;
   }
-  if (Boolean(out.ADMIN_USER) !== Boolean(out.ADMIN_PASSWORD)) {
-    throw new ConfigError(out.ADMIN_USER ? 'ADMIN_PASSWORD' : 'ADMIN_USER', 'must be set together with its pair (or both left unset)');
+  // Every variable was read by its spec's type and checked against its schema just above: the
+  // one place the loop's values meet their declared types.
+  const values = out as Values;
+  if (Boolean(values.ADMIN_USER) !== Boolean(values.ADMIN_PASSWORD)) {
+    throw new ConfigError(values.ADMIN_USER ? 'ADMIN_PASSWORD' : 'ADMIN_USER', 'must be set together with its pair (or both left unset)');
   }
-  if ((out.PROVIDERS as string[]).includes('theoddsapi') && !out.THEODDSAPI_KEY) {
+  if (values.PROVIDERS.includes('theoddsapi') && !values.THEODDSAPI_KEY) {
     throw new ConfigError('THEODDSAPI_KEY', 'is required when PROVIDERS includes theoddsapi');
   }
-  if ((out.PROVIDERS as string[]).includes('replay')) {
-    if (!out.REPLAY_DATA) throw new ConfigError('REPLAY_DATA', 'is required when PROVIDERS includes replay (a folder of football-data.co.uk season files)');
-    if (!(out.REPLAY_SEASONS as string[]).length) throw new ConfigError('REPLAY_SEASONS', 'is required when PROVIDERS includes replay (e.g. E0_2223,SP1_2021)');
+  if (values.PROVIDERS.includes('replay')) {
+    if (!values.REPLAY_DATA) throw new ConfigError('REPLAY_DATA', 'is required when PROVIDERS includes replay (a folder of football-data.co.uk season files)');
+    if (!values.REPLAY_SEASONS.length) throw new ConfigError('REPLAY_SEASONS', 'is required when PROVIDERS includes replay (e.g. E0_2223,SP1_2021)');
   }
   // Credits bought through the test gateway cost nothing: a production deployment either sells for real or not at all.
-  if (out.PAYMENT_GATEWAY === 'test' && out.NODE_ENV === 'production') {
+  if (values.PAYMENT_GATEWAY === 'test' && values.NODE_ENV === 'production') {
     throw new ConfigError(
       'PAYMENT_GATEWAY',
       'is test, which grants credits without charging anyone: with NODE_ENV=production set stripe (and STRIPE_SECRET_KEY), or none for a deployment that sells nothing',
     );
   }
-  if (out.PAYMENT_GATEWAY === 'stripe' && !out.STRIPE_SECRET_KEY) {
+  if (values.PAYMENT_GATEWAY === 'stripe' && !values.STRIPE_SECRET_KEY) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');
   }
-  const fixedDelay = out.SETTLEMENT_DELAY_MS as number | undefined;
-  out.settlementDelayMs = () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001);
-  return Object.freeze(out) as Config;
+  const fixedDelay = values.SETTLEMENT_DELAY_MS;
+  return Object.freeze({ ...values, settlementDelayMs: () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001) });
 }
 
 let cached: Config | undefined;
@@ -301,7 +316,10 @@ export function setEnvForChildren(values: Record<string, string>): void {
 }
 
 /** Names of variables whose values must never be logged. */
-export const SECRET_VARS = (Object.entries(CONFIG_VARS) as [ConfigKey, VarSpec][]).filter(([, s]) => s.secret).map(([k]) => k);
+export const SECRET_VARS: ConfigKey[] = Object.entries<VarSpec>(CONFIG_VARS)
+  .filter(([, s]) => s.secret)
+  .map(([k]) => k)
+  .filter(isConfigKey);
 
 /** Bootstrap-only settings (scripts/services.ts), read here so process.env stays in one module. */
 export function bootstrapEnv(): {

@@ -1,5 +1,7 @@
+import type { EventEmitter } from 'node:events';
 import CircuitBreaker from 'opossum';
 import { QuotaExhaustedError } from '../../domain/providers/types';
+import { errorField } from '../errorFields';
 
 export type BreakerState = 'closed' | 'open' | 'halfOpen';
 
@@ -53,9 +55,12 @@ export class ProviderBreaker {
       enableSnapshots: false,
       errorFilter: (err: unknown) => err instanceof QuotaExhaustedError,
     });
-    // opossum passes the call's arguments with the timeout event (its typings omit them).
-    (this.breaker as unknown as NodeJS.EventEmitter).on('timeout', (_err: Error, _latency: number, args: [AbortController, Action]) => {
-      args?.[0]?.abort(new Error(`${name}: timed out after ${opts.timeoutMs} ms`));
+    // opossum passes the call's arguments with the timeout event (its typings omit them): the
+    // event is heard as the emitter the breaker is.
+    const emitter: EventEmitter = this.breaker;
+    emitter.on('timeout', (_err: unknown, _latency: unknown, args: unknown) => {
+      const controller: unknown = Array.isArray(args) ? args[0] : undefined;
+      if (controller instanceof AbortController) controller.abort(new Error(`${name}: timed out after ${opts.timeoutMs} ms`));
     });
     if (onState) {
       this.breaker.on('open', () => onState('open'));
@@ -69,12 +74,18 @@ export class ProviderBreaker {
   }
 
   async fire<T>(action: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // The breaker answers what the action resolved to, as unknown: the action's own result is kept here.
+    let result: { value: T } | undefined;
     try {
-      return (await this.breaker.fire(new AbortController(), action)) as T;
+      await this.breaker.fire(new AbortController(), async (signal) => {
+        result = { value: await action(signal) };
+      });
     } catch (err) {
-      if ((err as { code?: string }).code === 'EOPENBREAKER') throw new BreakerOpenError(`${this.name}: circuit open, provider not called`);
+      if (errorField(err, 'code') === 'EOPENBREAKER') throw new BreakerOpenError(`${this.name}: circuit open, provider not called`);
       throw err;
     }
+    if (!result) throw new Error(`${this.name}: the breaker resolved without the call's result`);
+    return result.value;
   }
 
   shutdown(): void {

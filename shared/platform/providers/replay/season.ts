@@ -6,6 +6,7 @@ import type { ScenarioIncident } from '../simulated/scenario';
 import type { FeedCompetition } from '../../../domain/providers/types';
 import { fileMarkets, type FileMarket } from './books';
 import { inconsistentCounts, matchTimeline, type FinalCounts } from './timeline';
+import { errorMessage } from '../../errorFields';
 
 /** What a bad row or file is reported to: one line naming the file and the row. */
 export interface ReplayLog {
@@ -128,7 +129,7 @@ export function loadReplaySeasons(dir: string, seasons: readonly string[], log: 
     try {
       text = readFileSync(join(dir, file), 'utf8');
     } catch (err) {
-      log.warn({ file, row: null }, `replay: ${file} skipped: cannot be read (${(err as Error).message})`);
+      log.warn({ file, row: null }, `replay: ${file} skipped: cannot be read (${errorMessage(err)})`);
       continue;
     }
     out.push(...replayMatchesFromText(text, season, log));

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { hasLine, marketType } from '../../../domain/markets/catalog';
 import { sportByName, type SportId } from '../../../domain/sports';
@@ -9,6 +9,7 @@ import { hashInt } from '../../../domain/providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedMarket, FeedOdds, FeedResult, FeedStatus } from '../../../domain/providers/types';
 import { breakSegment, clockAt, currentSegment, playSegment, type MatchScript, type Segment } from './match';
 import { simSport } from './sports';
+import { errorMessage } from '../../errorFields';
 
 /**
  * Scenario files script the simulated provider exactly (docs/scenario.schema.json): every event,
@@ -76,8 +77,8 @@ export const SCENARIO_SCHEMA_PATH =
   [resolve(__dirname, '../../../../docs/scenario.schema.json'), resolve(__dirname, '../../../../../docs/scenario.schema.json')].find((p) => existsSync(p)) ??
   resolve(__dirname, '../../../../docs/scenario.schema.json');
 
-let validator: ReturnType<Ajv['compile']> | undefined;
-function validate(): ReturnType<Ajv['compile']> {
+let validator: ValidateFunction | undefined;
+function validate(): ValidateFunction {
   if (!validator) {
     const ajv = new Ajv({ allErrors: false, strict: false });
     addFormats(ajv);
@@ -86,30 +87,44 @@ function validate(): ReturnType<Ajv['compile']> {
   return validator;
 }
 
+/** Whether `raw` passes the scenario schema (docs/scenario.schema.json): the shape `Scenario` declares. */
+function isScenario(raw: unknown, check: ValidateFunction): raw is Scenario {
+  return check(raw);
+}
+
 /** The JSON pointer of the offending field and what is wrong with it. */
-function describe(err: ErrorObject): [string, string] {
+function describe(err: ErrorObject | undefined): [string, string] {
+  if (!err) return ['', 'is invalid'];
   const at = err.instancePath;
-  if (err.keyword === 'required') return [`${at}/${(err.params as { missingProperty: string }).missingProperty}`, 'is required'];
-  if (err.keyword === 'additionalProperties') return [`${at}/${(err.params as { additionalProperty: string }).additionalProperty}`, 'is not an allowed field'];
-  if (err.keyword === 'enum') return [at, `must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`];
+  const params: Record<string, unknown> = err.params;
+  if (err.keyword === 'required') return [`${at}/${String(params.missingProperty)}`, 'is required'];
+  if (err.keyword === 'additionalProperties') return [`${at}/${String(params.additionalProperty)}`, 'is not an allowed field'];
+  if (err.keyword === 'enum' && Array.isArray(params.allowedValues)) return [at, `must be one of ${params.allowedValues.join(', ')}`];
   return [at, err.message ?? 'is invalid'];
+}
+
+/** The catalog's sport of a scenario event (the schema admits only the catalog's names). */
+function sportOf(e: ScenarioEvent, file: string, at: string) {
+  const sport = sportByName(e.sport);
+  if (!sport) throw new ScenarioError(file, `${at}/sport`, `${e.sport} is not a sport of the catalog`);
+  return sport;
 }
 
 /** Checks the file against the schema, then against the market catalog and itself. */
 export function parseScenario(raw: unknown, file = '<scenario>'): Scenario {
   const check = validate();
-  if (!check(raw)) {
-    const [pointer, detail] = describe(check.errors![0]);
+  if (!isScenario(raw, check)) {
+    const [pointer, detail] = describe(check.errors?.[0]);
     throw new ScenarioError(file, pointer, detail);
   }
-  const s = raw as Scenario;
+  const s = raw;
   const books = new Set(s.bookmakers ?? []);
   const ids = new Set<string>();
   s.events.forEach((e, i) => {
     const at = `/events/${i}`;
     if (ids.has(e.id)) throw new ScenarioError(file, `${at}/id`, `duplicates event id ${e.id}`);
     ids.add(e.id);
-    const sport = sportByName(e.sport)!;
+    const sport = sportOf(e, file, at);
     const checkMarket = (m: ScenarioMarket, p: string, requirePrices: boolean) => {
       const type = marketType(m.betTypeSysname);
       if (!type) throw new ScenarioError(file, `${p}/betTypeSysname`, `${m.betTypeSysname} is not a market of the catalog`);
@@ -145,8 +160,10 @@ export function parseScenario(raw: unknown, file = '<scenario>'): Scenario {
       if (!keys.has(`${c.betTypeSysname}@${c.line ?? ''}`)) throw new ScenarioError(file, `${at}/priceChanges/${j}`, `changes a market the event does not declare in markets`);
     });
     const st = e.end.state;
-    if ((st === 'postponed' || st === 'abandoned') && e.end.atMinute === undefined) throw new ScenarioError(file, `${at}/end/atMinute`, `is required when the event is ${st}`);
-    if ((st === 'postponed' || st === 'abandoned') && e.end.atMinute! < 0) throw new ScenarioError(file, `${at}/end/atMinute`, 'must be >= 0: the match had started (use never-started otherwise)');
+    const endAt = e.end.atMinute;
+    if ((st === 'postponed' || st === 'abandoned') && endAt === undefined) throw new ScenarioError(file, `${at}/end/atMinute`, `is required when the event is ${st}`);
+    if ((st === 'postponed' || st === 'abandoned') && endAt !== undefined && endAt < 0)
+      throw new ScenarioError(file, `${at}/end/atMinute`, 'must be >= 0: the match had started (use never-started otherwise)');
     if (st !== 'completed' && e.corrections?.length) throw new ScenarioError(file, `${at}/corrections`, 'only a completed event can be corrected');
   });
   return s;
@@ -157,7 +174,7 @@ export function loadScenario(path: string): Scenario {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new ScenarioError(path, '', `cannot be read as JSON: ${(err as Error).message}`);
+    throw new ScenarioError(path, '', `cannot be read as JSON: ${errorMessage(err)}`);
   }
   return parseScenario(raw, path);
 }
@@ -184,7 +201,8 @@ export function phaseTemplate(sportId: SportId, durationMinutes?: number): Match
   simSport(sportId).layout(play, pause);
   const end = durationMinutes !== undefined ? durationMinutes * MIN : t;
   // A scripted duration longer than the template extends the last play segment (stoppage, overtime).
-  const lastPlay = [...segs].reverse().find((s) => s.play)!;
+  const lastPlay = [...segs].reverse().find((s) => s.play);
+  if (!lastPlay) throw new Error(`sport ${sportId} lays out no play segment`);
   if (end > lastPlay.end) lastPlay.end = end;
   return { segments: segs.filter((s) => s.start < end), end, finalPhase: 'FULL_TIME', incidents: [] };
 }
@@ -242,8 +260,7 @@ function competitionIdOf(e: ScenarioEvent): number {
 
 /** Everything the scenario says about one event at simulated time `t`. */
 export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number): ScenarioEvaluation {
-  const sport = sportByName(e.sport)!;
-  const sportId = sport.id;
+  const sportId = sportOf(e, '<scenario>', `/events/${e.id}`).id;
   const kickoff = Date.parse(s.start) + e.startOffsetMinutes * 60_000;
   const minute = (t - kickoff) / 60_000;
   const template = phaseTemplate(sportId, e.durationMinutes);
@@ -284,8 +301,9 @@ export function evaluateScenarioEvent(s: Scenario, e: ScenarioEvent, t: number):
   let odds: FeedOdds | null = null;
   if (status === 'upcoming' || status === 'live') {
     const bookmakers = s.bookmakers ?? [];
-    const markets: FeedMarket[] = e.markets.map((m) => {
-      const type = marketType(m.betTypeSysname)!;
+    const markets: FeedMarket[] = e.markets.map((m, j) => {
+      const type = marketType(m.betTypeSysname);
+      if (!type) throw new ScenarioError('<scenario>', `/events/${e.id}/markets/${j}/betTypeSysname`, `${m.betTypeSysname} is not a market of the catalog`);
       let prices = m.prices;
       let bookPrices = m.bookPrices ?? {};
       let suspended = false;
