@@ -2,12 +2,12 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { RequestHandler, Router } from 'express';
+import type { RequestHandler } from 'express';
 import { ALL_QUEUES } from '../jobs';
 import { queueFor } from '../jobs/client';
 import { ApiError } from './errors';
 import { release } from '../shared/app/accounts/limits';
-import { perAddress } from './middleware/perAddress';
+import { limitTaken, perAddress } from './middleware/perAddress';
 
 export const ADMIN_BASE_PATH = '/admin/queues';
 
@@ -21,7 +21,7 @@ export function basicAuth(user: string, password: string, realm = 'queues'): Req
     const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
     const given = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     if (m && timingSafeEqual(digest(given), expected)) {
-      const taken = _res.locals.limitTaken as { name: string; identity: string } | undefined;
+      const taken = limitTaken(_res);
       if (taken) return void release(taken.name, taken.identity).then(() => next(), next);
       return next();
     }
@@ -33,11 +33,18 @@ export function basicAuth(user: string, password: string, realm = 'queues'): Req
  * The Bull Board dashboard over every queue of the service: read-only (bull-board answers 405 to
  * every action on a read-only queue) unless ADMIN_QUEUE_ACTIONS allows retry, clean, add and the rest.
  */
-export function bullBoardRouter(actions: boolean): Router {
+export function bullBoardRouter(actions: boolean): RequestHandler {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(ADMIN_BASE_PATH);
   createBullBoard({ queues: ALL_QUEUES.map((q) => new BullMQAdapter(queueFor(q), { readOnlyMode: !actions })), serverAdapter });
-  return serverAdapter.getRouter() as Router;
+  const router: unknown = serverAdapter.getRouter();
+  if (!isRequestHandler(router)) throw new Error('bull-board gave no Express request handler');
+  return router;
+}
+
+/** bull-board types its router `any`; it is an Express app, which is a request handler: a function of (req, res, next). */
+function isRequestHandler(x: unknown): x is RequestHandler {
+  return typeof x === 'function' && x.length === 3;
 }
 
 /**

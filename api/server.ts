@@ -18,10 +18,29 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /** How long a refused connection may keep sending before it is cut. */
 const DRAIN_MS = 2000;
 
-const SEEN_LINE_END = Symbol('seenLineEnd');
-const LINE_END_BEFORE_CHUNK = Symbol('lineEndBeforeChunk');
-const ANSWERED = Symbol('answered');
-type Tracked = Duplex & { [SEEN_LINE_END]?: boolean; [LINE_END_BEFORE_CHUNK]?: boolean; [ANSWERED]?: boolean; _httpMessage?: { headersSent?: boolean } };
+/** What is known of a connection's bytes: whether the request being parsed ended its request line (before the current chunk), and whether it was refused. */
+interface ConnectionState {
+  seenLineEnd: boolean;
+  lineEndBeforeChunk: boolean;
+  answered: boolean;
+}
+
+const connections = new WeakMap<Duplex, ConnectionState>();
+
+function stateOf(socket: Duplex): ConnectionState {
+  let state = connections.get(socket);
+  if (!state) {
+    state = { seenLineEnd: false, lineEndBeforeChunk: false, answered: false };
+    connections.set(socket, state);
+  }
+  return state;
+}
+
+/** Whether Node's response on this connection already sent its head (the socket's `_httpMessage`, Node's own field). */
+function headersSentOn(socket: Duplex): boolean {
+  const message: unknown = '_httpMessage' in socket ? socket._httpMessage : undefined;
+  return typeof message === 'object' && message !== null && 'headersSent' in message && Boolean(message.headersSent);
+}
 
 export function listen(app: Express, port: number, host: string): Promise<Server> {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
@@ -35,7 +54,7 @@ export function listen(app: Express, port: number, host: string): Promise<Server
 export function answerWhatExpressNeverSees(server: Server): void {
   server.on('connection', trackRequestLine);
   // A request that parsed: the next bytes on this connection start a new request line.
-  server.on('request', (req: IncomingMessage) => void ((req.socket as Tracked)[SEEN_LINE_END] = false));
+  server.on('request', (req: IncomingMessage) => void (stateOf(req.socket).seenLineEnd = false));
   server.on('clientError', (err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Duplex) => {
     refuse(socket, parserError(err, socket));
   });
@@ -55,21 +74,21 @@ export function answerWhatExpressNeverSees(server: Server): void {
  * chunk, so a header overflow can be told apart: a URL too long (414) or headers too large (431).
  */
 function trackRequestLine(socket: Socket): void {
-  const tracked = socket as unknown as Tracked;
-  tracked[SEEN_LINE_END] = false;
+  const tracked = stateOf(socket);
+  tracked.seenLineEnd = false;
   socket.prependListener('data', (chunk: Buffer) => {
-    tracked[LINE_END_BEFORE_CHUNK] = tracked[SEEN_LINE_END];
-    if (!tracked[SEEN_LINE_END] && chunk.includes(10)) tracked[SEEN_LINE_END] = true;
+    tracked.lineEndBeforeChunk = tracked.seenLineEnd;
+    if (!tracked.seenLineEnd && chunk.includes(10)) tracked.seenLineEnd = true;
   });
 }
 
 const TOO_LARGE = `over ${MAX_HEADER_BYTES / 1024} KB`;
 
-function parserError(err: { code?: string; bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Tracked): ApiError {
+function parserError(err: { code?: string; bytesParsed?: number; rawPacket?: Buffer; reason?: string }, socket: Duplex): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': {
       const parsed = err.rawPacket?.subarray(0, err.bytesParsed ?? err.rawPacket.length);
-      const inRequestLine = !socket[LINE_END_BEFORE_CHUNK] && !(parsed?.includes(10) ?? false);
+      const inRequestLine = !stateOf(socket).lineEndBeforeChunk && !(parsed?.includes(10) ?? false);
       return inRequestLine
         ? new ApiError('URI_TOO_LONG', `Request line ${TOO_LARGE}: send fewer or shorter query parameters`)
         : new ApiError('HEADERS_TOO_LARGE', `Request line and headers together ${TOO_LARGE}`);
@@ -86,11 +105,12 @@ function parserError(err: { code?: string; bytesParsed?: number; rawPacket?: Buf
 }
 
 /** Writes the error as a whole HTTP response, then closes the connection gracefully. */
-function refuse(socket: Tracked, error: ApiError): void {
-  if (socket[ANSWERED]) return;
-  socket[ANSWERED] = true;
+function refuse(socket: Duplex, error: ApiError): void {
+  const state = stateOf(socket);
+  if (state.answered) return;
+  state.answered = true;
   // Part of another response already went out on this connection: a second one would corrupt it.
-  if (!socket.writable || socket._httpMessage?.headersSent) {
+  if (!socket.writable || headersSentOn(socket)) {
     socket.destroy();
     return;
   }

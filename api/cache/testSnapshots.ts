@@ -33,8 +33,11 @@ export async function findSnapshot(k: string): Promise<Snapshot | null> {
   const raw = await redis().getBuffer(k);
   if (!raw) return null;
   const nl = raw.indexOf(10);
-  const head = JSON.parse(raw.subarray(0, nl).toString()) as Omit<Snapshot, 'body'>;
-  return { ...head, body: raw.subarray(nl + 1) };
+  const head: unknown = JSON.parse(raw.subarray(0, nl).toString());
+  // The header line keepSnapshot writes; anything else is no snapshot (it is rendered anew).
+  if (typeof head !== 'object' || head === null) return null;
+  if (!('status' in head && typeof head.status === 'number' && 'contentType' in head && typeof head.contentType === 'string' && 'at' in head && typeof head.at === 'number')) return null;
+  return { status: head.status, contentType: head.contentType, at: head.at, body: raw.subarray(nl + 1) };
 }
 
 /** Keeps a rendered answer unless another process kept one first; returns the one kept. */

@@ -14,10 +14,10 @@ import {
   findTeamsPageByName,
   type TeamsFilter,
 } from '../../shared/platform/db/repositories/reference';
-import { EVENT_STATUSES } from '../../shared/domain/events/status';
-import { localize, SPORTS, sportById, sportByName, type Locale } from '../../shared/domain/sports';
+import type { EventStatus } from '../../shared/domain/events/status';
+import { localize, SPORTS, sportById, type Locale } from '../../shared/domain/sports';
 import { sportRef } from '../render/events';
-import { listingFilter, searchPattern, uniqueSorted, type EventFilterInput } from './filters';
+import { listingFilter, searchPattern, sportIdOf, uniqueSorted, type EventFilterInput } from './filters';
 
 /** Reads behind /competitions, /regions, /teams and /stats; each returns the response body. */
 
@@ -39,7 +39,7 @@ export async function listCompetitions(q: CompetitionsQuery) {
   const fromEvents = await Promise.all(missing.map((id) => findCompetitionCopyInAnEvent(id)));
   const rows = [
     ...competitions.map((c) => ({ id: c._id, name: c.name, regionId: c.regionId, sportId: c.sportId, priority: c.priority ?? 0 })),
-    ...fromEvents.filter(Boolean).map((e) => ({ id: e!.competition.id, name: e!.competition.name, regionId: e!.regionId, sportId: e!.sportId, priority: 0 })),
+    ...fromEvents.filter((e) => e !== null).map((e) => ({ id: e.competition.id, name: e.competition.name, regionId: e.regionId, sportId: e.sportId, priority: 0 })),
   ];
   const regions = new Map((await findRegionNamesByIds([...new Set(rows.map((r) => r.regionId))])).map((r) => [r._id, r.name]));
   const data = rows
@@ -65,7 +65,7 @@ export interface RegionsQuery {
 
 /** Every region (of the sport, when given) with its competitions, sports and event count. */
 export async function listRegions(q: RegionsQuery) {
-  const sportFilter = q.sportName ? { sportId: sportByName(q.sportName)!.id } : {};
+  const sportFilter = q.sportName ? { sportId: sportIdOf(q.sportName) } : {};
   const [regions, competitions, events] = await Promise.all([
     findAllRegionNamesAndCodes(),
     findCompetitionRegionsAndSports(sportFilter),
@@ -108,7 +108,7 @@ export interface TeamsQuery {
 export async function listTeams(q: TeamsQuery) {
   const filter: TeamsFilter = {
     namePattern: q.search ? searchPattern(q.search) : undefined,
-    sportId: q.sportName ? sportByName(q.sportName)!.id : undefined,
+    sportId: q.sportName ? sportIdOf(q.sportName) : undefined,
     regionId: q.regionId !== undefined ? Number(q.regionId) : undefined,
   };
   const [teams, count] = await Promise.all([findTeamsPageByName(filter, q.page, q.limit), countTeamsWhere(filter)]);
@@ -130,7 +130,10 @@ export async function listTeams(q: TeamsQuery) {
 const marketCounts = new Map<string, { v: number | undefined; m: number }>();
 
 async function marketsOf(unknown: readonly (readonly [string, { v?: number }])[]): Promise<number> {
-  const toRead = unknown.filter(([id, row]) => !marketCounts.has(id) || marketCounts.get(id)!.v !== row.v);
+  const toRead = unknown.filter(([id, row]) => {
+    const known = marketCounts.get(id);
+    return !known || known.v !== row.v;
+  });
   if (toRead.length) {
     const read = await countMarketsOfEvents(toRead.map(([id]) => id));
     for (const [id, row] of toRead) marketCounts.set(id, { v: row.v, m: read.get(id) ?? 0 });
@@ -145,7 +148,15 @@ export async function systemStats(locale: Locale) {
   const [listing, competitions, regions, teams, written] = await Promise.all([currentListing(), countAllCompetitions(), countAllRegions(), countAllTeams(), lastEventWriteAt()]);
   const { byStatus, bySportStatus, openMarkets, unknownMarkets } = listingStats(listing);
   const [markets, last] = await Promise.all([marketsOf(unknownMarkets).then((n) => n + openMarkets), written ? { updatedAt: written } : findLatestEventUpdate()]);
-  const statusCounts = Object.fromEntries(EVENT_STATUSES.map((s) => [s, byStatus.get(s) ?? 0])) as Record<(typeof EVENT_STATUSES)[number], number>;
+  const count = (s: EventStatus) => byStatus.get(s) ?? 0;
+  // In EVENT_STATUSES order (the body's key order).
+  const statusCounts = {
+    upcoming: count('upcoming'),
+    live: count('live'),
+    completed: count('completed'),
+    postponed: count('postponed'),
+    cancelled: count('cancelled'),
+  } satisfies Record<EventStatus, number>;
   const sports = SPORTS.map((s) => {
     const of = bySportStatus.get(s.id) ?? new Map<string, number>();
     return { id: s.id, sysname: s.sysname, name: localize(s.name, locale), events: [...of.values()].reduce((t, n) => t + n, 0), upcoming: of.get('upcoming') ?? 0, live: of.get('live') ?? 0 };

@@ -4,12 +4,12 @@ import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/
 import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, type EventListRow } from '../../shared/platform/db/repositories/eventForms';
 import { findViewsOfEvents } from '../../shared/platform/db/repositories/eventViews';
 import { findRegionCompetitionsByPriority } from '../../shared/platform/db/repositories/reference';
-import { sportById, sportByName, type Locale } from '../../shared/domain/sports';
+import { sportById, type Locale } from '../../shared/domain/sports';
 import { renderDetailEvent } from '../render/detail';
 import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent } from '../render/events';
 import { notFound } from '../errors';
 import { countView } from './views';
-import { listingFilter, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
+import { listingFilter, sportIdOf, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
 import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/domain/listing/rows';
 import { currentListing } from '../../shared/platform/listing/store';
 import { recent } from '../../shared/platform/cache/recent';
@@ -72,7 +72,7 @@ export interface TrendingQuery {
 
 export async function trendingMatches(q: TrendingQuery, today = todayFilter(q.timezone)) {
   const filter: ListingFilter = { status: uniqueSorted(q.status), startGte: today.range.gte.getTime(), startLt: today.range.lt.getTime() };
-  if (q.sport) filter.sportId = sportByName(q.sport)!.id;
+  if (q.sport) filter.sportId = sportIdOf(q.sport);
   // The day's events from the listing, their view counts by id (fresh: the ranking and the counts shown agree), the top ones' forms.
   const listing = await currentListing();
   const views = await findViewsOfEvents(listingIds(listing, filter));
@@ -90,7 +90,7 @@ export interface LiveQuery {
 }
 
 export async function liveMatches(q: LiveQuery) {
-  const filter = { status: ['live'], ...(q.sport ? { sportId: sportByName(q.sport)!.id } : {}) };
+  const filter = { status: ['live'], ...(q.sport ? { sportId: sportIdOf(q.sport) } : {}) };
   const { ids, count } = listingPage(await currentListing(), filter, { sort: q.prioritize ? 'priority' : 'start', page: q.page, limit: q.limit });
   const docs = await findEventListFormsByIds(ids, { live: true });
   return { data: docs.map((e) => renderLiveEvent(e, q.locale)), count };
@@ -134,7 +134,11 @@ export async function matchDetail(eventId: string, locale: Locale, zone: string)
 }
 
 /** `123456` or `123456-arsenal-vs-chelsea` -> `123456`. */
-export const eventIdOf = (idOrSlug: string) => /^[0-9]+/.exec(idOrSlug)![0];
+export function eventIdOf(idOrSlug: string): string {
+  const id = /^[0-9]+/.exec(idOrSlug)?.[0];
+  if (id === undefined) throw new Error(`"${idOrSlug}" passed validation without an event id`);
+  return id;
+}
 
 export async function liveOdds(eventId: string, dataSource: string, locale: Locale) {
   const [exists, snapshot] = await Promise.all([eventExists(eventId), findLiveOddsSnapshot(eventId, dataSource)]);

@@ -20,13 +20,20 @@ export interface EventFilterInput {
 
 export const uniqueSorted = (values: readonly string[]) => [...new Set(values)].sort();
 
+/** The id of a sport named in a validated query (its schema admits only SPORT_NAMES). */
+export function sportIdOf(name: string): number {
+  const sport = sportByName(name);
+  if (!sport) throw new Error(`unknown sport "${name}" passed validation`);
+  return sport.id;
+}
+
 /** The same filter over the listing's compact rows (shared/domain/listing/rows.ts). */
 export function listingFilter(q: EventFilterInput): ListingFilter {
   const f: ListingFilter = {};
   if (q.status?.length) f.status = uniqueSorted(q.status);
   if (q.competitionId !== undefined) f.competitionId = Number(q.competitionId);
   if (q.regionId !== undefined) f.regionId = Number(q.regionId);
-  if (q.sportName !== undefined) f.sportId = sportByName(q.sportName)!.id;
+  if (q.sportName !== undefined) f.sportId = sportIdOf(q.sportName);
   const zone = q.timezone ?? 'UTC';
   const r = q.date ? dayRange(q.date, zone) : daySpan(q.startDate, q.endDate, zone);
   if (r.gte) f.startGte = r.gte.getTime();

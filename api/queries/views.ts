@@ -57,11 +57,13 @@ export async function countView(eventId: string, storedViews: number): Promise<n
   let n: number;
   try {
     const res = await redis().multi().set(k, String(storedViews), 'EX', COUNTER_TTL_S, 'NX').incr(k).exec();
-    const [, [err, value]] = res as [unknown, [Error | null, number]];
+    // The INCR's reply: [error, count] (no replies at all when the transaction was discarded).
+    const [err, value] = res?.[1] ?? [new Error('the view counter transaction was discarded'), null];
     if (err) throw err;
+    if (typeof value !== 'number') throw new Error('the view counter is not a number');
     n = value;
   } catch (err) {
-    childLogger({ component: 'views' }).warn({ err: (err as Error).message }, 'view counter unavailable: counting in MongoDB only');
+    childLogger({ component: 'views' }).warn({ err: err instanceof Error ? err.message : String(err) }, 'view counter unavailable: counting in MongoDB only');
     return incrementEventViews(eventId);
   }
   const flush: Promise<void> = flushViews(eventId)

@@ -6,7 +6,7 @@ const LOCALE_KEYS = new Set<string>(LOCALES);
 export function isLocalizedText(v: unknown): v is LocalizedText {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const keys = Object.keys(v);
-  return keys.length > 0 && typeof (v as { en?: unknown }).en === 'string' && keys.every((k) => LOCALE_KEYS.has(k));
+  return keys.length > 0 && 'en' in v && typeof v.en === 'string' && keys.every((k) => LOCALE_KEYS.has(k));
 }
 
 /** A name that may be stored localized or as plain text. */

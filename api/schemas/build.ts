@@ -7,14 +7,14 @@ export const ref = <const N extends string>(name: N) => ({ $ref: `#/components/s
 
 const keysOf = <P extends object>(p: P): (keyof P & string)[] => Object.keys(p).filter((k): k is keyof P & string => k in p);
 
+/** The schema `obj` builds: a closed object of these properties, these required. */
+export type ObjSchema<P, R, E> = { readonly type: 'object'; readonly additionalProperties: false; readonly required: R; readonly properties: P } & E;
+
 /** A closed object; every property required unless `required` says otherwise. */
-export function obj<const P extends Record<string, object>, const R extends readonly (keyof P & string)[] = (keyof P & string)[], const E extends object = object>(
-  properties: P,
-  required?: R,
-  extra?: E,
-) {
-  // Without `required` R is all the keys, which keysOf returns: the cast only names that type.
-  return { type: 'object', additionalProperties: false, required: (required ?? keysOf(properties)) as R, properties, ...extra } as const;
+export function obj<const P extends Record<string, object>, const E extends object = object>(properties: P, required?: undefined, extra?: E): ObjSchema<P, (keyof P & string)[], E>;
+export function obj<const P extends Record<string, object>, const R extends readonly (keyof P & string)[], const E extends object = object>(properties: P, required: R, extra?: E): ObjSchema<P, R, E>;
+export function obj(properties: Record<string, object>, required?: readonly string[], extra?: object): ObjSchema<Record<string, object>, readonly string[], object> {
+  return { type: 'object', additionalProperties: false, required: required ?? keysOf(properties), properties, ...extra };
 }
 
 export const arr = <const I extends object, const E extends object = object>(items: I, extra?: E) => ({ type: 'array', items, ...extra }) as const;
