@@ -1,5 +1,6 @@
 import { localize, sportById, type Locale, type LocalizedText } from '../../shared/domain/sports';
 import type { EventLean } from '../../shared/platform/db/repositories/eventForms';
+import type { LiveEventDataRow } from '../../shared/platform/db/repositories/events';
 import { renderPick, renderRecommendation, type PickFields, type RecommendationFields } from './ai';
 import { sportRef, renderLiveMarkets, type ListedEvent, type LiveMarketFields } from './events';
 import { localizeDeep } from './localize';
@@ -13,7 +14,7 @@ const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export interface DetailExtras {
   region: { competitions: { _id: number; name: LocalizedText }[]; events: number; availableSports: string[] };
   liveSnapshot: { liveMarkets: readonly LiveMarketFields[] } | null;
-  liveEventData: Record<string, unknown> | null;
+  liveEventData: LiveEventDataFields | null;
   insight: { analysisInsight?: unknown } | null;
   recommendations: readonly RecommendationFields[];
   pick: PickFields | null;
@@ -29,7 +30,10 @@ export function detailStats(e: Pick<ListedEvent, 'status' | 'stats'>) {
   return { ...Object.fromEntries(STAT_FIELDS.map((f) => [f, int(e.stats?.[f])])), phase: typeof e.stats?.phase === 'string' ? e.stats.phase : null };
 }
 
-export function renderLiveEventData(d: Record<string, unknown>) {
+/** The fields of an event's live data (LiveEventDataRow) the detail view shows. */
+type LiveEventDataFields = Pick<LiveEventDataRow, 'eventId' | 'phaseSysname' | 'isLive' | 'liveDataJson' | (typeof STAT_FIELDS)[number]>;
+
+export function renderLiveEventData(d: LiveEventDataFields) {
   return {
     eventId: String(d.eventId),
     ...Object.fromEntries(STAT_FIELDS.map((f) => [f, int(d[f])])),

@@ -129,13 +129,13 @@ export async function findLatestFeaturedPickOfEvent(eventId: string) {
 }
 
 /** An event's recommendations, by id. */
-export async function findRecommendationsOfEvent(eventId: string) {
-  return Recommendation.find({ eventId }).sort({ _id: 1 }).lean();
+export async function findRecommendationsOfEvent(eventId: string): Promise<RecommendationDoc[]> {
+  return Recommendation.find({ eventId }).sort({ _id: 1 }).lean<RecommendationDoc[]>();
 }
 
 /** The picks with a leg on the event, by id. */
-export async function findPicksOfEvent(eventId: string) {
-  return Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean();
+export async function findPicksOfEvent(eventId: string): Promise<PickDoc[]> {
+  return Pick.find({ eventIds: eventId }).sort({ _id: 1 }).lean<PickDoc[]>();
 }
 
 /** The first `limit` picks matching the filter, in featured order. */
