@@ -7,6 +7,7 @@ import { meterAccess } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
 import { betsRoutes } from './routes/bets';
 import { accountRouter } from './account/router';
+import { accountRoutes } from './routes/account';
 import { dashboardRouter } from './dashboard';
 import { costsRoute } from './routes/costs';
 import { healthRoute } from './routes/health';
@@ -19,10 +20,14 @@ import { readRoutes } from './routes/read';
 import type { Route } from './routes/spec';
 import { trackRecordRoutes } from './routes/trackRecord';
 
-/** Every /v2 endpoint, in mounting order (a static path before a parameter that would match it). Each feature adds its routes here. */
+/**
+ * Every /v2 endpoint of the cost table, in mounting order (a static path before a parameter that
+ * would match it). Each feature adds its routes here. The document describes them and the
+ * account API's (mounted on their own router: api/account/router.ts).
+ */
 export function v2Routes(): Route[] {
   const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes()];
-  return [...api, ...docsRoutes(api)];
+  return [...api, ...docsRoutes([...api, ...accountRoutes()])];
 }
 
 /** Routers mounted under /v2, in order. */
@@ -56,7 +61,7 @@ export function createApp(): Express {
   // its validation (docs/metering.md).
   app.use('/v2', meterAccess());
   // The account API (free, sessions, JSON bodies): the one /v2 router with other methods than GET.
-  app.use('/v2/account', accountRouter());
+  app.use('/v2/account', accountRouter(accountRoutes()));
   for (const router of v2Routers()) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -1,13 +1,13 @@
 import { getConfig } from '../shared/platform/config';
-import type { RouteDescription } from './routes/spec';
+import type { ErrorStatuses, RouteDescription } from './routes/spec';
 import { costOf } from '../shared/domain/billing/costs';
+import { accountComponents } from './schemas/account';
 import { aiComponents } from './schemas/ai';
 import { components as readComponents } from './schemas/responses';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
-import { ACCOUNT_SCHEMAS, ACCOUNT_TAG, accountPaths } from './account/openapi';
 
 /** Every named schema, whichever feature's file defines it. */
-const components = { ...readComponents, ...aiComponents, ...ACCOUNT_SCHEMAS };
+const components = { ...readComponents, ...aiComponents, ...accountComponents };
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request parameters: the message names the parameter and the rule.',
@@ -19,13 +19,34 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'A backing service is unreachable.',
 };
 
-const errorResponse = (status: number) => ({
-  description: STATUS_TEXT[status] ?? 'Error.',
+/** The statuses of a session route (the account API) unless it describes them otherwise. */
+const SESSION_TEXT: Record<number, string> = {
+  401: 'Not signed in (no or expired session cookie).',
+  403: 'Missing or wrong X-CSRF-Token.',
+};
+
+const errorResponse = (description: string | undefined) => ({
+  description: description ?? 'Error.',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+const isStatusList = (errors: ErrorStatuses): errors is readonly number[] => Array.isArray(errors);
+
+/** A route's own error statuses, each with its description (the document's default when it gives none). */
+function ownErrors(errors: ErrorStatuses | undefined): Map<number, string | undefined> {
+  if (!errors) return new Map();
+  if (isStatusList(errors)) return new Map(errors.map((s) => [s, STATUS_TEXT[s]]));
+  return new Map(Object.entries(errors).map(([s, text]) => [Number(s), text]));
+}
+
+const changes = (route: RouteDescription) => route.method !== 'GET';
+
+/** The CSRF header a state-changing request of a session sends (api/account/session.ts). */
+const CSRF_HEADER = { name: 'X-CSRF-Token', in: 'header', required: true, description: 'The csrfToken of the session.', schema: { type: 'string' } };
+
 function parameters(route: RouteDescription): object[] {
   const out: object[] = [];
+  if (route.auth === 'session' && changes(route)) out.push(CSRF_HEADER);
   for (const [name, schema] of Object.entries(route.params.properties)) {
     out.push({ name, in: 'path', required: true, description: schema.description, schema });
   }
@@ -39,35 +60,67 @@ function parameters(route: RouteDescription): object[] {
       ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
     });
   }
+  for (const [name, schema] of Object.entries(route.headers?.properties ?? {})) {
+    out.push({ name, in: 'header', required: route.headers?.required?.includes(name) ?? false, description: schema.description, schema });
+  }
   return out;
 }
 
-function operation(route: RouteDescription): object {
+/**
+ * Who may call it, what it costs and which errors it answers. A route of the cost table: its
+ * row's price and key, 400 and 503 always, the key's statuses when one is needed, and its own. A
+ * route outside it (the account API): free, a session's cookie when it needs one, exactly its own
+ * statuses and the session's (401, and 403 for a change without the CSRF token).
+ */
+function access(route: RouteDescription): { credits: number; cost: string; security: object[]; errors: Map<number, string | undefined> } {
+  const own = ownErrors(route.errors);
+  if (route.price === null) {
+    const session: [number, string][] = [];
+    if (route.auth === 'session') session.push([401, SESSION_TEXT[401]]);
+    if (route.auth === 'session' && changes(route)) session.push([403, SESSION_TEXT[403]]);
+    return {
+      credits: 0,
+      cost: 'Free: no credits, not metered.',
+      security: route.auth === 'session' ? [{ sessionCookie: [] }] : [],
+      errors: new Map([...session, ...own]),
+    };
+  }
   // The route's cost table row is the authority on price and on whether a key is needed.
-  const row = route.price ? costOf(route.price) : undefined;
-  const keyed = row ? !row.public : route.auth === 'key';
-  const credits = row?.credits ?? 0;
-  const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...(route.errors ?? []), 503];
+  const row = costOf(route.price);
+  const keyed = !row.public;
+  const credits = row.credits;
+  const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...own.keys(), 503];
+  return {
+    credits,
+    cost: `Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
+    security: keyed ? [{ bearerAuth: [] }] : [],
+    errors: new Map(statuses.map((s) => [s, own.get(s) ?? STATUS_TEXT[s]])),
+  };
+}
+
+function operation(route: RouteDescription): object {
+  const { credits, cost, security, errors } = access(route);
+  const status = route.status ?? 200;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [
-      `${route.description} Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
-      ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`),
-    ].join('\n\n'),
+    description: [`${route.description} ${cost}`, ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`)].join('\n\n'),
     tags: [route.tag],
     'x-credits': credits,
-    security: keyed ? [{ bearerAuth: [] }] : [],
+    security,
     parameters: parameters(route),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
-      200: {
-        description: 'OK',
-        content: { [route.mediaType ?? 'application/json']: { schema: route.response } },
-      },
-      ...Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponse(s)])),
+      [status]: status === 204 ? { description: 'Done.' } : { description: 'OK', content: { [route.mediaType ?? 'application/json']: { schema: route.response } } },
+      ...Object.fromEntries([...errors.keys()].sort((a, b) => a - b).map((s) => [String(s), errorResponse(errors.get(s))])),
     },
   };
 }
+
+/** Where a route is published: its mount and path (the mount itself for its root). */
+const publishedPath = (route: RouteDescription) => (route.path === '/' && route.mount ? route.mount : `${route.mount}${route.path}`);
+
+const OPERATION_KEY = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
 
 /**
  * The OpenAPI 3.1 document of the given routes, built from the very schemas the validator
@@ -77,7 +130,7 @@ export function openApiDocument(routes: readonly RouteDescription[]): Record<str
   const cfg = getConfig();
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
-    if (route.documented) (paths[`${route.mount}${route.path}`] ??= {}).get = operation(route);
+    if (route.documented) (paths[publishedPath(route)] ??= {})[OPERATION_KEY[route.method]] = operation(route);
   }
   return {
     openapi: '3.1.0',
@@ -100,9 +153,12 @@ export function openApiDocument(routes: readonly RouteDescription[]): Record<str
       { name: 'AI', description: 'Recommendations, featured picks, processed insights, value opportunities and performance.' },
       { name: 'Settlement', description: "How an event's bets were graded, and a bet item's price history." },
       { name: 'System', description: 'Health and statistics.' },
-      ACCOUNT_TAG,
+      {
+        name: 'Account',
+        description: 'Self-serve accounts: sign-up, sessions, API keys, usage, credit packages, auto-recharge and the track record of the model (what the dashboard shows). Free, never metered.',
+      },
     ],
-    paths: { ...paths, ...accountPaths() },
+    paths,
     components: {
       schemas: components,
       securitySchemes: {

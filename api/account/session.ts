@@ -4,7 +4,7 @@ import { csrfMatches, resolveSession, SESSION_TTL_S, type SessionView } from '..
 import { getConfig } from '../../shared/platform/config';
 import { ApiError } from '../errors';
 
-/** The session middleware of the account API: who is signed in, and the CSRF check. */
+/** The session of the account API: who is signed in, and the CSRF check (the `session` access of a RouteSpec). */
 
 export const cookieContext = (req: Request) => ({ secure: isSecureContext(req.secure, getConfig().PUBLIC_URL) });
 
@@ -18,7 +18,17 @@ export function clearSessionCookie(req: Request, res: Response): void {
 
 export const cookieSessionId = (req: Request) => sessionIdFromCookieHeader(req.headers.cookie);
 
-export const sessionOf = (res: Response) => (res.locals as { session: SessionView }).session;
+/** The session each request was let through with (requireSession). */
+const sessions = new WeakMap<Request, SessionView>();
+
+const notSignedIn = () => new ApiError('NOT_SIGNED_IN', 'Not signed in: sign up or log in first');
+
+/** The session of a request requireSession let through; a request it did not see is not signed in. */
+export function sessionOf(req: Request): SessionView {
+  const session = sessions.get(req);
+  if (!session) throw notSignedIn();
+  return session;
+}
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -28,14 +38,14 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * SameSite=Lax), never read the token, so it cannot forge a change.
  */
 export function requireSession(): RequestHandler {
-  return async (req, res, next) => {
+  return async (req, _res, next) => {
     try {
       const session = await resolveSession(cookieSessionId(req));
-      if (!session) return next(new ApiError('NOT_SIGNED_IN', 'Not signed in: sign up or log in first'));
+      if (!session) return next(notSignedIn());
       if (STATE_CHANGING.has(req.method) && !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)) {
         return next(new ApiError('CSRF_REJECTED', 'Missing or wrong X-CSRF-Token header: send the csrfToken of GET /v2/account'));
       }
-      (res.locals as { session: SessionView }).session = session;
+      sessions.set(req, session);
       next();
     } catch (err) {
       next(err);

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { Request } from 'express';
 import { isValidTimeZone } from '../../shared/domain/days';
 import { ApiError, badRequest } from '../errors';
-import type { ParametersSchema } from '../routes/spec';
+import { VALUE_RULES, type BodySchema, type ParametersSchema } from '../routes/spec';
 
 export const ajv = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
 addFormats(ajv);
@@ -52,6 +52,9 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: ApiError
 
 const refused = (message: string): Validated<never> => ({ ok: false, error: badRequest(message) });
 
+/** The 400 of the validator's first error (it stops at the first: allErrors is off). */
+const refusedBy = (errors: readonly ErrorObject[] | null | undefined, where: string): Validated<never> => refused(errors?.[0] ? describe(errors[0], where) : `${where} not accepted`);
+
 /**
  * Validates and normalizes the query string before any handler (and any database access) runs.
  * Only plain strings reach the schema: nested objects and arrays in non-list parameters are 400s,
@@ -83,10 +86,27 @@ export function queryValidator<T>(schema: ParametersSchema, options: ValidateOpt
       const v = query[k];
       if (typeof v === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(v)) return refused(`${k} must be a decimal number such as 2.5`);
     }
-    if (!validate(query)) return refused(describe(validate.errors![0], 'query'));
+    if (!validate(query)) return refusedBy(validate.errors, 'query');
     const problem = options.check?.(query);
     if (problem) return refused(problem);
     return { ok: true, value: query };
+  };
+}
+
+/**
+ * The names of a query alone: each a parameter of the schema, given once (or as a list), as a
+ * plain value; the values are left to queryValidator. A session route checks the names before
+ * the session and the values after it (api/routes/mount.ts).
+ */
+export function queryNamesValidator(schema: ParametersSchema, lists: readonly string[] = []): (raw: Request['query']) => ApiError | undefined {
+  const known = new Set(Object.keys(schema.properties));
+  return (raw) => {
+    for (const [k, v] of Object.entries(raw)) {
+      if (!known.has(k)) return badRequest(`unknown query parameter "${k}"`);
+      if (typeof v === 'string' || (Array.isArray(v) && lists.includes(k) && v.every((x) => typeof x === 'string'))) continue;
+      return badRequest(Array.isArray(v) ? `parameter "${k}" must be given once` : `parameter "${k}" must be a plain value`);
+    }
+    return undefined;
   };
 }
 
@@ -95,7 +115,7 @@ export function paramsValidator<T>(schema: ParametersSchema): (raw: Request['par
   const validate = ajv.compile<T>({ additionalProperties: true, ...schema });
   return (raw) => {
     const params: unknown = raw;
-    if (!validate(params)) return refused(describe(validate.errors![0], 'path'));
+    if (!validate(params)) return refusedBy(validate.errors, 'path');
     return { ok: true, value: params };
   };
 }
@@ -106,5 +126,50 @@ export function ignoredQuery<T>(): (raw: Request['query']) => Validated<T> {
   return () => {
     const none: unknown = {};
     return anything(none) ? { ok: true, value: none } : refused('query not accepted');
+  };
+}
+
+/**
+ * Bodies are JSON: their values keep their types (no coercion: "20000" is not a package) and get
+ * no defaults.
+ */
+const bodyAjv = new Ajv({ allErrors: false, strict: false });
+
+const VALUE_RULE_NAMES: ReadonlySet<string> = new Set(VALUE_RULES);
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A body schema without its value rules (api/routes/spec.ts, VALUE_RULES): the shape its validator checks. */
+export function bodyShape(schema: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (VALUE_RULE_NAMES.has(k)) continue;
+    // The names under `properties` are fields, whatever they are called.
+    out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([field, s]) => [field, isObject(s) ? bodyShape(s) : s])) : isObject(v) ? bodyShape(v) : v;
+  }
+  return out;
+}
+
+/**
+ * Validates a JSON request body: sent as application/json (else a 415, so no cross-site form post
+ * or text gets through), a JSON object, each named field of its JSON type (400 naming the field).
+ */
+export function bodyValidator<T>(schema: BodySchema): (req: Request) => Validated<T> {
+  const validate = bodyAjv.compile<T>(bodyShape(schema));
+  return (req) => {
+    if (!req.is('application/json')) return { ok: false, error: new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send a JSON body with Content-Type: application/json') };
+    const body: unknown = req.body;
+    if (!isObject(body)) return refused('body must be a JSON object');
+    if (!validate(body)) return refusedBy(validate.errors, 'body');
+    return { ok: true, value: body };
+  };
+}
+
+/** The body of a route that reads none: let through unread. */
+export function ignoredBody<T>(): (req: Request) => Validated<T> {
+  const anything = bodyAjv.compile<T>({});
+  return () => {
+    const none: unknown = {};
+    return anything(none) ? { ok: true, value: none } : refused('body not accepted');
   };
 }

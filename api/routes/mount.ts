@@ -5,8 +5,9 @@ import { findSnapshot, keepSnapshot, sendSnapshot, snapshotKey, type Snapshot } 
 import { ApiError } from '../errors';
 import { getConfig } from '../../shared/platform/config';
 import { meterDebit } from '../middleware/metering';
-import { ignoredQuery, paramsValidator, queryValidator } from '../middleware/validate';
-import { noParams, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent } from './spec';
+import { bodyValidator, ignoredBody, ignoredQuery, paramsValidator, queryNamesValidator, queryValidator } from '../middleware/validate';
+import { requireSession } from '../account/session';
+import { noParams, type BodySchema, type HttpMethod, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent, type Shape } from './spec';
 
 const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
@@ -23,38 +24,49 @@ const SENT: Sent = { sent: true };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The parts of a request its validators let through. */
+interface Valid<Q, P, D> {
+  query: Q;
+  params: P;
+  body: D;
+}
+
 /**
  * What a handler is given to answer with. With `capture` (a test key: testSnapshots.ts) the answer
  * is kept there instead of being sent, and the page cache is bypassed (a snapshot is its own
  * cache); a redirect is sent as is either way.
  */
-function context<Q, P, B>(req: Request, res: Response, query: Q, params: P, capture?: { snap?: Snapshot }): RouteContext<Q, P, B> {
+function context<Q, P, B, D>(req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: { snap?: Snapshot }): RouteContext<Q, P, B, D> {
   const at = Date.now();
-  const keep = (status: number, contentType: string, body: Buffer): Sent => {
-    capture!.snap = { status, contentType, body, at };
+  const keep = (into: { snap?: Snapshot }, status: number, contentType: string, body: Buffer): Sent => {
+    into.snap = { status, contentType, body, at };
     return SENT;
   };
   return {
-    query,
-    params,
+    ...valid,
     req,
     res,
-    json: (body, status = 200) => {
-      if (capture) return keep(status, JSON_TYPE, Buffer.from(JSON.stringify(body)));
-      res.status(status).json(body);
+    json: (body, answered = status) => {
+      if (capture) return keep(capture, answered, JSON_TYPE, Buffer.from(JSON.stringify(body)));
+      res.status(answered).json(body);
+      return SENT;
+    },
+    noContent: () => {
+      if (capture) return keep(capture, 204, JSON_TYPE, Buffer.alloc(0));
+      res.status(204).end();
       return SENT;
     },
     cached: async (endpoint, key, scopes, render) => {
       if (capture) {
         const page = await renderBody(render);
-        return keep(page.status, JSON_TYPE, page.body);
+        return keep(capture, page.status, JSON_TYPE, page.body);
       }
       await sendCached(req, res, endpoint, key, scopes, render);
       return SENT;
     },
     text: (contentType, body, headers = {}) => {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      if (capture) return keep(res.statusCode, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body));
+      if (capture) return keep(capture, res.statusCode, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body));
       if (Buffer.isBuffer(body)) {
         res.setHeader('Content-Type', contentType);
         res.setHeader('Content-Length', body.length);
@@ -70,17 +82,28 @@ function context<Q, P, B>(req: Request, res: Response, query: Q, params: P, capt
 }
 
 /** A metered request of a test key: the snapshot of its answer, rendered when there is none. */
-async function answerTestKey<Q, P, B>(spec: { path: string; handler: (ctx: RouteContext<Q, P, B>) => Sent | Promise<Sent> }, req: Request, res: Response, query: Q, params: P): Promise<void> {
-  const k = snapshotKey(spec.path, query, params);
+async function answerTestKey<Q, P, B, D>(
+  spec: { path: string; handler: (ctx: RouteContext<Q, P, B, D>) => Sent | Promise<Sent> },
+  req: Request,
+  res: Response,
+  valid: Valid<Q, P, D>,
+  status: number,
+): Promise<void> {
+  const k = snapshotKey(spec.path, valid.query, valid.params);
   const hit = await findSnapshot(k);
   if (hit) return sendSnapshot(res, hit);
   const captured: { snap?: Snapshot } = {};
-  await spec.handler(context<Q, P, B>(req, res, query, params, captured));
+  await spec.handler(context<Q, P, B, D>(req, res, valid, status, captured));
   if (captured.snap) sendSnapshot(res, await keepSnapshot(k, captured.snap));
 }
 
-/** The Express chain of one route: its path and query validated first, then its debit, then its handler. */
-export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object>(router: Router, spec: RouteSpec<Q, P, R>): void {
+const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
+
+/**
+ * The Express chain of one route: its guards, the session of a signed-in route, its path, query
+ * and body validated, then its debit, then its handler.
+ */
+export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object, D extends BodySchema>(router: Router, spec: RouteSpec<Q, P, R, D>): void {
   const path = expressPath(spec.path);
   if (spec.files) {
     // The files named, under the path's last segment, served as express.static serves them (Range,
@@ -91,30 +114,58 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     router.use(path.replace(/\/:\w+$/, ''), serveStatic);
     return;
   }
+  type Body = Infer<Shape<D>>;
   const validParams = paramsValidator<Infer<P>>(spec.params ?? noParams);
   const validQuery = spec.query ? queryValidator<Infer<Q>>(spec.query, { lists: spec.lists, check: spec.check }) : ignoredQuery<Infer<Q>>();
+  const validBody = spec.body ? bodyValidator<Body>(spec.body) : ignoredBody<Body>();
   const validate: RequestHandler = (req, res, next) => {
     const params = validParams(req.params);
     if (!params.ok) return next(params.error);
     const query = validQuery(req.query);
     if (!query.ok) return next(query.error);
-    validated.set(req, { query: query.value, params: params.value });
+    const body = validBody(req);
+    if (!body.ok) return next(body.error);
+    validated.set(req, { query: query.value, params: params.value, body: body.value });
     next();
   };
-  const validated = new WeakMap<Request, { query: Infer<Q>; params: Infer<P> }>();
+  const validated = new WeakMap<Request, Valid<Infer<Q>, Infer<P>, Body>>();
+  const status = spec.status ?? 200;
   const handle = async (req: Request, res: Response, next: NextFunction) => {
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, req, res, valid.query, valid.params);
-      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>>(req, res, valid.query, valid.params));
+      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, req, res, valid, status);
+      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(req, res, valid, status));
     } catch (err) {
-      next(databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
+      next(spec.refusals ? spec.refusals(err) : databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
     }
   };
-  // After validation: a refused request is never debited (api/middleware/metering.ts).
-  const chain: RequestHandler[] = [...(spec.guards ?? []), validate, ...(spec.price ? [meterDebit()] : []), handle];
-  router.get(path, ...chain);
+  // A signed-in route: its query's names checked first (an unknown parameter is a 400 even signed
+  // out), then the session (401, or 403 without the CSRF token of a change), then the values and
+  // the body. After validation: a refused request is never debited (api/middleware/metering.ts).
+  const session: RequestHandler[] = [];
+  if (spec.auth === 'session') {
+    if (spec.query) {
+      const knownNames = queryNamesValidator(spec.query, spec.lists);
+      session.push((req, _res, next) => next(knownNames(req.query)));
+    }
+    session.push(requireSession());
+  }
+  const chain: RequestHandler[] = [...(spec.guards ?? []), ...session, validate, ...(spec.price ? [meterDebit()] : []), handle];
+  router[ROUTER_METHOD[spec.method ?? 'GET']](path, ...chain);
+}
+
+/**
+ * A path of the given routes asked with another method: a 405 naming the methods it has (HEAD
+ * goes with GET). Mounted after the routes.
+ */
+export function refuseOtherMethods(router: Router, routes: readonly Route[]): void {
+  const methods = new Map<string, HttpMethod[]>();
+  for (const r of routes) methods.set(expressPath(r.path), [...(methods.get(expressPath(r.path)) ?? []), r.method]);
+  for (const [path, has] of methods) {
+    const allow = has.includes('GET') ? [...has, 'HEAD'] : has;
+    router.all(path, (req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.baseUrl}${req.path}`, {}, { Allow: allow.join(', ') })));
+  }
 }
 
 /** One router of the given routes, in their order. */

@@ -19,6 +19,41 @@ export interface ParametersSchema {
 /** Path parameters of a route without any. */
 export const noParams = { type: 'object', properties: {} } as const;
 
+/** The JSON Schema of a route's JSON request body: an object of named fields. */
+export interface BodySchema {
+  readonly type: 'object';
+  readonly properties: { readonly [name: string]: object };
+}
+
+/** The body of a route that reads none. */
+export const noBody = { type: 'object', properties: {} } as const;
+
+/** What a 204 answers: no body. */
+export const noContent = { description: 'No body.' } as const;
+
+/**
+ * The keywords of a body schema that state rules on values: published, and checked by the use
+ * case the handler calls (which names the field and keeps its own order of refusals, e.g. a 403
+ * for a deployment that sells nothing before a 400 for a card), not by the body's validator.
+ * The validator checks the body's shape: a JSON object whose named fields have their JSON types.
+ */
+export const VALUE_RULES = ['required', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'additionalProperties'] as const;
+
+type ValueRule = (typeof VALUE_RULES)[number];
+
+/** A body schema without its value rules: what its validator checks (api/middleware/validate.ts, bodyValidator). */
+export type Shape<S> = S extends readonly unknown[]
+  ? S
+  : S extends object
+    ? { readonly [K in keyof S as K extends ValueRule ? never : K]: K extends 'properties' ? { readonly [F in keyof S[K]]: Shape<S[K][F]> } : Shape<S[K]> }
+    : S;
+
+/** The HTTP methods a route answers (HEAD goes with GET). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The statuses of a route's error responses: a list (described by the document's defaults), or each with its description. */
+export type ErrorStatuses = readonly number[] | { readonly [status: number]: string };
+
 /** A `$ref` to a named component is typed as any value: the component's own schema is checked where it is rendered. */
 type Unref<S> = S extends { readonly $ref: string } ? true : S extends object ? { readonly [K in keyof S]: Unref<S[K]> } : S;
 
@@ -35,14 +70,18 @@ export interface Sent {
   readonly sent: true;
 }
 
-/** What a handler is given: its validated query and path parameters, and typed ways to answer. */
-export interface RouteContext<Q, P, B> {
+/** What a handler is given: its validated query, path parameters and body, and typed ways to answer. */
+export interface RouteContext<Q, P, B, D = unknown> {
   readonly query: Q;
   readonly params: P;
+  /** The JSON request body as its validator let it through (routes with a `body` schema). */
+  readonly body: D;
   readonly req: Request;
   readonly res: Response;
-  /** The 200 body (or another status with the same shape, e.g. health's 503). */
+  /** The body of the route's status (200 unless the spec names another; or another status with the same shape, e.g. health's 503). */
   json: (body: B, status?: number) => Sent;
+  /** An empty 204. */
+  noContent: () => Sent;
   /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */
   cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Promise<Sent>;
   /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
@@ -57,18 +96,25 @@ export type Access =
   /** Anyone (a public cost table row, or a route metering does not see). */
   | 'none'
   /** The operators' Basic credentials (ADMIN_USER, ADMIN_PASSWORD). */
-  | 'admin';
+  | 'admin'
+  /**
+   * A signed-in session of the account API (its cookie, api/account/session.ts): 401 without one;
+   * a state-changing method (POST, PUT, PATCH, DELETE) also needs the session's X-CSRF-Token (403).
+   */
+  | 'session';
 
 /**
  * One description per endpoint, used for everything: to mount the Express route (validation,
  * debit, handler) and to write its OpenAPI operation. The handler is typed by the schemas: its
  * query and params are what the validator let through, its answer is the 200 body schema's type.
  */
-export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P extends ParametersSchema = typeof noParams, R extends object = object> {
+export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P extends ParametersSchema = typeof noParams, R extends object = object, D extends BodySchema = typeof noBody> {
   /** OpenAPI-style path under the mount, e.g. /matches/{eventId}. */
   path: string;
-  /** Where the route is mounted: the API (/v2, the default) or the operators' root. */
-  mount?: '/v2' | '';
+  /** GET (the default), or a method that changes something (the account API). */
+  method?: HttpMethod;
+  /** Where the route is mounted: the API (/v2, the default), the account API or the operators' root. */
+  mount?: '/v2' | '/v2/account' | '';
   /** Its cost table row (shared/domain/billing/costs.ts): the price and whether a key is needed. null: not metered. */
   price: MeteredPath | null;
   auth: Access;
@@ -86,22 +132,41 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   check?(this: void, q: NoInfer<Infer<Q>>): string | undefined;
   /** Path parameters (none when absent). */
   params?: P;
-  /** JSON Schema of the 200 body. */
+  /** Request headers the handler reads (published; the handler's use case checks their values, e.g. an Idempotency-Key). */
+  headers?: ParametersSchema;
+  /**
+   * JSON Schema of the JSON request body (Content-Type: application/json, else a 415): published
+   * whole, its shape validated before the handler (see VALUE_RULES). Absent: the body is not read.
+   */
+  body?: D;
+  /** The status of a served answer: 200 (the default), 201 for something created, 204 for no body. */
+  status?: 200 | 201 | 204;
+  /** JSON Schema of the answer's body (`noContent` for a 204). */
   response: R;
   /** Media type of the 200 body when it is not JSON (an SVG chart; the handler answers with `text`). */
   mediaType?: string;
-  /** Documented non-2xx statuses besides 400. */
-  errors?: number[];
+  /**
+   * Documented non-2xx statuses. A metered route lists them besides 400 and the key's statuses; a
+   * route outside the cost table lists all of them but the session's 401 and 403.
+   */
+  errors?: ErrorStatuses;
+  /**
+   * The use cases' refusals as API errors (the account API's: api/account/failures.ts); with it,
+   * any other error passes on as is (a 500, as the account API always answered). Without it, a
+   * database that cannot answer is a 503.
+   */
+  refusals?(this: void, err: unknown): unknown;
   /** Checks run before anything else (the operators' Basic auth). */
   guards?: readonly RequestHandler[];
   /** Files served under the path's last parameter instead of a handler's answer: only those named in `only`. */
   files?: { dir: string; maxAge: string; only: readonly string[] };
-  handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>>): Sent | Promise<Sent>;
+  handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>, NoInfer<Infer<Shape<D>>>>): Sent | Promise<Sent>;
 }
 
 /** What the mounting, the document and the tests see of a route: its description without the typed handler, defaults filled in. */
-export interface RouteDescription extends Omit<RouteSpec<ParametersSchema, ParametersSchema>, 'handler' | 'check' | 'mount' | 'documented' | 'params'> {
-  mount: '/v2' | '';
+export interface RouteDescription extends Omit<RouteSpec<ParametersSchema, ParametersSchema, object, BodySchema>, 'handler' | 'check' | 'refusals' | 'method' | 'mount' | 'documented' | 'params'> {
+  method: HttpMethod;
+  mount: '/v2' | '/v2/account' | '';
   documented: boolean;
   params: ParametersSchema;
 }

@@ -1,0 +1,14 @@
+import { billingRoutes } from './billing';
+import { keyRoutes } from './keys';
+import { sessionRoutes } from './sessions';
+import type { Route } from '../spec';
+import { accountTrackRecordRoutes } from './trackRecord';
+
+/**
+ * The account API under /v2/account: sign-up, sessions, keys, usage, purchases and auto-recharge
+ * for a developer in a browser (the dashboard) or a script, mounted by api/account/router.ts. In
+ * the order of the OpenAPI document.
+ */
+export function accountRoutes(): Route[] {
+  return [...sessionRoutes(), ...keyRoutes(), ...accountTrackRecordRoutes(), ...billingRoutes()];
+}

@@ -1,0 +1,42 @@
+import { trackRecordChartSvg } from '../../../shared/domain/trackRecord/charts';
+import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../../shared/app/trackRecord/load';
+import { svgResponse, trackRecordChartWindowQuery, trackRecordWindowQuery } from '../../schemas/account';
+import { trackRecordResponse } from '../../schemas/trackRecord';
+import { route } from '../route';
+import type { Route } from '../spec';
+import { ACCOUNT } from './common';
+
+/** The model's record for the signed-in developer, free: the dashboard shows it (the metered /v2/ai/track-record serves programs). */
+export function accountTrackRecordRoutes(): Route[] {
+  return [
+    route({
+      ...ACCOUNT,
+      path: '/track-record',
+      auth: 'session',
+      operationId: 'accountTrackRecord',
+      summary: "The model's track record, for the dashboard",
+      description: 'The same figures as /v2/ai/track-record (without the sport and confidence filters), for a signed-in session: what the dashboard shows.',
+      query: trackRecordWindowQuery,
+      response: trackRecordResponse,
+      errors: { 400: 'Bad days or per.' },
+      handler: async ({ query, json }) => json(await trackRecordReport(query)),
+    }),
+    route({
+      ...ACCOUNT,
+      path: '/track-record/chart.svg',
+      auth: 'session',
+      operationId: 'accountTrackRecordChart',
+      summary: 'Track record chart (SVG), for the dashboard',
+      description: 'The same charts as /v2/ai/track-record/chart.svg, for a signed-in session.',
+      query: trackRecordChartWindowQuery,
+      response: svgResponse,
+      mediaType: 'image/svg+xml',
+      errors: { 400: 'Bad kind, days or per.' },
+      handler: async ({ query, text }) => {
+        const window = { days: query.days, per: query.per };
+        const { bets } = await loadTrackRecordBets(window);
+        return text('image/svg+xml', trackRecordChartSvg(query.kind, bets, chartSubtitle(window, bets.length)));
+      },
+    }),
+  ];
+}
