@@ -4,7 +4,8 @@ import { brotliCompress as brotliCb, constants as zlib, gzip as gzipCb } from 'n
 import type { Request, Response } from 'express';
 import { getConfig } from '../../shared/platform/config';
 import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/platform/cache/versions';
-import { key, redis } from '../../shared/platform/db/redis';
+import { execAll, key, redis } from '../../shared/platform/db/redis';
+import { errorMessage } from '../../shared/platform/errorFields';
 import { processMemo } from '../../shared/platform/processScope';
 import { childLogger } from '../../shared/platform/logger';
 import { ApiError } from '../errors';
@@ -104,8 +105,8 @@ export async function currentVersions(scopes: readonly CacheScope[]): Promise<st
 
 /** Stored as `<versions> <status>\n<json>`. */
 async function fromRedis(k: string, versions: string): Promise<Page | undefined> {
-  const [[, raw], [, pttl]] = (await redis().multi().getBuffer(k).pttl(k).exec()) as [[unknown, Buffer | null], [unknown, number]];
-  if (!raw) return undefined;
+  const [raw, pttl] = await execAll(redis().multi().getBuffer(k).pttl(k), 'page read');
+  if (!Buffer.isBuffer(raw) || typeof pttl !== 'number') return undefined;
   const nl = raw.indexOf(10);
   const [storedVersions, status] = raw.subarray(0, Math.max(0, nl)).toString().split(' ');
   if (nl < 0 || storedVersions !== versions) return undefined;
@@ -128,7 +129,7 @@ async function renderAndStore(k: string, versions: string, ttlS: number, render:
   remember(k, page);
   await redis()
     .set(k, Buffer.concat([Buffer.from(`${versions} ${status}\n`), body]), 'EX', ttlS)
-    .catch((err: unknown) => log().warn({ err: (err as Error).message }, 'page not stored in redis'));
+    .catch((err: unknown) => log().warn({ err: errorMessage(err) }, 'page not stored in redis'));
   return page;
 }
 
@@ -149,7 +150,7 @@ export async function cachedPage(endpoint: string, query: Record<string, unknown
   try {
     versions = await currentVersions(scopes);
   } catch (err) {
-    log().warn({ err: (err as Error).message }, 'cache versions unavailable: rendering uncached');
+    log().warn({ err: errorMessage(err) }, 'cache versions unavailable: rendering uncached');
     return bypass();
   }
   const now = Date.now();
