@@ -3,6 +3,7 @@ import type { CreateIndexesOptions, IndexSpecification } from 'mongodb';
 import type { Model, Schema } from 'mongoose';
 import { Client } from 'pg';
 import { declaredIndexes } from './models/define';
+import { errorNumber, errorString } from '../errorFields';
 
 /**
  * FerretDB 1.24's PostgreSQL backend stores each document in one `_jsonb` column and turns an
@@ -129,7 +130,7 @@ const INDEX_NOT_FOUND = 27;
 /** A catch handler that answers `value` for the server error `code` (another process was first, or nothing to list) and rethrows any other. */
 function ignore<T>(code: number, value: T): (err: unknown) => T {
   return (err) => {
-    if ((err as { code?: number }).code === code) return value;
+    if (errorNumber(err, 'code') === code) return value;
     throw err;
   };
 }
@@ -171,6 +172,5 @@ export async function ensureFerretPostgresIndexes(postgresUrl: string, database:
 }
 
 function ignoreExisting(err: unknown): void {
-  const { code, codeName } = err as { code?: number; codeName?: string };
-  if (code !== 48 && codeName !== 'NamespaceExists') throw err;
+  if (errorNumber(err, 'code') !== 48 && errorString(err, 'codeName') !== 'NamespaceExists') throw err;
 }

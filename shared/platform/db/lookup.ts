@@ -17,7 +17,7 @@ const FERRET_PARALLEL = 8;
  * Lean documents whose `field` equals one of `values` and that match `and` (equalities, as the
  * callers pass), each document once, in no particular order.
  */
-export async function findWhereIn<T>(
+export async function findWhereIn<T extends object>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   model: Model<any>,
   field: string,
@@ -33,7 +33,7 @@ export async function findWhereIn<T>(
   for (const part of chunks(distinct, FERRET_PARALLEL)) {
     for (const docs of await Promise.all(part.map((v) => model.find({ ...and, [field]: v }, projection).lean<T[]>()))) {
       for (const d of docs) {
-        const id = String((d as { _id?: unknown })._id);
+        const id = String('_id' in d ? d._id : undefined);
         if (seen.has(id)) continue;
         seen.add(id);
         out.push(d);

@@ -1,5 +1,16 @@
 import { ProviderHttpError } from '../../domain/providers/types';
 
+/** A non-2xx answer, with the provider's body (parsed JSON, or null) for the adapter to read its error code from. */
+export class ProviderHttpBodyError extends ProviderHttpError {
+  constructor(
+    status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(status, message);
+  }
+}
+
 export interface JsonResponse<T> {
   status: number;
   body: T;
@@ -22,9 +33,7 @@ export async function getJson<T>(url: URL, signal: AbortSignal): Promise<JsonRes
   }
   if (!res.ok) {
     const msg = body && typeof body === 'object' && 'message' in body ? String(body.message) : text.slice(0, 200);
-    const err = new ProviderHttpError(res.status, `${url.pathname}: HTTP ${res.status} ${msg}`);
-    (err as ProviderHttpError & { body?: unknown }).body = body;
-    throw err;
+    throw new ProviderHttpBodyError(res.status, `${url.pathname}: HTTP ${res.status} ${msg}`, body);
   }
   return { status: res.status, body: body as T, headers: res.headers };
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { key, redis } from '../../db/redis';
 import type { ChargeRequest, ChargeResult, PaymentGateway, SetupState } from '../../../domain/billing/gateway/types';
 import { GatewayRequestError } from '../../../domain/billing/gateway/types';
+import { isRecord } from '../../../domain/records';
 
 /**
  * The built-in gateway (the default outside production): payment methods behave like Stripe's
@@ -51,13 +52,40 @@ export function testOutcome(req: ChargeRequest, chargeId: string): ChargeResult 
   return { status: 'declined', code: 'resource_missing', message: `No such PaymentMethod: '${req.paymentMethod}'`, chargeId: null };
 }
 
+const stringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** A first answer as this gateway stored it in Redis; null when it is not one. */
+function chargeResultOf(v: unknown): ChargeResult | null {
+  if (!isRecord(v)) return null;
+  if (v.status === 'succeeded' && typeof v.chargeId === 'string') return { status: 'succeeded', chargeId: v.chargeId };
+  if (v.status === 'declined' && typeof v.code === 'string' && typeof v.message === 'string' && stringOrNull(v.chargeId))
+    return { status: 'declined', code: v.code, message: v.message, chargeId: v.chargeId };
+  return null;
+}
+
+const SETUP_STATUSES = ['open', 'complete', 'expired'] as const;
+
+/** A setup as this gateway stored it in Redis; null when it is not one. */
+function setupStateOf(v: unknown): SetupState | null {
+  if (!isRecord(v) || typeof v.id !== 'string') return null;
+  const status = SETUP_STATUSES.find((s) => s === v.status);
+  const { customer, accountId, paymentMethod, url } = v;
+  if (!status || !stringOrNull(customer) || !stringOrNull(accountId) || !stringOrNull(paymentMethod) || !stringOrNull(url)) return null;
+  return { id: v.id, status, customer, accountId, paymentMethod, url };
+}
+
 export const testGateway: PaymentGateway = {
   name: 'test',
   async charge(req) {
     const chargeId = `pi_test_${req.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`;
     const outcome = testOutcome(req, chargeId);
     const first = await redis().set(replayKey(req.idempotencyKey), JSON.stringify(outcome), 'EX', 86400, 'NX');
-    if (first !== 'OK') return JSON.parse((await redis().get(replayKey(req.idempotencyKey)))!) as ChargeResult;
+    if (first !== 'OK') {
+      const replayed = await redis().get(replayKey(req.idempotencyKey));
+      const result = replayed === null ? null : chargeResultOf(JSON.parse(replayed));
+      if (!result) throw new Error(`test gateway: the first answer for ${req.idempotencyKey} is gone or unreadable`);
+      return result;
+    }
     await redis().rpush(
       TEST_GATEWAY_LOG(),
       JSON.stringify({ ...outcome, amountCents: req.amountCents, paymentMethod: req.paymentMethod, customer: req.customer, idempotencyKey: req.idempotencyKey, metadata: req.metadata }),
@@ -78,6 +106,6 @@ export const testGateway: PaymentGateway = {
 
   async findSetup(setupId) {
     const raw = await redis().get(setupKey(setupId));
-    return raw ? (JSON.parse(raw) as SetupState) : null;
+    return raw ? setupStateOf(JSON.parse(raw)) : null;
   },
 };

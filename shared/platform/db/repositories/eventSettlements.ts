@@ -41,7 +41,10 @@ export async function markEventsSettledAtVersions(versions: readonly { eventId: 
   const stored = await findWhereIn<{ _id: string; settledVersion?: number | null }>(EventSettlement, '_id', [...wanted.keys()], { settledVersion: 1 });
   const current = new Map(stored.map((d) => [String(d._id), d.settledVersion ?? -Infinity]));
   const fresh = [...wanted].filter(([id]) => !current.has(id));
-  const raise = [...wanted].filter(([id, v]) => current.has(id) && current.get(id)! < v);
+  const raise = [...wanted].filter(([id, v]) => {
+    const stored = current.get(id);
+    return stored !== undefined && stored < v;
+  });
   // The driver's collection: a duplicate in mongoose's insertMany error carries no code to recognise it by.
   const at = new Date();
   const inserted = await insertInBatches(

@@ -11,13 +11,14 @@
 /** The unpacked fields and the stored field each is packed into. */
 const PACKED = { markets: 'marketsJson', previous: 'previousJson' } as const;
 type Unpacked = keyof typeof PACKED;
+const isUnpacked = (k: string): k is Unpacked => Object.hasOwn(PACKED, k);
 
 /** A prices document's fields (a whole document, or an update's `$set` of top-level fields) with its tables packed. */
 export function packPrices<T extends Record<string, unknown>>(fields: T): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
     if (k.startsWith('markets.') || k.startsWith('previous.')) throw new Error(`packPrices: ${k} sets part of a packed table; set the whole table`);
-    if (k in PACKED) out[PACKED[k as Unpacked]] = JSON.stringify(v ?? []);
+    if (isUnpacked(k)) out[PACKED[k]] = JSON.stringify(v ?? []);
     else out[k] = v;
   }
   return out;
@@ -36,5 +37,5 @@ export function unpackPrices<T>(row: Record<string, unknown>): T {
 
 /** A read projection in unpacked field names (`{ markets: 1 }`), as the stored fields are named. */
 export function packedProjection(projection: Record<string, 0 | 1>): Record<string, 0 | 1> {
-  return Object.fromEntries(Object.entries(projection).map(([k, v]) => [k in PACKED ? PACKED[k as Unpacked] : k, v]));
+  return Object.fromEntries(Object.entries(projection).map(([k, v]) => [isUnpacked(k) ? PACKED[k] : k, v]));
 }

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { EMPTY_STATS } from '../../../domain/stats';
-import { getJson } from '../http';
+import { getJson, ProviderHttpBodyError } from '../http';
+import { isRecord } from '../../../domain/records';
 import type { CallContext, FeedEvent, FeedLiveStats, FeedOdds, FeedResult, OddsProvider } from '../../../domain/providers/types';
-import { ProviderHttpError, QuotaExhaustedError } from '../../../domain/providers/types';
+import { QuotaExhaustedError } from '../../../domain/providers/types';
 import { competitionOf, eventIdOf, oddsOf, PROVIDER, scoreOf, sportIdOf, type ApiOddsEvent, type ApiScoreEvent, type ApiSport } from './mapping';
 
 export interface TheOddsApiOptions {
@@ -83,8 +84,8 @@ export class TheOddsApiProvider implements OddsProvider {
       this.readQuota(res.headers);
       return res.body;
     } catch (err) {
-      if (err instanceof ProviderHttpError) {
-        const code = ((err as ProviderHttpError & { body?: { error_code?: string } }).body ?? {}).error_code;
+      if (err instanceof ProviderHttpBodyError) {
+        const code = isRecord(err.body) ? err.body.error_code : undefined;
         if (code === 'OUT_OF_USAGE_CREDITS') {
           this.quota.remaining = 0;
           this.exhaustedAt = Date.now();
