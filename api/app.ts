@@ -15,6 +15,8 @@ import { metricsRoute } from './routes/metrics';
 import { aiRoutes } from './routes/ai';
 import { docsRoutes } from './routes/docs';
 import { mountRoutes } from './routes/mount';
+import type { AppContext } from '../shared/app/context';
+import { processContext } from '../shared/app/processContext';
 import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
 import type { Route } from './routes/spec';
@@ -31,11 +33,12 @@ export function v2Routes(): Route[] {
 }
 
 /** Routers mounted under /v2, in order. */
-export function v2Routers(): Router[] {
-  return [mountRoutes(v2Routes())];
+export function v2Routers(app: AppContext): Router[] {
+  return [mountRoutes(v2Routes(), app)];
 }
 
-export function createApp(): Express {
+/** The HTTP app, its routes and metering running in `ctx` (the process's context unless a test gives one). */
+export function createApp(ctx: AppContext = processContext()): Express {
   const cfg = getConfig();
   const app = express();
   app.disable('x-powered-by');
@@ -54,15 +57,15 @@ export function createApp(): Express {
   // Operators' endpoints exist only with the admin credentials (404 otherwise, like any unknown path).
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {
     app.use(ADMIN_BASE_PATH, throttledAdminAuth(), basicAuth(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD), jsonActionsOnly(), bullBoardRouter(cfg.ADMIN_QUEUE_ACTIONS));
-    app.use(mountRoutes([metricsRoute(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD)]));
+    app.use(mountRoutes([metricsRoute(cfg.ADMIN_USER, cfg.ADMIN_PASSWORD)], ctx));
   }
   app.use('/dashboard', dashboardRouter());
   // Before every /v2 router: key check and rate limit of a priced path; each route debits after
   // its validation (docs/metering.md).
-  app.use('/v2', meterAccess());
+  app.use('/v2', meterAccess(ctx));
   // The account API (free, sessions, JSON bodies): the one /v2 router with other methods than GET.
-  app.use('/v2/account', accountRouter(accountRoutes()));
-  for (const router of v2Routers()) app.use('/v2', router);
+  app.use('/v2/account', accountRouter(accountRoutes(), ctx));
+  for (const router of v2Routers(ctx)) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);
   return app;

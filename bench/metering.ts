@@ -21,6 +21,7 @@ import { balanceOf } from '../shared/app/billing/credits';
 import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import { drainMetering } from '../shared/app/billing/metering';
+import { processContext } from '../shared/app/processContext';
 import { setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis } from '../shared/platform/db/redis';
@@ -55,7 +56,7 @@ function app(metered: boolean): Express {
   a.set('etag', false);
   a.set('query parser', 'simple');
   a.use(requestLog());
-  if (metered) a.use('/v2', meterAccess());
+  if (metered) a.use('/v2', meterAccess(processContext()));
   a.get('/v2/matches', ...(metered ? [meterDebit()] : []), (_req, res) => void res.json(BODY));
   a.use(notFoundRoute);
   a.use(errorHandler);

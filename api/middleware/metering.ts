@@ -4,7 +4,7 @@ import { priceOf, type Priced } from '../../shared/domain/billing/costs';
 import { bearerKey } from '../../shared/domain/billing/keys';
 import { balanceOf } from '../../shared/app/billing/credits';
 import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/app/billing/metering';
-import { processContext } from '../../shared/app/processContext';
+import type { AppContext } from '../../shared/app/context';
 import { ApiError } from '../errors';
 
 /**
@@ -44,7 +44,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
 const UNAVAILABLE = () => new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' });
 
-export function meterAccess(): RequestHandler {
+export function meterAccess(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     // Mounted at /v2: the cost table holds full paths.
     const priced = priceOf(req.method, req.baseUrl + req.path);
@@ -77,12 +77,12 @@ export function meterAccess(): RequestHandler {
       const { accountId, keyId } = access.key;
       let debit: Debit | undefined;
       if (access.admission) {
-        debit = await debitOfAdmission(processContext(), { accountId, cost: priced.credits, ref }, access.admission);
+        debit = await debitOfAdmission(ctx, { accountId, cost: priced.credits, ref }, access.admission);
         // Debited with the key check: kept only if the route serves it (a 400 of validation, a 404, a 5xx are given back).
         if (debit.ok) {
           const d = debit;
           const charged = chargeOnHeaders(res, d.balance, priced.credits);
-          res.once('close', () => settleRequest(processContext(), { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+          res.once('close', () => settleRequest(ctx, { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
         }
       }
       res.locals.metered = { priced, key: access.key, debit };

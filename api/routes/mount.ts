@@ -1,3 +1,4 @@
+import type { AppContext } from '../../shared/app/context';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import mongoose from 'mongoose';
 import { renderBody, sendCached } from '../cache/pageCache';
@@ -36,7 +37,7 @@ interface Valid<Q, P, D> {
  * is kept there instead of being sent, and the page cache is bypassed (a snapshot is its own
  * cache); a redirect is sent as is either way.
  */
-function context<Q, P, B, D>(req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: { snap?: Snapshot }): RouteContext<Q, P, B, D> {
+function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: { snap?: Snapshot }): RouteContext<Q, P, B, D> {
   const at = Date.now();
   const keep = (into: { snap?: Snapshot }, status: number, contentType: string, body: Buffer): Sent => {
     into.snap = { status, contentType, body, at };
@@ -46,6 +47,7 @@ function context<Q, P, B, D>(req: Request, res: Response, valid: Valid<Q, P, D>,
     ...valid,
     req,
     res,
+    app,
     json: (body, answered = status) => {
       if (capture) return keep(capture, answered, JSON_TYPE, Buffer.from(JSON.stringify(body)));
       res.status(answered).json(body);
@@ -84,6 +86,7 @@ function context<Q, P, B, D>(req: Request, res: Response, valid: Valid<Q, P, D>,
 /** A metered request of a test key: the snapshot of its answer, rendered when there is none. */
 async function answerTestKey<Q, P, B, D>(
   spec: { path: string; handler: (ctx: RouteContext<Q, P, B, D>) => Sent | Promise<Sent> },
+  app: AppContext,
   req: Request,
   res: Response,
   valid: Valid<Q, P, D>,
@@ -93,7 +96,7 @@ async function answerTestKey<Q, P, B, D>(
   const hit = await findSnapshot(k);
   if (hit) return sendSnapshot(res, hit);
   const captured: { snap?: Snapshot } = {};
-  await spec.handler(context<Q, P, B, D>(req, res, valid, status, captured));
+  await spec.handler(context<Q, P, B, D>(app, req, res, valid, status, captured));
   if (captured.snap) sendSnapshot(res, await keepSnapshot(k, captured.snap));
 }
 
@@ -103,7 +106,7 @@ const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DE
  * The Express chain of one route: its guards, the session of a signed-in route, its path, query
  * and body validated, then its debit, then its handler.
  */
-export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object, D extends BodySchema>(router: Router, spec: RouteSpec<Q, P, R, D>): void {
+export function mountRoute<Q extends ParametersSchema, P extends ParametersSchema, R extends object, D extends BodySchema>(router: Router, spec: RouteSpec<Q, P, R, D>, app: AppContext): void {
   const path = expressPath(spec.path);
   if (spec.files) {
     // The files named, under the path's last segment, served as express.static serves them (Range,
@@ -134,8 +137,8 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, req, res, valid, status);
-      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(req, res, valid, status));
+      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, app, req, res, valid, status);
+      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status));
     } catch (err) {
       next(spec.refusals ? spec.refusals(err) : databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
     }
@@ -169,8 +172,8 @@ export function refuseOtherMethods(router: Router, routes: readonly Route[]): vo
 }
 
 /** One router of the given routes, in their order. */
-export function mountRoutes(routes: readonly Route[]): Router {
+export function mountRoutes(routes: readonly Route[], app: AppContext): Router {
   const router = Router();
-  for (const r of routes) r.mountOn(router);
+  for (const r of routes) r.mountOn(router, app);
   return router;
 }

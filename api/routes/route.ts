@@ -7,5 +7,5 @@ import { noParams, type BodySchema, type noBody, type ParametersSchema, type Rou
  */
 export function route<Q extends ParametersSchema, R extends object, P extends ParametersSchema = typeof noParams, D extends BodySchema = typeof noBody>(spec: RouteSpec<Q, P, R, D>): Route {
   const { handler: _handler, check: _check, refusals: _refusals, method = 'GET', mount = '/v2', documented = true, params = noParams, ...rest } = spec;
-  return { ...rest, method, mount, documented, params, mountOn: (router) => mountRoute(router, spec) };
+  return { ...rest, method, mount, documented, params, mountOn: (router, app) => mountRoute(router, spec, app) };
 }

@@ -1,3 +1,4 @@
+import type { AppContext } from '../../shared/app/context';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { MeteredPath } from '../../shared/domain/billing/costs';
@@ -78,6 +79,8 @@ export interface RouteContext<Q, P, B, D = unknown> {
   readonly body: D;
   readonly req: Request;
   readonly res: Response;
+  /** The process's context (shared/app/context.ts): what a use case called from the route runs in. */
+  readonly app: AppContext;
   /** The body of the route's status (200 unless the spec names another; or another status with the same shape, e.g. health's 503). */
   json: (body: B, status?: number) => Sent;
   /** An empty 204. */
@@ -173,5 +176,5 @@ export interface RouteDescription extends Omit<RouteSpec<ParametersSchema, Param
 
 /** A route ready to list beside routes of other schemas: its description, and how to mount it. */
 export interface Route extends RouteDescription {
-  mountOn(router: Router): void;
+  mountOn(router: Router, app: AppContext): void;
 }

@@ -6,6 +6,7 @@ import { createAccount, createKey } from '../../shared/app/billing/accounts';
 import { COST_TABLE } from '../../shared/domain/billing/costs';
 import type { KeyMode } from '../../shared/domain/billing/keys';
 import { applyCredit } from '../../shared/app/billing/credits';
+import { processContext } from '../../shared/app/processContext';
 import { FREE_CREDITS } from '../../shared/domain/billing/packages';
 import { setEnvForChildren } from '../../shared/platform/config';
 import { connectMongo } from '../../shared/platform/db/mongo';
@@ -40,7 +41,7 @@ export function meteredTestApp(): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLog());
-  app.use('/v2', meterAccess());
+  app.use('/v2', meterAccess(processContext()));
   app.use('/v2', stubReadRouter());
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -6,6 +6,7 @@ import ts from 'typescript';
 import { accountRouter } from '../../../api/account/router';
 import { createApp, v2Routes } from '../../../api/app';
 import { accountRoutes } from '../../../api/routes/account';
+import { processContext } from '../../../shared/app/processContext';
 import { metricsRoute } from '../../../api/routes/metrics';
 import { costOf, priceOf } from '../../../shared/domain/billing/costs';
 
@@ -69,7 +70,7 @@ describe('typed routes: the routing layer', () => {
 
   it('happy: every path the account router mounts is one of the account RouteSpecs, and each spec is mounted', () => {
     type Layer = { route?: { path: string; methods: Record<string, boolean> } };
-    const router = accountRouter(accountRoutes()) as unknown as { stack: Layer[] };
+    const router = accountRouter(accountRoutes(), processContext()) as unknown as { stack: Layer[] };
     const mounted = router.stack.flatMap((l) =>
       l.route
         ? Object.keys(l.route.methods)
