@@ -4,3 +4,8 @@
 export function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
   return typeof v === 'object' && v !== null;
 }
+
+/** Whether `v` is a finite number (Number.isFinite, narrowing). */
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}

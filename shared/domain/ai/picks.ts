@@ -110,7 +110,7 @@ function eventView(e: PickEvent): Record<string, unknown> {
   };
 }
 
-const worst = (cs: Confidence[]): Confidence => cs.reduce((w, c) => (RANK[c] > RANK[w] ? c : w), 'High' as Confidence);
+const worst = (cs: Confidence[]): Confidence => cs.reduce<Confidence>((w, c) => (RANK[c] > RANK[w] ? c : w), 'High');
 const two = (x: number) => ({ en: x.toFixed(2), es: x.toFixed(2).replace('.', ','), pt: x.toFixed(2).replace('.', ',') });
 const one = (x: number) => ({ en: x.toFixed(1), es: x.toFixed(1).replace('.', ','), pt: x.toFixed(1).replace('.', ',') });
 

@@ -1,5 +1,5 @@
 import { lineText, type MarketType } from '../markets/catalog';
-import { LOCALES, type Locale, type LocalizedText } from '../sports';
+import { perLocale, type Locale, type LocalizedText } from '../sports';
 import type { Sentence } from './narrative';
 
 /**
@@ -13,8 +13,7 @@ const decimal = (text: string, locale: Locale) => (locale === 'en' ? text : text
 const name = (t: LocalizedText, locale: Locale) => t[locale] ?? t.en;
 
 export function selectionText(type: MarketType, code: string, line: number | null, home: LocalizedText, away: LocalizedText): Sentence {
-  const out = {} as Sentence;
-  for (const locale of LOCALES) {
+  return perLocale((locale) => {
     const caption = type.outcomes.find((o) => o.code === code)?.caption;
     const captionText = caption ? name(caption, locale) : code;
     let base: string;
@@ -39,9 +38,8 @@ export function selectionText(type: MarketType, code: string, line: number | nul
         break;
     }
     const prefixed = type.kind !== 'btts' && (type.stat !== 'score' || type.period === '1H');
-    out[locale] = prefixed ? `${name(type.name, locale)}: ${base}` : base;
-  }
-  return out;
+    return prefixed ? `${name(type.name, locale)}: ${base}` : base;
+  });
 }
 
 /** Lower-cased, accent-free, single-spaced: how team names are matched (processed-insights teamNames). */

@@ -165,7 +165,7 @@ export function fitPoolWeight(rows: readonly BlendRow[], minRows = MIN_BLEND_EVE
     rows.reduce((s, r) => {
       const p = r.market.map((m, k) => (1 - w) * m + w * r.model[k]);
       // RPS of a two-way forecast is the Brier score of either side over two.
-      const triple = (p.length === 3 ? p : [p[0], 0, p[1]]) as [number, number, number];
+      const triple: [number, number, number] = p.length === 3 ? [p[0], p[1], p[2]] : [p[0], 0, p[1]];
       const outcome = p.length === 3 ? r.outcome : r.outcome === 0 ? 0 : 2;
       return s + rps(triple, outcome);
     }, 0) / Math.max(rows.length, 1);

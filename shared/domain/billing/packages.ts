@@ -19,5 +19,5 @@ export const CURRENCY = 'usd';
 export type PackageCredits = (typeof CREDIT_PACKAGES)[number];
 
 export function isPackage(n: number): n is PackageCredits {
-  return (CREDIT_PACKAGES as readonly number[]).includes(n);
+  return CREDIT_PACKAGES.some((size) => size === n);
 }

@@ -1,3 +1,5 @@
+import { isFiniteNumber, isRecord } from '../records';
+
 /**
  * The simulated world's clock, as pure decisions. Simulated time runs `speed` times faster than
  * real time from an anchor (a real instant and the simulated instant it maps to). The anchor is
@@ -74,9 +76,11 @@ export function reconcileAnchor(stored: ClockAnchor | null, s: ClockSettings, re
 export function parseAnchor(raw: string | null): ClockAnchor | null {
   if (!raw) return null;
   try {
-    const a = JSON.parse(raw) as Partial<ClockAnchor>;
-    const ok = Number.isFinite(a.realMs) && Number.isFinite(a.simMs) && Number.isInteger(a.speed) && (a.epoch === null || typeof a.epoch === 'string');
-    return ok ? (a as ClockAnchor) : null;
+    const a: unknown = JSON.parse(raw);
+    if (!isRecord(a)) return null;
+    const { realMs, simMs, speed, epoch } = a;
+    const ok = isFiniteNumber(realMs) && isFiniteNumber(simMs) && typeof speed === 'number' && Number.isInteger(speed) && (epoch === null || typeof epoch === 'string');
+    return ok ? { realMs, simMs, speed, epoch } : null;
   } catch {
     return null;
   }

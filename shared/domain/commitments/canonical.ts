@@ -35,11 +35,15 @@ export function canonicalize(value: CanonicalInput): string {
     if (Number.isNaN(value.getTime())) throw new CanonicalError('invalid date');
     return JSON.stringify(value.toISOString());
   }
-  if (Array.isArray(value)) return `[${(value as readonly CanonicalInput[]).map(canonicalize).join(',')}]`;
-  const obj = value as { readonly [k: string]: CanonicalInput | undefined };
-  const members = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalize(obj[k] as CanonicalInput)}`);
+  if (isList(value)) return `[${value.map(canonicalize).join(',')}]`;
+  const members = Object.entries(value)
+    .filter((m): m is [string, CanonicalInput] => m[1] !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${JSON.stringify(k)}:${canonicalize(v)}`);
   return `{${members.join(',')}}`;
+}
+
+/** Array.isArray, narrowing to the readonly list of the union (the built-in narrows to any[] and leaves the list in the else branch). */
+function isList(value: CanonicalInput): value is readonly CanonicalInput[] {
+  return Array.isArray(value);
 }

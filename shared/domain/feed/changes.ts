@@ -29,6 +29,7 @@ export interface ChangeEntry {
 export const ENTRY_FIELDS = ['eventId', 'kind', 'at', 'data', 'provider', 'poll'] as const;
 
 const KINDS: ReadonlySet<string> = new Set(CHANGE_KINDS);
+const isChangeKind = (kind: string): kind is ChangeKind => KINDS.has(kind);
 const ENTRY_ID = /^(\d{1,20})-(\d{1,20})$/;
 
 export class ChangeEncodingError extends Error {
@@ -62,7 +63,7 @@ export function decodeChange(fields: readonly string[]): { change: Change; poll:
   const atText = values.get('at');
   const dataText = values.get('data');
   if (!eventId) throw new ChangeEncodingError('entry without eventId');
-  if (kind === undefined || !KINDS.has(kind)) throw new ChangeEncodingError(`entry of event ${eventId} with unknown kind "${kind}"`);
+  if (kind === undefined || !isChangeKind(kind)) throw new ChangeEncodingError(`entry of event ${eventId} with unknown kind "${kind}"`);
   if (atText === undefined || !/^-?\d+$/.test(atText)) throw new ChangeEncodingError(`entry of event ${eventId} with an invalid at "${atText}"`);
   if (dataText === undefined) throw new ChangeEncodingError(`entry of event ${eventId} without data`);
   let data: unknown;
@@ -72,7 +73,7 @@ export function decodeChange(fields: readonly string[]): { change: Change; poll:
     throw new ChangeEncodingError(`entry of event ${eventId} whose data is not JSON`);
   }
   const provider = values.get('provider');
-  const change: Change = { eventId, kind: kind as ChangeKind, at: new Date(Number(atText)), data };
+  const change: Change = { eventId, kind, at: new Date(Number(atText)), data };
   if (provider) change.provider = provider;
   return { change, poll: values.get('poll') ?? '' };
 }

@@ -105,7 +105,9 @@ export function recomputeFromBets(bets: readonly SettledBet[]): Rollup[] {
   for (const bet of bets) {
     assertBet(bet);
     const key = `${bet.day}|${bet.confidence}`;
-    (groups.get(key) ?? groups.set(key, []).get(key)!).push(bet);
+    const group = groups.get(key);
+    if (group) group.push(bet);
+    else groups.set(key, [bet]);
   }
   const out: Rollup[] = [];
   for (const group of groups.values()) {
@@ -153,11 +155,14 @@ export interface RollupComparison {
  * depends on the order the bets were added in.
  */
 export function equalRollups(a: readonly Rollup[], b: readonly Rollup[], epsilon = 1e-6): RollupComparison {
+  // Each (day, confidence) of either set, by its "day confidence" key.
+  const cells = new Map<string, { day: string; confidence: Confidence }>();
   const index = (rs: readonly Rollup[]) => {
     const m = new Map<string, RollupCounters>();
     for (const r of rs) {
       const key = `${r.day} ${r.confidence}`;
       m.set(key, addCounters(m.get(key) ?? emptyCounters(), r));
+      cells.set(key, { day: r.day, confidence: r.confidence });
     }
     return m;
   };
@@ -165,10 +170,9 @@ export function equalRollups(a: readonly Rollup[], b: readonly Rollup[], epsilon
   const mb = index(b);
   const differences: string[] = [];
   const mismatches: RollupMismatch[] = [];
-  for (const key of [...new Set([...ma.keys(), ...mb.keys()])].sort()) {
+  for (const [key, { day, confidence }] of [...cells].sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0))) {
     const x = ma.get(key) ?? emptyCounters();
     const y = mb.get(key) ?? emptyCounters();
-    const [day, confidence] = key.split(' ') as [string, Confidence];
     for (const k of COUNTER_KEYS) {
       if (Math.abs(x[k] - y[k]) > epsilon) {
         differences.push(`${key} ${k}: ${x[k]} vs ${y[k]}`);

@@ -1,5 +1,5 @@
 import { hashInt } from '../providers/ids';
-import { LOCALES, type LocalizedText } from '../sports';
+import { perLocale, type LocalizedText } from '../sports';
 
 /**
  * Names in en, es and pt. Countries come from ICU (`Intl.DisplayNames`, full ICU in Node 20);
@@ -170,7 +170,5 @@ export const teamName = memo((name: string): LocalizedText => {
 
 /** Every locale filled (English where no translation exists): what documents store. */
 export function complete(text: LocalizedText): Required<LocalizedText> {
-  const out = { en: text.en } as Required<LocalizedText>;
-  for (const l of LOCALES) out[l] = text[l] ?? text.en;
-  return out;
+  return perLocale((l) => text[l] ?? text.en);
 }

@@ -21,19 +21,25 @@ export interface ListingRow {
   v?: number;
 }
 
-const FIELDS: Record<string, keyof ListingRow> = { sportId: 's', competitionId: 'c', regionId: 'r', status: 'st', startDateTime: 't', priority: 'p' };
+/** The event's numeric listing fields (a date as its instant), by the row key each fills. */
+const NUMBER_FIELDS = [
+  ['sportId', 's'],
+  ['competitionId', 'c'],
+  ['regionId', 'r'],
+  ['startDateTime', 't'],
+] as const satisfies readonly (readonly [string, keyof ListingRow])[];
 
 /** The listing fields an event write sets (all of them on an insert), or null when it sets none. */
-export function listingFieldsOf(set: Record<string, unknown>): Partial<ListingRow> | null {
+export function listingFieldsOf(set: Readonly<Record<string, unknown>>): Partial<ListingRow> | null {
   const out: Partial<ListingRow> = {};
-  let any = false;
-  for (const [field, k] of Object.entries(FIELDS)) {
-    if (!(field in set)) continue;
+  for (const [field, k] of NUMBER_FIELDS) {
     const v = set[field];
-    (out as Record<string, unknown>)[k] = v instanceof Date ? v.getTime() : field === 'priority' ? Number(v ?? 0) : v;
-    any = true;
+    const n = v instanceof Date ? v.getTime() : v;
+    if (typeof n === 'number') out[k] = n;
   }
-  return any ? out : null;
+  if (typeof set.status === 'string') out.st = set.status;
+  if ('priority' in set) out.p = Number(set.priority ?? 0);
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /** The listing field a prices write sets: its market count, when it writes the markets. */

@@ -54,7 +54,15 @@ const KIND_OUTCOMES: Record<MarketKind, OutcomeDef[]> = {
 };
 
 /** The outcome codes of each market kind, in display order. */
-export const OUTCOME_CODES = Object.fromEntries(Object.entries(KIND_OUTCOMES).map(([kind, outcomes]) => [kind, outcomes.map((o) => o.code)])) as unknown as Record<MarketKind, readonly string[]>;
+const codesOf = (kind: MarketKind): readonly string[] => KIND_OUTCOMES[kind].map((o) => o.code);
+export const OUTCOME_CODES: Readonly<Record<MarketKind, readonly string[]>> = {
+  result3: codesOf('result3'),
+  winner2: codesOf('winner2'),
+  total: codesOf('total'),
+  handicap: codesOf('handicap'),
+  btts: codesOf('btts'),
+  doubleChance: codesOf('doubleChance'),
+};
 
 function m(sysname: string, sportId: SportId, kind: MarketKind, name: LocalizedText, stat: MarketStat = 'score', period: MarketPeriod = 'FT'): MarketType {
   return { sysname, sportId, kind, stat, period, name, outcomes: KIND_OUTCOMES[kind] };

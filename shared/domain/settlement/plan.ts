@@ -1,4 +1,15 @@
-import { decideCorrection, gradePick, gradeSelection, isGradingError, type CorrectionEntry, type ParlayGrade, type ResultDetail, type SelectionGrade, type SettlementResult } from '../grading';
+import {
+  decideCorrection,
+  gradePick,
+  gradeSelection,
+  isGradingError,
+  type CorrectionEntry,
+  type ParlayGrade,
+  type RecordedOutcome,
+  type ResultDetail,
+  type SelectionGrade,
+  type SettlementResult,
+} from '../grading';
 import type { ClosingLine } from '../ingest/closing';
 import type { EventStats } from '../stats';
 import { closingValue } from './clv';
@@ -60,8 +71,9 @@ export interface ResultWrite {
   counted?: true;
 }
 
-function settledOutcome(r: RecommendationRead) {
-  return { result: r.result as SettlementResult, resultDetail: r.resultDetail as ResultDetail, returnPerUnit: r.returnPerUnit ?? 0 };
+/** What a settled bet says it settled as (a correction's previous* fields). */
+function recordedOutcome(r: { result?: SettlementResult | null; resultDetail?: ResultDetail | null; returnPerUnit?: number | null }): RecordedOutcome {
+  return { result: r.result ?? null, resultDetail: r.resultDetail ?? null, returnPerUnit: r.returnPerUnit ?? 0 };
 }
 
 export function decideRecommendation(rec: RecommendationRead, ctx: GradingContext): RecommendationDecision {
@@ -86,7 +98,7 @@ export function decideRecommendation(rec: RecommendationRead, ctx: GradingContex
     return { kind: 'error', code: err.code, message: err.message };
   }
   if (!rec.settled) return grade ? { kind: 'settle', grade } : { kind: 'none', why: 'not-started' };
-  const decision = decideCorrection(settledOutcome(rec), grade, ctx.now, correctionReason(ctx.version));
+  const decision = decideCorrection(recordedOutcome(rec), grade, ctx.now, correctionReason(ctx.version));
   return decision.changed ? { kind: 'correct', grade, entry: decision.entry } : { kind: 'confirm' };
 }
 
@@ -169,8 +181,8 @@ export interface PickRead {
 /** A leg's recommendation as settlement last left it. */
 export interface LegRecommendation {
   settled: boolean;
-  result?: string | null;
-  resultDetail?: string | null;
+  result?: SettlementResult | null;
+  resultDetail?: ResultDetail | null;
   returnPerUnit?: number | null;
 }
 
@@ -186,7 +198,7 @@ export interface LegView {
  */
 export function legView(rec: LegRecommendation | undefined, eventCancelledUnplayed: boolean): LegView {
   if (rec?.settled && rec.resultDetail) {
-    return { result: rec.result as SettlementResult, resultDetail: rec.resultDetail as ResultDetail, returnPerUnit: rec.returnPerUnit ?? null };
+    return { result: rec.result ?? null, resultDetail: rec.resultDetail, returnPerUnit: rec.returnPerUnit ?? null };
   }
   if (eventCancelledUnplayed) return { result: 'push', resultDetail: 'push', returnPerUnit: 1 };
   return { result: null, resultDetail: null, returnPerUnit: null };
@@ -220,8 +232,7 @@ export function decidePick(pick: PickRead, legs: readonly LegView[], now: Date, 
     if (grade) return { kind: 'settle', grade };
     return legsChanged ? { kind: 'legs' } : { kind: 'none' };
   }
-  const previous = { result: pick.result as SettlementResult, resultDetail: pick.resultDetail as ResultDetail, returnPerUnit: pick.returnPerUnit ?? 0 };
-  const decision = decideCorrection(previous, grade, now, reason);
+  const decision = decideCorrection(recordedOutcome(pick), grade, now, reason);
   if (decision.changed) return { kind: 'correct', grade, entry: decision.entry };
   return legsChanged ? { kind: 'legs' } : { kind: 'none' };
 }

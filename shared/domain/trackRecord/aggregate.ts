@@ -87,8 +87,8 @@ const betReturn = (b: TrackRecordBet): number => {
 export const clvValues = (bets: readonly TrackRecordBet[]): number[] => bets.map((b) => b.clv).filter((c): c is number => typeof c === 'number' && Number.isFinite(c));
 
 export function clvSummary(bets: readonly TrackRecordBet[]): ClvSummary {
-  const withClose = bets.filter((b) => typeof b.clv === 'number' && Number.isFinite(b.clv));
-  const v = withClose.map((b) => b.clv as number);
+  const withClose = bets.filter((b): b is TrackRecordBet & { clv: number } => typeof b.clv === 'number' && Number.isFinite(b.clv));
+  const v = withClose.map((b) => b.clv);
   if (v.length === 0) return { bets: 0, mean: null, standardError: null, beatCloseShare: null };
   return { bets: v.length, mean: finiteOrNull(mean(v)), standardError: betStandardError(v, withClose), beatCloseShare: round(v.filter((c) => c > 0).length / v.length) };
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../records';
 import { summarize, type RecordSummary, type TrackRecordBet } from './aggregate';
 
 /**
@@ -18,20 +19,21 @@ export interface ChainBet extends TrackRecordBet {
   hoursBeforeKickoff: number;
 }
 
-type Parsed = Record<string, unknown> & { type?: string; id?: string };
+type Parsed = Readonly<Record<string, unknown>>;
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Parsed => (isRecord(v) ? v : {});
 
 /** Settled recommendations of a chain (its links' records, in order); a later settlement link (a correction) replaces an earlier one. */
 export function chainBets(records: readonly string[]): ChainBet[] {
   const recs = new Map<string, Parsed>();
   const settled = new Map<string, Parsed>();
   for (const raw of records) {
-    const r = JSON.parse(raw) as Parsed;
-    if (r.type === 'recommendation' && r.id) recs.set(r.id, r);
-    else if (r.type === 'recommendation-settlement' && r.id) settled.set(r.id, r);
+    const r = obj(JSON.parse(raw));
+    const id = text(r.id);
+    if (r.type === 'recommendation' && id) recs.set(id, r);
+    else if (r.type === 'recommendation-settlement' && id) settled.set(id, r);
   }
   const out: ChainBet[] = [];
   for (const [id, r] of recs) {
@@ -75,9 +77,14 @@ export type BreakdownRow = RecordSummary & { by: string; group: string };
 
 function groupBy(by: string, bets: readonly ChainBet[], keyOf: (b: ChainBet) => string, order?: readonly string[]): BreakdownRow[] {
   const groups = new Map<string, ChainBet[]>();
-  for (const b of bets) groups.set(keyOf(b), [...(groups.get(keyOf(b)) ?? []), b]);
-  const keys = [...groups.keys()].sort((a, b) => (order ? order.indexOf(a) - order.indexOf(b) : groups.get(b)!.length - groups.get(a)!.length || a.localeCompare(b)));
-  return keys.map((group) => ({ by, group, ...summarize(groups.get(group)!) }));
+  for (const b of bets) {
+    const key = keyOf(b);
+    const group = groups.get(key);
+    if (group) group.push(b);
+    else groups.set(key, [b]);
+  }
+  const sorted = [...groups].sort(([a, ga], [b, gb]) => (order ? order.indexOf(a) - order.indexOf(b) : gb.length - ga.length || a.localeCompare(b)));
+  return sorted.map(([group, members]) => ({ by, group, ...summarize(members) }));
 }
 
 /** The first bet written on each outcome of each event's market (the earliest, as a customer following at first sight would take it). */

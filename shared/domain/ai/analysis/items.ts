@@ -26,8 +26,8 @@ export function withProbability(d: OutcomeDistribution, p: number): OutcomeDistr
 
 function mixDistributions(a: OutcomeDistribution, b: OutcomeDistribution | null, w: number): OutcomeDistribution {
   if (!b || w <= 0) return a;
-  const k = ['win', 'halfWin', 'push', 'halfLoss', 'loss'] as const;
-  return Object.fromEntries(k.map((s) => [s, (1 - w) * a[s] + w * b[s]])) as unknown as OutcomeDistribution;
+  const mix = (s: keyof OutcomeDistribution) => (1 - w) * a[s] + w * b[s];
+  return { win: mix('win'), halfWin: mix('halfWin'), push: mix('push'), halfLoss: mix('halfLoss'), loss: mix('loss') };
 }
 
 /** The blended fair probability: both views weighted, else the market's, else the model's when it carries all the weight. */
