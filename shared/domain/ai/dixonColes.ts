@@ -1,6 +1,7 @@
 import { minimizeLbfgs } from './lbfgs';
 import { poissonPmf } from './countDistributions';
 import { overProbability, resultProbabilities, type ResultProbabilities, type ScoreGrid } from './scoreGrid';
+import { valueOf } from '../records';
 
 /**
  * Dixon & Coles (1997): independent Poisson goals with a correction (rho) of the four low
@@ -97,8 +98,8 @@ function prepare(matches: readonly DcMatch[], teams: string[], now: number, xi: 
     w: new Float64Array(k),
   };
   kept.forEach((m, i) => {
-    p.hi[i] = index.get(m.home)!;
-    p.ai[i] = index.get(m.away)!;
+    p.hi[i] = valueOf(index, m.home);
+    p.ai[i] = valueOf(index, m.away);
     p.hg[i] = m.homeGoals;
     p.ag[i] = m.awayGoals;
     p.w[i] = Math.exp(-xi * (now - m.day));
@@ -231,8 +232,8 @@ export function fitDixonColes(matches: readonly DcMatch[], options: DcFitOptions
   for (const m of used) {
     const w = Math.exp(-xi * (options.now - m.day));
     const { lambdaHome, lambdaAway } = dcLambdas(params, m.home, m.away);
-    const h = idx.get(m.home)!;
-    const a = idx.get(m.away)!;
+    const h = valueOf(idx, m.home);
+    const a = valueOf(idx, m.away);
     infoAtt[h] += w * lambdaHome;
     infoDef[a] += w * lambdaHome;
     infoAtt[a] += w * lambdaAway;

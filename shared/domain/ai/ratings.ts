@@ -1,4 +1,5 @@
 import { minimizeLbfgs } from './lbfgs';
+import { valueOf } from '../records';
 
 /**
  * Team ratings for the sports whose score is not a goal count: margin and total ratings
@@ -35,7 +36,7 @@ function prepared(games: readonly RatedGame[], o: RatingOptions) {
   const index = new Map(teams.map((t, i) => [t, i]));
   return {
     teams,
-    rows: kept.map((g) => ({ h: index.get(g.home)!, a: index.get(g.away)!, hs: g.homeScore, as: g.awayScore, w: Math.exp(-xi * (o.now - g.day)) })),
+    rows: kept.map((g) => ({ h: valueOf(index, g.home), a: valueOf(index, g.away), hs: g.homeScore, as: g.awayScore, w: Math.exp(-xi * (o.now - g.day)) })),
     ridge: o.ridge ?? RATINGS_RIDGE,
   };
 }

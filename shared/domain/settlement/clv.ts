@@ -25,11 +25,12 @@ export interface ClosingReference {
 /** The market's closing benchmark: Pinnacle's prices when complete, else the consensus; null when no complete set of prices exists. */
 export function closingReference(market: ClosingMarket, reference = CLOSING_REFERENCE_BOOK): ClosingReference | null {
   const codes = marketType(market.betTypeSysname)?.outcomes.map((o) => o.code) ?? market.betItems.map((it) => it.code);
-  const item = new Map(market.betItems.map((it) => [it.code, it]));
-  if (codes.some((c) => !item.has(c))) return null;
+  const byCode = new Map(market.betItems.map((it) => [it.code, it]));
+  const items = codes.map((c) => byCode.get(c)).filter((it) => it !== undefined);
+  if (items.length !== codes.length) return null;
   const usable = (prices: (number | undefined)[]): prices is number[] => prices.every((p) => typeof p === 'number' && Number.isFinite(p) && p > 1);
-  const sharp = codes.map((c) => item.get(c)!.bookPrices?.[reference]);
-  const consensus = codes.map((c) => item.get(c)!.price);
+  const sharp = items.map((it) => it.bookPrices?.[reference]);
+  const consensus = items.map((it) => it.price);
   const [source, prices] = usable(sharp) ? [reference, sharp] : usable(consensus) ? ['consensus', consensus] : [null, null];
   if (!source || !prices) return null;
   const fair = devigProportional(prices).probabilities;
@@ -53,11 +54,14 @@ export function clvOf(takenOdds: number, fairProbability: number): number {
 export function closingValue(rec: { betItemId?: string | null; odds: number }, line: ClosingLine | null | undefined): ClosingValue {
   if (!line || !rec.betItemId) return NO_CLOSING;
   const market = line.markets.find((m) => m.betItems.some((it) => it.id === rec.betItemId));
-  if (!market) return NO_CLOSING;
+  const item = market?.betItems.find((it) => it.id === rec.betItemId);
+  if (!market || !item) return NO_CLOSING;
   const ref = closingReference(market);
-  const code = market.betItems.find((it) => it.id === rec.betItemId)!.code;
-  if (!ref) return NO_CLOSING;
-  return { closingOdds: ref.odds.get(code)!, clv: clvOf(rec.odds, ref.probabilities.get(code)!) };
+  const closingOdds = ref?.odds.get(item.code);
+  const fair = ref?.probabilities.get(item.code);
+  // An outcome the catalog does not list for its market has no benchmark price.
+  if (closingOdds === undefined || fair === undefined) return NO_CLOSING;
+  return { closingOdds, clv: clvOf(rec.odds, fair) };
 }
 
 /**
@@ -67,8 +71,14 @@ export function closingValue(rec: { betItemId?: string | null; odds: number }, l
  * the product of the legs' closing prices (a parlay at the close). Null when any leg has none.
  */
 export function pickClosingValue(legs: readonly ClosingValue[]): ClosingValue {
-  if (legs.length === 0 || legs.some((l) => l.closingOdds === null || l.clv === null)) return NO_CLOSING;
-  const closingOdds = legs.reduce((p, l) => p * l.closingOdds!, 1);
-  const clv = legs.reduce((p, l) => p * (1 + l.clv!), 1) - 1;
+  if (legs.length === 0) return NO_CLOSING;
+  let closingOdds = 1;
+  let growth = 1;
+  for (const l of legs) {
+    if (l.closingOdds === null || l.clv === null) return NO_CLOSING;
+    closingOdds *= l.closingOdds;
+    growth *= 1 + l.clv;
+  }
+  const clv = growth - 1;
   return { closingOdds: Math.round(closingOdds * 1e4) / 1e4, clv: Math.round(clv * 1e6) / 1e6 };
 }

@@ -93,13 +93,14 @@ function analysisInsight(x: InsightContext): Record<string, unknown> {
   const { event, fit, expected, ranking } = x;
   const { inversion, targets, model: view, w } = x.views;
   const { sysname: mainSysname, main, fair: mainFair, model: mainModel, efficiency } = x.main;
+  const consensus = mainFair?.consensus;
   const home = String(event.homeTeam.id);
   const away = String(event.awayTeam.id);
   const describe = sportParamModel(event.sportId).describe;
   return {
     sportModel: { sportId: event.sportId, family: fit?.params.family ?? null, grid: 'fair = (1 - blendWeight) x market grid + blendWeight x model grid' },
     market: inversion ? { parameters: describe(inversion.x), residual: round(inversion.residual, 6), targets: targets.length } : null,
-    model: view ? { parameters: describe(view.x), knownTeams: view.known, gamesUsed: fit!.gamesUsed, fittedAt: fit!.fittedAt.toISOString() } : null,
+    model: view && fit ? { parameters: describe(view.x), knownTeams: view.known, gamesUsed: fit.gamesUsed, fittedAt: fit.fittedAt.toISOString() } : null,
     blendWeight: w,
     expectedScore: { home: round(expected.home, 3), away: round(expected.away, 3) },
     mainMarket:
@@ -111,7 +112,7 @@ function analysisInsight(x: InsightContext): Record<string, unknown> {
             marginPercent: round(100 * mainFair.margin, 3),
             bookmakers: mainFair.books,
             fairProbabilities: Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.probabilities[k], 5)])),
-            consensusProbabilities: mainFair.consensus ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainFair.consensus![k], 5)])) : null,
+            consensusProbabilities: consensus ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(consensus[k], 5)])) : null,
             modelProbabilities: mainModel ? Object.fromEntries(main.type.outcomes.map((o, k) => [o.code, round(mainModel[k], 5)])) : null,
           }
         : null,
@@ -173,8 +174,9 @@ function insightRisks(x: {
       es: `Las valoraciones se basan en solo ${x.fitGames} partidos completados.`,
       pt: `As avaliações se baseiam em apenas ${x.fitGames} jogos concluídos.`,
     });
-  if (x.mainFair && x.modelMain) {
-    const gap = Math.max(...x.modelMain.map((m, k) => Math.abs(m - x.mainFair!.probabilities[k])));
+  const fair = x.mainFair;
+  if (fair && x.modelMain) {
+    const gap = Math.max(...x.modelMain.map((m, k) => Math.abs(m - fair.probabilities[k])));
     if (gap >= 0.08) {
       const g = (100 * gap).toFixed(1);
       out.push({

@@ -22,9 +22,14 @@ export function itemPrices(item: AnalysisBetItem, defaultSource: string): { book
 export function fullQuotes(type: MarketType, market: AnalysisMarket, defaultSource: string): BookQuote[] {
   const byCode = new Map(market.betItems.filter((i) => i.isAvailable !== false).map((i) => [i.code, new Map(itemPrices(i, defaultSource).map((q) => [q.book, q.odds]))]));
   const codes = type.outcomes.map((o) => o.code);
-  if (!codes.every((c) => byCode.has(c))) return [];
-  const books = [...byCode.get(codes[0])!.keys()].filter((b) => codes.every((c) => byCode.get(c)!.has(b)));
-  return books.map((book) => ({ book, odds: codes.map((c) => byCode.get(c)!.get(book)!) }));
+  const perCode = codes.map((c) => byCode.get(c)).filter((m) => m !== undefined);
+  if (perCode.length !== codes.length) return [];
+  const out: BookQuote[] = [];
+  for (const book of perCode[0].keys()) {
+    const odds = perCode.map((m) => m.get(book));
+    if (odds.every((o) => o !== undefined)) out.push({ book, odds });
+  }
+  return out;
 }
 
 /** The event's markets the catalog prices for its sport. */

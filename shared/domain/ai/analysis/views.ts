@@ -76,7 +76,7 @@ export function priceViews(event: AnalysisEvent, fit: AnalysisFit | null, market
   const gridOptions: GridOptions = model?.options ?? {};
   const inversion = invertMarket(sportParamModel(event.sportId), targets, gridOptions, model?.x);
   if (!inversion && !model) return null;
-  const w = !inversion ? 1 : model ? Math.min(1, Math.max(0, fit!.blendWeight)) : 0;
+  const w = !inversion ? 1 : model && fit ? Math.min(1, Math.max(0, fit.blendWeight)) : 0;
   const perturbed =
     model && w > 0
       ? model.x.map((_, j) =>
