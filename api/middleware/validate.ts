@@ -45,6 +45,8 @@ export interface ValidateOptions<T> {
   lists?: readonly string[];
   /** Extra rule after the schema passes (e.g. "date must not be combined with startDate"). */
   check?(this: void, query: T): string | undefined;
+  /** A parameter's own wording of its refusal (any bad value of it), in place of the schema's. */
+  messages?: Readonly<Record<string, string>>;
 }
 
 /** A validator's verdict: the typed value, or the 400 to answer. */
@@ -52,8 +54,13 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: ApiError
 
 const refused = (message: string): Validated<never> => ({ ok: false, error: badRequest(message) });
 
-/** The 400 of the validator's first error (it stops at the first: allErrors is off). */
-const refusedBy = (errors: readonly ErrorObject[] | null | undefined, where: string): Validated<never> => refused(errors?.[0] ? describe(errors[0], where) : `${where} not accepted`);
+/** The 400 of the validator's first error (it stops at the first: allErrors is off), in the parameter's own wording when it has one. */
+const refusedBy = (errors: readonly ErrorObject[] | null | undefined, where: string, messages: Readonly<Record<string, string>> = {}): Validated<never> => {
+  const first = errors?.[0];
+  if (!first) return refused(`${where} not accepted`);
+  const own = messages[first.instancePath.replace(/^\//, '').split('/')[0]];
+  return refused(own ?? describe(first, where));
+};
 
 /**
  * Validates and normalizes the query string before any handler (and any database access) runs.
@@ -80,13 +87,13 @@ export function queryValidator<T>(schema: ParametersSchema, options: ValidateOpt
     splitLists(query, options.lists ?? []);
     for (const k of integerParams) {
       const v = query[k];
-      if (typeof v === 'string' && !/^-?[0-9]{1,15}$/.test(v)) return refused(`${k} must be an integer`);
+      if (typeof v === 'string' && !/^-?[0-9]{1,15}$/.test(v)) return refused(options.messages?.[k] ?? `${k} must be an integer`);
     }
     for (const k of numberParams) {
       const v = query[k];
       if (typeof v === 'string' && !/^-?[0-9]{1,9}(\.[0-9]{1,6})?$/.test(v)) return refused(`${k} must be a decimal number such as 2.5`);
     }
-    if (!validate(query)) return refusedBy(validate.errors, 'query');
+    if (!validate(query)) return refusedBy(validate.errors, 'query', options.messages);
     const problem = options.check?.(query);
     if (problem) return refused(problem);
     return { ok: true, value: query };
@@ -102,9 +109,10 @@ export function queryNamesValidator(schema: ParametersSchema, lists: readonly st
   const known = new Set(Object.keys(schema.properties));
   return (raw) => {
     for (const [k, v] of Object.entries(raw)) {
-      if (!known.has(k)) return badRequest(`unknown query parameter "${k}"`);
+      // The account API's wording since its first version (the dashboard and its users read it).
+      if (!known.has(k)) return badRequest(`unknown parameter "${k}"`);
       if (typeof v === 'string' || (Array.isArray(v) && lists.includes(k) && v.every((x) => typeof x === 'string'))) continue;
-      return badRequest(Array.isArray(v) ? `parameter "${k}" must be given once` : `parameter "${k}" must be a plain value`);
+      return badRequest(`${k} must be a single value`);
     }
     return undefined;
   };

@@ -119,7 +119,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
   }
   type Body = Infer<Shape<D>>;
   const validParams = paramsValidator<Infer<P>>(spec.params ?? noParams);
-  const validQuery = spec.query ? queryValidator<Infer<Q>>(spec.query, { lists: spec.lists, check: spec.check }) : ignoredQuery<Infer<Q>>();
+  const validQuery = spec.query ? queryValidator<Infer<Q>>(spec.query, { lists: spec.lists, check: spec.check, messages: spec.messages }) : ignoredQuery<Infer<Q>>();
   const validBody = spec.body ? bodyValidator<Body>(spec.body) : ignoredBody<Body>();
   const validate: RequestHandler = (req, res, next) => {
     const params = validParams(req.params);

@@ -133,6 +133,8 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   lists?: readonly string[];
   /** Rules across parameters (returns the message of the 400). */
   check?(this: void, q: NoInfer<Infer<Q>>): string | undefined;
+  /** A parameter's own wording of its refusal (any bad value of it), in place of the schema's. */
+  messages?: Readonly<Record<string, string>>;
   /** Path parameters (none when absent). */
   params?: P;
   /** Request headers the handler reads (published; the handler's use case checks their values, e.g. an Idempotency-Key). */

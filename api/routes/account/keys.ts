@@ -4,6 +4,7 @@ import { accountUsageResponse, keyParams, keysResponse, newKeyBody, newKeyRespon
 import { route } from '../route';
 import type { Route } from '../spec';
 import { ACCOUNT } from './common';
+import { MAX_USAGE_DAYS } from '../../../shared/domain/accounts/usage';
 
 /** The account's API keys and their usage. */
 export function keyRoutes(): Route[] {
@@ -56,6 +57,7 @@ export function keyRoutes(): Route[] {
       summary: 'Usage per day and endpoint',
       description: 'Billed requests and credits per UTC day and endpoint, from the ledger (refunded requests not counted).',
       query: usageQuery,
+      messages: { days: `days must be an integer from 1 to ${MAX_USAGE_DAYS}` },
       response: accountUsageResponse,
       errors: { 400: 'Bad days.' },
       handler: async ({ req, query, json }) => json(await usageOf(sessionOf(req).accountId, query.days)),

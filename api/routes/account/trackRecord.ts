@@ -1,10 +1,13 @@
 import { trackRecordChartSvg } from '../../../shared/domain/trackRecord/charts';
-import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../../shared/app/trackRecord/load';
+import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport } from '../../../shared/app/trackRecord/load';
 import { svgResponse, trackRecordChartWindowQuery, trackRecordWindowQuery } from '../../schemas/account';
 import { trackRecordResponse } from '../../schemas/trackRecord';
 import { route } from '../route';
 import type { Route } from '../spec';
 import { ACCOUNT } from './common';
+
+/** How the window's parameters have always been refused on the account API. */
+const WINDOW_MESSAGES = { days: `days must be an integer from 1 to ${MAX_TRACK_RECORD_DAYS}`, per: 'per must be recommendation or outcome' };
 
 /** The model's record for the signed-in developer, free: the dashboard shows it (the metered /v2/ai/track-record serves programs). */
 export function accountTrackRecordRoutes(): Route[] {
@@ -17,6 +20,7 @@ export function accountTrackRecordRoutes(): Route[] {
       summary: "The model's track record, for the dashboard",
       description: 'The same figures as /v2/ai/track-record (without the sport and confidence filters), for a signed-in session: what the dashboard shows.',
       query: trackRecordWindowQuery,
+      messages: WINDOW_MESSAGES,
       response: trackRecordResponse,
       errors: { 400: 'Bad days or per.' },
       handler: async ({ query, json }) => json(await trackRecordReport(query)),
@@ -29,6 +33,7 @@ export function accountTrackRecordRoutes(): Route[] {
       summary: 'Track record chart (SVG), for the dashboard',
       description: 'The same charts as /v2/ai/track-record/chart.svg, for a signed-in session.',
       query: trackRecordChartWindowQuery,
+      messages: WINDOW_MESSAGES,
       response: svgResponse,
       mediaType: 'image/svg+xml',
       errors: { 400: 'Bad kind, days or per.' },
