@@ -18,6 +18,7 @@ import type { EventStatus } from '../../shared/domain/events/status';
 import { localize, SPORTS, sportById, type Locale } from '../../shared/domain/sports';
 import { sportRef } from '../render/events';
 import { listingFilter, searchPattern, sportIdOf, uniqueSorted, type EventFilterInput } from './filters';
+import { processMemo } from '../../shared/platform/processScope';
 
 /** Reads behind /competitions, /regions, /teams and /stats; each returns the response body. */
 
@@ -127,9 +128,11 @@ export async function listTeams(q: TeamsQuery) {
  * events whose rows lack the count (after a rebuild, until their prices are written again) are
  * read, each once per change.
  */
-const marketCounts = new Map<string, { v: number | undefined; m: number }>();
+// In the process scope (shared/platform/processScope.ts): counts of another database's events never answer.
+const countsKept = processMemo(() => new Map<string, { v: number | undefined; m: number }>());
 
 async function marketsOf(unknown: readonly (readonly [string, { v?: number }])[]): Promise<number> {
+  const marketCounts = countsKept();
   const toRead = unknown.filter(([id, row]) => {
     const known = marketCounts.get(id);
     return !known || known.v !== row.v;

@@ -13,6 +13,7 @@ import { listingFilter, sportIdOf, todayFilter, uniqueSorted, type EventFilterIn
 import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/domain/listing/rows';
 import { currentListing } from '../../shared/platform/listing/store';
 import { recent } from '../../shared/platform/cache/recent';
+import { processMemo } from '../../shared/platform/processScope';
 
 /** Reads behind the event endpoints; each returns the response body. */
 
@@ -28,11 +29,13 @@ export interface MatchesQuery extends EventFilterInput {
  * and for at most LIST_FORM_MAX_AGE_MS (which bounds how old its view count gets): a page read
  * after a poll reads from the store only the events that poll changed.
  */
-const listForms = new Map<string, { v: number; until: number; form: EventListRow }>();
+// In the process scope (shared/platform/processScope.ts): forms of another database's events never answer.
+const formsKept = processMemo(() => new Map<string, { v: number; until: number; form: EventListRow }>());
 const LIST_FORMS_MAX = 50_000;
 export const LIST_FORM_MAX_AGE_MS = 30_000;
 
 async function listFormsOf(ids: readonly string[], listing: Listing): Promise<EventListRow[]> {
+  const listForms = formsKept();
   const rows = listingIndex(listing);
   const now = Date.now();
   const kept = (id: string) => {

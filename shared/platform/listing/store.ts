@@ -5,6 +5,7 @@ import { isRecord } from '../../domain/records';
 import { execAll, hashReply, key, redis, stringReply } from '../db/redis';
 import { findListingFieldsOfAllEvents } from '../db/repositories/events';
 import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from '../../domain/listing/rows';
+import { processMemo } from '../processScope';
 
 /**
  * The listing in Redis: a hash of compact rows (`listing:<db>:rows`, event id -> JSON row) and the
@@ -104,7 +105,8 @@ export async function lastEventWriteAt(): Promise<Date | null> {
 }
 
 // Keyed by the rows key too: a version number means nothing in another database or prefix (a test file's).
-let snapshot: { ns: string; version: string; listing: Listing } | undefined;
+// The last listing read, in the process scope (shared/platform/processScope.ts).
+const kept = processMemo((): { snapshot?: { ns: string; version: string; listing: Listing } } => ({}));
 let rebuilding: Promise<Listing> | undefined;
 
 const optionalNumber = (v: unknown): v is number | undefined => v === undefined || typeof v === 'number';
@@ -141,7 +143,7 @@ async function rebuild(): Promise<Listing> {
   // Landed only when no write came in between; the rows read serve this reader either way.
   if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, ...args)) === 1) {
     const listing = sortedListing(rows);
-    snapshot = { ns: rowsKey(), version, listing };
+    kept().snapshot = { ns: rowsKey(), version, listing };
     return listing;
   }
   return sortedListing(rows);
@@ -151,13 +153,15 @@ async function rebuild(): Promise<Listing> {
 export async function currentListing(): Promise<Listing> {
   const [version, valid] = await redis().mget(cacheVersionKey('events'), validKey());
   const v = version ?? '0';
+  const { snapshot } = kept();
   if (snapshot && snapshot.ns === rowsKey() && snapshot.version === v && valid === v) return snapshot.listing;
   if (valid === v) {
     const [v2, valid2, rows] = await execAll(redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()), 'listing read');
     const validNow = stringReply(valid2);
     if ((stringReply(v2) ?? '0') === validNow) {
-      snapshot = { ns: rowsKey(), version: validNow, listing: parse(hashReply(rows)) };
-      return snapshot.listing;
+      const listing = parse(hashReply(rows));
+      kept().snapshot = { ns: rowsKey(), version: validNow, listing };
+      return listing;
     }
   }
   rebuilding ??= rebuild().finally(() => (rebuilding = undefined));

@@ -7,6 +7,7 @@ import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityR
 import { listingIndex } from '../../domain/listing/rows';
 import { currentListing } from '../listing/store';
 import { currentOpportunities, stillToStart, type OpportunityRow } from '../../domain/opportunities/rows';
+import { processMemo } from '../processScope';
 
 type RecommendationDoc = Awaited<ReturnType<typeof findRecommendationsByIdsBestEdgeFirst>>[number];
 
@@ -105,10 +106,10 @@ interface Model {
   rows: Map<string, OpportunityRow>;
 }
 
-let model: Model | undefined;
+// The model and the recommendations it names, in the process scope (shared/platform/processScope.ts).
+const kept = processMemo((): { model?: Model; recs: Map<string, RecommendationDoc> } => ({ recs: new Map() }));
 let syncing: Promise<Model> | undefined;
 let rebuilding: Promise<Model> | undefined;
-const recs = new Map<string, RecommendationDoc>();
 
 /** A stored row: when its event was analysed and its recommendations' ids. */
 function parseRow(json: string): OpportunityRow {
@@ -151,17 +152,19 @@ async function rebuild(now: Date): Promise<Model> {
 
 async function read(): Promise<Model> {
   const ns = keys()[0];
-  if (model && model.ns !== ns) {
-    model = undefined;
-    recs.clear();
+  const memo = kept();
+  if (memo.model && memo.model.ns !== ns) {
+    memo.model = undefined;
+    memo.recs.clear();
   }
+  const { model } = memo;
   const out = readReply(await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? ''));
   if (!out) throw new Invalid();
   const { gen, seq, whole, flat } = out;
   const rows = whole || !model ? new Map<string, OpportunityRow>() : model.rows;
   apply(rows, flat);
-  model = { ns, gen, seq, rows };
-  return model;
+  memo.model = { ns, gen, seq, rows };
+  return memo.model;
 }
 
 /**
@@ -175,6 +178,7 @@ async function currentRows(now: Date): Promise<Map<string, OpportunityRow>> {
   } catch (err) {
     if (!(err instanceof Invalid)) throw err;
     rebuilding ??= rebuild(now).finally(() => (rebuilding = undefined));
+    const { model } = kept();
     if (model) {
       rebuilding.catch(() => undefined);
       return model.rows;
@@ -191,6 +195,7 @@ export async function currentOpportunityRecommendations(now: Date): Promise<Reco
   for (const [eventId, row] of rows) {
     if (stillToStart(index.get(eventId), now.getTime())) for (const id of row.ids) wanted.add(id);
   }
+  const { recs } = kept();
   const missing = [...wanted].filter((id) => !recs.has(id));
   if (missing.length) for (const r of await findRecommendationsByIdsBestEdgeFirst(missing)) recs.set(r._id, r);
   for (const id of recs.keys()) if (!wanted.has(id)) recs.delete(id);
@@ -200,6 +205,6 @@ export async function currentOpportunityRecommendations(now: Date): Promise<Reco
 /** Tests that rewrite the store behind the read model's back: the model is dropped, and rebuilt by its next reader. */
 export async function forgetOpportunities(): Promise<void> {
   await redis().del(...keys());
-  model = undefined;
-  recs.clear();
+  kept().model = undefined;
+  kept().recs.clear();
 }

@@ -4,6 +4,7 @@ import { isDuplicateKey } from '../duplicateKey';
 import type { LinkKind } from '../../../domain/commitments/chain';
 import { insertInOrderUntilDuplicate } from '../bulk';
 import { findWhereIn } from '../lookup';
+import { processMemo } from '../../processScope';
 
 /** Repository of the commitments chain: Commitment (links) and ChainHead (published heads). */
 
@@ -29,7 +30,7 @@ const subjectOf = (recordId: string) => recordId.replace(/@v[0-9]+$/, '');
  * (another process may have appended since, a test may have dropped the chain): the lookup
  * checks it and searches on from it.
  */
-let seenSeq: number | null = null;
+const seen = processMemo((): { seq: number | null } => ({ seq: null }));
 
 const linkAt = (seq: number) => Commitment.findById(seq, LINK_FIELDS).lean<StoredLink>();
 
@@ -41,10 +42,11 @@ const linkAt = (seq: number) => Commitment.findById(seq, LINK_FIELDS).lean<Store
  * which at one lookup per append was what made it the busiest process of the live chain.
  */
 export async function findLastLink(): Promise<LinkRow | null> {
-  const from = seenSeq === null ? null : await linkAt(seenSeq);
+  const hint = seen().seq;
+  const from = hint === null ? null : await linkAt(hint);
   if (!from) {
     const d = await Commitment.findOne({}, LINK_FIELDS).sort({ _id: -1 }).lean<StoredLink>();
-    seenSeq = d ? d._id : null;
+    seen().seq = d ? d._id : null;
     return d ? toRow(d) : null;
   }
   let last = from;
@@ -66,7 +68,7 @@ export async function findLastLink(): Promise<LinkRow | null> {
     if (d) last = d;
     else free = mid;
   }
-  seenSeq = last._id;
+  seen().seq = last._id;
   return toRow(last);
 }
 
@@ -115,7 +117,7 @@ export async function insertLinksInOrder(links: readonly Omit<LinkRow, never>[])
     at: l.at,
   }));
   const inserted = await insertInOrderUntilDuplicate(Commitment.collection, docs);
-  if (inserted > 0) seenSeq = Math.max(seenSeq ?? -1, docs[inserted - 1]._id);
+  if (inserted > 0) seen().seq = Math.max(seen().seq ?? -1, docs[inserted - 1]._id);
   return inserted;
 }
 
