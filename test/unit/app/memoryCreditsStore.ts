@@ -12,6 +12,8 @@ import type { HeldDebitRow } from '../../../shared/platform/db/repositories/ledg
 export class MemoryCreditsStore implements CreditsStore {
   /** Admission balances; an account with none is `unseeded` for the key check. */
   balances = new Map<string, { balance: number; topUpSeq: number }>();
+  /** The ledger's head a missing admission balance is seeded from (none: an empty ledger). */
+  ledgerHeads = new Map<string, { balance: number; topUpSeq: number }>();
   holds = new Map<string, { accountId: string; cost: number; at: number }>();
   /** Charges kept (what the ledger consumer would write), in order. */
   charges: Charge[] = [];
@@ -43,8 +45,8 @@ export class MemoryCreditsStore implements CreditsStore {
   }
 
   async admit(accountId: string, ref: string, cost: number): Promise<Admission> {
-    // Seeded from the ledger when missing: here, an empty balance.
-    const head = this.balances.get(accountId) ?? { balance: 0, topUpSeq: 0 };
+    // Seeded from the ledger's head when missing.
+    const head = this.balances.get(accountId) ?? { ...(this.ledgerHeads.get(accountId) ?? { balance: 0, topUpSeq: 0 }) };
     this.balances.set(accountId, head);
     if (head.balance < cost) return { ok: false, balance: head.balance };
     const hold = this.hold(accountId, ref, cost);
