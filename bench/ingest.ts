@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const { aiQueue } = await import('../jobs/ai');
   const { settlementQueue } = await import('../jobs/settlement');
   const { pollProvider } = await import('../shared/app/ingest/poll');
+  const { processContext } = await import('../shared/app/processContext');
   const { renewProcessScope } = await import('../shared/platform/processScope');
   const { createHandle } = await import('../shared/platform/providers/registry');
   const { SimulatedProvider } = await import('../shared/platform/providers/simulated');
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     let capped = false;
     for (let i = 0; i < POLLS; i++) {
       const started = performance.now();
-      const run = pollProvider(handle, { slot: slot++, at: new Date(anchor + i * 30_000) });
+      const run = pollProvider(processContext(), handle, { slot: slot++, at: new Date(anchor + i * 30_000) });
       const timer = new Promise<'cap'>((r) => setTimeout(() => r('cap'), CAP_S * 1000).unref());
       const r = await Promise.race([run, timer]);
       if (r === 'cap') {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DispatchOptions, DispatchResult, Intent } from './intents';
 import type { SettlementStore } from './settlement/ports';
+import type { IngestStore } from './ingest/ports';
 import type { AnalysisStore } from './ai/ports';
 import type { CreditsStore } from './billing/ports';
 
@@ -22,6 +23,7 @@ export interface AppContext {
    */
   readonly dispatch: Dispatcher;
   readonly settlement: SettlementStore;
+  readonly ingest: IngestStore;
   readonly analysis: AnalysisStore;
   /** Metering's credits: the admission balance and its holds, the ledger's credits, the auto-recharge settings. */
   readonly credits: CreditsStore;

@@ -3,6 +3,7 @@ import { childLogger } from '../platform/logger';
 import type { AppContext } from './context';
 import { dispatch } from './intents';
 import { settlementStore } from './settlement/store';
+import { ingestStore } from './ingest/store';
 import { analysisStore } from './ai/store';
 import { creditsStore } from './billing/store';
 
@@ -13,6 +14,7 @@ export function productionContext(): AppContext {
     log: childLogger,
     dispatch,
     settlement: settlementStore(),
+    ingest: ingestStore(),
     analysis: analysisStore(),
     credits: creditsStore(),
   };

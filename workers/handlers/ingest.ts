@@ -1,13 +1,12 @@
 import type { ingestQueue } from '../../jobs/ingest';
 import { getConfig } from '../../shared/platform/config';
 import { pollProvider, type PollOutcome } from '../../shared/app/ingest/poll';
-import { childLogger } from '../../shared/platform/logger';
 import { providerHandle } from '../../shared/platform/providers/registry';
 import type { AppContext } from '../../shared/app/context';
 import type { Registration } from '../registry';
 
 /** The ingest queue's handlers, run in the process's context. */
-export function ingestHandlers(_ctx: AppContext): Registration<typeof ingestQueue>[] {
+export function ingestHandlers(ctx: AppContext): Registration<typeof ingestQueue>[] {
   return [
     [
       'poll',
@@ -18,10 +17,10 @@ export function ingestHandlers(_ctx: AppContext): Registration<typeof ingestQueu
         const intervalMs = getConfig().POLL_INTERVAL_MS;
         if (job.data.intervalMs !== undefined && job.data.intervalMs !== intervalMs) {
           // Left in the queue by a run with another POLL_INTERVAL_MS: its slot means another instant.
-          childLogger({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
+          ctx.log({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
           return { status: 'skipped', provider, reason: 'stale-slot' };
         }
-        return pollProvider(providerHandle(provider), { slot, intervalMs, at: new Date(slot * intervalMs) });
+        return pollProvider(ctx, providerHandle(provider), { slot, intervalMs, at: new Date(slot * intervalMs) });
       },
     ],
   ];

@@ -6,6 +6,7 @@ import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBa
 import type { BulkCounts } from '../../platform/db/bulk';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { IngestPlan } from '../../domain/ingest/plan';
+import type { AppliedPlan } from './ports';
 
 /** The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts). */
 
@@ -52,23 +53,13 @@ export async function syncInsightStatuses(changes: IngestPlan['statusChanges']):
   for (const [status, ids] of byStatus) await setInsightsStatusWhereDifferent(ids, status);
 }
 
-export interface ApplyCounts {
-  events: number;
-  /** Markets in the price documents written (every market of an event whose prices changed). */
-  markets: number;
-  prices: number;
-  liveEventData: number;
-  history: number;
-  references: number;
-}
-
 /**
  * Writes a plan: references and events first (a reader never finds prices or live data whose
  * event is missing), then prices, live data and history. New documents are inserted in batches,
  * changed ones updated by id; a reprice's history is one insert that a unique id deduplicates, so
  * a replay appends nothing.
  */
-export async function applyPlan(plan: IngestPlan, now: Date): Promise<{ counts: ApplyCounts; ms: Record<keyof Omit<ApplyCounts, 'markets'>, number> }> {
+export async function applyPlan(plan: IngestPlan, now: Date): Promise<AppliedPlan> {
   let t = Date.now();
   const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust

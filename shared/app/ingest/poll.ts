@@ -1,20 +1,13 @@
+import type { Logger } from 'pino';
 import { utcDay } from '../../domain/days';
-import { skipWorldClockTo } from '../../platform/clock/worldClock';
-import { bumpCacheVersion } from '../../platform/cache/versions';
-import { publishEventWrites } from '../../platform/listing/store';
+import { isRecord } from '../../domain/records';
 import { getConfig } from '../../platform/config';
-import { key, redis } from '../../platform/db/redis';
-import { dispatch, type Intent } from '../intents';
-import { childLogger } from '../../platform/logger';
-import { findLiveEventIdsOfProvider } from '../../platform/db/repositories/events';
-import { publishStaged, recoverStaged, stageChanges } from '../../platform/feed/changeFeed';
-import { upsertProviderStateFields } from '../../platform/db/repositories/providers';
+import type { AppContext } from '../context';
+import type { Intent } from '../intents';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../../platform/providers/breaker';
 import type { ProviderHandle } from '../../platform/providers/registry';
 import { QuotaExhaustedError, type FeedEvent } from '../../domain/providers/types';
-import { applyPlan, syncInsightStatuses, type ApplyCounts } from './apply';
-import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState } from './state';
-import { tryWithLock } from '../../platform/locks';
+import type { ApplyCounts } from './ports';
 import { planIngest, type IngestPlan } from '../../domain/ingest/plan';
 
 export interface PollOptions {
@@ -64,43 +57,47 @@ const slotState = (opts: PollOptions): SlotState => ({ slot: opts.slot, interval
 
 /**
  * The last slot polled, if it can be compared with this one. A state written under another
- * POLL_INTERVAL_MS, in an older format, or ahead of the real clock is from an earlier
+ * POLL_INTERVAL_MS, in an older format, or ahead of the real clock (`nowMs`) is from an earlier
  * configuration: discarded with a log line, never a reason to skip polls.
  */
-function lastSlot(provider: string, raw: string | null, current: SlotState): number | null {
+function lastSlot(ctx: AppContext, provider: string, raw: string | null, current: SlotState, nowMs: number): number | null {
   if (raw === null) return null;
   const discard = (why: string) => {
-    childLogger({ provider }).warn({ stored: raw, intervalMs: current.intervalMs }, `poll slot state of an earlier configuration discarded: ${why}`);
+    ctx.log({ provider }).warn({ stored: raw, intervalMs: current.intervalMs }, `poll slot state of an earlier configuration discarded: ${why}`);
     return null;
   };
-  let state: Partial<SlotState>;
+  let state: unknown;
   try {
-    state = JSON.parse(raw) as Partial<SlotState>;
+    state = JSON.parse(raw);
   } catch {
     return discard('unreadable');
   }
-  if (typeof state !== 'object' || state === null || !Number.isFinite(state.slot) || !Number.isFinite(state.intervalMs)) return discard('older format');
-  if (state.intervalMs !== current.intervalMs) return discard(`POLL_INTERVAL_MS was ${state.intervalMs}`);
-  if (state.slot! * state.intervalMs > Date.now() + current.intervalMs) return discard('its slot is ahead of the clock');
-  return state.slot!;
+  if (!isRecord(state)) return discard('older format');
+  const { slot, intervalMs } = state;
+  if (typeof slot !== 'number' || !Number.isFinite(slot) || typeof intervalMs !== 'number' || !Number.isFinite(intervalMs)) return discard('older format');
+  if (intervalMs !== current.intervalMs) return discard(`POLL_INTERVAL_MS was ${intervalMs}`);
+  if (slot * intervalMs > nowMs + current.intervalMs) return discard('its slot is ahead of the clock');
+  return slot;
 }
 
 function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function recordFailure(handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
+async function recordFailure(ctx: AppContext, handle: ProviderHandle, err: unknown): Promise<PollOutcome> {
   const name = handle.provider.name;
   const reason = err instanceof BreakerOpenError ? 'breaker-open' : err instanceof QuotaExhaustedError ? 'quota' : 'error';
   const state = handle.breaker.state;
-  childLogger({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
+  ctx.log({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
   // The provider's last stored prices stay served, marked stale (its state's flag): the fallback of a failed poll.
-  await upsertProviderStateFields(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
+  await ctx.ingest.updateProviderState(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
   return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
 }
 
+/** The request quota a provider reports (one with a quota: theoddsapi), stored with its state. */
 function quotaOf(handle: ProviderHandle): { quota?: unknown } {
-  const q = (handle.provider as { quota?: unknown }).quota;
+  const { provider } = handle;
+  const q = 'quota' in provider ? provider.quota : undefined;
   return q ? { quota: q } : {};
 }
 
@@ -122,15 +119,21 @@ export function followUpIntents(plan: Pick<IngestPlan, 'settle' | 'analyze' | 's
   return intents;
 }
 
-async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
-  // Still under the provider's lock, before the slot is written, all at once as before.
+async function followUps(ctx: AppContext, plan: IngestPlan, events: readonly FeedEvent[], delay: () => number): Promise<void> {
+  // Queued by the poll itself (not returned for the runtime to dispatch once the job is done),
+  // still under the provider's lock and before the slot is recorded, all at once:
+  // - under the lock: they are queued before any other poll of the provider runs, and that poll
+  //   plans against these writes, so it never asks for them again;
+  // - before the slot: the recorded slot says this poll is done (a redelivered job of the slot is
+  //   skipped as 'stale-slot'), so a poll whose follow-ups could not be queued throws with its
+  //   slot unrecorded and its job's retry polls the slot again instead of being skipped.
   // The `events` version is bumped together with the listing rows of the events written (one step).
   const others = [...plan.changed].filter((scope) => scope !== 'events');
   await Promise.all([
-    dispatch(followUpIntents(plan, events, delay), { concurrently: true }),
-    syncInsightStatuses(plan.statusChanges),
-    bumpCacheVersion(...others),
-    plan.changed.has('events') ? publishEventWrites({ events: plan.events, prices: plan.prices, liveData: plan.liveData }) : undefined,
+    ctx.dispatch(followUpIntents(plan, events, delay), { concurrently: true }),
+    ctx.ingest.syncInsightStatuses(plan.statusChanges),
+    ctx.ingest.bumpCacheVersions(others),
+    plan.changed.has('events') ? ctx.ingest.publishEventWrites({ events: plan.events, prices: plan.prices, liveData: plan.liveData }) : undefined,
   ]);
 }
 
@@ -142,19 +145,21 @@ async function followUps(plan: IngestPlan, events: readonly FeedEvent[], delay: 
  * them for the next poll and fails nothing else.
  */
 async function vanishedLiveEvents(
+  ctx: AppContext,
   handle: ProviderHandle,
   listed: readonly FeedEvent[],
   opts: PollOptions,
   call: <T>(fn: (signal: AbortSignal) => Promise<T>) => Promise<T>,
-  log: ReturnType<typeof childLogger>,
+  log: Logger,
 ): Promise<FeedEvent[]> {
   const { provider } = handle;
-  if (!provider.describeEvents) return [];
+  const describe = provider.describeEvents?.bind(provider);
+  if (!describe) return [];
   const names = new Set(listed.map((e) => e.eventId));
-  const missing = (await findLiveEventIdsOfProvider(provider.name)).filter((id) => !names.has(id));
+  const missing = (await ctx.ingest.findLiveEventIds(provider.name)).filter((id) => !names.has(id));
   if (missing.length === 0) return [];
   try {
-    const described = await call((signal) => provider.describeEvents!({ at: opts.at, signal }, missing));
+    const described = await call((signal) => describe({ at: opts.at, signal }, missing));
     if (described.length) log.warn({ eventIds: described.map((e) => e.eventId) }, 'events stored live are no longer listed: asked the provider for them');
     return described.filter((e) => !names.has(e.eventId));
   } catch (err) {
@@ -163,21 +168,23 @@ async function vanishedLiveEvents(
   }
 }
 
-async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+async function runPoll(ctx: AppContext, handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const { provider, breaker } = handle;
+  const store = ctx.ingest;
   const name = provider.name;
-  const log = childLogger({ provider: name, slot: opts.slot });
-  const started = Date.now();
+  const log = ctx.log({ provider: name, slot: opts.slot });
+  const nowMs = () => ctx.clock.now().getTime();
+  const started = nowMs();
   const call = <T>(fn: (signal: AbortSignal) => Promise<T>) => guardedCall(breaker, fn, opts.retryDelayMs);
-  await upsertProviderStateFields(name, { lastAttemptAt: new Date() });
+  await store.updateProviderState(name, { lastAttemptAt: ctx.clock.now() });
 
   let events: FeedEvent[];
   try {
     events = await call((signal) => provider.listEvents({ at: opts.at, signal }));
   } catch (err) {
-    return recordFailure(handle, err);
+    return recordFailure(ctx, handle, err);
   }
-  const vanished = await vanishedLiveEvents(handle, events, opts, call, log);
+  const vanished = await vanishedLiveEvents(ctx, handle, events, opts, call, log);
   if (vanished.length) events = [...events, ...vanished];
   const open = events.filter((e) => e.status === 'upcoming' || e.status === 'live');
   const live = events.filter((e) => e.status === 'live');
@@ -197,42 +204,42 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
     part(live, (signal) => provider.fetchLiveStats({ at: opts.at, signal }, live)),
     part(ended, (signal) => provider.fetchResults({ at: opts.at, signal }, ended)),
   ]);
-  const fetched = Date.now();
+  const fetched = nowMs();
 
   // A batch of changes a crashed poll staged but never published goes out first, in order.
-  await recoverStaged(name);
-  const { states: previous, readFromStore } = await loadIngestState(
+  await store.recoverStagedChanges(name);
+  const { states: previous, readFromStore } = await store.loadState(
     name,
     events.map((e) => e.eventId),
   );
-  const read = Date.now();
-  const now = new Date();
+  const read = nowMs();
+  const now = ctx.clock.now();
   const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
   const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: getConfig().AI_REANALYZE_MINUTES * 60_000 });
-  const planned = Date.now();
+  const planned = nowMs();
   // Until the writes are acknowledged no memory of this provider's state is valid (a crash here
   // makes the next poll read the store); the changes are staged first so that a crash after the
   // writes still publishes them (at least once).
-  await invalidateIngestState(name);
+  await store.invalidateState(name);
   const pollId = `${opts.slot}`;
-  let lapAt = Date.now();
-  const lap = () => -(lapAt - (lapAt = Date.now()));
-  await stageChanges(
+  let lapAt = nowMs();
+  const lap = () => -(lapAt - (lapAt = nowMs()));
+  await store.stageChanges(
     name,
     pollId,
     plan.changes.map((c) => ({ ...c, provider: name })),
   );
   const stageMs = lap();
-  const { counts: written, ms: stored } = await applyPlan(plan, now);
+  const { counts: written, ms: stored } = await store.applyPlan(plan, now);
   lap();
-  await followUps(plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  await followUps(ctx, plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
   const followUpsMs = lap();
   const partial = errors.length > 0;
   // The provider's freshness, once per poll: the instant every live form of its events is served
   // as of (shared/domain/events/liveViews.ts). It moves whenever the prices were read (a failed live-stats
   // call alone leaves the prices current); a partial poll is marked stale.
-  await upsertProviderStateFields(name, {
-    lastSuccessAt: new Date(),
+  await store.updateProviderState(name, {
+    lastSuccessAt: ctx.clock.now(),
     lastError: partial ? errors.join('; ') : null,
     eventsSeen: events.length,
     breaker: breaker.state,
@@ -240,11 +247,11 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
     ...(odds !== null ? { capturedAt } : {}),
     ...quotaOf(handle),
   });
-  await publishStaged(name);
-  await saveIngestState(name, plan.next);
-  await redis().set(key('ingest', 'slot', name), JSON.stringify(slotState(opts)));
+  await store.publishStagedChanges(name);
+  await store.saveState(name, plan.next);
+  await store.recordSlot(name, JSON.stringify(slotState(opts)));
   const writeMs = { ...stored, stage: stageMs, followUps: followUpsMs, finish: lap() };
-  const done = Date.now();
+  const done = nowMs();
   const outcome: PollOutcome = {
     status: 'ok',
     provider: name,
@@ -268,25 +275,25 @@ async function runPoll(handle: ProviderHandle, opts: PollOptions): Promise<PollO
  * through its breaker with at most one retry. A provider failure is not a job failure: the
  * stored data stays, marked stale, and the next slot tries again.
  */
-export async function pollProvider(handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
+export async function pollProvider(ctx: AppContext, handle: ProviderHandle, opts: PollOptions): Promise<PollOutcome> {
   const name = handle.provider.name;
-  const res = await tryWithLock(redis(), ingestLockKey(name), INGEST_LOCK_TTL_MS, async (): Promise<PollOutcome> => {
-    const heldFrom = Date.now();
-    const last = lastSlot(name, await redis().get(key('ingest', 'slot', name)), slotState(opts));
+  const res = await ctx.ingest.withProviderLock(name, async (): Promise<PollOutcome> => {
+    const heldFrom = ctx.clock.now().getTime();
+    const last = lastSlot(ctx, name, await ctx.ingest.readSlot(name), slotState(opts), heldFrom);
     if (last !== null && last >= opts.slot) {
-      childLogger({ provider: name, slot: opts.slot }).info({ lastSlot: last }, 'this slot or a later one was already polled: skipped');
+      ctx.log({ provider: name, slot: opts.slot }).info({ lastSlot: last }, 'this slot or a later one was already polled: skipped');
     }
-    const outcome: PollOutcome = last !== null && last >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(handle, opts);
-    return { ...outcome, heldFrom, heldUntil: Date.now() };
+    const outcome: PollOutcome = last !== null && last >= opts.slot ? { status: 'skipped', provider: name, reason: 'stale-slot' } : await runPoll(ctx, handle, opts);
+    return { ...outcome, heldFrom, heldUntil: ctx.clock.now().getTime() };
   });
   if (!res.held) {
-    childLogger({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');
+    ctx.log({ provider: name, slot: opts.slot }).info('a poll of this provider is already running: skipped');
     return { status: 'skipped', provider: name, reason: 'locked' };
   }
   if (res.value.status === 'ok' && res.value.events === 0) {
     // Nothing listed: a provider that knows when its next event comes (a replay) skips the clock there.
     const until = handle.provider.idleUntil?.(opts.at);
-    if (until) await skipWorldClockTo(until.getTime());
+    if (until) await ctx.ingest.skipWorldClockTo(until.getTime());
   }
   return res.value;
 }

@@ -59,7 +59,7 @@ function scenarioFile(): string {
 describe('one writer per document: concurrent writers of one event lose nothing', function () {
   this.timeout(180_000);
   let handle: ProviderHandle;
-  const poll = (t: Date): Promise<PollOutcome> => pollProvider(handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 600_000 });
+  const poll = (t: Date): Promise<PollOutcome> => pollProvider(processContext(), handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 600_000 });
 
   before(async () => {
     await connectMongo();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { findLiveOddsSnapshot } from '../../../shared/platform/db/repositories/eventForms';
 import { findProviderState } from '../../../shared/platform/db/repositories/providers';
 import { providerEventId } from '../../../shared/domain/providers/ids';
@@ -21,7 +22,7 @@ describe('ingest: provider circuit breaker (opossum) against a failing local ser
   let server: OddsApiServer;
   let handle: ProviderHandle;
   let api: TestServer;
-  const poll = (i: number) => pollProvider(handle, { slot: nextSlot(), at: new Date(AT.getTime() + i * 30_000), retryDelayMs: 20 });
+  const poll = (i: number) => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(AT.getTime() + i * 30_000), retryDelayMs: 20 });
 
   before(async () => {
     await connectMongo();

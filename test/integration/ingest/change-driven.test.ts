@@ -9,6 +9,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
 import { findStoredUpdateTimes } from '../../../shared/platform/db/repositories/fixtures';
 import { feedWindow, readChanges, type ChangeEntry } from '../../../shared/platform/feed/changeFeed';
 import { pollProvider, type PollOutcome } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { loadScenario } from '../../../shared/platform/providers/simulated/scenario';
@@ -89,7 +90,7 @@ function quietScenario(): string {
 describe('ingest writes only what changed, and tells the change feed each change once', function () {
   this.timeout(120_000);
   let handle: ProviderHandle;
-  const poll = (t: number): Promise<PollOutcome> => pollProvider(handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 600_000 });
+  const poll = (t: number): Promise<PollOutcome> => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 600_000 });
 
   before(connectMongo);
   beforeEach(async () => {

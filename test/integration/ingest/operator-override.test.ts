@@ -29,7 +29,7 @@ const settleJobs = async () =>
 describe('ingest: an operator-corrected result stands against the feed', function () {
   this.timeout(120_000);
   let handle: ProviderHandle;
-  const poll = (t: Date) => pollProvider(handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 150_000 });
+  const poll = (t: Date) => pollProvider(processContext(), handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 150_000 });
 
   before(connectMongo);
   beforeEach(async () => {

@@ -26,7 +26,7 @@ describe('ingest: a real season replayed through the ingest path (closing line, 
   let handle: ProviderHandle;
   let lines: string[];
   let m: ReplayMatch;
-  const poll = (t: number) => pollProvider(handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 150_000 });
+  const poll = (t: number) => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 150_000 });
 
   before(async function () {
     if (!hasSeason(SEASON)) this.skip();

@@ -5,6 +5,7 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { countAllEvents, countAllEventPrices, countAllOddsHistory, findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
 import { findEventById, findLiveOddsSnapshot } from '../../../shared/platform/db/repositories/eventForms';
 import { findOddsHistoryRows } from '../../../shared/platform/db/repositories/fixtures';
@@ -29,7 +30,7 @@ const ev = async (id: string) => (await findEventById(id))!;
 describe('ingest: a scenario file replayed exactly', function () {
   this.timeout(120_000);
   let handle: ProviderHandle;
-  const poll = (t: Date) => pollProvider(handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 150_000 });
+  const poll = (t: Date) => pollProvider(processContext(), handle, { slot: nextSlot(), at: t, settlementDelayMs: () => 150_000 });
 
   before(connectMongo);
   beforeEach(async () => {

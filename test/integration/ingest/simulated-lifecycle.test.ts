@@ -4,6 +4,7 @@ import { aiQueue } from '../../../jobs/ai';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
 import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
 import { findViewsOfEvents, raiseEventViewsTo } from '../../../shared/platform/db/repositories/eventViews';
@@ -45,7 +46,7 @@ describe('ingest: full simulated lifecycle of each sport (simulated clock driven
       const f = pickFixture(sport.id);
       const provider = new SimulatedProvider({ seed: SEED, eventIds: new Set([f.eventId]) });
       const handle: ProviderHandle = createHandle('simulated', provider);
-      const poll = (t: number) => pollProvider(handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => SETTLE_DELAY });
+      const poll = (t: number) => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => SETTLE_DELAY });
       try {
         // Upcoming: two hours before kickoff.
         const up = await poll(f.start - 120 * MIN);

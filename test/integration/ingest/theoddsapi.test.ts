@@ -4,6 +4,7 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { loadConfig } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { countAllEvents } from '../../../shared/platform/db/repositories/events';
 import { findEventById, findLiveOddsSnapshot } from '../../../shared/platform/db/repositories/eventForms';
 import { findLiveOddsSnapshots, findOddsHistoryRows } from '../../../shared/platform/db/repositories/fixtures';
@@ -44,7 +45,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
 
   it('happy: maps sports, h2h / spreads / totals, bookmakers, live scores and results into our documents', async () => {
     handle = handleFor(server);
-    const r = await pollProvider(handle, { slot: nextSlot(), at: AT, settlementDelayMs: () => 120_000 });
+    const r = await pollProvider(processContext(), handle, { slot: nextSlot(), at: AT, settlementDelayMs: () => 120_000 });
     expect(r.status).to.equal('ok');
     expect(await countAllEvents()).to.equal(4);
 
@@ -99,11 +100,11 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
   it('happy: respects the quota - stops polling when it is spent, without spending more', async () => {
     server.remaining = 10;
     handle = handleFor(server);
-    expect((await pollProvider(handle, { slot: nextSlot(), at: AT })).status).to.equal('ok');
+    expect((await pollProvider(processContext(), handle, { slot: nextSlot(), at: AT })).status).to.equal('ok');
     expect(server.remaining).to.equal(0);
     const before = server.requests.length;
-    const second = await pollProvider(handle, { slot: nextSlot(), at: new Date(AT.getTime() + 30_000) });
-    const third = await pollProvider(handle, { slot: nextSlot(), at: new Date(AT.getTime() + 60_000) });
+    const second = await pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(AT.getTime() + 30_000) });
+    const third = await pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(AT.getTime() + 60_000) });
     expect([second.status, third.status]).to.deep.equal(['failed', 'failed']);
     if (third.status === 'failed') expect(third.reason).to.equal('quota');
     const costly = server.requests.filter((q) => /\/(odds|scores)$/.test(q.path)).length;
@@ -121,7 +122,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
   it('happy: a poll that would spend into the reserve is cut to the sports that fit', async () => {
     server.remaining = 12;
     handle = handleFor(server, { quotaReserve: 5 });
-    const r = await pollProvider(handle, { slot: nextSlot(), at: AT });
+    const r = await pollProvider(processContext(), handle, { slot: nextSlot(), at: AT });
     expect(r.status).to.equal('ok');
     expect(server.requests.filter((q) => q.path.endsWith('/odds')).map((q) => q.path)).to.deep.equal(['/v4/sports/soccer_epl/odds']);
     expect(server.remaining).to.equal(7);
@@ -129,7 +130,7 @@ describe('ingest: The Odds API v4 adapter against a local server of recorded res
 
   it('security: a rejected key never reaches the stored error or the event documents', async () => {
     handle = createHandle('theoddsapi', new TheOddsApiProvider({ baseUrl: server.url, apiKey: 'wrong-secret-key', sports: ['soccer_epl'], regions: ['eu'], quotaReserve: 0 }), loadConfig({}));
-    const r = await pollProvider(handle, { slot: nextSlot(), at: AT, retryDelayMs: 10 });
+    const r = await pollProvider(processContext(), handle, { slot: nextSlot(), at: AT, retryDelayMs: 10 });
     expect(r.status).to.equal('failed');
     const state = (await findProviderState('theoddsapi'))!;
     expect(state.lastError).to.match(/HTTP 401/);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { createHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { fixturesOfDay, type SimFixture } from '../../../shared/platform/providers/simulated/schedule';
@@ -43,7 +44,7 @@ describe('pipeline: ingest writes reach the cached API on the next request', fun
   it('happy: status, live stats and live odds follow each poll through the page cache', async () => {
     const f = soccerFixture();
     const handle = createHandle('simulated', new SimulatedProvider({ seed: SEED, eventIds: new Set([f.eventId]) }));
-    const poll = (t: number) => pollProvider(handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 1000 });
+    const poll = (t: number) => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 1000 });
 
     await poll(f.start - 60 * MIN);
     const before = await api.get(`/v2/matches/${f.eventId}?wrap=none`);

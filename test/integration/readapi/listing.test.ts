@@ -5,6 +5,7 @@ import { redis } from '../../../shared/platform/db/redis';
 import { countMarketsOfEvents } from '../../../shared/platform/db/repositories/eventForms';
 import { findEventIdsByStart, setEventFields } from '../../../shared/platform/db/repositories/fixtures';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { startApi, type TestServer } from '../../helpers/api';
@@ -21,7 +22,7 @@ describe('the listing: lists and counts from one snapshot, kept by the ingest', 
   let world = T0;
   const poll = async (minutes: number) => {
     world += minutes * MIN;
-    const out = await pollProvider(handle, { slot: nextSlot(), at: new Date(world), settlementDelayMs: () => 600_000 });
+    const out = await pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(world), settlementDelayMs: () => 600_000 });
     if (out.status !== 'ok') throw new Error(`poll: ${out.status}`);
     return out;
   };

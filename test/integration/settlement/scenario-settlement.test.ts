@@ -5,6 +5,7 @@ import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/domain/grading';
 import { pollProvider } from '../../../shared/app/ingest/poll';
+import { processContext } from '../../../shared/app/processContext';
 import { findEventById } from '../../../shared/platform/db/repositories/eventForms';
 import { findAllSettledBets } from '../../../shared/platform/db/repositories/ai';
 import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/platform/db/repositories/fixtures';
@@ -275,7 +276,7 @@ describe('settlement of the scenario files end to end (ingest, worker process, s
   let atV0: { perf: Body; daily: Body; expected: Awaited<ReturnType<typeof recomputed>> };
 
   const poll = async (handle: ProviderHandle, hhmm: string) => {
-    const out = await pollProvider(handle, { slot: nextSlot(), at: at(hhmm), settlementDelayMs: () => 300 });
+    const out = await pollProvider(processContext(), handle, { slot: nextSlot(), at: at(hhmm), settlementDelayMs: () => 300 });
     expect(out.status, `poll at ${hhmm}`).to.equal('ok');
   };
   const settleBet = async (id: string): Promise<Body> => {

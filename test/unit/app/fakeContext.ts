@@ -7,6 +7,7 @@ import type { LegRecommendation, ResultWrite } from '../../../shared/domain/sett
 import type { LiveEventDataRow } from '../../../shared/platform/db/repositories/events';
 import type { SettlementPickRow, SettlementRecommendationRow } from '../../../shared/platform/db/repositories/ai';
 import type { SettlementEventRow } from '../../../shared/platform/db/repositories/settlementEvents';
+import { MemoryIngestStore } from './memoryIngestStore';
 import { MemoryAnalysisStore } from './memoryAnalysisStore';
 import { MemoryCreditsStore } from './memoryCreditsStore';
 
@@ -90,6 +91,7 @@ export class MemorySettlementStore implements SettlementStore {
 
 export interface FakeContext extends AppContext {
   readonly settlement: MemorySettlementStore;
+  readonly ingest: MemoryIngestStore;
   readonly analysis: MemoryAnalysisStore;
   readonly credits: MemoryCreditsStore;
   /** Every intention dispatched, in order. */
@@ -110,6 +112,7 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext 
       return intents.map((intent) => ({ intent, jobIds: intent.kind === 'enqueue' ? [jobIdOf(intent)] : [], enqueued: true }));
     },
     settlement: new MemorySettlementStore(),
+    ingest: new MemoryIngestStore(),
     analysis: new MemoryAnalysisStore(),
     credits: new MemoryCreditsStore(() => now),
     dispatched,
