@@ -164,6 +164,23 @@ export const CONFIG_VARS = {
     'How long (real time) the change feed (the Redis stream feed:changes) keeps an entry: each publish trims older ones (whole stream nodes, so a few stay a little longer). At least 10 minutes, the resume window push delivery promises; CHANGE_FEED_MAXLEN may trim sooner, so size it above what this window holds.',
   ),
   CHANGE_FEED_MAXLEN: integer('200000', 1000, 10000000, 'Entries the change feed keeps at most (about: whole stream nodes), whatever their age; each publish trims the oldest beyond it.'),
+  STREAM_RESUME_WINDOW_MS: integer(
+    '900000',
+    600000,
+    604800000,
+    'How far back (real time) GET /v2/stream resumes exactly from a Last-Event-ID; an older id gets snapshot_required. At most CHANGE_FEED_RETENTION_MS (docs/stream.md).',
+  ),
+  STREAM_HEARTBEAT_MS: integer('15000', 100, 300000, 'How often an idle GET /v2/stream connection gets a heartbeat comment (its connection slot is refreshed then too).'),
+  STREAM_MAX_PENDING: integer('1000', 1, 1000000, 'Merged messages a GET /v2/stream connection that reads too slowly may have pending; past it the stream ends with snapshot_required (slow_consumer).'),
+  STREAM_MAX_CONNECTIONS_LIVE: integer('5', 1, 100000, 'Concurrent GET /v2/stream connections one live key may hold, across every web process (429 past it).'),
+  STREAM_MAX_CONNECTIONS_TEST: integer('2', 1, 100000, 'Concurrent GET /v2/stream connections one test key may hold, across every web process (429 past it).'),
+  STREAM_BILLING_INTERVAL_MS: integer(
+    '60000',
+    100,
+    3600000,
+    'The metering period of GET /v2/stream: its cost is debited at open and at the start of each further period, and the key is checked again then (a revoked key ends the stream). The cost table prices a minute: change it only for tests.',
+  ),
+  STREAM_POLL_MS: integer('100', 10, 5000, 'How long the one change feed reader of a web process blocks waiting for new entries (XREAD BLOCK) before reading again.'),
   METRICS_PUBLISH_MS: integer('5000', 100, 300000, 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).'),
 } as const satisfies Record<string, VarSpec>;
 
@@ -280,6 +297,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   if (values.PAYMENT_GATEWAY === 'stripe' && !values.STRIPE_SECRET_KEY) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');
+  }
+  if (values.STREAM_RESUME_WINDOW_MS > values.CHANGE_FEED_RETENTION_MS) {
+    throw new ConfigError('STREAM_RESUME_WINDOW_MS', `must be at most CHANGE_FEED_RETENTION_MS (${values.CHANGE_FEED_RETENTION_MS}): a stream cannot resume from entries the change feed no longer keeps`);
   }
   const fixedDelay = values.SETTLEMENT_DELAY_MS;
   return Object.freeze({ ...values, settlementDelayMs: () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001) });
