@@ -20,6 +20,7 @@ import { processContext } from '../shared/app/processContext';
 import { performanceRoutes } from './routes/performance';
 import { readRoutes } from './routes/read';
 import type { Route } from './routes/spec';
+import { streamRoute } from './routes/stream';
 import { trackRecordRoutes } from './routes/trackRecord';
 
 /**
@@ -28,7 +29,7 @@ import { trackRecordRoutes } from './routes/trackRecord';
  * account API's (mounted on their own router: api/account/router.ts).
  */
 export function v2Routes(): Route[] {
-  const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes()];
+  const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes(), streamRoute()];
   return [...api, ...docsRoutes([...api, ...accountRoutes()])];
 }
 

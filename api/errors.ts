@@ -23,6 +23,8 @@ export const ERRORS = {
   URI_TOO_LONG: { status: 414, error: 'URI Too Long', code: 'uri_too_long' },
   EXPECTATION_FAILED: { status: 417, error: 'Expectation Failed', code: 'expectation_failed' },
   RATE_LIMITED: { status: 429, error: 'Too Many Requests', code: 'rate_limited' },
+  /** GET /v2/stream: the key holds its STREAM_MAX_CONNECTIONS_* open streams already. */
+  TOO_MANY_STREAMS: { status: 429, error: 'Too Many Requests', code: 'too_many_streams' },
   HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large', code: 'headers_too_large' },
   INTERNAL: { status: 500, error: 'Internal Server Error', code: 'internal_error' },
   UNAVAILABLE: { status: 503, error: 'Service Unavailable', code: 'service_unavailable' },

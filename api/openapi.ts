@@ -72,7 +72,7 @@ function parameters(route: RouteDescription): object[] {
  * route outside it (the account API): free, a session's cookie when it needs one, exactly its own
  * statuses and the session's (401, and 403 for a change without the CSRF token).
  */
-function access(route: RouteDescription): { credits: number; cost: string; security: object[]; errors: Map<number, string | undefined> } {
+function access(route: RouteDescription): { credits: number; per?: 'minute'; cost: string; security: object[]; errors: Map<number, string | undefined> } {
   const own = ownErrors(route.errors);
   if (route.price === null) {
     const session: [number, string][] = [];
@@ -92,14 +92,15 @@ function access(route: RouteDescription): { credits: number; cost: string; secur
   const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...own.keys(), 503];
   return {
     credits,
-    cost: `Costs ${credits} credit${credits === 1 ? '' : 's'} per request${keyed ? '' : '; no key needed'}.`,
+    ...(row.per ? { per: row.per } : {}),
+    cost: `Costs ${credits} credit${credits === 1 ? '' : 's'} per ${row.per ?? 'request'}${keyed ? '' : '; no key needed'}.`,
     security: keyed ? [{ bearerAuth: [] }] : [],
     errors: new Map(statuses.map((s) => [s, own.get(s) ?? STATUS_TEXT[s]])),
   };
 }
 
 function operation(route: RouteDescription): object {
-  const { credits, cost, security, errors } = access(route);
+  const { credits, per, cost, security, errors } = access(route);
   const status = route.status ?? 200;
   return {
     operationId: route.operationId,
@@ -107,6 +108,8 @@ function operation(route: RouteDescription): object {
     description: [`${route.description} ${cost}`, ...choicesOf(route.operationId).map((c) => `Contract choice: ${c.reading}`)].join('\n\n'),
     tags: [route.tag],
     'x-credits': credits,
+    ...(per ? { 'x-credits-per': per } : {}),
+    ...route.extensions,
     security,
     parameters: parameters(route),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),

@@ -4,6 +4,7 @@ import { createApp } from '../api/app';
 import { drainViewFlushes } from '../api/queries/views';
 import { listen } from '../api/server';
 import { drainMetering } from '../shared/app/billing/metering';
+import { endAllStreams } from '../shared/app/stream/session';
 import { getConfig } from '../shared/platform/config';
 import { childLogger } from '../shared/platform/logger';
 import { main, type Service } from './runtime';
@@ -23,6 +24,8 @@ export async function startWeb(): Promise<Service & { url: string }> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // Open streams end now (clients reconnect elsewhere with their last id); server.close waits for them otherwise.
+        endAllStreams();
       })
         // The finished requests' charges, refunds and view counts are written before exit.
         .then(() => Promise.all([drainMetering(), drainViewFlushes()]))

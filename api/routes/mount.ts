@@ -80,6 +80,15 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
       res.redirect(status, url);
       return SENT;
     },
+    stream: async (contentType, headers, run) => {
+      if (capture) throw new Error('a streamed answer cannot be kept as a snapshot');
+      res.status(status);
+      res.setHeader('Content-Type', contentType);
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.flushHeaders();
+      await run(res);
+      return SENT;
+    },
   };
 }
 
@@ -137,7 +146,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      if (spec.price && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, app, req, res, valid, status);
+      if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, app, req, res, valid, status);
       else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status));
     } catch (err) {
       next(spec.refusals ? spec.refusals(err) : databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);

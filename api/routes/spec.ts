@@ -90,6 +90,11 @@ export interface RouteContext<Q, P, B, D = unknown> {
   /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
   text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Sent;
   redirect: (status: number, url: string) => Sent;
+  /**
+   * A streamed 200 (Server-Sent Events): the status line and headers go out at once, then `run`
+   * writes the body; resolves when the stream has ended. Never kept as a test key's snapshot.
+   */
+  stream: (contentType: string, headers: Record<string, string>, run: (res: Response) => Promise<void>) => Promise<Sent>;
 }
 
 /** Who may call a route. */
@@ -150,6 +155,10 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   response: R;
   /** Media type of the 200 body when it is not JSON (an SVG chart; the handler answers with `text`). */
   mediaType?: string;
+  /** false: a test key's answer is never kept and served again (a stream: api/cache/testSnapshots.ts). */
+  snapshots?: boolean;
+  /** `x-` extensions of the route's OpenAPI operation (a stream's resume window). */
+  extensions?: Readonly<Record<`x-${string}`, unknown>>;
   /**
    * Documented non-2xx statuses. A metered route lists them besides 400 and the key's statuses; a
    * route outside the cost table lists all of them but the session's 401 and 403.

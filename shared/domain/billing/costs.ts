@@ -13,6 +13,8 @@ export interface CostRow {
   readonly credits: number;
   readonly public: boolean;
   readonly note?: string;
+  /** What one charge of `credits` buys when it is not one request: a stream's connected minute. */
+  readonly per?: 'minute';
 }
 
 const row = (path: string, credits: number, note?: string): CostRow => ({ path, credits, public: credits === 0, ...(note ? { note } : {}) });
@@ -36,6 +38,10 @@ export const COST_TABLE = [
   row('/v2/ai/track-record/chart.svg', 2, 'a server-rendered SVG chart'),
   row('/v2/ai/value-opportunities', 5, 'the API contract lists 2 on the endpoint page and 5 in the cost table; the cost table wins'),
   row('/v2/ai/featured-picks', 10),
+  {
+    ...row('/v2/stream', 1, 'Server-Sent Events: 1 credit per started minute of connection, debited at open and at the start of each further minute'),
+    per: 'minute',
+  },
 ] as const satisfies readonly CostRow[];
 
 export type MeteredPath = (typeof COST_TABLE)[number]['path'];

@@ -4,7 +4,7 @@
  * language needs only docs/ingestion.md ("The change feed").
  */
 
-export const CHANGE_KINDS = ['price', 'status', 'score', 'lineups', 'closing', 'settled', 'result'] as const;
+export const CHANGE_KINDS = ['price', 'status', 'score', 'lineups', 'closing', 'settled', 'result', 'recommendation'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** One change a writer applied to an event. */

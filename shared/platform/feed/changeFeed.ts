@@ -164,3 +164,17 @@ export async function feedWindow(): Promise<{ oldestId: string | null; newestId:
   const cfg = getConfig();
   return { oldestId: oldest[0]?.[0] ?? null, newestId: newest[0]?.[0] ?? null, retentionMs: cfg.CHANGE_FEED_RETENTION_MS, maxLen: cfg.CHANGE_FEED_MAXLEN };
 }
+
+/**
+ * What a stream's resume decision reads (shared/domain/stream/messages.ts), in one transaction: the
+ * oldest and newest ids, whether an entry with `id` is retained, and Redis's clock (which made the ids).
+ */
+export async function resumePoint(id: string): Promise<{ oldestId: string | null; newestId: string | null; idRetained: boolean; nowMs: number }> {
+  if (!isChangeId(id)) throw new RangeError(`not a change feed id: "${id}"`);
+  const k = streamKey();
+  const replies = await execAll(redis().multi().xrange(k, '-', '+', 'COUNT', 1).xrevrange(k, '+', '-', 'COUNT', 1).xrange(k, id, id).time(), 'change feed transaction');
+  const [oldest, newest, own] = replies.slice(0, 3).map(streamEntriesReply);
+  const time = replies[3];
+  const nowMs = Array.isArray(time) && time.length === 2 ? Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000) : Date.now();
+  return { oldestId: oldest[0]?.[0] ?? null, newestId: newest[0]?.[0] ?? null, idRetained: own.length > 0, nowMs };
+}

@@ -18,6 +18,13 @@ describe('change feed encoding: a change as a stream entry and back', () => {
     expect(fields).to.deep.equal(['eventId', '1', 'kind', 'score', 'at', String(at.getTime()), 'data', '{"home":2,"away":1}', 'provider', '', 'poll', 'b1']);
   });
 
+  it('happy: a recommendation the AI worker inserted is a change of its own kind, its fields kept as JSON', () => {
+    const change: Change = { eventId: '7100001', kind: 'recommendation', at, data: { recommendationId: 'r1', betItemId: 'b9', odds: 2.35, confidence: 'high', edgePercentage: 4.2 }, provider: 'ai' };
+    const fields = encodeChange(change, 'ai-7100001-1');
+    expect(fields.slice(0, 4)).to.deep.equal(['eventId', '7100001', 'kind', 'recommendation']);
+    expect(decodeChange(fields)).to.deep.equal({ change, poll: 'ai-7100001-1' });
+  });
+
   it('happy: no provider reads back as none, undefined data as null, a Date in data as its ISO text', () => {
     expect(decodeChange(encodeChange({ eventId: '1', kind: 'settled', at, data: undefined }, 'b')).change).to.deep.equal({ eventId: '1', kind: 'settled', at, data: null });
     expect(decodeChange(encodeChange({ eventId: '1', kind: 'closing', at, data: { capturedAt: at } }, 'b')).change.data).to.deep.equal({ capturedAt: at.toISOString() });

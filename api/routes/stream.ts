@@ -1,0 +1,89 @@
+import { isChangeId } from '../../shared/domain/feed/changes';
+import { bearerKey } from '../../shared/domain/billing/keys';
+import { sportByName } from '../../shared/domain/sports';
+import { STREAM_CHANNELS, type StreamFilter } from '../../shared/domain/stream/messages';
+import { nextRef } from '../../shared/app/billing/metering';
+import { chargeOpening } from '../../shared/app/stream/metering';
+import { StreamSession, startOf } from '../../shared/app/stream/session';
+import { getConfig } from '../../shared/platform/config';
+import { acquireSlot } from '../../shared/platform/stream/slots';
+import { ApiError, badRequest } from '../errors';
+import { streamHeaders, streamQuery, streamResponse } from '../schemas/stream';
+import { route } from './route';
+import type { Route } from './spec';
+
+const RESUME_WINDOW_S = () => Math.floor(getConfig().STREAM_RESUME_WINDOW_MS / 1000);
+
+/**
+ * GET /v2/stream: the change feed as Server-Sent Events (docs/stream.md). Everything that can
+ * refuse the request (parameters, key, balance, the key's open streams, the resume point's read)
+ * answers in the error shape before the stream's first byte; afterwards the stream ends with an
+ * `error` message instead.
+ */
+export function streamRoute(): Route {
+  const window = RESUME_WINDOW_S();
+  return route({
+    path: '/stream',
+    price: '/v2/stream',
+    auth: 'key',
+    operationId: 'stream',
+    summary: 'Stream of changes (Server-Sent Events)',
+    description:
+      'Every change the service stores, pushed as Server-Sent Events: odds (price moves, closing lines), scores (live scores and stats, lineups), status, recommendations (each new one) and settlements (graded bets, results and corrections), ' +
+      'filtered by channels, sport, competition and event ids. Each message carries an id; reconnect with `Last-Event-ID` (or `lastEventId`) to receive exactly the messages missed, in order, ' +
+      `within the resume window of ${window} seconds (\`x-resume-window-seconds\`). Past it, or from an id this feed never sent, the first message is \`snapshot_required\` with the reason: fetch the REST state, then keep reading (the stream goes on live). ` +
+      `A heartbeat comment every ${Math.round(getConfig().STREAM_HEARTBEAT_MS / 1000)} seconds when idle. A client that reads too slowly gets pending updates merged per event and market, marked \`conflated\`; past ${getConfig().STREAM_MAX_PENDING} of them, \`snapshot_required\` (slow_consumer) and the end. ` +
+      `Open streams per key: ${getConfig().STREAM_MAX_CONNECTIONS_LIVE} (live), ${getConfig().STREAM_MAX_CONNECTIONS_TEST} (test); past it a 429 too_many_streams. ` +
+      'Credits: debited at open and at the start of each further minute while connected (test keys: none); a balance that runs out, or a revoked key, ends the stream with an `error` message in the error shape.',
+    tag: 'Stream',
+    query: streamQuery,
+    lists: ['channels', 'eventIds'],
+    headers: streamHeaders,
+    response: streamResponse,
+    mediaType: 'text/event-stream',
+    snapshots: false,
+    extensions: { 'x-resume-window-seconds': window },
+    errors: { 429: 'Rate limited, or the key holds its open streams already (too_many_streams).' },
+    handler: async ({ query, req, res, app, stream }) => {
+      const metered = res.locals.metered;
+      const plaintext = bearerKey(req.headers.authorization);
+      if (!metered || !plaintext) throw new Error('GET /v2/stream reached without its key check');
+      const header = req.headers['last-event-id'];
+      const lastEventId = typeof header === 'string' && header.trim() ? header.trim() : query.lastEventId;
+      if (lastEventId !== undefined && !isChangeId(lastEventId)) throw badRequest('Last-Event-ID must be a message id of this stream (<ms>-<seq>)');
+      const filter: StreamFilter = {
+        channels: new Set(query.channels ?? STREAM_CHANNELS),
+        ...(query.sport ? { sportId: sportByName(query.sport)?.id } : {}),
+        ...(query.competitionId ? { competitionId: Number(query.competitionId) } : {}),
+        ...(query.eventIds ? { eventIds: new Set(query.eventIds) } : {}),
+      };
+      const cfg = getConfig();
+      const { key, priced, debit } = metered;
+      const start = await startOf(lastEventId);
+      const connectionId = nextRef();
+      const limit = key.mode === 'live' ? cfg.STREAM_MAX_CONNECTIONS_LIVE : cfg.STREAM_MAX_CONNECTIONS_TEST;
+      if (!(await acquireSlot(key.keyId, connectionId, limit, cfg.STREAM_HEARTBEAT_MS * 3))) {
+        throw new ApiError('TOO_MANY_STREAMS', `This key holds ${limit} open streams, its limit: close one, or retry later.`, { limit }, { 'Retry-After': '5' });
+      }
+      const session = new StreamSession(app, res, {
+        connectionId,
+        filter,
+        start,
+        keyId: key.keyId,
+        metering: { plaintext, key, cost: priced.credits, endpoint: priced.id },
+        errors: {
+          insufficient: (balance) =>
+            new ApiError('INSUFFICIENT_CREDITS', `Insufficient credits: this stream costs ${priced.credits} credit per minute.`, { creditsRequired: priced.credits, creditsRemaining: balance }).toBody(
+              req.id,
+            ),
+          revoked: () => new ApiError('INVALID_API_KEY', 'Invalid API key').toBody(req.id),
+        },
+      });
+      return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window) }, async () => {
+        // The open's debit is charged now: the response ends long after the holds' stale sweep would give it back.
+        chargeOpening(app, { key, debit, cost: priced.credits, endpoint: priced.id });
+        await session.run();
+      });
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import type { KeyIdentity } from '../billing/access';
+import { checkAccess } from '../billing/access';
+import { debitOfAdmission, debitRequest, settleRequest, type Debit } from '../billing/metering';
+import type { AppContext } from '../context';
+
+/**
+ * A stream's metering after its open (docs/stream.md): at the start of each further period
+ * (STREAM_BILLING_INTERVAL_MS) the key is checked again, and a live key is debited the period's
+ * cost under the period's own ref and charged at once (a stream's period is served as it starts;
+ * nothing is held). The open's debit is the request's own, made by the metering middleware.
+ */
+
+export type PeriodOutcome = { ok: true; balance?: number } | { ok: false; reason: 'revoked' } | { ok: false; reason: 'insufficient'; balance: number };
+
+export interface PeriodInput {
+  plaintext: string;
+  key: KeyIdentity;
+  cost: number;
+  /** Unique per connection and period: the ledger's ref of the charge. */
+  ref: string;
+  /** The ledger's endpoint (GET /v2/stream). */
+  endpoint: string;
+}
+
+export async function chargePeriod(ctx: AppContext, input: PeriodInput): Promise<PeriodOutcome> {
+  const live = input.key.mode === 'live';
+  const access = await checkAccess(input.plaintext, live ? { cost: input.cost, ref: input.ref } : undefined);
+  if (access.outcome === 'invalid') return { ok: false, reason: 'revoked' };
+  // Test keys consume no credits; a key over its rate limit or cap is still a valid key.
+  if (!live) return { ok: true };
+  const { accountId, keyId } = input.key;
+  const debit: Debit =
+    access.outcome === 'allowed' && access.admission
+      ? await debitOfAdmission(ctx, { accountId, cost: input.cost, ref: input.ref }, access.admission)
+      : await debitRequest(ctx, { accountId, cost: input.cost, ref: input.ref });
+  if (!debit.ok) return { ok: false, reason: 'insufficient', balance: debit.balance };
+  settleRequest(ctx, { accountId, keyId, ref: debit.ref, hold: debit.hold, at: debit.at, cost: input.cost, endpoint: input.endpoint, charged: true });
+  return { ok: true, balance: debit.balance };
+}
+
+/** Charges the open's debit now instead of when the response ends: a stream outlives the holds' stale sweep. */
+export function chargeOpening(ctx: AppContext, input: { key: KeyIdentity; debit: Debit | undefined; cost: number; endpoint: string }): void {
+  const d = input.debit;
+  if (!d?.ok) return;
+  settleRequest(ctx, { accountId: input.key.accountId, keyId: input.key.keyId, ref: d.ref, hold: d.hold, at: d.at, cost: input.cost, endpoint: input.endpoint, charged: true });
+}

@@ -1,0 +1,222 @@
+import { compareChangeIds, isChangeId, type ChangeEntry, type ChangeKind } from '../feed/changes';
+
+/**
+ * What GET /v2/stream sends, as pure rules (docs/stream.md): which channel a change kind belongs
+ * to, a connection's filters, the message a change becomes, how a slow reader's pending messages
+ * are merged, and where a reconnecting client resumes.
+ */
+
+export const STREAM_CHANNELS = ['odds', 'scores', 'status', 'recommendations', 'settlements'] as const;
+export type StreamChannel = (typeof STREAM_CHANNELS)[number];
+
+/** The channel of each change kind: every kind has one. */
+export const CHANNEL_OF_KIND = {
+  price: 'odds',
+  closing: 'odds',
+  score: 'scores',
+  lineups: 'scores',
+  status: 'status',
+  settled: 'settlements',
+  result: 'settlements',
+  recommendation: 'recommendations',
+} as const satisfies Record<ChangeKind, StreamChannel>;
+
+export const channelOf = (kind: ChangeKind): StreamChannel => CHANNEL_OF_KIND[kind];
+
+/** What a connection asked for: channels (all when not given) and optional event filters. */
+export interface StreamFilter {
+  channels: ReadonlySet<StreamChannel>;
+  sportId?: number;
+  competitionId?: number;
+  eventIds?: ReadonlySet<string>;
+}
+
+/** The sport and competition of an event, when the filter needs them (null: the event is not stored). */
+export interface EventMeta {
+  sportId: number;
+  competitionId: number;
+}
+
+/** Whether a filter by sport or competition needs the event's meta to decide. */
+export const needsMeta = (f: StreamFilter): boolean => f.sportId !== undefined || f.competitionId !== undefined;
+
+/** Whether an entry passes a connection's filter. An event whose meta is unknown fails a sport or competition filter. */
+export function passes(f: StreamFilter, entry: ChangeEntry, meta: EventMeta | null | undefined): boolean {
+  if (!f.channels.has(channelOf(entry.change.kind))) return false;
+  if (f.eventIds && !f.eventIds.has(entry.change.eventId)) return false;
+  if (!needsMeta(f)) return true;
+  if (!meta) return false;
+  if (f.sportId !== undefined && meta.sportId !== f.sportId) return false;
+  if (f.competitionId !== undefined && meta.competitionId !== f.competitionId) return false;
+  return true;
+}
+
+/** The JSON of a message's `data:` line. */
+export interface MessageData {
+  eventId: string;
+  kind: ChangeKind;
+  /** World time of the change, ISO. */
+  at: string;
+  provider: string | null;
+  data: unknown;
+  /** Present (true) when several changes were merged into this message for a slow reader. */
+  conflated?: true;
+}
+
+/** One message of the stream: `id` is the change feed entry id (the last merged one when conflated). */
+export interface StreamMessage {
+  id: string;
+  /** The oldest entry id merged into it (= id when not merged). */
+  firstId: string;
+  channel: StreamChannel;
+  data: MessageData;
+  /** Entries merged into it (1: none). */
+  merged: number;
+}
+
+export function messageOf(entry: ChangeEntry): StreamMessage {
+  const c = entry.change;
+  return {
+    id: entry.id,
+    firstId: entry.id,
+    channel: channelOf(c.kind),
+    data: { eventId: c.eventId, kind: c.kind, at: c.at.toISOString(), provider: c.provider ?? null, data: c.data },
+    merged: 1,
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A recommendation's id as its change names it. */
+function recommendationIdOf(data: unknown): string | undefined {
+  return isObject(data) && typeof data.recommendationId === 'string' ? data.recommendationId : undefined;
+}
+
+/**
+ * What a message is merged with: the same event, channel and kind; a recommendation is its own
+ * (never merged with another). Price changes of one event merge item by item (below), so each
+ * market keeps its latest prices.
+ */
+export function conflationKey(m: StreamMessage): string {
+  const own = m.data.kind === 'recommendation' ? `|${recommendationIdOf(m.data.data) ?? m.id}` : '';
+  return `${m.data.eventId}|${m.channel}|${m.data.kind}${own}`;
+}
+
+/** Items of a price change, by bet item id, in order. */
+function priceItems(data: unknown): Map<string, unknown> | undefined {
+  if (!isObject(data) || !Array.isArray(data.items)) return undefined;
+  const out = new Map<string, unknown>();
+  for (const it of data.items) {
+    if (!isObject(it) || typeof it.id !== 'string') return undefined;
+    out.set(it.id, it);
+  }
+  return out;
+}
+
+/**
+ * `later` merged into `earlier` (same conflation key): the later change's values, its id and
+ * time. A price change keeps the earlier change's items the later one does not name (each with
+ * its latest price); any other kind is replaced whole by the later one.
+ */
+export function mergeMessages(earlier: StreamMessage, later: StreamMessage): StreamMessage {
+  let data = later.data.data;
+  if (later.data.kind === 'price') {
+    const a = priceItems(earlier.data.data);
+    const b = priceItems(later.data.data);
+    if (a && b) {
+      for (const [id, it] of b) {
+        a.delete(id);
+        a.set(id, it);
+      }
+      data = { ...(isObject(later.data.data) ? later.data.data : {}), items: [...a.values()] };
+    }
+  }
+  return { id: later.id, firstId: earlier.firstId, channel: later.channel, data: { ...later.data, data, conflated: true }, merged: earlier.merged + later.merged };
+}
+
+/**
+ * A slow reader's pending messages, merged per conflation key, kept in the order of their last
+ * entry id (a merged message moves to the end), bounded by the caller (`size`).
+ */
+export class PendingMessages {
+  private readonly byKey = new Map<string, StreamMessage>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  add(m: StreamMessage): void {
+    const k = conflationKey(m);
+    const earlier = this.byKey.get(k);
+    if (earlier) this.byKey.delete(k);
+    this.byKey.set(k, earlier ? mergeMessages(earlier, m) : m);
+  }
+
+  /** Everything pending, in order, with the ids it may carry (`withIds`); empties the set. */
+  drain(): { message: StreamMessage; id: string | null }[] {
+    const out = withIds([...this.byKey.values()]);
+    this.byKey.clear();
+    return out;
+  }
+}
+
+/**
+ * The `id:` each message of a drained batch may carry so that resuming stays exact: a client
+ * that resumes from an id must have received everything up to it. A merged message carries its
+ * last entry's id, and an earlier message of the batch may come before entries merged into a
+ * later one: such a message goes without an id (the client's last id stays the previous one, and
+ * a resume from it reads those entries again). The batch's last message always carries its id.
+ */
+export function withIds(batch: readonly StreamMessage[]): { message: StreamMessage; id: string | null }[] {
+  const out: { message: StreamMessage; id: string | null }[] = [];
+  let minFirstAfter: string | null = null;
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const m = batch[i];
+    const complete = minFirstAfter === null || compareChangeIds(minFirstAfter, m.id) > 0;
+    out.push({ message: m, id: complete ? m.id : null });
+    if (minFirstAfter === null || compareChangeIds(m.firstId, minFirstAfter) < 0) minFirstAfter = m.firstId;
+  }
+  return out.reverse();
+}
+
+/** Why a reconnecting client gets `snapshot_required` instead of its missed messages. */
+export type SnapshotReason = 'outside_window' | 'unknown_id' | 'trimmed' | 'slow_consumer';
+
+/** Where a connection starts: now (with the reason it could not resume, when it asked to), or right after an id. */
+export type ResumeDecision = { from: 'now'; snapshot?: SnapshotReason } | { from: 'id'; afterId: string };
+
+/** What the feed holds when a client resumes: its oldest and newest ids, whether the client's id is one of them, Redis's clock. */
+export interface FeedState {
+  oldestId: string | null;
+  newestId: string | null;
+  /** Whether an entry with the client's id is retained. */
+  idRetained: boolean;
+  nowMs: number;
+}
+
+/** Milliseconds part of an entry id: when Redis appended it. */
+export const idTime = (id: string): number => Number(id.slice(0, id.indexOf('-')));
+
+/**
+ * Where a connection starts. No id: now. An id sent by this service within the window: right
+ * after it. Otherwise `snapshot_required` and now: older than the window, newer than anything
+ * the feed holds or not an id it holds (`unknown_id`: another deployment's, or made up), or
+ * trimmed away (`trimmed`).
+ */
+export function resumeDecision(lastEventId: string | undefined, windowMs: number, feed: FeedState): ResumeDecision {
+  if (lastEventId === undefined) return { from: 'now' };
+  if (!isChangeId(lastEventId)) return { from: 'now', snapshot: 'unknown_id' };
+  if (feed.nowMs - idTime(lastEventId) > windowMs) return { from: 'now', snapshot: 'outside_window' };
+  if (feed.newestId === null || compareChangeIds(lastEventId, feed.newestId) > 0) return { from: 'now', snapshot: 'unknown_id' };
+  if (feed.oldestId === null || compareChangeIds(lastEventId, feed.oldestId) < 0) return { from: 'now', snapshot: 'trimmed' };
+  if (!feed.idRetained) return { from: 'now', snapshot: 'unknown_id' };
+  return { from: 'id', afterId: lastEventId };
+}
+
+/** The SSE text of a message (`id:` omitted when null). */
+export function sseMessage(event: string, data: unknown, id: string | null): string {
+  return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** An SSE comment line: what a heartbeat is. */
+export const sseComment = (text: string): string => `: ${text}\n\n`;
