@@ -1,17 +1,70 @@
-import { findInsightInputHash, findModelFitOfSport, insertRecommendationsIfAbsent, setInsightStatusWhereDifferent, upsertInsightUnlessNewerAnalysis } from '../../platform/db/repositories/ai';
+import type { Change } from '../../domain/feed/changes';
+import {
+  findInsightInputHash,
+  findModelFitOfSport,
+  findRecommendationsByIds,
+  insertRecommendationsIfAbsent,
+  setInsightStatusWhereDifferent,
+  upsertInsightUnlessNewerAnalysis,
+} from '../../platform/db/repositories/ai';
 import { findEventById } from '../../platform/db/repositories/eventForms';
+import { publishStaged, recoverStaged, stageChanges } from '../../platform/feed/changeFeed';
 import { publishAnalysis, publishStarted } from '../../platform/opportunities/store';
 import { commitRecommendations } from '../commitments/commit';
-import type { AnalysisStore } from './ports';
+import type { AnalysisStore, NewRecommendation } from './ports';
 
-/** The analysis' store as the process runs it: MongoDB's repositories, the chain, the opportunities read model. */
+/** A new recommendation as the change feed announces it (kind `recommendation`, channel recommendations of GET /v2/stream). */
+function recommendationChange(r: NewRecommendation): Change {
+  return {
+    eventId: r.eventId,
+    kind: 'recommendation',
+    at: r.createdAt,
+    data: {
+      recommendationId: r._id,
+      marketId: r.marketId,
+      betItemId: r.betItemId,
+      betTypeSysname: r.betTypeSysname,
+      code: r.code,
+      line: r.line,
+      outcome: r.outcome,
+      bookmaker: r.bookmaker,
+      odds: r.odds,
+      probability: r.probability,
+      fairOdds: r.fairOdds,
+      edgePercentage: r.edgePercentage,
+      confidence: r.confidence,
+      kellyFraction: r.kellyFraction,
+      eventStartAt: r.eventStartAt,
+    },
+  };
+}
+
+/**
+ * Insert-only recommendations, each new one announced on the change feed once stored, at least
+ * once: staged under the event's own source before the insert and published after it (the
+ * feed's rule: never ahead of the store), and a batch a crash left staged is published by the
+ * event's next insert. Those already stored are not announced again.
+ */
+async function insertAndAnnounce(docs: readonly NewRecommendation[]) {
+  if (!docs.length) return [];
+  const source = `ai:${docs[0].eventId}`;
+  await recoverStaged(source);
+  const stored = new Set((await findRecommendationsByIds(docs.map((d) => d._id))).map((r) => String(r._id)));
+  const fresh = docs.filter((d) => !stored.has(d._id));
+  await stageChanges(source, `${source}-${docs[0].createdAt.getTime()}`, fresh.map(recommendationChange));
+  const written = await insertRecommendationsIfAbsent(docs.map((d) => ({ ...d })));
+  await publishStaged(source);
+  return written;
+}
+
+/** The analysis' store as the process runs it: MongoDB's repositories, the chain, the opportunities read model, the change feed. */
 export function analysisStore(): AnalysisStore {
   return {
     findEvent: findEventById,
     findFit: findModelFitOfSport,
     findAnalysisMark: findInsightInputHash,
     setInsightStatus: setInsightStatusWhereDifferent,
-    insertRecommendations: (docs) => insertRecommendationsIfAbsent(docs.map((d) => ({ ...d }))),
+    insertRecommendations: insertAndAnnounce,
     commitRecommendations,
     writeInsight: upsertInsightUnlessNewerAnalysis,
     publishAnalysis,

@@ -145,7 +145,12 @@ export class StreamSession implements FeedSubscriber {
       this.buffered.push(...batch);
       return;
     }
-    this.chain = this.chain.then(() => this.deliver(batch)).catch(() => this.close());
+    this.chain = this.chain
+      .then(() => this.deliver(batch))
+      .catch((err: unknown) => {
+        this.ctx.log({ component: 'stream' }).error({ err: err instanceof Error ? err.message : String(err) }, 'stream delivery failed');
+        this.close();
+      });
   }
 
   /** The reader lost its place: this stream cannot say what it missed. */

@@ -1,13 +1,18 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { createApp } from '../../../api/app';
+import { analyzeEventJob } from '../../../shared/app/ai/analyze';
 import { revokeKey } from '../../../shared/app/billing/accounts';
+import { processContext } from '../../../shared/app/processContext';
 import { balanceOf } from '../../../shared/app/billing/credits';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
+import { findRecommendationsOfEvent } from '../../../shared/platform/db/repositories/ai';
+import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { appendChanges, type Change } from '../../../shared/platform/feed/changeFeed';
 import { serve, type TestServer } from '../../helpers/api';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
+import { SOCCER_MARKETS, simEvent } from '../../helpers/simEvents';
 import { openSse, type SseClient } from '../../helpers/sse';
 
 const POLL_MS = 100;
@@ -99,6 +104,40 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     await again.waitFor(5);
     await sleep(3 * POLL_MS);
     expect(again.messages.map((m) => m.data.data.home)).to.deep.equal([2, 3, 4, 5, 6]);
+  });
+
+  it('happy: each recommendation the AI worker inserts is a message of the recommendations channel, once', async () => {
+    const { key } = await accountWithKey(1000);
+    const id = String(8_700_000_000 + (Date.now() % 1e6));
+    const start = new Date(Date.now() + 2 * 86_400_000);
+    await insertSeedDocuments('events', [
+      simEvent({
+        id,
+        sportId: 1,
+        x: [0.3, 0.1],
+        home: { id: 8701, name: 'Streamers' },
+        away: { id: 8702, name: 'Pollers' },
+        competition: { id: 8703, name: 'Push Cup' },
+        regionId: 51,
+        startDateTime: start,
+        markets: SOCCER_MARKETS,
+        seed: 7,
+      }),
+    ]);
+    const c = await sse(a, `?channels=recommendations&eventIds=${id}&competitionId=8703&sport=soccer`, bearer(key));
+    expect(c.status).to.equal(200);
+    await sleep(POLL_MS);
+    const out = await analyzeEventJob(processContext(), id);
+    expect(out.status).to.equal('analyzed');
+    const stored = await findRecommendationsOfEvent(id);
+    expect(stored.length).to.be.greaterThan(0);
+    await c.waitFor(stored.length);
+    // Analysed again: nothing new is stored, nothing is announced.
+    await analyzeEventJob(processContext(), id);
+    await sleep(3 * POLL_MS);
+    expect(c.messages.map((m) => m.event)).to.deep.equal(stored.map(() => 'recommendations'));
+    expect(c.messages.map((m) => m.data.data.recommendationId).sort()).to.deep.equal(stored.map((r) => String(r._id)).sort());
+    expect(c.messages[0].data).to.deep.include({ eventId: id, kind: 'recommendation' });
   });
 
   it('error: an id past the window, or one this feed never sent, gets snapshot_required first and then the live feed', async () => {
