@@ -16,7 +16,7 @@ import { chargeThroughBreaker, paymentGateway } from '../../platform/billing/gat
 import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
 import { admissionHead, type AdmissionHead } from './credits';
 import type { AutoRechargeSettings } from './ports';
-import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
+import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS, type PackageCredits } from '../../domain/billing/packages';
 import { isDuplicateKey } from '../../platform/db/duplicateKey';
 
 /**
@@ -99,15 +99,13 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
   let doc = await findRechargeAttemptById(id);
   if (!doc) {
     const why = await whyNotCharge(accountId, window, attempt);
-    if (why?.disable) {
+    if ('reason' in why) {
+      if (!why.disable) return { outcome: 'skipped', reason: why.reason };
       await disable(accountId, why.disable.version, why.reason);
       log().warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
       return { outcome: 'disabled', reason: why.reason };
     }
-    if (why) return { outcome: 'skipped', reason: why.reason };
-    const account = (await findAccountById(accountId))!;
-    const credits = account.autoRecharge.packageCredits!;
-    const saved = (await savedPaymentMethod(accountId))!;
+    const { credits, saved } = why;
     try {
       await createRechargeAttempt({
         _id: id,
@@ -115,7 +113,7 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
         window,
         attempt,
         packageCredits: credits,
-        amountCents: PACKAGE_PRICES_CENTS[credits as keyof typeof PACKAGE_PRICES_CENTS],
+        amountCents: PACKAGE_PRICES_CENTS[credits],
         paymentMethod: saved.paymentMethod,
         customer: saved.customer,
         gateway: paymentGateway().name,
@@ -125,7 +123,8 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    doc = (await findRechargeAttemptById(id))!;
+    doc = await findRechargeAttemptById(id);
+    if (!doc) throw new Error(`recharge attempt ${id} not found after its insert`);
   }
 
   if (doc.status === 'pending' || doc.status === 'charging') {
@@ -178,13 +177,20 @@ async function disable(accountId: string, version: number, reason: string): Prom
   await disableAutoRechargeIfVersion(accountId, version, reason);
 }
 
-/** Settings that cannot be charged: a skipped job alone would be re-queued by every sweep, unseen. */
-function incompleteSettings(ar: { packageCredits?: number | null; threshold?: number | null }, saved: SavedPaymentMethod | null): string | undefined {
-  if (!saved) return 'settings incomplete: no payment method saved on the account';
-  if (!ar.packageCredits || !isPackage(ar.packageCredits)) return 'settings incomplete: no valid package';
+/** What a charge takes: a package and the saved payment method. */
+interface Chargeable {
+  credits: PackageCredits;
+  saved: SavedPaymentMethod;
+}
+
+/** Settings that cannot be charged (`problem`): a skipped job alone would be re-queued by every sweep, unseen. */
+function chargeableSettings(ar: { packageCredits?: number | null; threshold?: number | null }, saved: SavedPaymentMethod | null): Chargeable | { problem: string } {
+  if (!saved) return { problem: 'settings incomplete: no payment method saved on the account' };
+  const credits = ar.packageCredits;
+  if (!credits || !isPackage(credits)) return { problem: 'settings incomplete: no valid package' };
   // Settings saved before the rule: a threshold the package cannot lift the balance above would charge again and again.
-  if ((ar.threshold ?? 0) >= ar.packageCredits) return `settings invalid: the threshold (${ar.threshold}) is not below the package's ${ar.packageCredits} credits`;
-  return undefined;
+  if ((ar.threshold ?? 0) >= credits) return { problem: `settings invalid: the threshold (${ar.threshold}) is not below the package's ${credits} credits` };
+  return { credits, saved };
 }
 
 const DAY_MS = 86_400_000;
@@ -200,14 +206,15 @@ export function rechargeBudgetProblem(attempts: readonly { window: string; statu
 /**
  * Reasons a new attempt must not charge (settings changed, balance topped up, previous attempt not
  * a decline); `disable` when the settings themselves cannot be charged, naming their version.
+ * Otherwise, what the charge takes, as checked.
  */
-async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | undefined> {
+async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | Chargeable> {
   if (attempt !== 1 && attempt !== 2) return { reason: `no attempt ${attempt}: a recharge is retried once` };
   const account = await findAccountById(accountId);
   const ar = account?.autoRecharge;
   if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
-  const incomplete = incompleteSettings(ar, await savedPaymentMethod(accountId));
-  if (incomplete) return { reason: incomplete, disable: { version: ar.version ?? 0 } };
+  const chargeable = chargeableSettings(ar, await savedPaymentMethod(accountId));
+  if ('problem' in chargeable) return { reason: chargeable.problem, disable: { version: ar.version ?? 0 } };
   const head = await admissionHead(accountId);
   if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
   if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
@@ -217,7 +224,7 @@ async function whyNotCharge(accountId: string, window: string, attempt: number):
   }
   const budget = rechargeBudgetProblem(await findRechargeAttemptsOfAccount(accountId), window, Date.now(), getConfig().AUTO_RECHARGE_MAX_PER_DAY);
   if (budget) return { reason: budget };
-  return undefined;
+  return chargeable;
 }
 
 /**
