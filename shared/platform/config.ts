@@ -171,7 +171,12 @@ export const CONFIG_VARS = {
     'How far back (real time) GET /v2/stream resumes exactly from a Last-Event-ID; an older id gets snapshot_required. At most CHANGE_FEED_RETENTION_MS (docs/stream.md).',
   ),
   STREAM_HEARTBEAT_MS: integer('15000', 100, 300000, 'How often an idle GET /v2/stream connection gets a heartbeat comment (its connection slot is refreshed then too).'),
-  STREAM_MAX_PENDING: integer('1000', 1, 1000000, 'Merged messages a GET /v2/stream connection that reads too slowly may have pending; past it the stream ends with snapshot_required (slow_consumer).'),
+  STREAM_MAX_PENDING: integer(
+    '1000',
+    1,
+    1000000,
+    'Merged messages a GET /v2/stream connection that reads too slowly may have pending; past it the stream ends with snapshot_required (slow_consumer).',
+  ),
   STREAM_MAX_CONNECTIONS_LIVE: integer('5', 1, 100000, 'Concurrent GET /v2/stream connections one live key may hold, across every web process (429 past it).'),
   STREAM_MAX_CONNECTIONS_TEST: integer('2', 1, 100000, 'Concurrent GET /v2/stream connections one test key may hold, across every web process (429 past it).'),
   STREAM_BILLING_INTERVAL_MS: integer(
@@ -299,7 +304,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_GATEWAY is stripe');
   }
   if (values.STREAM_RESUME_WINDOW_MS > values.CHANGE_FEED_RETENTION_MS) {
-    throw new ConfigError('STREAM_RESUME_WINDOW_MS', `must be at most CHANGE_FEED_RETENTION_MS (${values.CHANGE_FEED_RETENTION_MS}): a stream cannot resume from entries the change feed no longer keeps`);
+    throw new ConfigError(
+      'STREAM_RESUME_WINDOW_MS',
+      `must be at most CHANGE_FEED_RETENTION_MS (${values.CHANGE_FEED_RETENTION_MS}): a stream cannot resume from entries the change feed no longer keeps`,
+    );
   }
   const fixedDelay = values.SETTLEMENT_DELAY_MS;
   return Object.freeze({ ...values, settlementDelayMs: () => fixedDelay ?? 120000 + Math.floor(Math.random() * 180001) });

@@ -1,17 +1,7 @@
 import type { AppContext } from '../context';
 export type { SettlementStore } from './ports';
 import type { SettlementPickRow, SettlementRecommendationRow } from '../../platform/db/repositories/ai';
-import {
-  correctionReason,
-  decidePick,
-  decideRecommendation,
-  legView,
-  pickUpdate,
-  recommendationUpdate,
-  type GradingContext,
-  type LegView,
-  type ResultWrite,
-} from '../../domain/settlement/plan';
+import { correctionReason, decidePick, decideRecommendation, legView, pickUpdate, recommendationUpdate, type GradingContext, type LegView, type ResultWrite } from '../../domain/settlement/plan';
 import { betDay, settlementState, settlementStats, type SettlementState, type StatsSource } from '../../domain/settlement/state';
 
 /**
