@@ -25,7 +25,7 @@ export const CONTRACT_CHOICES: readonly ContractChoice[] = [
     question: 'The detail documents 404 for an event that does not exist; it says nothing of an id that cannot be one.',
     reading:
       'An eventId that is not a numeric id (live-odds also takes id-slug) is a 400 naming eventId, refused before any database access and never charged; a well-formed id of no stored event is a 404.',
-    operations: ['matchDetail', 'liveOdds', 'settleBet'],
+    operations: ['matchDetail', 'liveOdds', 'settleBet', 'matchOddsAt'],
   },
   {
     id: 'trending-cost',

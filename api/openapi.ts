@@ -54,7 +54,7 @@ function parameters(route: RouteDescription): object[] {
     out.push({
       name,
       in: 'query',
-      required: false,
+      required: route.query?.required?.includes(name) ?? false,
       description: schema.description,
       schema,
       ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),

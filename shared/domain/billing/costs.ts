@@ -28,6 +28,7 @@ export const COST_TABLE = [
   row('/v2/docs/{asset}', 0, "the documentation page's own files"),
   row('/v2/costs', 0, 'this table'),
   ...rows(1, '/v2/matches', '/v2/matches/{eventId}', '/v2/teams', '/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance'),
+  row('/v2/matches/{eventId}/odds', 1, 'odds at a past instant, from the stored price history: priced as the event detail'),
   row('/v2/ai/performance/daily', 1, 'daily breakdown with cumulative profit and loss'),
   row('/v2/ai/track-record/chain', 1, 'a page of the commitments chain'),
   row('/v2/ai/track-record/heads', 1, 'the hourly published chain heads'),
