@@ -38,7 +38,9 @@ describe('metering: charges, headers and keys', function () {
         const { accountId, key } = await accountWithKey(10000);
         const served: string[] = [];
         for (const row of METERED) {
-          const path = row.path.replace('{eventId}', '990000001').replace('{betItemId}', '990000001-SOCCER_MATCH_RESULT-1');
+          // An endpoint with a required parameter gets a valid one (odds at a past instant: at).
+          const path =
+            row.path.replace('{eventId}', '990000001').replace('{betItemId}', '990000001-SOCCER_MATCH_RESULT-1') + (row.path === '/v2/matches/{eventId}/odds' ? '?at=2026-01-01T00:00:00Z' : '');
           const res = await real.get(path, bearer(key));
           expect(res.status, path).to.be.oneOf([200, 404]);
           expect(res.headers.get('x-credits-consumed'), path).to.equal(res.status === 200 ? String(row.credits) : '0');
