@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { CHANGE_KINDS, type ChangeEntry, type ChangeKind } from '../../../shared/domain/feed/changes';
+import { channelOf, messageOf, PendingMessages, passes, resumeDecision, sseMessage, STREAM_CHANNELS, withIds, type StreamFilter } from '../../../shared/domain/stream/messages';
+
+const at = new Date('2026-11-26T15:00:00Z');
+const entry = (id: string, eventId: string, kind: ChangeKind, data: unknown): ChangeEntry => ({ id, poll: 'b', change: { eventId, kind, at, data, provider: 'simulated' } });
+const price = (id: string, eventId: string, items: [string, number][]) => entry(id, eventId, 'price', { items: items.map(([itemId, p]) => ({ id: itemId, price: p, isAvailable: true })) });
+const all: StreamFilter = { channels: new Set(STREAM_CHANNELS) };
+
+describe('stream messages (pure)', () => {
+  it('happy: every change kind has its channel', () => {
+    expect(CHANGE_KINDS.map((k) => [k, channelOf(k)])).to.deep.equal([
+      ['price', 'odds'],
+      ['status', 'status'],
+      ['score', 'scores'],
+      ['lineups', 'scores'],
+      ['closing', 'odds'],
+      ['settled', 'settlements'],
+      ['result', 'settlements'],
+      ['recommendation', 'recommendations'],
+    ]);
+  });
+
+  it('happy: a message carries the event, kind, ISO time, provider and data; the SSE text names its id and event', () => {
+    const m = messageOf(entry('5-1', 'e1', 'score', { home: 1 }));
+    expect(m).to.deep.include({ id: '5-1', channel: 'scores', data: { eventId: 'e1', kind: 'score', at: at.toISOString(), provider: 'simulated', data: { home: 1 } } });
+    expect(sseMessage('scores', m.data, m.id)).to.equal(`id: 5-1\nevent: scores\ndata: ${JSON.stringify(m.data)}\n\n`);
+    expect(sseMessage('snapshot_required', { reason: 'trimmed' }, null)).to.equal('event: snapshot_required\ndata: {"reason":"trimmed"}\n\n');
+  });
+
+  it('happy: filters by channel, event ids, sport and competition (an unknown event fails a sport filter)', () => {
+    const e = entry('1-0', 'e1', 'price', {});
+    expect(passes(all, e, undefined)).to.equal(true);
+    expect(passes({ channels: new Set(['scores'] as const) }, e, undefined)).to.equal(false);
+    expect(passes({ ...all, eventIds: new Set(['e2']) }, e, undefined)).to.equal(false);
+    expect(passes({ ...all, sportId: 1 }, e, { sportId: 1, competitionId: 9 })).to.equal(true);
+    expect(passes({ ...all, sportId: 2 }, e, { sportId: 1, competitionId: 9 })).to.equal(false);
+    expect(passes({ ...all, competitionId: 9 }, e, { sportId: 1, competitionId: 9 })).to.equal(true);
+    expect(passes({ ...all, sportId: 1 }, e, null)).to.equal(false);
+  });
+
+  it("happy: a slow reader's pending messages merge per event and kind, prices item by item, marked conflated, in the order of their last id", () => {
+    const p = new PendingMessages();
+    p.add(
+      messageOf(
+        price('1-0', 'e1', [
+          ['a', 2],
+          ['b', 3],
+        ]),
+      ),
+    );
+    p.add(messageOf(entry('2-0', 'e2', 'score', { home: 1 })));
+    p.add(messageOf(price('3-0', 'e1', [['b', 3.5]])));
+    p.add(messageOf(entry('4-0', 'e1', 'score', { home: 2 })));
+    expect(p.size).to.equal(3);
+    const out = p.drain();
+    expect(p.size).to.equal(0);
+    expect(out.map((o) => [o.message.id, o.message.data.kind, o.message.data.eventId, o.message.data.conflated ?? false])).to.deep.equal([
+      ['2-0', 'score', 'e2', false],
+      ['3-0', 'price', 'e1', true],
+      ['4-0', 'score', 'e1', false],
+    ]);
+    expect(out[1].message.data.data).to.deep.equal({
+      items: [
+        { id: 'a', price: 2, isAvailable: true },
+        { id: 'b', price: 3.5, isAvailable: true },
+      ],
+    });
+    expect(out[1].message.merged).to.equal(2);
+  });
+
+  it('happy: recommendations are never merged with each other', () => {
+    const p = new PendingMessages();
+    p.add(messageOf(entry('1-0', 'e1', 'recommendation', { recommendationId: 'r1' })));
+    p.add(messageOf(entry('2-0', 'e1', 'recommendation', { recommendationId: 'r2' })));
+    expect(p.size).to.equal(2);
+  });
+
+  it('edge: a drained message goes without an id while entries before its id are still to come in a later merged one (resume stays exact)', () => {
+    const p = new PendingMessages();
+    p.add(messageOf(entry('1-0', 'e1', 'score', { home: 1 })));
+    p.add(messageOf(entry('2-0', 'e2', 'score', { home: 1 })));
+    p.add(messageOf(entry('3-0', 'e1', 'score', { home: 2 })));
+    // e2 (2-0) is sent before e1's merge of 1-0 and 3-0: a client holding 2-0 would not have 1-0.
+    expect(p.drain().map((o) => [o.message.id, o.id])).to.deep.equal([
+      ['2-0', null],
+      ['3-0', '3-0'],
+    ]);
+    const plain = [messageOf(entry('1-0', 'a', 'score', 1)), messageOf(entry('2-0', 'b', 'score', 1))];
+    expect(withIds(plain).map((o) => o.id)).to.deep.equal(['1-0', '2-0']);
+  });
+
+  it('happy: resume decisions: none, within the window, past it, unknown, trimmed', () => {
+    const now = 1_800_000_000_000;
+    const feed = { oldestId: `${now - 3_000_000}-0`, newestId: `${now - 1000}-4`, idRetained: true, nowMs: now };
+    const window = 900_000;
+    expect(resumeDecision(undefined, window, feed)).to.deep.equal({ from: 'now' });
+    expect(resumeDecision(`${now - 60_000}-2`, window, feed)).to.deep.equal({ from: 'id', afterId: `${now - 60_000}-2` });
+    expect(resumeDecision(`${now - window - 1}-0`, window, feed)).to.deep.equal({ from: 'now', snapshot: 'outside_window' });
+    expect(resumeDecision(`${now - 1000}-5`, window, feed)).to.deep.equal({ from: 'now', snapshot: 'unknown_id' });
+    expect(resumeDecision(`${now - 60_000}-2`, window, { ...feed, idRetained: false })).to.deep.equal({ from: 'now', snapshot: 'unknown_id' });
+    expect(resumeDecision(`${now - 60_000}-2`, window, { ...feed, oldestId: `${now - 30_000}-0` })).to.deep.equal({ from: 'now', snapshot: 'trimmed' });
+    expect(resumeDecision(`${now - 60_000}-2`, window, { ...feed, oldestId: null, newestId: null })).to.deep.equal({ from: 'now', snapshot: 'unknown_id' });
+    expect(resumeDecision('nope', window, feed)).to.deep.equal({ from: 'now', snapshot: 'unknown_id' });
+  });
+});
