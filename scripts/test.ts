@@ -1,5 +1,6 @@
 /**
- * `npm test`: starts (or finds) the real local services, type-checks, lints, then runs mocha against
+ * `npm test`: starts (or finds) the real local services, checks the typed client's generated types,
+ * type-checks, lints, then runs mocha against
  * them: .mocharc.json's spec globs, test/unit then test/integration, in one run (each file once).
  * Extra arguments go to mocha (`npm test -- --grep health`); test files given as arguments
  * replace the suite's spec globs (`npm test -- test/integration/health.test.ts`).
@@ -17,6 +18,12 @@ const ROOT = resolve(__dirname, '..');
 const bin = (name: string) => resolve(ROOT, 'node_modules', '.bin', name);
 
 async function run(): Promise<number> {
+  // The typed client's committed types are what the routes generate (npm run client:types rewrites them).
+  const types = spawnSync(bin('tsx'), ['scripts/client-types.ts', '--check'], { cwd: ROOT, stdio: 'inherit' });
+  if (types.status !== 0) {
+    process.stderr.write('client types check failed\n');
+    return types.status ?? 1;
+  }
   const tsc = spawnSync(bin('tsc'), ['--noEmit'], { cwd: ROOT, stdio: 'inherit' });
   if (tsc.status !== 0) {
     process.stderr.write('type check failed\n');
