@@ -23,6 +23,6 @@ export type OddsHistoryDoc = InferSchemaType<typeof OddsHistorySchema>;
 export const OddsHistory = defineModel(
   'OddsHistory',
   OddsHistorySchema,
-  [[{ eventId: 1 }, { read: "events.ts:findPriceHistoryOfItem (a bet item's price history: eventId)", gin: { eventId: 'events.ts:findPriceHistoryOfItem' } }]],
+  [[{ eventId: 1 }, { read: "events.ts:findPriceHistoryOfItem, history.ts:findOddsHistoryOfEvent (an event's reprices: eventId)", gin: { eventId: 'events.ts:findPriceHistoryOfItem' } }]],
   { ginOnId: false },
 );
