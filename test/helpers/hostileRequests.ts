@@ -90,7 +90,8 @@ export interface Known {
 export function hostileRequests(seed: number, count: number, keys: Known): HostileRequest[] {
   const rand = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-  const paths = COST_TABLE.map((r) => r.path);
+  // A stream (priced per minute) answers a valid request with a body that never ends: not in the mix.
+  const paths = COST_TABLE.filter((r) => !('per' in r)).map((r) => r.path);
   const out: HostileRequest[] = [];
   for (let i = 0; i < count; i++) {
     const method = pick(METHODS);

@@ -37,7 +37,8 @@ describe('metering: charges, headers and keys', function () {
       try {
         const { accountId, key } = await accountWithKey(10000);
         const served: string[] = [];
-        for (const row of METERED) {
+        // A stream never ends on its own: its per-minute metering is tested in test/integration/stream.
+        for (const row of METERED.filter((r) => !('per' in r))) {
           // An endpoint with a required parameter gets a valid one (odds at a past instant: at).
           const path =
             row.path.replace('{eventId}', '990000001').replace('{betItemId}', '990000001-SOCCER_MATCH_RESULT-1') + (row.path === '/v2/matches/{eventId}/odds' ? '?at=2026-01-01T00:00:00Z' : '');

@@ -17,7 +17,7 @@ const MOVING_ITEM = betItemId(marketId('1301', 'SOCCER_MATCH_RESULT', null), '1'
 const SETTLEMENT_PATHS = ['/v2/bets/events/{eventId}/settle-bet', '/v2/bets/bet-items/{betItemId}/odds-movement', '/v2/ai/performance', '/v2/ai/performance/daily'];
 const TRACK_RECORD_PATHS = ['/v2/ai/track-record', '/v2/ai/track-record/chain', '/v2/ai/track-record/heads', '/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof'];
 /** Served as image/svg+xml (its 400 is JSON); and a proof's 200 needs a committed bet: test/integration/ai/track-record.test.ts checks both bodies. */
-const NOT_JSON_200 = new Set(['/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof']);
+const NOT_JSON_200 = new Set(['/v2/ai/track-record/chart.svg', '/v2/ai/track-record/{recommendationId}/proof', '/v2/stream']);
 
 /** The read API's paths (GET operations); the account API's (other methods, tag Account) are tested in test/integration/account/. */
 const readPaths = (doc: { paths: Record<string, unknown> }) => Object.fromEntries(Object.entries(doc.paths).filter(([p]) => !p.startsWith('/v2/account')));
@@ -63,6 +63,7 @@ describe('OpenAPI document and docs page', () => {
         '/v2/regions',
         '/v2/teams',
         '/v2/stats',
+        '/v2/stream',
         '/v2/ai/featured-picks',
         '/v2/ai/processed-insights',
         '/v2/ai/value-opportunities',
@@ -215,6 +216,7 @@ describe('OpenAPI document and docs page', () => {
       '/v2/regions?locale=fr',
       '/v2/teams?search=%24',
       '/v2/stats?x=1',
+      '/v2/stream?channels=x',
       '/v2/health?x=1',
       '/v2/ai/featured-picks?limit=0',
       '/v2/ai/processed-insights?status=x',
