@@ -1,8 +1,25 @@
+/** A message's JSON data, as far as the tests read it. */
+export interface SseData {
+  [field: string]: unknown;
+  eventId?: string;
+  kind?: string;
+  reason?: string;
+  code?: string;
+  requestId?: string;
+  data?: { [field: string]: unknown; home?: number; recommendationId?: string };
+}
+
 /** One parsed Server-Sent Events message (comments kept apart). */
 export interface SseMessage {
   id: string | null;
   event: string;
-  data: any;
+  data: SseData;
+}
+
+/** A refusal's JSON body (or its text as `raw`). */
+export interface RefusalBody {
+  [field: string]: unknown;
+  code?: string;
 }
 
 /**
@@ -13,7 +30,7 @@ export interface SseClient {
   status: number;
   headers: Headers;
   /** The JSON body of a refusal (non-200). */
-  body: any;
+  body: RefusalBody;
   messages: SseMessage[];
   comments: string[];
   ended: Promise<void>;
@@ -30,14 +47,14 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const comments: string[] = [];
   let ended = false;
   let wake: () => void = () => undefined;
-  let body: any = null;
+  let body: RefusalBody = {};
   let done: Promise<void>;
   if (res.status !== 200 || !res.body) {
     const text = await res.text();
     try {
       body = JSON.parse(text);
     } catch {
-      body = text;
+      body = { raw: text };
     }
     ended = true;
     done = Promise.resolve();

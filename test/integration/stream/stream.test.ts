@@ -94,16 +94,16 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     await append([score('8800002', 3), score('8800002', 4), score('8800002', 5)]);
     const back = await sse(b, '?eventIds=8800002', { ...bearer(key), 'Last-Event-ID': got[1].id ?? '' });
     const missed = await back.waitFor(3);
-    expect(missed.map((m) => m.data.data.home)).to.deep.equal([3, 4, 5]);
+    expect(missed.map((m) => m.data.data?.home)).to.deep.equal([3, 4, 5]);
     await append([score('8800002', 6)]);
     await back.waitFor(4);
     await sleep(3 * POLL_MS);
-    expect(back.messages.map((m) => m.data.data.home)).to.deep.equal([3, 4, 5, 6]);
+    expect(back.messages.map((m) => m.data.data?.home)).to.deep.equal([3, 4, 5, 6]);
     // From the first id, by the query parameter: the second message onwards, once each.
     const again = await sse(a, `?eventIds=8800002&lastEventId=${got[0].id}`, bearer(key));
     await again.waitFor(5);
     await sleep(3 * POLL_MS);
-    expect(again.messages.map((m) => m.data.data.home)).to.deep.equal([2, 3, 4, 5, 6]);
+    expect(again.messages.map((m) => m.data.data?.home)).to.deep.equal([2, 3, 4, 5, 6]);
   });
 
   it('happy: each recommendation the AI worker inserts is a message of the recommendations channel, once', async () => {
@@ -136,7 +136,7 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     await analyzeEventJob(processContext(), id);
     await sleep(3 * POLL_MS);
     expect(c.messages.map((m) => m.event)).to.deep.equal(stored.map(() => 'recommendations'));
-    expect(c.messages.map((m) => m.data.data.recommendationId).sort()).to.deep.equal(stored.map((r) => String(r._id)).sort());
+    expect(c.messages.map((m) => m.data.data?.recommendationId).sort()).to.deep.equal(stored.map((r) => String(r._id)).sort());
     expect(c.messages[0].data).to.deep.include({ eventId: id, kind: 'recommendation' });
   });
 
@@ -149,7 +149,7 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     await sleep(POLL_MS);
     await append([score('8800003', 1)]);
     const [, live] = await c.waitFor(2);
-    expect(live.data.data.home).to.equal(1);
+    expect(live.data.data?.home).to.equal(1);
     const future = await sse(a, '?eventIds=8800003', { ...bearer(key), 'Last-Event-ID': `${Date.now() + 60000}-0` });
     expect((await future.waitFor(1))[0].data.reason).to.equal('unknown_id');
   });
