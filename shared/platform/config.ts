@@ -185,7 +185,7 @@ export const CONFIG_VARS = {
     3600000,
     'The metering period of GET /v2/stream: its cost is debited at open and at the start of each further period, and the key is checked again then (a revoked key ends the stream). The cost table prices a minute: change it only for tests.',
   ),
-  STREAM_POLL_MS: integer('100', 10, 5000, 'How long the one change feed reader of a web process blocks waiting for new entries (XREAD BLOCK) before reading again.'),
+  STREAM_POLL_MS: integer('100', 10, 5000, 'How often the one change feed reader of a web process reads new entries while a stream is open (it fans them out to the streams of that process).'),
   METRICS_PUBLISH_MS: integer('5000', 100, 300000, 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).'),
 } as const satisfies Record<string, VarSpec>;
 
