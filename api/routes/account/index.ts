@@ -1,6 +1,7 @@
 import { billingRoutes } from './billing';
 import { keyRoutes } from './keys';
 import { sessionRoutes } from './sessions';
+import { accountStreamRoutes } from './stream';
 import type { Route } from '../spec';
 import { accountTrackRecordRoutes } from './trackRecord';
 
@@ -10,5 +11,5 @@ import { accountTrackRecordRoutes } from './trackRecord';
  * the order of the OpenAPI document.
  */
 export function accountRoutes(): Route[] {
-  return [...sessionRoutes(), ...keyRoutes(), ...accountTrackRecordRoutes(), ...billingRoutes()];
+  return [...sessionRoutes(), ...keyRoutes(), ...accountTrackRecordRoutes(), ...accountStreamRoutes(), ...billingRoutes()];
 }
