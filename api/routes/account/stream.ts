@@ -42,7 +42,7 @@ export function accountStreamRoutes(): Route[] {
       summary: 'Stream of changes for the dashboard (Server-Sent Events)',
       description:
         "The stream of GET /v2/stream (same channels, filters, messages, resume with `Last-Event-ID` or `lastEventId` within the resume window, `snapshot_required`, heartbeats, conflation) for the signed-in session instead of a key: what the dashboard's Live page reads with EventSource. " +
-        `Free, under a test key's rules: at most ${limit} open per account (past it a 429 too_many_streams). ` +
+        `Under a test key's rules: at most ${limit} open per account (past it a 429 too_many_streams). ` +
         'It ends with an `error` message (not_signed_in) at the first heartbeat after the session ended (sign-out or expiry).',
       query: streamQuery,
       lists: ['channels', 'eventIds'],

@@ -714,6 +714,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/account/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream of changes for the dashboard (Server-Sent Events)
+     * @description The stream of GET /v2/stream (same channels, filters, messages, resume with `Last-Event-ID` or `lastEventId` within the resume window, `snapshot_required`, heartbeats, conflation) for the signed-in session instead of a key: what the dashboard's Live page reads with EventSource. Under a test key's rules: at most 2 open per account (past it a 429 too_many_streams). It ends with an `error` message (not_signed_in) at the first heartbeat after the session ended (sign-out or expiry). Free: no credits, not metered.
+     */
+    get: operations['accountStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/account/packages': {
     parameters: {
       query?: never;
@@ -4529,6 +4549,67 @@ export interface operations {
       };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountStream: {
+    parameters: {
+      query?: {
+        /** @description Channels to receive: comma-separated or repeated, of odds, scores, status, recommendations, settlements (default all). */
+        channels?: ('odds' | 'scores' | 'status' | 'recommendations' | 'settlements')[];
+        /** @description Only changes of events of this sport. */
+        sport?: 'soccer' | 'basketball' | 'tennis' | 'baseball' | 'volleyball' | 'american-football' | 'ice-hockey' | 'handball';
+        /** @description Only changes of events of this competition (numeric). */
+        competitionId?: string;
+        /** @description Only changes of these events (up to 100 ids): comma-separated or repeated. */
+        eventIds?: string[];
+        /** @description Resume after this message id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent). */
+        lastEventId?: string;
+      };
+      header?: {
+        /** @description The id of the last message received: the stream resumes right after it, within the resume window. */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A bad parameter, or a Last-Event-ID that is not a message id. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address, or the account holds its open streams already (too_many_streams). */
+      429: {
         headers: {
           [name: string]: unknown;
         };

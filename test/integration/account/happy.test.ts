@@ -203,6 +203,7 @@ describe('account API: happy paths', function () {
         'DELETE /v2/account/auto-recharge',
         'GET /v2/account/track-record',
         'GET /v2/account/track-record/chart.svg',
+        'GET /v2/account/stream',
       ].sort(),
     );
     for (const item of Object.values<any>(doc.paths).filter((i) => !i.get?.['x-credits'] && !i.get)) for (const op of Object.values<any>(item)) expect(op.tags).to.deep.equal(['Account']);

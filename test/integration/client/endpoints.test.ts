@@ -146,6 +146,22 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
     accountUsage: () => answer(session.GET('/v2/account/usage', { params: { query: { days: 7 } } })),
     accountTrackRecord: () => answer(session.GET('/v2/account/track-record', { params: { query: { days: 30 } } })),
     accountTrackRecordChart: () => answer(session.GET('/v2/account/track-record/chart.svg', { params: { query: { kind: 'calibration' } }, parseAs: 'text' })),
+    accountStream: async () => {
+      // The session's stream (the dashboard's Live page): a change appended after it opens arrives.
+      const r = await session.GET('/v2/account/stream', { params: { query: { eventIds: ['2401'] } }, parseAs: 'stream' });
+      const reader = r.data?.getReader();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await appendChanges('client-test', `s${Date.now()}`, [{ eventId: '2401', kind: 'score', at: new Date(), data: { home: 2, away: 0 }, provider: 'simulated' }]);
+      let text = '';
+      while (reader && !text.includes('event: scores')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      await reader?.cancel();
+      expect(text).to.include('event: scores');
+      return { status: r.response.status, response: r.response, body: undefined };
+    },
     accountPackages: () => answer(session.GET('/v2/account/packages')),
     accountPurchase: () => answer(session.POST('/v2/account/purchases', { params: { header: { ...csrfHeader(), 'Idempotency-Key': `client-${email}` } }, body: { package: 20000 } })),
     accountPaymentMethodGet: () => answer(session.GET('/v2/account/payment-method')),
@@ -171,6 +187,7 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
     'accountUsage',
     'accountTrackRecord',
     'accountTrackRecordChart',
+    'accountStream',
     'accountPackages',
     'accountPaymentMethodSetup',
     'accountPaymentMethodConfirm',
