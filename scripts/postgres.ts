@@ -7,6 +7,12 @@
  * FerretDB gets a database of its own on that server, one per checkout: FerretDB keeps each
  * MongoDB database's collection list in memory, so two FerretDB processes that create the same
  * MongoDB database in one PostgreSQL database collide (the second's CREATE TABLE fails).
+ *
+ * Connections: each FerretDB pools at most FERRET_POOL_MAX_CONNS connections (its
+ * `--postgresql-url` takes pgx's `pool_max_conns`; FerretDB 1.24 defaults it to 50); the private
+ * cluster allows PRIVATE_MAX_CONNECTIONS, room for several FerretDBs (a checkout's shared one, a
+ * bench's, a test's) and the processes' own short connections. `connectionHeadroom` tells
+ * whether a server has room for one more pool, so running out is named at start.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,6 +27,8 @@ export interface PostgresServer {
   kind: string;
   /** Set when this process started the server (the private cluster). */
   stop?: () => Promise<void>;
+  /** The private cluster's data directory, when the server is the private cluster (running or started here): stopPrivateCluster stops it. */
+  privateDataDir?: string;
 }
 
 export interface PostgresOptions {
@@ -34,10 +42,78 @@ export interface PostgresOptions {
   database: string;
   /** Whether apt-get may install PostgreSQL when its binaries are missing. */
   mayInstall?: boolean;
+  /**
+   * Leave a private cluster this call starts running when this process exits: the caller stops it
+   * (scripts/services.ts, when the last run using it ends). Default: stopped at this process's exit.
+   */
+  keepRunning?: boolean;
   say: (msg: string) => void;
 }
 
 export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * Connections one FerretDB may hold (pgx `pool_max_conns`). All runs of a checkout share one
+ * FerretDB (scripts/services.ts), so this bounds the whole checkout; a query past it waits for a
+ * pooled connection instead of failing. FerretDB 1.24's default is 50.
+ */
+export const FERRET_POOL_MAX_CONNS = 40;
+/** max_connections of the private cluster: five FerretDB pools and 100 more for the processes' own connections. */
+export const PRIVATE_MAX_CONNECTIONS = 5 * FERRET_POOL_MAX_CONNS + 100;
+
+/**
+ * FerretDB's PostgreSQL URL with its pool bounded, and idle connections closed after a minute
+ * (FerretDB 1.24 sets pool_max_conn_idle_time to 1m only when the URL names it) so a quiet
+ * FerretDB gives its connections back to the other servers' pools.
+ */
+export function ferretPoolUrl(url: string, maxConns = FERRET_POOL_MAX_CONNS): string {
+  const u = new URL(url);
+  u.searchParams.set('pool_max_conns', String(maxConns));
+  u.searchParams.set('pool_max_conn_idle_time', '1m');
+  return u.toString();
+}
+
+/** The SQLSTATE and text PostgreSQL refuses a connection with when max_connections is reached. */
+export const TOO_MANY_CLIENTS = { code: '53300', text: 'too many clients already' } as const;
+
+export interface Headroom {
+  maxConnections: number;
+  reserved: number;
+  inUse: number;
+  /** Connections a new client may still open: max_connections - superuser_reserved_connections - in use. */
+  free: number;
+}
+
+/** How many more connections the server takes now; a refusal for too many clients is thrown as a clear error. */
+export async function connectionHeadroom(serverUrl: string): Promise<Headroom> {
+  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw tooManyClientsError(err, serverUrl) ?? err;
+  }
+  try {
+    const { rows } = await client.query<{ max: string; reserved: string; used: string }>(
+      "SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved, (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend') AS used",
+    );
+    const maxConnections = Number(rows[0].max);
+    const reserved = Number(rows[0].reserved);
+    const inUse = Number(rows[0].used);
+    return { maxConnections, reserved, inUse, free: maxConnections - reserved - inUse };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** PostgreSQL's "sorry, too many clients already" as an error naming the server, its limit and the remedy; undefined for any other error. */
+export function tooManyClientsError(err: unknown, serverUrl: string): Error | undefined {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code !== TOO_MANY_CLIENTS.code && !message.includes(TOO_MANY_CLIENTS.text)) return undefined;
+  return new Error(
+    `PostgreSQL at ${new URL(serverUrl).host} refused a connection: ${TOO_MANY_CLIENTS.text} (max_connections reached). Stop runs you no longer need, or raise max_connections on that server (each FerretDB pools up to ${FERRET_POOL_MAX_CONNS})`,
+  );
+}
 
 /** One FerretDB database per checkout, so worktrees sharing a server never share one. */
 export function ferretDatabaseName(checkoutRoot: string): string {
@@ -95,9 +171,11 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
 
 export async function ensurePostgres(opts: PostgresOptions): Promise<PostgresServer | undefined> {
   const { say } = opts;
-  const use = async (serverUrl: string, kind: string, stop?: () => Promise<void>): Promise<PostgresServer> => {
-    await ensureDatabase(serverUrl, opts.database);
-    return { url: withDatabase(serverUrl, opts.database), kind, stop };
+  const use = async (serverUrl: string, kind: string, stop?: () => Promise<void>, privateDataDir?: string): Promise<PostgresServer> => {
+    await ensureDatabase(serverUrl, opts.database).catch((err: unknown) => {
+      throw tooManyClientsError(err, serverUrl) ?? err;
+    });
+    return { url: withDatabase(serverUrl, opts.database), kind, stop, privateDataDir };
   };
   if (opts.postgresUrl) {
     if (await postgresAnswers(opts.postgresUrl)) return use(opts.postgresUrl, `POSTGRES_URL (${redact(opts.postgresUrl)})`);
@@ -109,7 +187,7 @@ export async function ensurePostgres(opts: PostgresOptions): Promise<PostgresSer
     say(`could not start a private PostgreSQL cluster: ${(err.stderr || err.message).trim().split('\n').pop()}`);
     return undefined;
   });
-  return cluster && use(cluster.url, cluster.kind, cluster.stop);
+  return cluster && use(cluster.url, cluster.kind, cluster.stop, cluster.privateDataDir);
 }
 
 // ---------------------------------------------------------------- private cluster
@@ -209,28 +287,34 @@ async function privateCluster(opts: PostgresOptions): Promise<PostgresServer | u
   const running = runningPort(bins, dataDir);
   if (running) {
     const url = `postgres://postgres@127.0.0.1:${running}/postgres`;
-    if (await postgresAnswers(url)) return { url, kind: `private PostgreSQL cluster on port ${running} (already running, ${dataDir})` };
+    if (await postgresAnswers(url)) return { url, kind: `private PostgreSQL cluster on port ${running} (already running, ${dataDir})`, privateDataDir: dataDir };
   }
   const port = await freePort();
-  const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${socketDir.length < 90 ? socketDir : "''"}`, '-c max_connections=200'];
+  const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${socketDir.length < 90 ? socketDir : "''"}`, `-c max_connections=${PRIVATE_MAX_CONNECTIONS}`];
   runPg(bins.pgCtl, ['start', '-D', dataDir, '-w', '-t', '60', '-l', join(opts.clusterDir, 'postgres.log'), '-o', options.join(' ')]);
-  const stopNow = () => {
-    try {
-      runPg(bins.pgCtl, ['stop', '-D', dataDir, '-m', 'fast', '-w']);
-    } catch {
-      // already stopped
-    }
-  };
-  // pg_ctl detaches the server: stop it when this process ends, however it ends.
-  process.once('exit', stopNow);
+  const stopNow = () => stopPrivateCluster(dataDir);
+  // pg_ctl detaches the server: stop it when this process ends, however it ends (unless the caller keeps it).
+  if (!opts.keepRunning) process.once('exit', stopNow);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     kind: `private PostgreSQL cluster started on port ${port} (${dataDir})`,
+    privateDataDir: dataDir,
     stop: async () => {
       process.removeListener('exit', stopNow);
       stopNow();
     },
   };
+}
+
+/** Stops the private cluster in dataDir (fast shutdown, waiting for it); nothing when it is not running. Synchronous: usable at exit. */
+export function stopPrivateCluster(dataDir: string): void {
+  const bins = findPgBinaries();
+  if (!bins) return;
+  try {
+    runPg(bins.pgCtl, ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+  } catch {
+    // already stopped
+  }
 }
 
 async function freePort(): Promise<number> {

@@ -8,23 +8,30 @@
  *            (scripts/postgres.ts finds or starts one), else on SQLite with a warning ->
  *            mongodb-memory-server.
  * Data directories live under .local/ (gitignored).
+ *
+ * Runs side by side: the servers this module starts (redis-server, mongod or FerretDB and its
+ * private PostgreSQL cluster) belong to the checkout, not to the run that started them. They are
+ * started in their own process group (a Ctrl-C in one terminal does not reach them) and recorded
+ * in .local/services.json; every run (`npm start`, `npm test`, a bench, the CLI) holds a lease,
+ * .local/runs/<pid>, while it uses them, and the run that releases the last live lease stops
+ * them. A run killed without releasing leaves a lease whose pid is dead: it counts for nothing.
+ * .local/services.lock serializes taking a lease (with starting what is missing) against
+ * releasing one (with stopping the servers), so no run is handed a server being stopped.
  */
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { bootstrapEnv } from '../shared/platform/config';
-import { ensurePostgres, ferretDatabaseName, redact, type PostgresServer } from './postgres';
+import { connectionHeadroom, ensurePostgres, FERRET_POOL_MAX_CONNS, TOO_MANY_CLIENTS, ferretDatabaseName, ferretPoolUrl, redact, stopPrivateCluster, type PostgresServer } from './postgres';
 
 const ROOT = resolve(__dirname, '..');
 const LOCAL = join(ROOT, '.local');
 const FERRET_VERSION = 'v1.24.2';
 const FERRET_MODULE = 'github.com/FerretDB/FerretDB';
-/** Where a running embedded default records its servers, so the CLI and a second run reuse them. */
-const RECORD = join(LOCAL, 'services.json');
 const CACHE_DIR = join(bootstrapEnv().cacheHome || join(homedir(), '.cache'), 'odds-ai-service');
 
 export interface LocalServices {
@@ -112,12 +119,30 @@ async function waitFor(what: string, check: () => Promise<boolean>, child: Child
   throw new Error(`${what} did not become ready within ${timeoutMs} ms (see .local/logs)`);
 }
 
-function startChild(name: string, cmd: string, args: string[]): ChildProcess {
-  mkdirSync(join(LOCAL, 'logs'), { recursive: true });
-  const log = openSync(join(LOCAL, 'logs', `${name}.log`), 'a');
-  const child = spawn(cmd, args, { stdio: ['ignore', log, log], cwd: ROOT });
-  const kill = () => child.exitCode === null && child.kill('SIGTERM');
-  process.once('exit', kill);
+/** Where a run's servers, leases and logs live: .local, or a directory of a test's own. */
+interface Place {
+  dir: string;
+  /** Ignore REDIS_URL, 127.0.0.1:6379 and MONGODB_URI: use (or start) the servers recorded in dir. */
+  ownServers: boolean;
+  /** FerretDB's PostgreSQL database: one per checkout, or per test directory. */
+  database: string;
+}
+
+/**
+ * A server process. `shared`: it belongs to the checkout (started detached, in its own process
+ * group, left running when this process exits; the last lease stops it). Otherwise it is this
+ * process's own and dies with it.
+ */
+function startChild(logDir: string, name: string, cmd: string, args: string[], shared = false): ChildProcess {
+  mkdirSync(logDir, { recursive: true });
+  const log = openSync(join(logDir, `${name}.log`), 'a');
+  const child = spawn(cmd, args, { stdio: ['ignore', log, log], cwd: ROOT, detached: shared });
+  closeSync(log);
+  if (shared) child.unref();
+  else {
+    const kill = () => child.exitCode === null && child.kill('SIGTERM');
+    process.once('exit', kill);
+  }
   return child;
 }
 
@@ -131,16 +156,27 @@ const stopChild = (child: ChildProcess) =>
 
 // ---------------------------------------------------------------- Redis
 
-async function ensureRedis(): Promise<{ url: string; kind: string; child?: ChildProcess }> {
+interface RedisChoice {
+  url: string;
+  kind: string;
+  /** Set when the bootstrap started it (or found the one it had started): recorded, stopped by the last lease. */
+  server?: RecordedServer;
+}
+
+async function ensureRedis(place: Place, recorded: RecordedServer | undefined): Promise<RedisChoice> {
   const env = bootstrapEnv();
-  if (env.redisUrl) {
-    if (await redisAnswers(env.redisUrl)) return { url: env.redisUrl, kind: `REDIS_URL (${redact(env.redisUrl)})` };
-    say(`REDIS_URL ${redact(env.redisUrl)} is not reachable; starting a local redis-server instead`);
-  } else if (await redisAnswers('redis://127.0.0.1:6379')) {
-    return { url: 'redis://127.0.0.1:6379', kind: 'redis at 127.0.0.1:6379 (already running)' };
+  if (!place.ownServers) {
+    if (env.redisUrl) {
+      if (await redisAnswers(env.redisUrl)) return { url: env.redisUrl, kind: `REDIS_URL (${redact(env.redisUrl)})` };
+      say(`REDIS_URL ${redact(env.redisUrl)} is not reachable; starting a local redis-server instead`);
+    } else if (await redisAnswers('redis://127.0.0.1:6379')) {
+      return { url: 'redis://127.0.0.1:6379', kind: 'redis at 127.0.0.1:6379 (already running)' };
+    }
   }
-  const { url, child, port } = await startRedisServer(join(LOCAL, 'redis'));
-  return { url, kind: `redis-server started on port ${port}`, child };
+  if (recorded && serverAlive(recorded) && (await redisAnswers(recorded.url))) return { url: recorded.url, kind: `${recorded.kind} (already running, shared)`, server: recorded };
+  const { url, child, port } = await startRedisServer(join(place.dir, 'redis'), { persist: true, shared: true, logDir: join(place.dir, 'logs') });
+  const kind = `redis-server started on port ${port} (AOF, appendfsync everysec, noeviction)`;
+  return { url, kind, server: { url, kind, pid: child.pid ?? 0, marker: `:${port}` } };
 }
 
 /** The redis-server binary, installed with apt-get when missing and allowed (root). */
@@ -156,13 +192,33 @@ function redisServerBinary(): string {
 }
 
 /**
- * A redis-server of its own, without persistence (a restart starts empty), on a free port from
- * `fromPort` (or on `port` exactly): the fallback store, and the tests that restart Redis.
+ * The settings of the Redis the bootstrap starts, as BullMQ's production guide asks: AOF with an
+ * fsync every second (a crash loses at most about the last second of writes), no RDB snapshots,
+ * and `noeviction` (a full Redis refuses writes rather than dropping a queue's keys).
  */
-export async function startRedisServer(dir: string, opts: { fromPort?: number; port?: number } = {}): Promise<{ url: string; port: number; child: ChildProcess }> {
+export const PERSISTENT_REDIS_ARGS = ['--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'] as const;
+const EPHEMERAL_REDIS_ARGS = ['--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'] as const;
+
+/**
+ * A redis-server of its own on a free port from `fromPort` (or on `port` exactly), data in `dir`.
+ * `persist`: the bootstrap's settings (PERSISTENT_REDIS_ARGS: a restart keeps the keys); without
+ * it a restart starts empty (the tests that restart Redis empty). `shared`: left running when this
+ * process exits (the bootstrap's, stopped by the last lease). `args`: more redis-server arguments.
+ */
+export async function startRedisServer(
+  dir: string,
+  opts: { fromPort?: number; port?: number; persist?: boolean; shared?: boolean; logDir?: string; args?: readonly string[] } = {},
+): Promise<{ url: string; port: number; child: ChildProcess }> {
   const port = opts.port ?? (await freePort(opts.fromPort ?? 6390));
   mkdirSync(dir, { recursive: true });
-  const child = startChild('redis', redisServerBinary(), ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']);
+  const settings = opts.persist ? PERSISTENT_REDIS_ARGS : EPHEMERAL_REDIS_ARGS;
+  const child = startChild(
+    opts.logDir ?? join(LOCAL, 'logs'),
+    'redis',
+    redisServerBinary(),
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...settings, ...(opts.args ?? [])],
+    opts.shared,
+  );
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', () => redisPing(url), child);
   return { url, port, child };
@@ -224,33 +280,40 @@ function ferretRuns(bin: string): boolean {
 export interface StartedFerret {
   uri: string;
   port: number;
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts FerretDB on a free port with the SQLite backend (in sqliteDir) or the PostgreSQL one. */
-export async function startFerret(bin: string, store: { sqliteDir: string } | { postgresqlUrl: string }, logName = 'ferretdb'): Promise<StartedFerret> {
+/** Starts FerretDB on a free port with the SQLite backend (in sqliteDir) or the PostgreSQL one (its pool bounded: ferretPoolUrl). */
+export async function startFerret(
+  bin: string,
+  store: { sqliteDir: string } | { postgresqlUrl: string },
+  logName = 'ferretdb',
+  opts: { shared?: boolean; localDir?: string } = {},
+): Promise<StartedFerret> {
+  const local = opts.localDir ?? LOCAL;
   const port = await freePort(27217);
-  const stateDir = join(LOCAL, `${logName}-state`);
+  const stateDir = join(local, `${logName}-state`);
   mkdirSync(stateDir, { recursive: true });
   const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=warn'];
   if ('sqliteDir' in store) {
     mkdirSync(store.sqliteDir, { recursive: true });
     args.push('--handler=sqlite', `--sqlite-url=file:${store.sqliteDir}/`);
-  } else args.push('--handler=postgresql', `--postgresql-url=${store.postgresqlUrl}`);
-  const child = startChild(logName, bin, args);
+  } else args.push('--handler=postgresql', `--postgresql-url=${ferretPoolUrl(store.postgresqlUrl)}`);
+  const child = startChild(join(local, 'logs'), logName, bin, args, opts.shared);
   const uri = `mongodb://127.0.0.1:${port}`;
   await waitFor('ferretdb', () => mongoPing(uri), child);
-  return { uri, port, stop: () => stopChild(child) };
+  return { uri, port, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
 /** The backend FerretDB stores in: PostgreSQL when one can be found or started, else SQLite. */
-async function ferretStore(): Promise<{ backend: 'postgresql'; pg: PostgresServer } | { backend: 'sqlite' }> {
+async function ferretStore(place: Place): Promise<{ backend: 'postgresql'; pg: PostgresServer } | { backend: 'sqlite' }> {
   const env = bootstrapEnv();
   if (env.ferretBackend && env.ferretBackend !== 'sqlite' && env.ferretBackend !== 'postgresql') {
     throw new Error(`FERRETDB_BACKEND must be sqlite or postgresql (got "${env.ferretBackend}")`);
   }
   if (env.ferretBackend === 'sqlite') return { backend: 'sqlite' };
-  const pg = await ensurePostgres({ postgresUrl: env.postgresUrl, clusterDir: join(LOCAL, 'postgres'), database: ferretDatabaseName(ROOT), say });
+  const pg = await ensurePostgres({ postgresUrl: env.postgresUrl, clusterDir: join(place.dir, 'postgres'), database: place.database, keepRunning: true, say });
   if (pg) return { backend: 'postgresql', pg };
   if (env.ferretBackend === 'postgresql') throw new Error('FERRETDB_BACKEND=postgresql but no PostgreSQL was found or could be started');
   say(SQLITE_WARNING);
@@ -260,43 +323,66 @@ async function ferretStore(): Promise<{ backend: 'postgresql'; pg: PostgresServe
 export const SQLITE_WARNING =
   'WARNING: FerretDB on SQLite: ~86-229 ms per update at 5,000 documents (2 ms on PostgreSQL), a demo-speed poll takes 10-17 s; install PostgreSQL for the embedded default';
 
-async function ensureMongo(): Promise<{ uri: string; kind: string; ferretPostgresUrl?: string; stop?: () => Promise<void> }> {
+/**
+ * Whether the PostgreSQL server has room for one more FerretDB pool. When it has not, the line
+ * says so at start, with the figures, rather than jobs failing later on "too many clients".
+ */
+async function checkHeadroom(pgUrl: string): Promise<void> {
+  const room = await connectionHeadroom(pgUrl);
+  if (room.free < FERRET_POOL_MAX_CONNS) {
+    say(
+      `WARNING: PostgreSQL at ${new URL(pgUrl).host} has ${room.free} of ${room.maxConnections} connections free (${room.inUse} in use, ${room.reserved} reserved) and FerretDB pools up to ${FERRET_POOL_MAX_CONNS}: past the limit it refuses connections ("${TOO_MANY_CLIENTS.text}") and queries fail; stop runs you no longer need or raise max_connections`,
+    );
+  }
+}
+
+interface MongoChoice {
+  uri: string;
+  kind: string;
+  ferretPostgresUrl?: string;
+  /** This run's own server (mongodb-memory-server): stopped when this run ends. */
+  stop?: () => Promise<void>;
+  /** The checkout's server the bootstrap started or found recorded: stopped by the last lease. */
+  server?: RecordedMongo;
+}
+
+async function ensureMongo(place: Place, recorded: RecordedMongo | undefined): Promise<MongoChoice> {
   const env = bootstrapEnv();
-  if (env.mongodbUri) {
+  if (env.mongodbUri && !place.ownServers) {
     if (await mongoPing(env.mongodbUri)) return { uri: env.mongodbUri, kind: `MONGODB_URI (${redact(env.mongodbUri)})` };
     say(`MONGODB_URI ${redact(env.mongodbUri)} is not reachable; starting a local server instead`);
   }
-  const recorded = readRecord();
-  if (recorded?.mongodbUri && (await mongoPing(recorded.mongodbUri))) {
-    return { uri: recorded.mongodbUri, kind: `${recorded.mongoKind} (already running, recorded in .local/services.json)`, ferretPostgresUrl: recorded.ferretPostgresUrl };
+  if (recorded && serverAlive(recorded) && (await mongoPing(recorded.url))) {
+    if (recorded.ferretPostgresUrl) await checkHeadroom(recorded.ferretPostgresUrl);
+    return { uri: recorded.url, kind: `${recorded.kind} (already running, shared)`, ferretPostgresUrl: recorded.ferretPostgresUrl, server: recorded };
   }
   const mongod = which('mongod');
   if (mongod) {
     const port = await freePort(27018);
-    const dir = join(LOCAL, 'mongod');
+    const dir = join(place.dir, 'mongod');
     mkdirSync(dir, { recursive: true });
-    const child = startChild('mongod', mongod, ['--port', String(port), '--bind_ip', '127.0.0.1', '--dbpath', dir]);
+    const child = startChild(join(place.dir, 'logs'), 'mongod', mongod, ['--port', String(port), '--bind_ip', '127.0.0.1', '--dbpath', dir], true);
     const uri = `mongodb://127.0.0.1:${port}`;
     await waitFor('mongod', () => mongoPing(uri), child);
-    return { uri, kind: `mongod started on port ${port}`, stop: () => stopChild(child) };
+    const kind = `mongod started on port ${port}`;
+    return { uri, kind, server: { url: uri, kind, pid: child.pid ?? 0, marker: String(port) } };
   }
   const ferret = ensureFerretBinary();
   if (ferret) {
-    const store = await ferretStore();
-    const started = await startFerret(ferret, store.backend === 'postgresql' ? { postgresqlUrl: store.pg.url } : { sqliteDir: join(LOCAL, 'ferretdb-sqlite') });
+    const store = await ferretStore(place);
     const pg = store.backend === 'postgresql' ? store.pg : undefined;
+    if (pg) await checkHeadroom(pg.url);
+    const started = await startFerret(ferret, pg ? { postgresqlUrl: pg.url } : { sqliteDir: join(place.dir, 'ferretdb-sqlite') }, 'ferretdb', { shared: true, localDir: place.dir });
+    const kind = `FerretDB ${FERRET_VERSION} (${pg ? `postgresql backend on ${pg.kind}, pool of ${FERRET_POOL_MAX_CONNS}` : 'sqlite backend'}) started on port ${started.port}`;
     return {
       uri: started.uri,
-      kind: `FerretDB ${FERRET_VERSION} (${pg ? `postgresql backend on ${pg.kind}` : 'sqlite backend'}) started on port ${started.port}`,
+      kind,
       ferretPostgresUrl: pg?.url,
-      stop: async () => {
-        await started.stop();
-        await pg?.stop?.();
-      },
+      server: { url: started.uri, kind, pid: started.pid, marker: `127.0.0.1:${started.port}`, ferretPostgresUrl: pg?.url, privateDataDir: pg?.privateDataDir },
     };
   }
   try {
-    // Last resort: downloads a mongod, so it needs internet access.
+    // Last resort: downloads a mongod, so it needs internet access. This run's own: not shared.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { MongoMemoryServer } = require('mongodb-memory-server') as { MongoMemoryServer: { create(): Promise<{ getUri(): string; stop(): Promise<unknown> }> } };
     const server = await MongoMemoryServer.create();
@@ -306,31 +392,227 @@ async function ensureMongo(): Promise<{ uri: string; kind: string; ferretPostgre
   }
 }
 
-interface Record {
-  mongodbUri: string;
-  mongoKind: string;
-  ferretPostgresUrl?: string;
+// ---------------------------------------------------------------- leases
+
+/** A server the bootstrap started, as recorded in services.json. */
+interface RecordedServer {
+  url: string;
+  kind: string;
   pid: number;
+  /** Text its command line contains (its port): a reused pid is not mistaken for it. */
+  marker: string;
 }
 
-function readRecord(): Record | undefined {
+interface RecordedMongo extends RecordedServer {
+  ferretPostgresUrl?: string;
+  /** The private PostgreSQL cluster FerretDB stores in, stopped after FerretDB. */
+  privateDataDir?: string;
+}
+
+interface ServicesRecord {
+  version: 2;
+  redis?: RecordedServer;
+  mongo?: RecordedMongo;
+}
+
+const recordPath = (dir: string) => join(dir, 'services.json');
+const runsDir = (dir: string) => join(dir, 'runs');
+const lockPath = (dir: string) => join(dir, 'services.lock');
+
+function isRecordedServer(v: unknown): v is RecordedServer {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'url' in v &&
+    typeof v.url === 'string' &&
+    'pid' in v &&
+    typeof v.pid === 'number' &&
+    'marker' in v &&
+    typeof v.marker === 'string' &&
+    'kind' in v &&
+    typeof v.kind === 'string'
+  );
+}
+
+const optionalString = (o: object, k: string) => !(k in o) || typeof Object.getOwnPropertyDescriptor(o, k)?.value === 'string';
+
+function isRecordedMongo(v: unknown): v is RecordedMongo {
+  return isRecordedServer(v) && optionalString(v, 'ferretPostgresUrl') && optionalString(v, 'privateDataDir');
+}
+
+/** The record, checked; a record of an older layout (one server, no leases) or unreadable is none. */
+function readRecord(dir: string): ServicesRecord {
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(RECORD, 'utf8')) as Record;
+    parsed = JSON.parse(readFileSync(recordPath(dir), 'utf8'));
   } catch {
-    return undefined;
+    return { version: 2 };
+  }
+  if (typeof parsed !== 'object' || parsed === null || !('version' in parsed) || parsed.version !== 2) return { version: 2 };
+  const out: ServicesRecord = { version: 2 };
+  if ('redis' in parsed && isRecordedServer(parsed.redis)) out.redis = parsed.redis;
+  if ('mongo' in parsed && isRecordedMongo(parsed.mongo)) out.mongo = parsed.mongo;
+  return out;
+}
+
+function writeRecord(dir: string, record: ServicesRecord): void {
+  if (!record.redis && !record.mongo) return void rmSync(recordPath(dir), { force: true });
+  writeFileSync(recordPath(dir), JSON.stringify(record, null, 2));
+}
+
+const errorCode = (err: unknown): unknown => (typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined);
+
+/** The process exists and is not a zombie (a server this process started and stopped stays one until Node reaps it). */
+export function pidAlive(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if (errorCode(err) !== 'EPERM') return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ...", comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
-export async function startLocalServices(): Promise<LocalServices> {
-  const [red, mongo] = await Promise.all([ensureRedis(), ensureMongo()]);
+/** The recorded server's process is alive and is that server (its command line has the marker, where /proc tells). */
+function serverAlive(s: RecordedServer): boolean {
+  if (!pidAlive(s.pid)) return false;
+  try {
+    return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(s.marker);
+  } catch {
+    return true;
+  }
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Takes the lock file (O_EXCL); one held by a dead process is taken over. False when not taken within the time. */
+function tryLock(dir: string): boolean {
+  try {
+    const fd = openSync(lockPath(dir), 'wx');
+    writeFileSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (err) {
+    if (errorCode(err) !== 'EEXIST') throw err;
+    const holder = Number(readFileSync(lockPath(dir), { encoding: 'utf8', flag: 'a+' }).trim());
+    if (!holder || !pidAlive(holder)) rmSync(lockPath(dir), { force: true });
+    return false;
+  }
+}
+
+async function lock(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  let told = false;
+  const deadline = Date.now() + 10 * 60_000; // a first FerretDB build takes minutes
+  while (!tryLock(dir)) {
+    if (Date.now() > deadline) throw new Error(`${lockPath(dir)} is held by a live process for over 10 minutes`);
+    if (!told && (told = true)) say('another run is starting or stopping the local servers; waiting for it');
+    await sleep(200);
+  }
+}
+
+function lockSync(dir: string, timeoutMs: number): boolean {
+  const deadline = Date.now() + timeoutMs;
+  while (!tryLock(dir)) {
+    if (Date.now() > deadline) return false;
+    sleepSync(100);
+  }
+  return true;
+}
+
+const unlock = (dir: string) => rmSync(lockPath(dir), { force: true });
+
+/** The pids of the runs holding a live lease; stale leases (dead pids) are removed. */
+export function liveRuns(dir: string): number[] {
+  if (!existsSync(runsDir(dir))) return [];
+  const live: number[] = [];
+  for (const name of readdirSync(runsDir(dir))) {
+    const pid = Number(name);
+    if (Number.isInteger(pid) && pidAlive(pid)) live.push(pid);
+    else rmSync(join(runsDir(dir), name), { force: true });
+  }
+  return live;
+}
+
+function writeLease(dir: string): void {
+  mkdirSync(runsDir(dir), { recursive: true });
+  writeFileSync(join(runsDir(dir), String(process.pid)), JSON.stringify({ pid: process.pid, argv: process.argv.slice(1), since: new Date().toISOString() }));
+}
+
+/** Stops a recorded server by pid: SIGTERM, up to 10 s to exit, then SIGKILL. Synchronous: usable at exit. */
+function stopRecorded(s: RecordedServer): void {
+  if (!serverAlive(s)) return;
+  process.kill(s.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (pidAlive(s.pid) && Date.now() < deadline) sleepSync(50);
+  if (pidAlive(s.pid)) process.kill(s.pid, 'SIGKILL');
+}
+
+/**
+ * Gives back this run's lease; the last live run out stops the checkout's servers. Synchronous
+ * (it also runs at exit). Without the lock in 15 s it leaves the servers up: the next run reuses
+ * them, and the last one out then stops them.
+ */
+function release(dir: string): void {
+  const leased = join(runsDir(dir), String(process.pid));
+  if (!existsSync(leased)) return;
+  if (!lockSync(dir, 15_000)) return void rmSync(leased, { force: true });
+  try {
+    rmSync(leased, { force: true });
+    if (liveRuns(dir).length) return;
+    const record = readRecord(dir);
+    if (record.mongo) {
+      stopRecorded(record.mongo);
+      if (record.mongo.privateDataDir) stopPrivateCluster(record.mongo.privateDataDir);
+    }
+    if (record.redis) stopRecorded(record.redis);
+    writeRecord(dir, { version: 2 });
+  } finally {
+    unlock(dir);
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+export interface ServicesOptions {
+  /** Where the record, the leases, data and logs live (default .local). Tests use one of their own. */
+  localDir?: string;
+  /** Ignore REDIS_URL, 127.0.0.1:6379 and MONGODB_URI: start (or share) servers of localDir's own. */
+  ownServers?: boolean;
+}
+
+export async function startLocalServices(opts: ServicesOptions = {}): Promise<LocalServices> {
+  const dir = opts.localDir ?? LOCAL;
+  const place: Place = { dir, ownServers: opts.ownServers ?? false, database: opts.localDir ? ferretDatabaseName(opts.localDir) : ferretDatabaseName(ROOT) };
+  await lock(dir);
+  let red: RedisChoice;
+  let mongo: MongoChoice;
+  const releaseAtExit = () => release(dir);
+  try {
+    const record = readRecord(dir);
+    const [r, m] = await Promise.allSettled([ensureRedis(place, record.redis), ensureMongo(place, record.mongo)]);
+    // Recorded before the lease is taken and the lock given back, so a run starting now shares
+    // them; a server started before the other failed is recorded too (the next run reuses it).
+    const started = (x: PromiseSettledResult<{ server?: RecordedServer }>) => (x.status === 'fulfilled' ? x.value.server : undefined);
+    writeRecord(dir, { version: 2, redis: started(r) ?? record.redis, mongo: (m.status === 'fulfilled' ? m.value.server : undefined) ?? record.mongo });
+    if (r.status === 'rejected') throw r.reason;
+    if (m.status === 'rejected') throw m.reason;
+    [red, mongo] = [r.value, m.value];
+    writeLease(dir);
+    process.once('exit', releaseAtExit);
+  } finally {
+    unlock(dir);
+  }
   say(`Redis:   ${red.kind}`);
   say(`MongoDB: ${mongo.kind}`);
-  // A server this run started is recorded so that the CLI and other runs use it instead of
-  // starting a second one on the same data directory.
-  if (mongo.stop) {
-    mkdirSync(LOCAL, { recursive: true });
-    writeFileSync(RECORD, JSON.stringify({ mongodbUri: mongo.uri, mongoKind: mongo.kind, ferretPostgresUrl: mongo.ferretPostgresUrl, pid: process.pid } satisfies Record));
-  }
+  if (red.server || mongo.server) say(`shared by every run of this checkout (${liveRuns(dir).length} now); the last one to end stops them`);
+  let stopped = false;
   return {
     mongodbUri: mongo.uri,
     redisUrl: red.url,
@@ -338,11 +620,11 @@ export async function startLocalServices(): Promise<LocalServices> {
     redisKind: red.kind,
     env: { MONGODB_URI: mongo.uri, REDIS_URL: red.url, ...(mongo.ferretPostgresUrl ? { FERRETDB_POSTGRES_URL: mongo.ferretPostgresUrl } : {}) },
     stop: async () => {
-      if (mongo.stop) {
-        if (readRecord()?.pid === process.pid) rmSync(RECORD, { force: true });
-        await mongo.stop();
-      }
-      if (red.child) await stopChild(red.child);
+      if (stopped) return;
+      stopped = true;
+      await mongo.stop?.();
+      process.removeListener('exit', releaseAtExit);
+      release(dir);
     },
   };
 }

@@ -103,6 +103,17 @@ async function oneProcess(cfg: Config, local: LocalServices): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/**
+ * Runs the stack on servers already found or started (this run's lease on them is `local`), as
+ * `npm start` does; stopping it (SIGINT/SIGTERM) gives the lease back. The side-by-side test runs
+ * two of these on servers of its own.
+ */
+export async function runStack(local: LocalServices, opts: { oneProcess?: boolean } = {}): Promise<void> {
+  setEnvForChildren(local.env);
+  const cfg = getConfigOrExit();
+  await (opts.oneProcess ? oneProcess(cfg, local) : onePerProcess(cfg, local));
+}
+
 async function run(): Promise<void> {
   const args = process.argv.slice(2);
   const unknown = args.find((a) => a !== '--one-process');
@@ -110,10 +121,7 @@ async function run(): Promise<void> {
     process.stderr.write(`unknown argument ${unknown} (npm start [-- --one-process])\n`);
     process.exit(2);
   }
-  const local = await startLocalServices();
-  setEnvForChildren(local.env);
-  const cfg = getConfigOrExit();
-  await (args.includes('--one-process') ? oneProcess(cfg, local) : onePerProcess(cfg, local));
+  await runStack(await startLocalServices(), { oneProcess: args.includes('--one-process') });
 }
 
-run().catch((err) => failEntry('start failed', err));
+if (require.main === module) run().catch((err) => failEntry('start failed', err));
