@@ -1,7 +1,43 @@
 import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import { getConfig } from '../config';
+import { childLogger } from '../logger';
 
 const clients = new Set<Redis>();
+
+/**
+ * BullMQ's production guide: a Redis that evicts keys drops queued jobs, so `maxmemory-policy`
+ * must be `noeviction`. The policy of the Redis behind `client`, by CONFIG GET, else from INFO
+ * (managed Redis often refuses CONFIG); undefined when neither tells.
+ */
+export async function evictionPolicy(client: Redis): Promise<string | undefined> {
+  const viaConfig = await client.config('GET', 'maxmemory-policy').then(
+    (reply) => (Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined),
+    () => undefined,
+  );
+  if (viaConfig) return viaConfig;
+  const info = await client.info('memory').catch(() => '');
+  return /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+}
+
+/** The warning line for a Redis whose policy is not noeviction (or could not be read); undefined when it is. */
+export async function evictionPolicyWarning(client: Redis): Promise<string | undefined> {
+  const policy = await evictionPolicy(client);
+  if (policy === 'noeviction') return undefined;
+  return policy
+    ? `Redis maxmemory-policy is ${policy}, not noeviction: under memory pressure Redis may evict queued jobs, locks and balances; set maxmemory-policy noeviction`
+    : 'Redis maxmemory-policy could not be checked (CONFIG GET and INFO refused): it must be noeviction, or Redis may evict queued jobs, locks and balances';
+}
+
+let policyChecked = false;
+
+/** Once per process, at its first Redis connection: a Redis with another eviction policy gets a warning line. */
+function checkPolicyOnce(client: Redis): void {
+  if (policyChecked) return;
+  policyChecked = true;
+  client.once('ready', () => {
+    void evictionPolicyWarning(client).then((warning) => warning && childLogger({ redis: 'policy' }).warn(warning));
+  });
+}
 
 /**
  * A new connection. BullMQ workers block on their connection, so every queue and worker gets its
@@ -16,6 +52,7 @@ export function createRedis(purpose: string, options: RedisOptions = {}): Redis 
   });
   clients.add(client);
   client.once('end', () => clients.delete(client));
+  checkPolicyOnce(client);
   return client;
 }
 
