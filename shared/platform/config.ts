@@ -48,6 +48,13 @@ export const CONFIG_VARS = {
   ),
   MONGODB_DB: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,60}$', description: 'Database name.' },
   REDIS_URL: { type: 'string', default: 'redis://127.0.0.1:6379', pattern: '^rediss?://.+', description: 'Redis for queues, caches and counters.' },
+  REDIS_CLUSTER_NODES: {
+    type: 'list',
+    default: '',
+    pattern: '^[A-Za-z0-9_.-]+:\\d{1,5}$',
+    description:
+      'Seed nodes of a Redis Cluster (host:port, comma-separated): when set, every process runs on the cluster and REDIS_URL is ignored. Queues and multi-key scripts keep their keys in one hash slot each (docs/architecture.md, Redis keys).',
+  },
   REDIS_PREFIX: { type: 'string', default: 'odds', pattern: '^[A-Za-z0-9_-]{1,40}$', description: 'Prefix of every Redis key and queue (lets several deployments or test runs share one Redis).' },
   LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS, description: 'pino log level.' },
   PROVIDERS: { type: 'list', default: 'simulated', enum: PROVIDER_NAMES, description: 'Odds providers to poll, comma-separated; the first is the default dataSource.' },

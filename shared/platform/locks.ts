@@ -1,6 +1,6 @@
 import { luaScript } from './db/luaScript';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './db/redis';
 
 /**
  * The one lock of the code base: a Redis key set with NX and a random token, renewed while its
@@ -13,12 +13,12 @@ const runRenew = luaScript(RENEW, 1);
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const runRelease = luaScript(RELEASE, 1);
 
-const acquire = async (redis: Redis, key: string, token: string, ttlMs: number) => (await redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK';
-const renew = async (redis: Redis, key: string, token: string, ttlMs: number) => (await runRenew(redis, key, token, String(ttlMs))) === 1;
-const release = (redis: Redis, key: string, token: string) => runRelease(redis, key, token).catch(() => undefined);
+const acquire = async (redis: RedisClient, key: string, token: string, ttlMs: number) => (await redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK';
+const renew = async (redis: RedisClient, key: string, token: string, ttlMs: number) => (await runRenew(redis, key, token, String(ttlMs))) === 1;
+const release = (redis: RedisClient, key: string, token: string) => runRelease(redis, key, token).catch(() => undefined);
 
 /** Runs `fn` holding the lock (renewed every third of `ttlMs`); releases it after. */
-async function holding<T>(redis: Redis, key: string, token: string, ttlMs: number, fn: () => Promise<T>): Promise<T> {
+async function holding<T>(redis: RedisClient, key: string, token: string, ttlMs: number, fn: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => void renew(redis, key, token, ttlMs).catch(() => undefined), Math.max(100, Math.floor(ttlMs / 3)));
   try {
     return await fn();
@@ -29,7 +29,7 @@ async function holding<T>(redis: Redis, key: string, token: string, ttlMs: numbe
 }
 
 /** Runs `fn` holding the lock, or returns `{held: false}` at once when another holder has it. */
-export async function tryWithLock<T>(redis: Redis, key: string, ttlMs: number, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }> {
+export async function tryWithLock<T>(redis: RedisClient, key: string, ttlMs: number, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }> {
   const token = randomUUID();
   if (!(await acquire(redis, key, token, ttlMs))) return { held: false };
   return { held: true, value: await holding(redis, key, token, ttlMs, fn) };
@@ -39,7 +39,7 @@ export async function tryWithLock<T>(redis: Redis, key: string, ttlMs: number, f
  * Runs `fn` holding the lock, waiting for it up to `waitMs`; throws "lock <key> is busy" when it
  * cannot be taken in time (a job then fails and its queue retries it).
  */
-export async function waitForLock<T>(redis: Redis, key: string, fn: () => Promise<T>, ttlMs = 30000, waitMs = 30000): Promise<T> {
+export async function waitForLock<T>(redis: RedisClient, key: string, fn: () => Promise<T>, ttlMs = 30000, waitMs = 30000): Promise<T> {
   const token = randomUUID();
   const deadline = Date.now() + waitMs;
   while (!(await acquire(redis, key, token, ttlMs))) {
@@ -59,7 +59,7 @@ export class LeaderLock {
   private held = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
     private readonly ttlMs = 15000,
     private readonly onChange: (leader: boolean) => void = () => {},

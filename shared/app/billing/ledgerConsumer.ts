@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { createRedis, redis } from '../../platform/db/redis';
+import { createRedis, redis, type RedisClient } from '../../platform/db/redis';
 import { findLedgerRefsPresent } from '../../platform/db/repositories/ledger';
 import { childLogger } from '../../platform/logger';
 import { creditsDebited, creditsUncharged } from '../../platform/metrics/registry';
@@ -73,7 +72,7 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
   const claimIdleMs = options.claimIdleMs ?? 30000;
   const blockMs = options.blockMs ?? 1000;
   const name = `c-${randomBytes(6).toString('hex')}`;
-  const conn: Redis = createRedis('ledger-consumer');
+  const conn: RedisClient = createRedis('ledger-consumer');
   const stream = chargeStreamKey();
   let running = true;
 

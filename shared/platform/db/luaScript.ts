@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis';
 import { errorMessage } from '../errorFields';
 
 type Arg = string | number | Buffer;
@@ -9,7 +9,7 @@ type Arg = string | number | Buffer;
  * Redis restart): a request's scripts cost a few bytes each, not their source. Measured on the
  * metered hot path: sending the sources with every EVAL was an eighth of the API's CPU.
  */
-export function luaScript(source: string, numberOfKeys: number): (client: Redis, ...keysThenArgs: Arg[]) => Promise<unknown> {
+export function luaScript(source: string, numberOfKeys: number): (client: RedisClient, ...keysThenArgs: Arg[]) => Promise<unknown> {
   const sha = createHash('sha1').update(source).digest('hex');
   return async (client, ...keysThenArgs) => {
     try {

@@ -1,15 +1,22 @@
-import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import { getConfig } from '../config';
 import { childLogger } from '../logger';
 
-const clients = new Set<Redis>();
+/**
+ * A connection to the one Redis (REDIS_URL) or to a Redis Cluster (REDIS_CLUSTER_NODES): the same
+ * commands either way. On a cluster, the keys of one script, MULTI or multi-key command must share
+ * a hash slot: `tag()` names the part of a key that picks it (docs/architecture.md, Redis keys).
+ */
+export type RedisClient = Redis | Cluster;
+
+const clients = new Set<RedisClient>();
 
 /**
  * BullMQ's production guide: a Redis that evicts keys drops queued jobs, so `maxmemory-policy`
  * must be `noeviction`. The policy of the Redis behind `client`, by CONFIG GET, else from INFO
  * (managed Redis often refuses CONFIG); undefined when neither tells.
  */
-export async function evictionPolicy(client: Redis): Promise<string | undefined> {
+export async function evictionPolicy(client: RedisClient): Promise<string | undefined> {
   const viaConfig = await client.config('GET', 'maxmemory-policy').then(
     (reply) => (Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined),
     () => undefined,
@@ -20,7 +27,7 @@ export async function evictionPolicy(client: Redis): Promise<string | undefined>
 }
 
 /** The warning line for a Redis whose policy is not noeviction (or could not be read); undefined when it is. */
-export async function evictionPolicyWarning(client: Redis): Promise<string | undefined> {
+export async function evictionPolicyWarning(client: RedisClient): Promise<string | undefined> {
   const policy = await evictionPolicy(client);
   if (policy === 'noeviction') return undefined;
   return policy
@@ -31,7 +38,7 @@ export async function evictionPolicyWarning(client: Redis): Promise<string | und
 let policyChecked = false;
 
 /** Once per process, at its first Redis connection: a Redis with another eviction policy gets a warning line. */
-function checkPolicyOnce(client: Redis): void {
+function checkPolicyOnce(client: RedisClient): void {
   if (policyChecked) return;
   policyChecked = true;
   client.once('ready', () => {
@@ -39,27 +46,37 @@ function checkPolicyOnce(client: Redis): void {
   });
 }
 
+/** `host:port` seed nodes as ioredis takes them. */
+export function clusterNodes(list: readonly string[]): { host: string; port: number }[] {
+  return list.map((hp) => {
+    const at = hp.lastIndexOf(':');
+    return { host: hp.slice(0, at), port: Number(hp.slice(at + 1)) };
+  });
+}
+
 /**
  * A new connection. BullMQ workers block on their connection, so every queue and worker gets its
- * own; `maxRetriesPerRequest: null` is what BullMQ requires for them.
+ * own; `maxRetriesPerRequest: null` is what BullMQ requires for them. With REDIS_CLUSTER_NODES, a
+ * cluster client seeded from those nodes (it discovers the rest and follows slot moves), reading
+ * and writing on the primaries.
  */
-export function createRedis(purpose: string, options: RedisOptions = {}): Redis {
-  const client = new Redis(getConfig().REDIS_URL, {
-    maxRetriesPerRequest: null,
-    enableReadyCheck: true,
-    connectionName: `${getConfig().REDIS_PREFIX}:${purpose}`,
-    ...options,
-  });
+export function createRedis(purpose: string, options: RedisOptions = {}): RedisClient {
+  const cfg = getConfig();
+  const { enableAutoPipelining, ...rest } = options;
+  const redisOptions: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: `${cfg.REDIS_PREFIX}:${purpose}`, ...rest };
+  const client: RedisClient = cfg.REDIS_CLUSTER_NODES.length
+    ? new Cluster(clusterNodes(cfg.REDIS_CLUSTER_NODES), { redisOptions, enableAutoPipelining, enableReadyCheck: true, scaleReads: 'master' })
+    : new Redis(cfg.REDIS_URL, { ...redisOptions, enableAutoPipelining });
   clients.add(client);
   client.once('end', () => clients.delete(client));
   checkPolicyOnce(client);
   return client;
 }
 
-let shared: Redis | undefined;
+let shared: RedisClient | undefined;
 
 /** The process's shared command connection (caches, counters, locks). */
-export function redis(): Redis {
+export function redis(): RedisClient {
   // Commands on the shared client fail fast instead of queueing forever while Redis is down.
   // Auto-pipelining: the commands of one event-loop turn (many requests' key checks and debits)
   // go out in one socket write; measured, a write per command was the API's largest CPU cost.
@@ -70,6 +87,40 @@ export function redis(): Redis {
 /** A key in this deployment's namespace. */
 export function key(...parts: (string | number)[]): string {
   return [getConfig().REDIS_PREFIX, ...parts].join(':');
+}
+
+/**
+ * A key part in braces: a Redis Cluster places a key by the first `{...}` in it, so keys that a
+ * script or MULTI uses together carry the same tag (`key(tag('feed'), 'changes')` is
+ * `<prefix>:{feed}:changes`). Harmless on a single Redis.
+ */
+export function tag(...parts: (string | number)[]): string {
+  return `{${parts.join(':')}}`;
+}
+
+/**
+ * GET of many keys in one round trip: MGET on a single Redis; on a cluster, where MGET needs its
+ * keys in one slot, a GET each (auto-pipelined per node on the shared client).
+ */
+export async function getMany(client: RedisClient, keys: readonly string[]): Promise<(string | null)[]> {
+  if (keys.length === 0) return [];
+  if (client instanceof Cluster) return Promise.all(keys.map((k) => client.get(k)));
+  return client.mget(...keys);
+}
+
+/** Every key under `pattern` on every primary (SCAN answers for one node only on a cluster). */
+export async function scanKeys(client: RedisClient, pattern: string): Promise<string[]> {
+  const nodes = client instanceof Cluster ? client.nodes('master') : [client];
+  const out: string[] = [];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, found] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      out.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+  return out;
 }
 
 export async function closeAllRedis(): Promise<void> {
