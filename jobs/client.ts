@@ -1,13 +1,18 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { getConfig } from '../shared/platform/config';
-import { createRedis } from '../shared/platform/db/redis';
+import { createRedis, tag } from '../shared/platform/db/redis';
 import type { AnyQueueDefinition, JobNameOf, PayloadsOf } from './define';
 
 const queues = new Map<string, Queue>();
 
-/** The BullMQ prefix: every queue of this deployment lives under REDIS_PREFIX. */
-export function bullPrefix(): string {
-  return `${getConfig().REDIS_PREFIX}:bull`;
+/**
+ * The BullMQ prefix of a queue: every queue of this deployment lives under REDIS_PREFIX, each under
+ * a hash tag of its own (`<prefix>:bull:{<queue>}`). BullMQ's scripts use many keys of one queue at
+ * once, which a Redis Cluster allows only within one slot; a tag per queue (not one for all) puts
+ * the queues on different nodes.
+ */
+export function bullPrefix(queueName: string): string {
+  return `${getConfig().REDIS_PREFIX}:bull:${tag(queueName)}`;
 }
 
 export function queueFor(def: AnyQueueDefinition): Queue {
@@ -15,7 +20,7 @@ export function queueFor(def: AnyQueueDefinition): Queue {
   if (!q) {
     q = new Queue(def.name, {
       connection: createRedis(`queue-${def.name}`),
-      prefix: bullPrefix(),
+      prefix: bullPrefix(def.name),
       defaultJobOptions: def.defaultJobOptions,
     });
     queues.set(def.name, q);

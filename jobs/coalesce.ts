@@ -1,4 +1,4 @@
-import { key, redis } from '../shared/platform/db/redis';
+import { getMany, key, redis } from '../shared/platform/db/redis';
 
 /**
  * Coalesced jobs: at most one waiting job per subject (an event to analyse, say). The job id
@@ -11,10 +11,13 @@ const GENERATION_TTL_S = 7 * 86400;
 
 const generationKey = (queue: string, subject: string) => key('coalesce', queue, subject);
 
-/** The current generation of each subject (0 before its first run), in one round trip. */
+/** The current generation of each subject (0 before its first run), in one round trip (the subjects' keys spread over a cluster's slots). */
 export async function generationsOf(queue: string, subjects: readonly string[]): Promise<number[]> {
   if (subjects.length === 0) return [];
-  const values = await redis().mget(...subjects.map((s) => generationKey(queue, s)));
+  const values = await getMany(
+    redis(),
+    subjects.map((s) => generationKey(queue, s)),
+  );
   return values.map((v) => Number(v ?? 0));
 }
 

@@ -47,7 +47,7 @@ export function createQueueWorker<Q extends AnyQueueDefinition>(def: Q, registra
     },
     {
       connection: createRedis(`worker-${def.name}`),
-      prefix: bullPrefix(),
+      prefix: bullPrefix(def.name),
       concurrency: 4,
       autorun: false,
       ...options,

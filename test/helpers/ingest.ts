@@ -15,5 +15,5 @@ export async function clearIngested(): Promise<void> {
   await deleteAllIngested();
   renewProcessScope();
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
-  for (const p of ['simulated', 'theoddsapi', 'replay']) await redis().del(key('ingest', 'slot', p), key('ingest', 'lock', p));
+  for (const p of ['simulated', 'theoddsapi', 'replay']) for (const k of [key('ingest', 'slot', p), key('ingest', 'lock', p)]) await redis().del(k);
 }

@@ -3,7 +3,8 @@ import { createApp } from '../../api/app';
 import { MAX_HEADER_BYTES } from '../../api/server';
 import { hashKey } from '../../shared/domain/billing/keys';
 import { setEnvForChildren } from '../../shared/platform/config';
-import { key, redis } from '../../shared/platform/db/redis';
+import { redis } from '../../shared/platform/db/redis';
+import { cacheKey } from '../../shared/app/billing/access';
 import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
 import { findLedgerEntriesOfAccount } from '../../shared/platform/db/repositories/fixtures';
 import { serve, startApi, type TestServer } from '../helpers/api';
@@ -158,7 +159,7 @@ describe('API hostile input: every refusal in the error shape, none by a reset',
     it('security: a made-up key is refused and remembered, so the next try reads no database; a new real key still works', async () => {
       const madeUp = `sk_live_${'Z'.repeat(32)}`;
       for (let i = 0; i < 3; i++) expect((await api.get('/v2/matches', bearer(madeUp))).status).to.equal(401);
-      expect(await redis().get(key('apikey', hashKey(madeUp)))).to.equal('unknown');
+      expect(await redis().get(cacheKey(hashKey(madeUp)))).to.equal('unknown');
       const real = await accountWithKey(10);
       expect((await api.get('/v2/matches?limit=1', bearer(real.key))).status).to.equal(200);
     });

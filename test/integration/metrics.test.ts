@@ -4,7 +4,7 @@ import { enqueue, queueFor } from '../../jobs/client';
 import { ingestQueue } from '../../jobs/ingest';
 import { settlementQueue } from '../../jobs/settlement';
 import { getConfig, setEnvForChildren } from '../../shared/platform/config';
-import { key, redis } from '../../shared/platform/db/redis';
+import { key, redis, tag } from '../../shared/platform/db/redis';
 import { publishSnapshot, readSnapshots } from '../../shared/platform/metrics/publish';
 import { serve, startApi, type TestServer } from '../helpers/api';
 import { clearIngested } from '../helpers/ingest';
@@ -162,12 +162,12 @@ describe('GET /metrics', function () {
     });
 
     it('error: a snapshot past its TTL is gone and pruned from the index', async () => {
-      const deadKey = key('metrics', 'ghost', 'nowhere-1');
+      const deadKey = key(tag('metrics'), 'ghost', 'nowhere-1');
       await publishSnapshot(deadKey, 'ghost', 150);
       expect((await readSnapshots()).map((s) => s.key)).to.include(deadKey);
       await waitUntil('the snapshot to expire', async () => (await redis().exists(deadKey)) === 0, 5000, 50);
       expect((await readSnapshots()).map((s) => s.key)).to.not.include(deadKey);
-      expect(await redis().sismember(key('metrics', 'instances'), deadKey)).to.equal(0);
+      expect(await redis().sismember(key(tag('metrics'), 'instances'), deadKey)).to.equal(0);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { getConfig } from '../../platform/config';
 import { luaScript } from '../../platform/db/luaScript';
-import { balancePrefix, DEBIT_LUA, holdsKey } from './credits';
-import { key, redis } from '../../platform/db/redis';
+import { balancePrefix, DEBIT_LUA, holdsKey, meterKey } from './credits';
+import { redis } from '../../platform/db/redis';
 import { findApiKeyForAccess } from '../../platform/db/repositories/accounts';
 import { hashKey, type KeyMode } from '../../domain/billing/keys';
 
@@ -29,9 +29,10 @@ const REVOKED = 'revoked';
 const UNKNOWN = 'unknown';
 const UNKNOWN_TTL_S = 60;
 
-const cacheKey = (hash: string) => key('apikey', hash);
-const rateKey = (hash: string) => key('rate', hash);
-const lastUsedKey = (hash: string) => key('apikey-used', hash);
+// Under the metering's hash tag (meterKey): the script below uses them with the account's balance.
+export const cacheKey = (hash: string) => meterKey('apikey', hash);
+const rateKey = (hash: string) => meterKey('rate', hash);
+const lastUsedKey = (hash: string) => meterKey('apikey-used', hash);
 
 // KEYS: cache, key bucket, last-used. ARGV: live rps, test rps, account rps, account-bucket key
 // prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end, then the debit:
@@ -119,8 +120,8 @@ function runScript(hash: string, charge?: { cost: number; ref: string }): Promis
     cfg.RATE_LIMIT_LIVE_RPS,
     cfg.RATE_LIMIT_TEST_RPS,
     accountRps(),
-    `${key('rate-account')}:`,
-    `${key('test-cap')}:`,
+    `${meterKey('rate-account')}:`,
+    `${meterKey('test-cap')}:`,
     cfg.TEST_KEY_DAILY_REQUESTS,
     day,
     toDayEnd,

@@ -1,6 +1,6 @@
 import { luaScript } from '../../platform/db/luaScript';
 import { getConfig } from '../../platform/config';
-import { key, redis } from '../../platform/db/redis';
+import { key, redis, tag } from '../../platform/db/redis';
 import { findLedgerEntryByRef } from '../../platform/db/repositories/ledger';
 import { apply, findHead, isTopUp, type LedgerOp, type OpResult } from './ledger';
 
@@ -29,12 +29,18 @@ export interface AdmissionHead {
   topUpSeq: number;
 }
 
-// Per database: a balance must never describe another database's ledger.
-export const balanceKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'balance', accountId);
-const creditsKey = (accountId: string) => key('meter', getConfig().MONGODB_DB, 'credits', accountId);
-export const holdsKey = () => key('meter', getConfig().MONGODB_DB, 'holds');
-export const chargeStreamKey = () => key('meter', getConfig().MONGODB_DB, 'charges');
-export const balancePrefix = () => `${key('meter', getConfig().MONGODB_DB, 'balance')}:`;
+/**
+ * A key of the metering, per database (a balance must never describe another database's ledger),
+ * all under one hash tag: the key check's script finds the account in the key's cached entry and
+ * debits its balance, holds the request in the one holds set and settles it into the one charge
+ * stream, in one step, which a Redis Cluster runs only on keys of one slot.
+ */
+export const meterKey = (...parts: string[]) => key(tag('meter', getConfig().MONGODB_DB), ...parts);
+export const balanceKey = (accountId: string) => meterKey('balance', accountId);
+const creditsKey = (accountId: string) => meterKey('credits', accountId);
+export const holdsKey = () => meterKey('holds');
+export const chargeStreamKey = () => meterKey('charges');
+export const balancePrefix = () => `${meterKey('balance')}:`;
 
 /** How long an announced credit is remembered for a seed racing it (any seed takes milliseconds). */
 const CREDIT_MEMORY_S = 7 * 24 * 3600;

@@ -1,5 +1,5 @@
 import type { CacheScope } from '../../domain/cacheScopes';
-import { key, redis } from '../db/redis';
+import { key, redis, tag } from '../db/redis';
 
 /**
  * The invalidation contract between writers (ingest, CLI corrections) and the API's page cache.
@@ -14,8 +14,9 @@ import { key, redis } from '../db/redis';
  */
 export { CACHE_SCOPES, type CacheScope } from '../../domain/cacheScopes';
 
+/** One hash tag for every scope (read together, bumped together) and the listing (shared/platform/listing/store.ts). */
 export function cacheVersionKey(scope: CacheScope): string {
-  return key('cache', 'version', scope);
+  return key(tag('cache'), 'version', scope);
 }
 
 /** Marks the scopes' data as changed: every cached page rendered from them is stale at once. */

@@ -1,6 +1,6 @@
 import { luaScript } from '../db/luaScript';
 import { getConfig } from '../config';
-import { execAll, key, redis, streamEntriesReply } from '../db/redis';
+import { execAll, key, redis, streamEntriesReply, tag } from '../db/redis';
 import { childLogger } from '../logger';
 import { compareChangeIds, decodeChange, encodeChange, isChangeId, type Change, type ChangeEntry } from '../../domain/feed/changes';
 
@@ -17,8 +17,9 @@ import { compareChangeIds, decodeChange, encodeChange, isChangeId, type Change, 
 export type { Change, ChangeEntry, ChangeKind } from '../../domain/feed/changes';
 export { CHANGE_KINDS } from '../../domain/feed/changes';
 
-const streamKey = (): string => key('feed', 'changes');
-const pendingKey = (source: string): string => key('feed', 'pending', source);
+// One hash tag: publishing moves a source's pending list into the stream in one script.
+const streamKey = (): string => key(tag('feed'), 'changes');
+const pendingKey = (source: string): string => key(tag('feed'), 'pending', source);
 
 /** Strings one staged entry takes in the pending list: its field/value list for XADD. */
 const ENTRY_WIDTH = 12;

@@ -2,7 +2,7 @@ import { cacheVersionKey } from '../cache/versions';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { isRecord } from '../../domain/records';
-import { execAll, hashReply, key, redis, stringReply } from '../db/redis';
+import { execAll, hashReply, key, redis, stringReply, tag } from '../db/redis';
 import { findListingFieldsOfAllEvents } from '../db/repositories/events';
 import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from '../../domain/listing/rows';
 import { processMemo } from '../processScope';
@@ -17,9 +17,10 @@ import { processMemo } from '../processScope';
  * parsed listing in memory per version, so a list page costs a filter over a few thousand rows.
  */
 
-const rowsKey = () => key('listing', getConfig().MONGODB_DB, 'rows');
-const validKey = () => key('listing', getConfig().MONGODB_DB, 'valid');
-const updatedKey = () => key('listing', getConfig().MONGODB_DB, 'updated');
+// Under the cache versions' hash tag (cacheVersionKey): the scripts bump the `events` version with the rows.
+const rowsKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'rows');
+const validKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'valid');
+const updatedKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'updated');
 
 // KEYS: rows, events version, valid, updated. ARGV: now (ms), then id, partial row JSON, ...
 // Returns the new version. Every event named gets the new version as its `v` (what it serves changed).

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { getConfig } from '../config';
-import { key, redis } from '../db/redis';
+import { key, redis, tag } from '../db/redis';
 import { childLogger } from '../logger';
 import { processRegistry, setMetricsProcess } from './registry';
 import { errorMessage } from '../errorFields';
@@ -22,7 +22,8 @@ export interface Snapshot {
   metrics: MetricsJson;
 }
 
-const indexKey = () => key('metrics', 'instances');
+// One hash tag for the index and the snapshots: they are written and read together.
+const indexKey = () => key(tag('metrics'), 'instances');
 
 let running: { key: string; stop: () => Promise<void> } | undefined;
 
@@ -40,7 +41,7 @@ export async function publishSnapshot(instanceKey: string, processName: string, 
 export async function startMetricsPublisher(processName: string): Promise<{ name: string; stop: () => Promise<void> }> {
   if (running) throw new Error('a metrics publisher already runs in this process');
   const periodMs = getConfig().METRICS_PUBLISH_MS;
-  const instanceKey = key('metrics', processName, `${hostname()}-${process.pid}`);
+  const instanceKey = key(tag('metrics'), processName, `${hostname()}-${process.pid}`);
   const log = childLogger({ component: 'metrics' });
   setMetricsProcess(processName);
   const publish = () => publishSnapshot(instanceKey, processName, periodMs * 3).catch((err) => log.warn({ err: errorMessage(err) }, 'metrics publish failed'));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { isRecord } from '../../domain/records';
-import { key, redis } from '../db/redis';
+import { key, redis, tag } from '../db/redis';
 import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
 import { listingIndex } from '../../domain/listing/rows';
 import { currentListing } from '../listing/store';
@@ -25,7 +25,8 @@ type RecommendationDoc = Awaited<ReturnType<typeof findRecommendationsByIdsBestE
  * a settled one's event has started) in memory.
  */
 
-const k = (part: string) => key('opportunities', getConfig().MONGODB_DB, part);
+// One hash tag: every script uses the four keys together.
+const k = (part: string) => key(tag('opportunities', getConfig().MONGODB_DB), part);
 const keys = () => [k('rows'), k('seq'), k('changes'), k('valid')];
 
 /** How long a rebuilt read model is trusted: a write a failed job never published is corrected within it. */

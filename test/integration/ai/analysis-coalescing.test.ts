@@ -37,7 +37,7 @@ describe('analysis requests coalesce per event (real BullMQ)', function () {
         runs.push(String(job.id));
         if (runs.length === 1) await running;
       },
-      { connection: createRedis('coalesce-test'), prefix: bullPrefix(), concurrency: 1 },
+      { connection: createRedis('coalesce-test'), prefix: bullPrefix(aiQueue.name), concurrency: 1 },
     );
     await requestAnalyses(['c-run']);
     await waitUntil('the first run', () => runs.length === 1);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { getConfig } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
-import { key, redis } from '../../../shared/platform/db/redis';
+import { key, redis, tag } from '../../../shared/platform/db/redis';
 import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { currentOpportunityRecommendations, forgetOpportunities, publishAnalysis, publishStarted } from '../../../shared/platform/opportunities/store';
 import { clearReadData, insertEvents } from '../../helpers/fixtures';
@@ -101,7 +101,7 @@ describe('value opportunities from the AI worker read model', function () {
       { _id: 'op2', eventId: 'op2', status: 'upcoming', startDateTime: at(48), recommendationIds: ['op2-a'], analysisTimestamp: at(-0.5), ...analysed },
     ]);
     // Redis restarted empty under a process that holds the rows: they are served while it rebuilds.
-    await redis().del(...['rows', 'seq', 'changes', 'valid'].map((p) => key('opportunities', getConfig().MONGODB_DB, p)));
+    await redis().del(...['rows', 'seq', 'changes', 'valid'].map((p) => key(tag('opportunities', getConfig().MONGODB_DB), p)));
     expect(await ids()).to.deep.equal(['op1-c']);
     // The rebuild lands: the stored analyses, op2's included (its tombstone went with Redis).
     let seen: string[] = [];

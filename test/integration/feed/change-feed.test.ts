@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { getConfig, setEnvForChildren } from '../../../shared/platform/config';
-import { key, redis } from '../../../shared/platform/db/redis';
+import { key, redis, tag } from '../../../shared/platform/db/redis';
 import {
   appendChanges,
   feedWindow,
@@ -20,8 +20,8 @@ import { encodeChange } from '../../../shared/domain/feed/changes';
  * The feed's keys are cleared before each test; the bounds are lowered through the config.
  */
 
-const STREAM = () => key('feed', 'changes');
-const PENDING = (source: string) => key('feed', 'pending', source);
+const STREAM = () => key(tag('feed'), 'changes');
+const PENDING = (source: string) => key(tag('feed'), 'pending', source);
 const KICKOFF = Date.UTC(2026, 10, 26, 15, 0, 0);
 
 /** `n` distinct changes, the i-th of event 7100000+from+i. */

@@ -5,7 +5,7 @@ import { cacheStats } from '../../../api/cache/pageCache';
 import { renewProcessScope } from '../../../shared/platform/processScope';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { bumpCacheVersion, cacheVersionKey } from '../../../shared/platform/cache/versions';
-import { key, redis } from '../../../shared/platform/db/redis';
+import { key, redis, tag } from '../../../shared/platform/db/redis';
 import { setCompetitionFields, setEventFields, setLiveOddsSnapshotFields } from '../../../shared/platform/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
@@ -41,7 +41,7 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     const stale = await api.get('/v2/matches?limit=50');
     expect(stale.headers.get('x-cache')).to.equal('HIT');
     expect(price(stale.body, '1201')).to.equal(old);
-    await redis().incr(key('cache', 'version', 'events')); // exactly what ingest does
+    await redis().incr(key(tag('cache'), 'version', 'events')); // exactly what ingest does
     const fresh = await api.get('/v2/matches?limit=50');
     expect(fresh.headers.get('x-cache')).to.equal('MISS');
     expect(price(fresh.body, '1201')).to.equal(old + 1);
