@@ -4,13 +4,14 @@ import { credits } from './format.js';
 import { renderSignIn, renderSignUp } from './views/auth.js';
 import { renderBilling } from './views/billing.js';
 import { renderKeys } from './views/keys.js';
+import { renderLive } from './views/live.js';
 import { renderOverview } from './views/overview.js';
 import { renderTrackRecord } from './views/trackRecord.js';
 import { renderUsage } from './views/usage.js';
 
 const PUBLIC_VIEWS = { signup: renderSignUp, signin: renderSignIn };
-const PRIVATE_VIEWS = { overview: renderOverview, keys: renderKeys, usage: renderUsage, billing: renderBilling, 'track-record': renderTrackRecord };
-const TITLES = { signup: 'Sign up', signin: 'Sign in', overview: 'Overview', keys: 'API keys', usage: 'Usage', billing: 'Billing', 'track-record': 'Track record' };
+const PRIVATE_VIEWS = { overview: renderOverview, keys: renderKeys, usage: renderUsage, billing: renderBilling, 'track-record': renderTrackRecord, live: renderLive };
+const TITLES = { signup: 'Sign up', signin: 'Sign in', overview: 'Overview', keys: 'API keys', usage: 'Usage', billing: 'Billing', 'track-record': 'Track record', live: 'Live' };
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
