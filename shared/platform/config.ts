@@ -168,7 +168,7 @@ export const CONFIG_VARS = {
     '3600000',
     600000,
     604800000,
-    'How long (real time) the change feed (the Redis stream feed:changes) keeps an entry: each publish trims older ones (whole stream nodes, so a few stay a little longer). At least 10 minutes, the resume window push delivery promises; CHANGE_FEED_MAXLEN may trim sooner, so size it above what this window holds.',
+    'How long (real time) the change feed (the Redis stream {feed}:changes) keeps an entry: each publish trims older ones (whole stream nodes, so a few stay a little longer). At least 10 minutes, the resume window push delivery promises; CHANGE_FEED_MAXLEN may trim sooner, so size it above what this window holds.',
   ),
   CHANGE_FEED_MAXLEN: integer('200000', 1000, 10000000, 'Entries the change feed keeps at most (about: whole stream nodes), whatever their age; each publish trims the oldest beyond it.'),
   STREAM_RESUME_WINDOW_MS: integer(
