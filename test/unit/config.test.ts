@@ -29,6 +29,8 @@ describe('config', () => {
       [{ POLL_INTERVAL_MS: '10' }, 'POLL_INTERVAL_MS'],
       [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI'],
       [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+      [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' }, 'REDIS_CLUSTER_NODES'],
+      [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000' }, 'REDIS_CLUSTER_NODES'],
       [{ ADMIN_USER: 'admin' }, 'ADMIN_PASSWORD'],
       [{ ADMIN_PASSWORD: 'pw' }, 'ADMIN_USER'],
       [{ PROVIDERS: 'theoddsapi' }, 'THEODDSAPI_KEY'],
