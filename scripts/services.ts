@@ -284,15 +284,15 @@ export interface StartedFerret {
   stop(): Promise<void>;
 }
 
-/** Starts FerretDB on a free port with the SQLite backend (in sqliteDir) or the PostgreSQL one (its pool bounded: ferretPoolUrl). */
+/** Starts FerretDB on a free port (or on `opts.port`, to restart it where its clients connect) with the SQLite backend (in sqliteDir) or the PostgreSQL one (its pool bounded: ferretPoolUrl). */
 export async function startFerret(
   bin: string,
   store: { sqliteDir: string } | { postgresqlUrl: string },
   logName = 'ferretdb',
-  opts: { shared?: boolean; localDir?: string } = {},
+  opts: { shared?: boolean; localDir?: string; port?: number } = {},
 ): Promise<StartedFerret> {
   const local = opts.localDir ?? LOCAL;
-  const port = await freePort(27217);
+  const port = opts.port ?? (await freePort(27217));
   const stateDir = join(local, `${logName}-state`);
   mkdirSync(stateDir, { recursive: true });
   const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=warn'];
