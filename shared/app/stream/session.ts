@@ -73,6 +73,31 @@ export const openStreams = (): number => open.size;
 
 const PAGE = 1000;
 
+/**
+ * An entry's message and its SSE text (with its own id) are the same for every stream of the
+ * process, so each is made once per entry the reader hands out, not once per stream: with 1,000
+ * streams the per-stream JSON was most of a web process's delivery work (docs/stream.md,
+ * "Measured"). Messages are never changed once made (a merge makes a new one).
+ */
+const messages = new WeakMap<ChangeEntry, StreamMessage>();
+const texts = new WeakMap<StreamMessage, string>();
+function messageOfEntry(e: ChangeEntry): StreamMessage {
+  let m = messages.get(e);
+  if (m === undefined) {
+    m = messageOf(e);
+    messages.set(e, m);
+  }
+  return m;
+}
+function textOf(m: StreamMessage): string {
+  let text = texts.get(m);
+  if (text === undefined) {
+    text = sseMessage(m.channel, m.data, m.id);
+    texts.set(m, text);
+  }
+  return text;
+}
+
 export class StreamSession implements FeedSubscriber {
   private lastSent: string | null = null;
   /** Live entries heard while the backlog is read. */
@@ -160,24 +185,26 @@ export class StreamSession implements FeedSubscriber {
   }
 
   private async deliver(batch: readonly ChangeEntry[]): Promise<void> {
-    const fresh = batch.filter((e) => this.lastSent === null || compareChangeIds(e.id, this.lastSent) > 0);
+    // A batch is in id order: when its first entry is new, all are (one comparison, not one per entry).
+    const last = this.lastSent;
+    const fresh = last === null || (batch.length > 0 && compareChangeIds(batch[0].id, last) > 0) ? batch : batch.filter((e) => compareChangeIds(e.id, last) > 0);
     if (!fresh.length || this.closed) return;
     this.lastSent = fresh[fresh.length - 1].id;
     const { filter } = this.input;
     let metas = new Map<string, EventMeta>();
     if (needsMeta(filter)) metas = await eventMetaOf(fresh.filter((e) => !filter.eventIds || filter.eventIds.has(e.change.eventId)).map((e) => e.change.eventId));
-    for (const e of fresh) if (passes(filter, e, metas.get(e.change.eventId))) this.offer(messageOf(e));
+    for (const e of fresh) if (passes(filter, e, metas.get(e.change.eventId))) this.offer(e);
   }
 
-  /** A message to send now, or to merge with the pending ones while the socket is full. */
-  private offer(m: StreamMessage): void {
+  /** An entry to send now, or to merge with the pending messages while the socket is full. */
+  private offer(e: ChangeEntry): void {
     if (this.closed) return;
     if (!this.blocked) {
-      this.blocked = !this.send(m.channel, m.data, m.id);
+      this.blocked = !this.write(textOf(messageOfEntry(e)));
       if (this.blocked) this.sink.once('drain', () => this.flush());
       return;
     }
-    this.pending.add(m);
+    this.pending.add(messageOfEntry(e));
     if (this.pending.size > getConfig().STREAM_MAX_PENDING) {
       this.send('snapshot_required', { reason: 'slow_consumer' satisfies SnapshotReason, resumeWindowSeconds: getConfig().STREAM_RESUME_WINDOW_MS / 1000 }, null);
       this.close();
@@ -188,16 +215,20 @@ export class StreamSession implements FeedSubscriber {
     if (this.closed) return;
     this.blocked = false;
     for (const { message, id } of this.pending.drain()) {
-      if (!this.send(message.channel, message.data, id)) this.blocked = true;
+      if (!this.write(id === message.id ? textOf(message) : sseMessage(message.channel, message.data, id))) this.blocked = true;
     }
     if (this.blocked) this.sink.once('drain', () => this.flush());
   }
 
   /** Writes one message; false when the socket's buffer is full. */
   private send(event: string, data: unknown, id: string | null): boolean {
+    return this.write(sseMessage(event, data, id));
+  }
+
+  private write(text: string): boolean {
     if (this.closed || this.sink.destroyed) return false;
     this.wroteSinceBeat = true;
-    return this.sink.write(sseMessage(event, data, id));
+    return this.sink.write(text);
   }
 
   private beat(): void {
