@@ -21,7 +21,7 @@
  * raised for the run to twice the streams per key (a reconnect may arrive before the aborted
  * connection's slot is released) and the key's rate limit lifted: both are what one web process
  * can hold, not what one key may.
- * Usage: npm run bench:stream [-- --streams 1000 --keys 20 --batch 100 --every 2000 --seconds 60 --disconnects 100 --pause 5000]
+ * Usage: npm run bench:stream [-- --streams 1000 --keys 20 --batch 100 --every 2000 --seconds 60 --disconnects 100 --pause 5000 --profile <dir>]
  */
 import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
@@ -29,7 +29,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpus, loadavg } from 'node:os';
-import { integer } from './args';
+import { integer, option } from './args';
 import { dropRunData, startBenchRun } from './run';
 import type { StreamServerStats } from './servers/streamServer';
 
@@ -41,6 +41,8 @@ const EVERY_MS = integer(B, 'every', 2000, 60000, 10);
 const SECONDS = integer(B, 'seconds', 60, 3600);
 const DISCONNECTS = integer(B, 'disconnects', 100, 100000, 0);
 const PAUSE_MS = integer(B, 'pause', 5000, 600000, 0);
+/** --profile <dir>: the web process writes a V8 CPU profile there (where its time goes). */
+const PROFILE_DIR = option(B, 'profile', '');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
@@ -148,30 +150,24 @@ class StreamClient {
 
   private block(block: string): void {
     const now = Date.now();
-    let id: string | null = null;
-    let event = '';
-    let data = '';
-    for (const line of block.split('\n')) {
-      if (line.startsWith('id: ')) id = line.slice(4);
-      else if (line.startsWith('event: ')) event = line.slice(7);
-      else if (line.startsWith('data: ')) data = line.slice(6);
-    }
-    if (!data) return; // retry line, heartbeat comment
-    const message: unknown = JSON.parse(data);
-    const change = isRecord(message) && isRecord(message.data) ? message.data : null;
-    const seq = change && typeof change.seq === 'number' ? change.seq : null;
-    const storedAt = change && typeof change.storedAt === 'number' ? change.storedAt : null;
-    if (seq === null || storedAt === null) {
-      if (!this.tally.unexpected++) this.tally.firstUnexpected = `${event}: ${data}`;
+    // Read without JSON.parse: the client's own work stays small beside the server's (it shares the machine).
+    const dataAt = block.indexOf('data: ');
+    if (dataAt < 0) return; // retry line, heartbeat comment
+    const found = SEQ.exec(block);
+    if (!found) {
+      if (!this.tally.unexpected++) this.tally.firstUnexpected = block;
       return;
     }
-    if (isRecord(message) && message.conflated === true) this.tally.conflated++;
+    const seq = Number(found[1]);
+    const storedAt = Number(found[2]);
+    if (block.includes('"conflated":true')) this.tally.conflated++;
     this.tally.lag.add(now - storedAt);
     if (seq < this.expected) this.tally.duplicated++;
     else {
       this.tally.lost += seq - this.expected;
       this.expected = seq + 1;
     }
+    const id = block.startsWith('id: ') ? block.slice(4, block.indexOf('\n')) : null;
     if (id === null) this.tally.withoutId++;
     else {
       this.lastId = id;
@@ -194,11 +190,14 @@ class StreamClient {
   }
 }
 
+/** The sequence number and store time the bench puts in each change's data (JSON keeps their order). */
+const SEQ = /"seq":(\d+),"storedAt":(\d+)/;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function startServer(env: Record<string, string>, base: Record<string, string | undefined>): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(resolve(__dirname, 'servers/streamServer.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : [])],
     env: { ...base, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -208,7 +207,8 @@ function startServer(env: Record<string, string>, base: Record<string, string | 
   });
 }
 
-function stats(child: ChildProcess): Promise<StreamServerStats> {
+/** The web process's figures; `gc`: after a full collection (memory measured; it pauses the process). */
+function stats(child: ChildProcess, gc = false): Promise<StreamServerStats> {
   return new Promise((res) => {
     const on = (m: { stats?: StreamServerStats }) => {
       if (!m.stats) return;
@@ -216,7 +216,7 @@ function stats(child: ChildProcess): Promise<StreamServerStats> {
       res(m.stats);
     };
     child.on('message', on);
-    child.send({ cmd: 'stats' });
+    child.send({ cmd: 'stats', gc });
   });
 }
 
@@ -267,7 +267,7 @@ async function main(): Promise<void> {
     await sleep(500);
     warm.abort();
     await sleep(1000);
-    const before = await stats(server);
+    const before = await stats(server, true);
 
     process.stderr.write(`opening ${STREAMS} streams (${KEYS} live keys, ${perKey} each)...\n`);
     const t0 = performance.now();
@@ -275,7 +275,7 @@ async function main(): Promise<void> {
     await pool(clients, 50, (c) => c.open(null));
     const openMs = performance.now() - t0;
     await sleep(3000);
-    const idle = await stats(server);
+    const idle = await stats(server, true);
     if (idle.openStreams !== STREAMS) throw new Error(`the server holds ${idle.openStreams} open streams, not ${STREAMS}`);
 
     // Changes at demo speed, each with its sequence number and the time it was stored.
@@ -305,10 +305,12 @@ async function main(): Promise<void> {
 
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
+    const cpu0 = process.cpuUsage();
     process.stderr.write(`lag: ${BATCH} changes every ${EVERY_MS} ms for ${SECONDS} s...\n`);
-    await stats(server); // resets the server's loop histogram
+    const lagStart = await stats(server); // also resets the server's loop histogram
     await sleep(SECONDS * 1000);
     const underLoad = await stats(server);
+    const clientCpu = process.cpuUsage(cpu0);
     const lagPhase = { count: tally.lag.count, p50: tally.lag.percentile(50), p99: tally.lag.percentile(99), max: tally.lag.max, clientLoopP99: loop.percentile(99) / 1e6 };
 
     // Resume: random disconnects while changes keep flowing, spread so the pauses overlap.
@@ -377,6 +379,10 @@ async function main(): Promise<void> {
         `p99 < 1 s: ${lagMet ? 'met' : `NOT met (${(lagPhase.p99 / 1000).toFixed(1)}x)`}`,
       ),
       row('event loop p99: web process / this client', `${underLoad.loopP99Ms} ms (max ${underLoad.loopMaxMs}) / ${lagPhase.clientLoopP99.toFixed(0)} ms`),
+      row(
+        `CPU in the ${SECONDS} s of the lag phase: web process / this client`,
+        `${((underLoad.cpuMs - lagStart.cpuMs) / 1000).toFixed(1)} s / ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s`,
+      ),
       row('lag over the whole run (resumed backlogs included)', `p50 ${tally.lag.percentile(50)} ms, p99 ${tally.lag.percentile(99)} ms, max ${Math.round(tally.lag.max)} ms`),
       row(
         `resume: ${reconnected} reconnects of ${victims.size} streams, ${total.toLocaleString('en')} changes`,
