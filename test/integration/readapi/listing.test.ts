@@ -77,7 +77,7 @@ describe('the listing: lists and counts from one snapshot, kept by the ingest', 
 
   it("happy: /v2/stats counts what the store holds after polls, the open markets from the ingest's own writes, kept across a rebuild", async () => {
     for (let i = 0; i < 3; i++) await poll(15);
-    const rowsKey = `${getConfig().REDIS_PREFIX}:listing:${getConfig().MONGODB_DB}:rows`;
+    const rowsKey = `${getConfig().REDIS_PREFIX}:{cache}:listing:${getConfig().MONGODB_DB}:rows`;
     const expectStatsEqualStore = async () => {
       const stats = (await api.get('/v2/stats')).body.data;
       const open = [...(await findEventIdsByStart({ status: 'upcoming' })), ...(await findEventIdsByStart({ status: 'live' }))];
@@ -97,7 +97,7 @@ describe('the listing: lists and counts from one snapshot, kept by the ingest', 
   it('error: a rebuilt listing is trusted for 10 minutes at most, however the ingest keeps it, so a row a failed poll left stale is corrected', async () => {
     await bumpCacheVersion('events');
     await api.get('/v2/matches?limit=1'); // rebuilt by this reader
-    const validKey = `${getConfig().REDIS_PREFIX}:listing:${getConfig().MONGODB_DB}:valid`;
+    const validKey = `${getConfig().REDIS_PREFIX}:{cache}:listing:${getConfig().MONGODB_DB}:valid`;
     const ttl = await redis().ttl(validKey);
     expect(ttl).to.be.within(590, 600);
     await poll(2); // the ingest's writes keep the listing valid, and keep its expiry
