@@ -83,15 +83,19 @@ interface SoakAccount {
   refused: number;
 }
 
-/** A port p with p .. p+n-1 all free (the web copies listen on consecutive ports). */
+/**
+ * A port p with p .. p+n-1 all free (the web copies listen on consecutive ports), below the
+ * ephemeral range (32768 and up on Linux), where the traffic's own connections would take them.
+ */
 async function consecutivePorts(n: number): Promise<number> {
+  const pick = rng(process.pid);
   for (let tries = 0; tries < 50; tries++) {
-    const base = await freePort();
+    const base = 20_000 + Math.floor(pick() * 10_000);
     let ok = true;
-    for (let i = 1; i < n && ok; i++) ok = (await freePort(base + i)) === base + i;
+    for (let i = 0; i < n && ok; i++) ok = (await freePort(base + i)) === base + i;
     if (ok) return base;
   }
-  throw new Error(`no ${n} consecutive free ports found`);
+  throw new Error(`no ${n} consecutive free ports found from 20000 to 30000`);
 }
 
 /** The worker processes the stack runs: children of its `npm start`, read from /proc. */
