@@ -82,7 +82,7 @@ export async function startRedisCluster(primaries = 3): Promise<LocalRedisCluste
   }
 }
 
-/** Commands the cluster's nodes have processed since they started, summed (INFO stats). */
-export function commandsProcessed(cluster: LocalRedisCluster): number {
-  return cluster.ports.reduce((sum, p) => sum + Number(/total_commands_processed:(\d+)/.exec(cli(p, 'info', 'stats').stdout)?.[1] ?? 0), 0);
+/** Commands the nodes on `ports` have processed since they started, summed (INFO stats). */
+export function commandsProcessed(ports: readonly number[]): number {
+  return ports.reduce((sum, p) => sum + Number(/total_commands_processed:(\d+)/.exec(cli(p, 'info', 'stats').stdout)?.[1] ?? 0), 0);
 }

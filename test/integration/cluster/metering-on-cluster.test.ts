@@ -11,6 +11,10 @@ import { runTestsOnCluster } from './onCluster';
 describe('Redis Cluster: metering exact under concurrency, on 3 primaries', function () {
   this.timeout(300_000);
   let cluster: LocalRedisCluster | undefined;
+  const started = (): LocalRedisCluster => {
+    if (!cluster) throw new Error('the cluster did not start');
+    return cluster;
+  };
 
   before(async () => {
     cluster = await startRedisCluster(3);
@@ -21,11 +25,12 @@ describe('Redis Cluster: metering exact under concurrency, on 3 primaries', func
   });
 
   it('happy: test/integration/metering/concurrency.test.ts passes with REDIS_CLUSTER_NODES set', async () => {
-    const before = commandsProcessed(cluster!);
-    const { code, output } = await runTestsOnCluster(cluster!, ['test/integration/metering/concurrency.test.ts'], 280_000);
+    const c = started();
+    const before = commandsProcessed(c.ports);
+    const { code, output } = await runTestsOnCluster(c, ['test/integration/metering/concurrency.test.ts'], 280_000);
     expect(code, output).to.equal(0);
     // The cluster served the run: its 6,000 requests' key checks and debits at least.
-    expect(commandsProcessed(cluster!) - before).to.be.greaterThan(6000);
+    expect(commandsProcessed(c.ports) - before).to.be.greaterThan(6000);
     expect(output).to.match(/\d+ passing/);
     expect(output).not.to.match(/\d+ (failing|pending)/);
   });
