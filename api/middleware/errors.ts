@@ -12,7 +12,7 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
 
 /** Renders every error as the spec's error shape; a 500 never carries a stack or an internal message. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : (clientFault(err) ?? internal(err, req));
+  const apiError = err instanceof ApiError ? err : (clientFault(err) ?? storeUnavailable(err) ?? internal(err, req));
   if (res.headersSent) return;
   for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
   res.status(apiError.status).json(apiError.toBody(req.id));
@@ -35,6 +35,20 @@ function clientFault(err: unknown): ApiError | undefined {
   }
   const code = ERROR_CODES.find((c) => ERRORS[c].status === status);
   return code ? new ApiError(code, code === 'NOT_FOUND' ? 'Not found' : ERRORS[code].error) : new ApiError('NOT_FOUND', 'Not found');
+}
+
+/**
+ * A store the request needed is unreachable (MongoDB's driver or mongoose gave up, or ioredis ran
+ * out of retries or lost its connection): a 503 the client may retry, as the spec promises while a
+ * server is down, never a 500.
+ */
+export function storeUnavailable(err: unknown): ApiError | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const mongo = /^Mongo(ose)?(Network|ServerSelection|NotConnected|Topology)/.test(err.name) || /buffering timed out/.test(err.message);
+  const redis = err.name === 'MaxRetriesPerRequestError' || /^(Connection is closed|Stream isn't writeable)/.test(err.message) || /^connect ECONNREFUSED|^read ECONNRESET/.test(err.message);
+  if (mongo) return new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable', {}, { 'Retry-After': '5' });
+  if (redis) return new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' });
+  return undefined;
 }
 
 function internal(err: unknown, req: Parameters<ErrorRequestHandler>[1]): ApiError {

@@ -1,25 +1,16 @@
 import type { AppContext } from '../../shared/app/context';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import mongoose from 'mongoose';
 import { renderBody, sendCached } from '../cache/pageCache';
 import { findSnapshot, keepSnapshot, sendSnapshot, snapshotKey, type Snapshot } from '../cache/testSnapshots';
 import { ApiError } from '../errors';
 import { getConfig } from '../../shared/platform/config';
+import { storeUnavailable } from '../middleware/errors';
 import { meterDebit } from '../middleware/metering';
 import { bodyValidator, ignoredBody, ignoredQuery, paramsValidator, queryNamesValidator, queryValidator } from '../middleware/validate';
 import { requireSession } from '../account/session';
 import { noParams, type BodySchema, type HttpMethod, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent, type Shape } from './spec';
 
 const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
-
-/**
- * A database that cannot answer is the service being unavailable (503), not a fault of the
- * request or a bug (500).
- */
-function databaseDown(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return /^Mongo(ose)?(Network|ServerSelection|NotConnected|Topology)/.test(err.name) || (err instanceof mongoose.Error && /buffering timed out/.test(err.message));
-}
 
 const SENT: Sent = { sent: true };
 
@@ -149,7 +140,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
       if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, app, req, res, valid, status);
       else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status));
     } catch (err) {
-      next(spec.refusals ? spec.refusals(err) : databaseDown(err) ? new ApiError('UNAVAILABLE', 'Service temporarily unavailable: database not reachable') : err);
+      next(spec.refusals ? spec.refusals(err) : (storeUnavailable(err) ?? err));
     }
   };
   // A signed-in route: its query's names checked first (an unknown parameter is a 400 even signed
