@@ -59,7 +59,7 @@ describe('local services: two runs side by side', function () {
     dir = join(process.cwd(), '.local', `side-by-side-${portA}`);
     const run = (port: number, name: string) =>
       spawnEntry(
-        'test/integration/services/stackRun.ts',
+        'test/fixtures/stackRun.ts',
         { PORT: String(port), HOST: '127.0.0.1', MONGODB_DB: `sbs_${name}_${port}`, REDIS_PREFIX: `sbs_${name}_${port}`, LOG_LEVEL: 'warn', POLL_INTERVAL_MS: '5000' },
         [dir, '--one-process'],
       );
