@@ -461,6 +461,43 @@ export async function insertAiOutput(eventId: string, start: Date) {
   ]);
 }
 
+/**
+ * A graded recommendation on an old event (outside every performance window, so no rollup sees
+ * it): settle-bet has a graded bet to show.
+ */
+export async function insertSettledRecommendation(eventId: string): Promise<void> {
+  const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
+  await insertSeedDocuments('recommendations', [
+    {
+      _id: `rec-${eventId}-settled`,
+      eventId,
+      marketId: mid,
+      betItemId: betItemId(mid, '1'),
+      betTypeSysname: 'SOCCER_MATCH_RESULT',
+      code: '1',
+      sportId: 1,
+      outcome: 'Arsenal',
+      bookmaker: 'simulated',
+      odds: 1.8,
+      probability: 0.6,
+      fairOdds: 1.67,
+      confidence: 'High',
+      edgePercentage: 8,
+      kellyFraction: 0.05,
+      eventStartAt: new Date('2024-04-01T18:00:00Z'),
+      settled: true,
+      result: 'won',
+      resultDetail: 'won',
+      returnPerUnit: 1.8,
+      actualReturn: 1.8,
+      settlementDate: new Date('2024-04-01T21:00:00Z'),
+      settledVersion: 0,
+      reasonCode: 'graded',
+      reason: 'Final score 2-1',
+    },
+  ]);
+}
+
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   await forgetOpportunities(); // the AI worker's read model of what was just removed

@@ -86,3 +86,21 @@ export async function startRedisCluster(primaries = 3): Promise<LocalRedisCluste
 export function commandsProcessed(ports: readonly number[]): number {
   return ports.reduce((sum, p) => sum + Number(/total_commands_processed:(\d+)/.exec(cli(p, 'info', 'stats').stdout)?.[1] ?? 0), 0);
 }
+
+/**
+ * A local cluster for the suite it is called in: started before its tests, stopped after them.
+ * Returns the running cluster (throws when it did not start).
+ */
+export function redisClusterForSuite(primaries = 3): () => LocalRedisCluster {
+  let cluster: LocalRedisCluster | undefined;
+  before(async () => {
+    cluster = await startRedisCluster(primaries);
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (!cluster) throw new Error('the cluster did not start');
+    return cluster;
+  };
+}

@@ -8,10 +8,9 @@ import { isValidTimeZone } from '../../../shared/domain/days';
 import { betItemId, marketId } from '../../../shared/domain/markets/catalog';
 import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/platform/db/repositories/events';
-import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { appendChanges } from '../../../shared/platform/feed/changeFeed';
 import { setEnvForChildren } from '../../../shared/platform/config';
-import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
+import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, insertSettledRecommendation } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 import { forgetLocalFailures, PASSWORD, uniqueEmail } from '../account/client';
 
@@ -65,7 +64,7 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
         return { _id: `2401|simulated|${at.getTime()}`, eventId: '2401', dataSource: 'simulated', at, items: [{ id: MOVING_ITEM, price }] };
       }),
     );
-    await insertSeedDocuments('recommendations', [settled('2403')]);
+    await insertSettledRecommendation('2403');
     await appendCommitments([{ kind: 'recommendation', recordId, record: canonicalize({ id: recordId, odds: 2.05 }) }]);
     await bumpCacheVersion('events', 'competitions');
     client = createClient({ baseUrl: api.url, apiKey: api.key });
@@ -250,35 +249,3 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
     expect(refused.error).to.deep.include({ statusCode: 401, code: 'invalid_api_key' });
   });
 });
-
-/** A graded recommendation on an old event, so settle-bet has a graded bet to show. */
-function settled(eventId: string) {
-  const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
-  return {
-    _id: `rec-${eventId}-settled`,
-    eventId,
-    marketId: mid,
-    betItemId: betItemId(mid, '1'),
-    betTypeSysname: 'SOCCER_MATCH_RESULT',
-    code: '1',
-    sportId: 1,
-    outcome: 'Arsenal',
-    bookmaker: 'simulated',
-    odds: 1.8,
-    probability: 0.6,
-    fairOdds: 1.67,
-    confidence: 'High',
-    edgePercentage: 8,
-    kellyFraction: 0.05,
-    eventStartAt: new Date('2024-04-01T18:00:00Z'),
-    settled: true,
-    result: 'won',
-    resultDetail: 'won',
-    returnPerUnit: 1.8,
-    actualReturn: 1.8,
-    settlementDate: new Date('2024-04-01T21:00:00Z'),
-    settledVersion: 0,
-    reasonCode: 'graded',
-    reason: 'Final score 2-1',
-  };
-}

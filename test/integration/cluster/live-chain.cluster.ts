@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { commandsProcessed, startRedisCluster, type LocalRedisCluster } from '../../helpers/redisCluster';
+import { commandsProcessed, redisClusterForSuite } from '../../helpers/redisCluster';
 import { runTestsOnCluster } from './onCluster';
 
 /**
@@ -12,19 +12,7 @@ import { runTestsOnCluster } from './onCluster';
  */
 describe('Redis Cluster: the live chain on 3 primaries', function () {
   this.timeout(20 * 60_000);
-  let cluster: LocalRedisCluster | undefined;
-  const started = (): LocalRedisCluster => {
-    if (!cluster) throw new Error('the cluster did not start');
-    return cluster;
-  };
-
-  before(async () => {
-    cluster = await startRedisCluster(3);
-  });
-
-  after(async () => {
-    await cluster?.stop();
-  });
+  const started = redisClusterForSuite(3);
 
   it('happy: test/integration/pipeline/live-chain.test.ts passes with REDIS_CLUSTER_NODES set, its load on every primary', async () => {
     const c = started();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { commandsProcessed, startRedisCluster, type LocalRedisCluster } from '../../helpers/redisCluster';
+import { commandsProcessed, redisClusterForSuite } from '../../helpers/redisCluster';
 import { runTestsOnCluster } from './onCluster';
 
 /**
@@ -10,19 +10,7 @@ import { runTestsOnCluster } from './onCluster';
  */
 describe('Redis Cluster: metering exact under concurrency, on 3 primaries', function () {
   this.timeout(300_000);
-  let cluster: LocalRedisCluster | undefined;
-  const started = (): LocalRedisCluster => {
-    if (!cluster) throw new Error('the cluster did not start');
-    return cluster;
-  };
-
-  before(async () => {
-    cluster = await startRedisCluster(3);
-  });
-
-  after(async () => {
-    await cluster?.stop();
-  });
+  const started = redisClusterForSuite(3);
 
   it('happy: test/integration/metering/concurrency.test.ts passes with REDIS_CLUSTER_NODES set', async () => {
     const c = started();

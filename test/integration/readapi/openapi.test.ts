@@ -8,8 +8,7 @@ import { readRoutes } from '../../../api/routes/read';
 import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { betItemId, marketId } from '../../../shared/domain/markets/catalog';
 import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/platform/db/repositories/events';
-import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
-import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot } from '../../helpers/fixtures';
+import { insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, insertSettledRecommendation } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
 /** The bet item whose price history odds-movement serves. */
@@ -35,7 +34,7 @@ describe('OpenAPI document and docs page', () => {
     await insertLiveSnapshot('1302', 'simulated');
     await insertLiveEventData('1302');
     await insertAiOutput('1301', soon);
-    await settledRecommendation('1303');
+    await insertSettledRecommendation('1303');
     await appendOddsHistoryIgnoringDuplicates(
       [1.9, 1.85, 1.95].map((price, i) => {
         const at = new Date(Date.now() - (3 - i) * 60_000);
@@ -310,37 +309,3 @@ describe('OpenAPI document and docs page', () => {
     expect(missing.status).to.equal(404);
   });
 });
-
-/** A graded recommendation on an old event (outside every performance window, so no rollup sees it). */
-async function settledRecommendation(eventId: string): Promise<void> {
-  const mid = marketId(eventId, 'SOCCER_MATCH_RESULT', null);
-  await insertSeedDocuments('recommendations', [
-    {
-      _id: `rec-${eventId}-settled`,
-      eventId,
-      marketId: mid,
-      betItemId: betItemId(mid, '1'),
-      betTypeSysname: 'SOCCER_MATCH_RESULT',
-      code: '1',
-      sportId: 1,
-      outcome: 'Arsenal',
-      bookmaker: 'simulated',
-      odds: 1.8,
-      probability: 0.6,
-      fairOdds: 1.67,
-      confidence: 'High',
-      edgePercentage: 8,
-      kellyFraction: 0.05,
-      eventStartAt: new Date('2024-04-01T18:00:00Z'),
-      settled: true,
-      result: 'won',
-      resultDetail: 'won',
-      returnPerUnit: 1.8,
-      actualReturn: 1.8,
-      settlementDate: new Date('2024-04-01T21:00:00Z'),
-      settledVersion: 0,
-      reasonCode: 'graded',
-      reason: 'Final score 2-1',
-    },
-  ]);
-}
