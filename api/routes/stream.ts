@@ -1,16 +1,14 @@
-import { isChangeId } from '../../shared/domain/feed/changes';
 import { bearerKey } from '../../shared/domain/billing/keys';
-import { sportByName } from '../../shared/domain/sports';
-import { STREAM_CHANNELS, type StreamFilter } from '../../shared/domain/stream/messages';
 import { nextRef } from '../../shared/app/billing/metering';
 import { chargeOpening } from '../../shared/app/stream/metering';
 import { StreamSession, startOf } from '../../shared/app/stream/session';
 import { getConfig } from '../../shared/platform/config';
 import { acquireSlot } from '../../shared/platform/stream/slots';
-import { ApiError, badRequest } from '../errors';
+import { ApiError } from '../errors';
 import { streamHeaders, streamQuery, streamResponse } from '../schemas/stream';
 import { route } from './route';
 import type { Route } from './spec';
+import { lastEventIdOf, streamFilterOf } from './streamRequest';
 
 const RESUME_WINDOW_S = () => Math.floor(getConfig().STREAM_RESUME_WINDOW_MS / 1000);
 
@@ -48,15 +46,8 @@ export function streamRoute(): Route {
       const metered = res.locals.metered;
       const plaintext = bearerKey(req.headers.authorization);
       if (!metered || !plaintext) throw new Error('GET /v2/stream reached without its key check');
-      const header = req.headers['last-event-id'];
-      const lastEventId = typeof header === 'string' && header.trim() ? header.trim() : query.lastEventId;
-      if (lastEventId !== undefined && !isChangeId(lastEventId)) throw badRequest('Last-Event-ID must be a message id of this stream (<ms>-<seq>)');
-      const filter: StreamFilter = {
-        channels: new Set(query.channels ?? STREAM_CHANNELS),
-        ...(query.sport ? { sportId: sportByName(query.sport)?.id } : {}),
-        ...(query.competitionId ? { competitionId: Number(query.competitionId) } : {}),
-        ...(query.eventIds ? { eventIds: new Set(query.eventIds) } : {}),
-      };
+      const lastEventId = lastEventIdOf(req, query);
+      const filter = streamFilterOf(query);
       const cfg = getConfig();
       const { key, priced, debit } = metered;
       const start = await startOf(lastEventId);
