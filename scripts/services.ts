@@ -638,7 +638,13 @@ if (require.main === module) {
           .map(([k, v]) => `${k}=${v}\n`)
           .join(''),
       );
-      const stop = () => void s.stop().then(() => process.exit(0));
+      // The servers run detached (their own process group): without a handle of its own this
+      // process would end here, releasing its lease and, as the last run, stopping them.
+      const keepAlive = setInterval(() => undefined, 1 << 30);
+      const stop = () => {
+        clearInterval(keepAlive);
+        void s.stop().then(() => process.exit(0));
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     })
