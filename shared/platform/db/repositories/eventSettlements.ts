@@ -45,7 +45,6 @@ export async function markEventsSettledAtVersions(versions: readonly { eventId: 
     const stored = current.get(id);
     return stored !== undefined && stored < v;
   });
-  // The driver's collection: a duplicate in mongoose's insertMany error carries no code to recognise it by.
   const at = new Date();
   const inserted = await insertInBatches(
     EventSettlement.collection,
