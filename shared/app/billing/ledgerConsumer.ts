@@ -75,6 +75,8 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
   const conn: RedisClient = createRedis('ledger-consumer');
   const stream = chargeStreamKey();
   let running = true;
+  // Said by drained() when it gives up: what kept the charges in the stream.
+  let lastError: string | undefined;
 
   const ensureGroup = () =>
     conn.xgroup('CREATE', stream, GROUP, '0', 'MKSTREAM').catch((err: Error) => {
@@ -101,8 +103,10 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
         await conn.xack(stream, GROUP, ...done);
         await conn.xdel(stream, ...done);
         failures = 0;
+        lastError = undefined;
       } catch (err) {
         const message = (err as Error).message;
+        lastError = message;
         // Redis restarted empty: the group is gone with the stream.
         if (/NOGROUP/.test(message)) await ensureGroup().catch(() => undefined);
         else log().error({ err: message }, 'writing charges to the ledger failed; they stay in the stream');
@@ -124,7 +128,7 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
         // Acknowledged entries are deleted: an empty stream is a written one.
         const len = await redis().xlen(stream);
         if (len === 0) return;
-        if (Date.now() > until) throw new Error(`the ledger consumer still has ${len} charges after ${timeoutMs} ms`);
+        if (Date.now() > until) throw new Error(`the ledger consumer still has ${len} charges after ${timeoutMs} ms${lastError ? ` (last error: ${lastError})` : ' (no error: still writing)'}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
