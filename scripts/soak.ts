@@ -125,7 +125,8 @@ async function healthSample(port: number): Promise<HealthSample> {
     const providers = isRecord(body) && Array.isArray(body.providers) ? body.providers : [];
     const ages = providers.map((p: unknown) => (isRecord(p) && typeof p.lastSuccessAgeMs === 'number' ? p.lastSuccessAgeMs : null));
     const staleMs = ages.length && ages.every((a): a is number => a !== null) ? Math.max(...ages) : null;
-    return { at, http: res.status, status, staleMs };
+    const reasons = isRecord(body) && Array.isArray(body.reasons) ? body.reasons.filter((r): r is string => typeof r === 'string') : [];
+    return { at, http: res.status, status, staleMs, reasons };
   } catch {
     return { at, http: 0, status: null, staleMs: null };
   }
@@ -286,7 +287,9 @@ async function main(opts: SoakOptions): Promise<number> {
     const body: unknown = await listed.json().catch(() => null);
     const eventIds = isRecord(body) && Array.isArray(body.data) ? body.data.flatMap((e: unknown) => (isRecord(e) && typeof e.id === 'string' ? [e.id] : [])) : [];
     accounts.forEach((a, i) => (a.mix = hostileRequests(opts.seed * 101 + i, 20_000, { live: a.live, test: a.test, eventIds })));
-    say(`${accounts.length} accounts driving traffic: ${accounts.map((a) => a.name).join(', ')}; ${opts.concurrency} requests at a time for ${opts.minutes} min${opts.chaos ? ', with chaos' : ''}`);
+    say(
+      `${accounts.length} accounts driving traffic: ${accounts.map((a) => a.name).join(', ')}; ${opts.concurrency} requests at a time${opts.rps ? `, ${opts.rps} a second` : ', unpaced'} for ${opts.minutes} min${opts.chaos ? ', with chaos' : ''}`,
+    );
 
     const t0 = Date.now();
     const deadline = t0 + opts.minutes * 60_000;
@@ -297,9 +300,21 @@ async function main(opts: SoakOptions): Promise<number> {
     const pick = rng(opts.seed);
     const totalWeight = accounts.reduce((n, a) => n + a.weight, 0);
     let sent = 0;
+    // Requests leave at most `rps` a second, one slot each, shared by every connection.
+    let nextSlot = Date.now();
+    const slotWaitMs = () => {
+      if (opts.rps === 0) return 0;
+      const now = Date.now();
+      const at = Math.max(nextSlot, now);
+      nextSlot = at + 1000 / opts.rps;
+      return at - now;
+    };
 
     const driver = async () => {
       while (Date.now() < deadline) {
+        const wait = slotWaitMs();
+        if (wait > 0) await sleep(wait);
+        if (Date.now() >= deadline) break;
         let r = pick() * totalWeight;
         const account = accounts.find((a) => (r -= a.weight) < 0) ?? accounts[0];
         const request = account.mix[account.next++ % account.mix.length];
@@ -433,7 +448,7 @@ async function main(opts: SoakOptions): Promise<number> {
     await disconnectMongo();
   }
   process.stdout.write(
-    `\nsoak: ${opts.minutes} min, scale ${formatScale(opts.scale)}, ${opts.chaos ? `chaos seed ${opts.seed}` : 'no chaos'}, concurrency ${opts.concurrency}; store faults kill ${servers.storeKind}\n\n${results.map(formatResult).join('\n')}\n\n${results.filter((r) => !r.pass).length} of ${results.length} checks failed\n`,
+    `\nsoak: ${opts.minutes} min, scale ${formatScale(opts.scale)}, ${opts.chaos ? `chaos seed ${opts.seed}` : 'no chaos'}, concurrency ${opts.concurrency}, ${opts.rps ? `${opts.rps} requests a second` : 'unpaced'}; store faults kill ${servers.storeKind}\n\n${results.map(formatResult).join('\n')}\n\n${results.filter((r) => !r.pass).length} of ${results.length} checks failed\n`,
   );
   return results.every((r) => r.pass) ? 0 : 1;
 }

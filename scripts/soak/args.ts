@@ -5,16 +5,25 @@
 import { parseArgs } from 'node:util';
 import { parseScale, type Scale } from './scale';
 
-export const SOAK_USAGE = 'npm run soak -- [--minutes 3] [--chaos] [--seed 1] [--concurrency 12] [--scale web=2,ingest=2,ai=2,settlement=2,scheduler=2] [--recovery-s 60] [--gap-s 20,40]';
+export const SOAK_USAGE = 'npm run soak -- [--minutes 3] [--chaos] [--seed 1] [--concurrency 12] [--rps 40] [--scale web=2,ingest=2,ai=2,settlement=2,scheduler=2] [--recovery-s 60] [--gap-s 20,40]';
 
 /** The issue's topology: two of every process, the second scheduler a standby for the leader's lease. */
 export const DEFAULT_SCALE = 'web=2,ingest=2,ai=2,settlement=2,scheduler=2';
+
+/**
+ * A steady load rather than saturation: on one machine every process shares the cores, and a web
+ * tier answering as fast as it can starves the workers, so recovery would measure the traffic,
+ * not the fault. `--rps 0` saturates (a capacity run).
+ */
+export const DEFAULT_RPS = 40;
 
 export interface SoakOptions {
   minutes: number;
   chaos: boolean;
   seed: number;
   concurrency: number;
+  /** Requests per second over all accounts (0: as fast as `concurrency` connections go). */
+  rps: number;
   scale: Scale;
   /** After each fault's end, /v2/health must be ok (and ingest caught up) within this many seconds. */
   recoveryS: number;
@@ -41,6 +50,7 @@ export function parseSoakArgs(argv: readonly string[]): SoakOptions {
         chaos: { type: 'boolean' },
         seed: { type: 'string' },
         concurrency: { type: 'string' },
+        rps: { type: 'string' },
         scale: { type: 'string' },
         'recovery-s': { type: 'string' },
         'gap-s': { type: 'string' },
@@ -65,6 +75,7 @@ export function parseSoakArgs(argv: readonly string[]): SoakOptions {
     chaos: values.chaos === true,
     seed: num('seed', str('seed'), 1, 0, 2 ** 31 - 1, true),
     concurrency: num('concurrency', str('concurrency'), 12, 1, 64, true),
+    rps: num('rps', str('rps'), DEFAULT_RPS, 0, 10_000, false),
     scale: parseScale(str('scale') ?? DEFAULT_SCALE),
     recoveryS: num('recovery-s', str('recovery-s'), 60, 1, 3600, true),
     gapS: { min: Number(gap[1]), max: Number(gap[2]) },

@@ -38,6 +38,15 @@ export interface HealthSample {
   status: 'ok' | 'degraded' | null;
   /** The largest time since a provider's last successful poll, null when unknown. */
   staleMs: number | null;
+  /** Why health said degraded (its `reasons`), empty when ok or unknown. */
+  reasons?: readonly string[];
+}
+
+/** How often each degraded reason was given, its figures blanked ("an analysis has waited # s"), most frequent first. */
+export function reasonCounts(samples: readonly HealthSample[]): string[] {
+  const counts = new Map<string, number>();
+  for (const s of samples) for (const r of new Set((s.reasons ?? []).map((x) => x.replace(/\d+(\.\d+)?/g, '#')))) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([r, n]) => `degraded in ${n} of ${samples.length} samples: ${r}`);
 }
 
 /** Seeded PRNG (mulberry32): the same seed, the same faults at the same moments. */
@@ -135,7 +144,7 @@ export function faultLine(r: FaultRecovery, t0: number): string {
 export function checkHealth(rs: readonly FaultRecovery[], samples: readonly HealthSample[], recoveryMs: number, t0: number): CheckResult {
   const name = `/v2/health degraded during each outage, ok within ${Math.round(recoveryMs / 1000)} s after each fault`;
   const okShare = `${samples.filter((s) => s.http === 200 && s.status === 'ok').length} of ${samples.length} samples ok`;
-  if (rs.length === 0) return { name, pass: true, figure: `no faults; ${okShare}` };
+  if (rs.length === 0) return { name, pass: true, figure: `no faults; ${okShare}`, details: reasonCounts(samples) };
   const missed = rs.filter((r) => STORE_FAULTS.includes(r.fault.kind) && !r.degradedSeen);
   const slow = rs.filter((r) => r.okAfterMs === null || r.okAfterMs > recoveryMs);
   const oks = rs.flatMap((r) => (r.okAfterMs === null ? [] : [r.okAfterMs]));
@@ -143,7 +152,7 @@ export function checkHealth(rs: readonly FaultRecovery[], samples: readonly Heal
     name,
     pass: missed.length === 0 && slow.length === 0,
     figure: `${rs.length} faults: ${missed.length} outages not seen by health, ${slow.length} not ok within the time; ok after max ${secs(oks.length ? Math.max(...oks) : null)}; ${okShare}`,
-    details: rs.map((r) => faultLine(r, t0)),
+    details: [...rs.map((r) => faultLine(r, t0)), ...reasonCounts(samples)],
   };
 }
 

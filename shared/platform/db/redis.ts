@@ -46,6 +46,24 @@ function checkPolicyOnce(client: RedisClient): void {
   });
 }
 
+/**
+ * A client's connection errors, one log line per outage: without a listener ioredis prints
+ * "[ioredis] Unhandled error event" with a stack for every reconnect attempt while Redis is down.
+ * Commands still fail or wait as their options say; this only reports.
+ */
+function reportErrors(client: RedisClient, purpose: string): void {
+  let down = false;
+  client.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    childLogger({ redis: purpose }).warn({ err: err.message }, 'Redis connection lost; reconnecting');
+  });
+  client.on('ready', () => {
+    if (down) childLogger({ redis: purpose }).info('Redis connection back');
+    down = false;
+  });
+}
+
 /** `host:port` seed nodes as ioredis takes them. */
 export function clusterNodes(list: readonly string[]): { host: string; port: number }[] {
   return list.map((hp) => {
@@ -69,6 +87,7 @@ export function createRedis(purpose: string, options: RedisOptions = {}): RedisC
     : new Redis(cfg.REDIS_URL, { ...redisOptions, enableAutoPipelining });
   clients.add(client);
   client.once('end', () => clients.delete(client));
+  reportErrors(client, purpose);
   checkPolicyOnce(client);
   return client;
 }

@@ -5,6 +5,7 @@ import {
   checkCaughtUp,
   checkGradedOnce,
   checkHealth,
+  reasonCounts,
   checkNotOverServed,
   checkRecharges,
   checkStatuses,
@@ -21,10 +22,10 @@ import { formatScale, instances, parseScale } from '../../../scripts/soak/scale'
 describe('npm run soak: arguments and npm start --scale', () => {
   it('defaults to 3 minutes, no chaos, two of every process', () => {
     const o = parseSoakArgs([]);
-    expect(o).to.deep.include({ minutes: 3, chaos: false, seed: 1, concurrency: 12, recoveryS: 60, gapS: { min: 20, max: 40 } });
+    expect(o).to.deep.include({ minutes: 3, chaos: false, seed: 1, concurrency: 12, rps: 40, recoveryS: 60, gapS: { min: 20, max: 40 } });
     expect(formatScale(o.scale)).to.equal('web=2,ingest=2,ai=2,settlement=2,scheduler=2');
-    const a = parseSoakArgs(['--minutes', '0.5', '--chaos', '--seed', '7', '--concurrency', '20', '--scale', 'web=3', '--recovery-s', '90', '--gap-s', '5,10']);
-    expect(a).to.deep.include({ minutes: 0.5, chaos: true, seed: 7, concurrency: 20, recoveryS: 90, gapS: { min: 5, max: 10 } });
+    const a = parseSoakArgs(['--minutes', '0.5', '--chaos', '--seed', '7', '--concurrency', '20', '--rps', '0', '--scale', 'web=3', '--recovery-s', '90', '--gap-s', '5,10']);
+    expect(a).to.deep.include({ minutes: 0.5, chaos: true, seed: 7, concurrency: 20, rps: 0, recoveryS: 90, gapS: { min: 5, max: 10 } });
     expect(formatScale(a.scale)).to.equal('web=3,ingest=1,ai=1,settlement=1,scheduler=1');
   });
 
@@ -34,6 +35,7 @@ describe('npm run soak: arguments and npm start --scale', () => {
     [['--seed', '1.5'], /--seed must be a whole number/],
     [['--concurrency', '0'], /--concurrency must be a whole number from 1 to 64/],
     [['--gap-s', '10,5'], /--gap-s must be min,max/],
+    [['--rps', 'x'], /--rps must be a number from 0 to 10000/],
     [['--scale', 'web=0'], /--scale: web=0 must be from 1 to 16/],
     [['--scale', 'db=2'], /--scale: unknown process "db"/],
     [['--nope'], /unknown option '--nope'/],
@@ -107,6 +109,16 @@ describe('npm run soak: the chaos plan and the end checks', () => {
     // Without faults: the last sample must be fresh.
     expect(checkCaughtUp([], [sample(1, 200, 'ok', 9000)], 6000, 1).pass).to.equal(false);
     expect(checkHealth([], samples, 1, 0).figure).to.equal('no faults; 3 of 5 samples ok');
+  });
+
+  it('health: the degraded reasons are counted with their figures blanked, most frequent first', () => {
+    const samples: HealthSample[] = [
+      { ...sample(1000, 200, 'degraded', 7000), reasons: ['an analysis has waited 12 s', 'provider simulated last polled successfully 7 s ago'] },
+      { ...sample(2000, 200, 'degraded', 8000), reasons: ['an analysis has waited 14 s'] },
+      { ...sample(3000, 200, 'ok', 1000), reasons: [] },
+    ];
+    expect(reasonCounts(samples)).to.deep.equal(['degraded in 2 of 3 samples: an analysis has waited # s', 'degraded in 1 of 3 samples: provider simulated last polled successfully # s ago']);
+    expect(checkHealth([], samples, 5000, 0).details).to.deep.equal(reasonCounts(samples));
   });
 
   it('graded once, unique refs, served within what was paid', () => {
