@@ -24,7 +24,7 @@ import { verifyRecord } from '../shared/app/commitments/verifyRemote';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis, redis } from '../shared/platform/db/redis';
-import { countSettlementsOverdue } from '../shared/platform/db/repositories/settlementEvents';
+import { findSettlementsOverdue } from '../shared/platform/db/repositories/settlementEvents';
 import { TEST_GATEWAY_LOG } from '../shared/platform/billing/gateway/testGateway';
 import { syncWorldClock, toWorldTime } from '../shared/platform/clock/worldClock';
 import { isRecord } from '../shared/domain/records';
@@ -364,6 +364,8 @@ async function main(opts: SoakOptions): Promise<number> {
     await sampling$;
     const jobs = await queueJobs();
     say(`drained; stopping the stack`);
+    // Settlements are judged as of this moment: the stack settles nothing after it.
+    const stoppedAt = Date.now();
     await stopChild(stack, 60_000);
 
     // The final reads through one web process of its own, with nothing else writing.
@@ -373,11 +375,18 @@ async function main(opts: SoakOptions): Promise<number> {
       const url = `http://127.0.0.1:${basePort}`;
 
       // Settlement.
-      const dueBefore = Date.now() - maxSettlementDelayMs() - 60_000;
+      const dueBefore = stoppedAt - maxSettlementDelayMs() - 60_000;
       await syncWorldClock();
-      const overdue = await countSettlementsOverdue({ createdBefore: new Date(dueBefore), endedFrom: new Date(0), endedBefore: new Date(toWorldTime(dueBefore)) });
+      const overdue = await findSettlementsOverdue({ createdBefore: new Date(dueBefore), endedFrom: new Date(0), endedBefore: new Date(toWorldTime(dueBefore)) });
       const ended = await endedEventCount();
-      results.push({ name: 'every ended event settled', pass: overdue === 0, figure: `${ended} ended events, ${overdue} unsettled a minute past due` });
+      // Each overdue event with its settle jobs as the queue held them at the end (none: the job was lost or completed early).
+      const jobsOf = (eventId: string) => jobs.filter((j) => j.queue === 'settlement' && j.id.includes(eventId)).map((j) => `${j.id} ${j.state}${j.failedReason ? ` (${j.failedReason})` : ''}`);
+      results.push({
+        name: 'every ended event settled',
+        pass: overdue.length === 0,
+        figure: `${ended} ended events, ${overdue.length} unsettled a minute past due`,
+        details: overdue.slice(0, 10).map((id) => `${id}: settle jobs ${jobsOf(id).join(', ') || 'none (not queued, or completed/removed)'}`),
+      });
       results.push(checkGradedOnce('recommendation', await betRows('Recommendation')));
       results.push(checkGradedOnce('pick', await betRows('Pick')));
       const ledger = await ledgerRows();

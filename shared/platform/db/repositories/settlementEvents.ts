@@ -84,13 +84,28 @@ export async function findSettlementEventsByIds(ids: readonly string[]): Promise
  * Ended events never settled that were stored before `createdBefore` and ended in
  * [endedFrom, endedBefore) (world time): the health check's overdue settlements.
  */
-export async function countSettlementsOverdue(w: { createdBefore: Date; endedFrom: Date; endedBefore: Date }): Promise<number> {
-  return countEventsNeverSettled({ ...SETTLEMENT_EVENT_FILTER, createdAt: { $lt: w.createdBefore }, endedAt: { $lt: w.endedBefore, $gte: w.endedFrom } });
+export async function countSettlementsOverdue(w: OverdueWindow): Promise<number> {
+  return (await findSettlementsOverdue(w)).length;
+}
+
+export interface OverdueWindow {
+  createdBefore: Date;
+  endedFrom: Date;
+  endedBefore: Date;
+}
+
+/** The ids of the events countSettlementsOverdue counts (the soak names them). */
+export function findSettlementsOverdue(w: OverdueWindow): Promise<string[]> {
+  return findEventsNeverSettled({ ...SETTLEMENT_EVENT_FILTER, createdAt: { $lt: w.createdBefore }, endedAt: { $lt: w.endedBefore, $gte: w.endedFrom } });
 }
 
 export async function countEventsNeverSettled(filter: FilterQuery<EventDoc>): Promise<number> {
+  return (await findEventsNeverSettled(filter)).length;
+}
+
+async function findEventsNeverSettled(filter: FilterQuery<EventDoc>): Promise<string[]> {
   const ids = (await Event.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((e) => String(e._id));
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return [];
   const markers = await findSettledVersions(ids);
-  return ids.filter((id) => !markers.has(id)).length;
+  return ids.filter((id) => !markers.has(id));
 }
