@@ -196,6 +196,12 @@ async function runFault(kind: FaultKind, servers: SoakServers, stackPid: number,
   }
 }
 
+/** The first line of raw request bytes (the fuzz mix holds some that are not HTTP at all). */
+function requestLine(bytes: string | Buffer): string {
+  const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
+  return text.split('\r\n', 1)[0].slice(0, 120);
+}
+
 async function queueJobs(): Promise<JobRow[]> {
   const now = Date.now();
   const rows: JobRow[] = [];
@@ -321,7 +327,7 @@ async function main(opts: SoakOptions): Promise<number> {
         const port = webPorts[sent++ % webPorts.length];
         const at = Date.now();
         const answer = await rawRequest(`http://127.0.0.1:${port}`, request.bytes, 30_000);
-        answers.push({ at, status: answer.status });
+        answers.push({ at, status: answer.status, ...(answer.status >= 500 ? { what: `${requestLine(request.bytes)} -> ${answer.body.slice(0, 160)}` } : {}) });
         const spent = Number(answer.headers['x-credits-consumed'] ?? 0);
         if (answer.status >= 200 && answer.status < 400 && Number.isFinite(spent)) consumed.set(account.name, (consumed.get(account.name) ?? 0) + spent);
         if (answer.status === 402 || answer.status === 403) account.refused++;

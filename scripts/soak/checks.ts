@@ -29,6 +29,8 @@ export interface Fault {
 export interface Answer {
   at: number;
   status: number;
+  /** For a 5xx: the request line and the answer's message (the report names the strays). */
+  what?: string;
 }
 
 export interface HealthSample {
@@ -102,7 +104,9 @@ export function checkStatuses(answers: readonly Answer[], faults: readonly Fault
     `${answers.length} answers: ${count((a) => a.status >= 200 && a.status < 400)} 2xx/3xx, ${count((a) => a.status >= 400 && a.status < 500)} 4xx, ` +
     `${count((a) => a.status === 503)} 503 (${stray503.length} outside a server's outage + ${Math.round(graceMs / 1000)} s), ${other5xx.length} other 5xx` +
     `${other5xx.length ? ` (${[...byStatus].map(([s, n]) => `${n}x${s}`).join(', ')})` : ''}, ${count((a) => a.status === 0)} without an answer`;
-  return { name: 'no 5xx but 503 while a server was down', pass: other5xx.length === 0 && stray503.length === 0, figure };
+  const t0 = answers[0]?.at ?? 0;
+  const details = [...stray503, ...other5xx].slice(0, 10).map((a) => `${a.status} at +${((a.at - t0) / 1000).toFixed(1)} s: ${a.what ?? '?'}`);
+  return { name: 'no 5xx but 503 while a server was down', pass: other5xx.length === 0 && stray503.length === 0, figure, details };
 }
 
 export interface FaultRecovery {

@@ -1,7 +1,7 @@
 import type { CacheScope } from '../cacheScopes';
 import { competitionName, complete, regionId, regionName, teamName } from '../i18n/names';
 import { betItemId, marketId, marketType } from '../markets/catalog';
-import { searchName, teamId } from '../providers/ids';
+import { hash32, searchName, teamId } from '../providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../providers/types';
 import { LOCALES, type LocalizedText } from '../sports';
 import { statsOf, STAT_KEYS, type EventStats } from '../stats';
@@ -604,11 +604,35 @@ function planResult({ plan, batch, now, e, prev, prevState, ended, set }: EventS
  * and is then asked once with the prices of that moment. Books reprice every event all day, and
  * one analysis per move kept the AI worker behind (at 120x: 20 moves a second for 13 analyses a
  * second on 2 cores) while far-off prices barely move the model.
+ *
+ * The wait is `reanalyzeMs` stretched by a share of the event's own (`reanalyzeSpread`, up to
+ * half): events first analysed together (every event of a fresh start) would otherwise all come
+ * due in the same poll, every `reanalyzeMs`, and the ai queue would wait behind 300 analyses at
+ * once (seen at demo speed: a burst every 72 s, analyses waiting up to 12 s, health degraded).
  */
-export function analysisDue(a: { forced: boolean; world: Date; startDateTime: Date; requestedAt: Date | null | undefined; reanalyzeMs: number }): boolean {
+export function analysisDue(a: { eventId: string; forced: boolean; world: Date; startDateTime: Date; requestedAt: Date | null | undefined; reanalyzeMs: number }): boolean {
   if (a.forced || !a.requestedAt || a.reanalyzeMs <= 0) return true;
   const t = a.world.getTime();
-  return a.startDateTime.getTime() - t <= a.reanalyzeMs || t - a.requestedAt.getTime() >= a.reanalyzeMs;
+  return a.startDateTime.getTime() - t <= a.reanalyzeMs || t - a.requestedAt.getTime() >= reanalyzeWaitMs(a.eventId, a.reanalyzeMs);
+}
+
+/** The event's wait between two price-driven analyses: from `reanalyzeMs` to 1.5 times it, fixed per event. */
+export function reanalyzeWaitMs(eventId: string, reanalyzeMs: number): number {
+  return Math.round(reanalyzeMs * (1 + reanalyzeSpread(eventId) / 2));
+}
+
+/**
+ * A share in [0, 1) fixed by the event's id: FNV-1a, then murmur3's finalizer (ids that differ in
+ * their last characters differ in FNV's low bits only; the finalizer spreads them over all 32).
+ */
+function reanalyzeSpread(eventId: string): number {
+  let h = hash32(eventId);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 2 ** 32;
 }
 
 /** AI inputs: pre-match prices, lineups and status. A change bumps the analysis version; an analysis (or a status follow-up) is asked when due. */
@@ -631,7 +655,7 @@ function planAnalysis(
   if (e.status !== 'upcoming') return;
   const requested = book?.analysisRequestedVersion ?? 0;
   if (analysisVersion <= requested) return;
-  if (!analysisDue({ forced, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: book?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
+  if (!analysisDue({ eventId: e.eventId, forced, world: batch.capturedAt, startDateTime: e.startDateTime, requestedAt: book?.analysisRequestedAt, reanalyzeMs: options.reanalyzeMs })) return;
   plan.analyze.push({ eventId: e.eventId, version: analysisVersion });
   priceSet.analysisRequestedVersion = analysisVersion;
   priceSet.analysisRequestedAt = batch.capturedAt;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { analysisDue, planIngest, type FeedBatch, type PrevState } from '../../../shared/domain/ingest/plan';
+import { analysisDue, planIngest, reanalyzeWaitMs, type FeedBatch, type PrevState } from '../../../shared/domain/ingest/plan';
 import type { FeedEvent, FeedOdds } from '../../../shared/domain/providers/types';
 
 const T0 = new Date('2026-11-21T12:00:00Z');
@@ -59,10 +59,14 @@ function poll(prev: PrevState | undefined, when: Date, home: number, over: Parti
 
 describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZE_MINUTES)', () => {
   describe('analysisDue', () => {
-    const base: Parameters<typeof analysisDue>[0] = { forced: false, world: at(0), startDateTime: at(72 * HOUR), requestedAt: at(-30 * MIN), reanalyzeMs: 2 * HOUR };
+    const base: Parameters<typeof analysisDue>[0] = { eventId: '777', forced: false, world: at(0), startDateTime: at(72 * HOUR), requestedAt: at(-30 * MIN), reanalyzeMs: 2 * HOUR };
+    const wait777 = reanalyzeWaitMs('777', 2 * HOUR);
     const cases: [string, Partial<typeof base>, boolean][] = [
       ['a price move 30 minutes after the last ask, kickoff 3 days away: waits', {}, false],
-      ['the same move once 2 hours have passed since the ask', { requestedAt: at(-2 * HOUR) }, true],
+      ["the same move once the event's wait (2 to 3 hours) has passed since the ask", { requestedAt: at(-wait777) }, true],
+      ["the same move a minute before the event's wait is over: waits", { requestedAt: at(-wait777 + MIN) }, false],
+      ['three hours after the ask: due for every event', { eventId: 'any-other', requestedAt: at(-3 * HOUR) }, true],
+      ['under two hours after the ask: waits for every event', { eventId: 'any-other', requestedAt: at(-2 * HOUR + MIN) }, false],
       ['a status or lineup change never waits', { forced: true }, true],
       ['never asked before: asked at once', { requestedAt: null }, true],
       ['kickoff within 2 hours: every move is asked at once', { startDateTime: at(2 * HOUR) }, true],
@@ -70,9 +74,21 @@ describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZ
       ['0 = every price move', { reanalyzeMs: 0 }, true],
     ];
     for (const [name, over, due] of cases) it(`happy: ${name}`, () => expect(analysisDue({ ...base, ...over })).to.equal(due));
+
+    it('happy: events first analysed together come due spread over the half of the wait after it, not in one poll', () => {
+      const waits = Array.from({ length: 300 }, (_, i) => reanalyzeWaitMs(`ev-${i}`, 2 * HOUR));
+      expect(Math.min(...waits)).to.be.at.least(2 * HOUR);
+      expect(Math.max(...waits)).to.be.below(3 * HOUR);
+      // Evenly: each of the six 10-minute bins of the extra hour holds a sixth, give or take.
+      const bins = [0, 0, 0, 0, 0, 0];
+      for (const w of waits) bins[Math.floor((w - 2 * HOUR) / (10 * MIN))]++;
+      for (const n of bins) expect(n).to.be.within(30, 70);
+      expect(reanalyzeWaitMs('ev-1', 2 * HOUR)).to.equal(waits[1]);
+    });
   });
 
-  it('happy: a new event is analysed at once, later moves far from kickoff wait, and the pending version is asked when 2 hours have passed, with no new move needed', () => {
+  it('happy: a new event is analysed at once, later moves far from kickoff wait, and the pending version is asked once its wait (2 hours and its share) has passed, with no new move needed', () => {
+    const wait = reanalyzeWaitMs('777', 2 * HOUR);
     const first = poll(undefined, at(0), 2.1);
     expect(first.plan.analyze).to.deep.equal([{ eventId: '777', version: 1 }]);
     expect(first.set).to.include({ analysisRequestedVersion: 1 });
@@ -90,12 +106,15 @@ describe('ingest planner: how often price moves ask for an analysis (AI_REANALYZ
     const quiet = poll(again.stored, at(HOUR), 1.95);
     expect([...quiet.plan.events, ...quiet.plan.prices], 'nothing changed and nothing due: no write').to.have.length(0);
 
-    const due = poll(again.stored, at(2 * HOUR), 1.95);
+    const early = poll(again.stored, at(wait - MIN), 1.95);
+    expect(early.plan.analyze, 'a minute before its wait is over').to.deep.equal([]);
+
+    const due = poll(again.stored, at(wait), 1.95);
     expect(due.plan.analyze).to.deep.equal([{ eventId: '777', version: 3 }]);
     expect(due.set).to.include({ analysisRequestedVersion: 3 });
-    expect(due.set.analysisRequestedAt).to.deep.equal(at(2 * HOUR));
+    expect(due.set.analysisRequestedAt).to.deep.equal(at(wait));
 
-    const after = poll(due.stored, at(2 * HOUR + MIN), 1.95);
+    const after = poll(due.stored, at(wait + MIN), 1.95);
     expect(after.plan.analyze, 'asked once').to.deep.equal([]);
     expect([...after.plan.events, ...after.plan.prices]).to.have.length(0);
   });
