@@ -4,16 +4,21 @@ import { isDuplicateKey } from './duplicateKey';
 import { isFerretDB } from './server';
 
 /**
- * The one way the project sends bulk writes. FerretDB 1.24 deadlocks on a bulk write of about
- * 100 updates or more in one command, with either backend: each update statement keeps a pooled
- * SQL connection until the command ends, the pool runs dry and the command waits forever (seen
- * here: 50 updates in 130 ms, 100 never return; every later write to that database then waits
- * too). It runs the statements one by one anyway, so against FerretDB the writes go in batches
- * of 20, one batch at a time; MongoDB takes big batches. Inserts do not hold connections that
- * way: they go in batches of INSERT_BATCH on either server.
+ * The one way the project sends bulk writes. FerretDB 1.24 holds one pooled SQL connection per
+ * update statement of a command until the command ends (each statement's transaction takes a new
+ * one), so commands in flight that together hold the whole pool while each waits for one more
+ * deadlock, and every later command to that FerretDB waits behind them (seen here: one command of
+ * 100 updates never returned; and with batches of 20, `npm start` at demo speed stopped answering
+ * two minutes after a restart: two 20-update commands held 19 connections each of the pool's 40,
+ * both waiting for a 20th, goroutine dump). A command of b statements holds at most b - 1 while it
+ * waits, so the pool (FERRET_POOL_MAX_CONNS, 40) deadlocks only when 40 / (b - 1) commands are in
+ * flight at once: with b = 2, forty, against the ten or so a scaled stack sends. FerretDB runs the
+ * statements one by one anyway; the cost is a round trip per two updates. MongoDB takes big
+ * batches. Inserts do not hold connections that way: they go in batches of INSERT_BATCH on either
+ * server.
  */
 const MONGODB_BATCH = 2000;
-const FERRETDB_BATCH = 20;
+const FERRETDB_BATCH = 2;
 
 /** Statements per bulk command against the connected server (asked once per process). */
 export async function bulkBatchSize(): Promise<number> {

@@ -26,6 +26,24 @@ describe('bulk writes in server-sized batches', function () {
     expect(await countRecommendationsMatching({ eventId, reasonCode: 'bulk-test' })).to.equal(150);
   });
 
+  it('error: six bulk writers at once (as a scaled stack sends them) all finish: none waits forever on the store connection pool', async () => {
+    // With 20 updates per FerretDB command, two such commands held 38 of the pool's 40 connections
+    // and both waited for a 40th: every later command to that FerretDB waited too.
+    const writers = await Promise.all(
+      Array.from({ length: 6 }, async (_, w) => {
+        const eventId = await createEvent();
+        const ids = await createRecommendations(
+          eventId,
+          Array.from({ length: 40 }, (_, i) => ({ key: `w${w}-${i}`, betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 0.5 + i })),
+        );
+        return { eventId, ops: ids.map((_id) => ({ updateOne: { filter: { _id, reasonCode: null }, update: { $set: { reasonCode: 'concurrent-bulk' } } } })) };
+      }),
+    );
+    const results = await Promise.all(writers.map((w) => bulkWriteRecommendations(w.ops)));
+    expect(results.map((r) => r.modifiedCount)).to.deep.equal([40, 40, 40, 40, 40, 40]);
+    for (const w of writers) expect(await countRecommendationsMatching({ eventId: w.eventId, reasonCode: 'concurrent-bulk' })).to.equal(40);
+  });
+
   it('happy: no operations write nothing', async () => {
     expect(await bulkWriteRecommendations([])).to.deep.equal({ matchedCount: 0, modifiedCount: 0, upsertedCount: 0 });
   });
