@@ -125,7 +125,7 @@ export const CONFIG_VARS = {
     '120',
     0,
     10080,
-    'Minutes of world time (simulated time under SIM_SPEED) between two analyses of an event that price moves ask for, while its kickoff is further away than that; within it, and after a status or lineup change, every change is analysed at once. 0 = every price move.',
+    'Minutes of world time (simulated time under SIM_SPEED) between two analyses of an event that price moves ask for (each event waits this plus a share of up to half of it, fixed by its id, so events do not come due together), while its kickoff is further away than that; within it, and after a status or lineup change, every change is analysed at once. 0 = every price move.',
   ),
   REFIT_INTERVAL_MS: integer(
     '3600000',
