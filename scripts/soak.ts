@@ -327,7 +327,7 @@ async function main(opts: SoakOptions): Promise<number> {
         const port = webPorts[sent++ % webPorts.length];
         const at = Date.now();
         const answer = await rawRequest(`http://127.0.0.1:${port}`, request.bytes, 30_000);
-        answers.push({ at, status: answer.status, ...(answer.status >= 500 ? { what: `${requestLine(request.bytes)} -> ${answer.body.slice(0, 160)}` } : {}) });
+        answers.push({ at, doneAt: Date.now(), status: answer.status, ...(answer.status >= 500 ? { what: `${requestLine(request.bytes)} -> ${answer.body.slice(0, 160)}` } : {}) });
         const spent = Number(answer.headers['x-credits-consumed'] ?? 0);
         if (answer.status >= 200 && answer.status < 400 && Number.isFinite(spent)) consumed.set(account.name, (consumed.get(account.name) ?? 0) + spent);
         if (answer.status === 402 || answer.status === 403) account.refused++;

@@ -27,7 +27,10 @@ export interface Fault {
 
 /** One answer the traffic got: status 0 when no status line came back (refused, reset, timed out). */
 export interface Answer {
+  /** When the request was sent. */
   at: number;
+  /** When its answer (or the end of the connection) came; `at` when unknown. */
+  doneAt?: number;
   status: number;
   /** For a 5xx: the request line and the answer's message (the report names the strays). */
   what?: string;
@@ -90,14 +93,15 @@ export function chaosPlan(seed: number, durationMs: number, gapS: { min: number;
   }
 }
 
-const inWindow = (t: number, faults: readonly Fault[], graceMs: number) => faults.some((f) => t >= f.start && t <= f.end + graceMs);
+/** In flight at some moment of an outage or its grace: sent before a server died and answered after counts. */
+const inFlightDuring = (a: Answer, faults: readonly Fault[], graceMs: number) => faults.some((f) => a.at <= f.end + graceMs && (a.doneAt ?? a.at) >= f.start);
 
 /** No 5xx but 503, and a 503 only while a server was down or within `graceMs` after it came back. */
 export function checkStatuses(answers: readonly Answer[], faults: readonly Fault[], graceMs: number): CheckResult {
   const store = faults.filter((f) => STORE_FAULTS.includes(f.kind));
   const count = (p: (a: Answer) => boolean) => answers.filter(p).length;
   const other5xx = answers.filter((a) => a.status >= 500 && a.status !== 503);
-  const stray503 = answers.filter((a) => a.status === 503 && !inWindow(a.at, store, graceMs));
+  const stray503 = answers.filter((a) => a.status === 503 && !inFlightDuring(a, store, graceMs));
   const byStatus = new Map<number, number>();
   for (const a of other5xx) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
   const figure =

@@ -87,6 +87,10 @@ describe('npm run soak: the chaos plan and the end checks', () => {
     expect(ok.pass).to.equal(true);
     expect(ok.figure).to.equal("5 answers: 1 2xx/3xx, 1 4xx, 2 503 (0 outside a server's outage + 5 s), 0 other 5xx, 1 without an answer");
     expect(checkStatuses([{ at: 50_000, status: 503 }], [redis, kill], 5000).pass).to.equal(false);
+    // Sent 8 s before Redis died, answered during the outage: the outage's 503.
+    expect(checkStatuses([{ at: 2000, doneAt: 11_000, status: 503 }], [redis], 5000).pass).to.equal(true);
+    // Sent and answered before it: a stray.
+    expect(checkStatuses([{ at: 2000, doneAt: 9000, status: 503 }], [redis], 5000).pass).to.equal(false);
     const five = checkStatuses([{ at: 12_000, status: 500 }], [redis], 5000);
     expect([five.pass, five.figure]).to.deep.equal([false, "1 answers: 0 2xx/3xx, 0 4xx, 0 503 (0 outside a server's outage + 5 s), 1 other 5xx (1x500), 0 without an answer"]);
   });
