@@ -44,7 +44,6 @@ import {
   checkUniqueRefs,
   formatResult,
   recoveries,
-  rng,
   type AccountUsage,
   type Answer,
   type CheckResult,
@@ -54,6 +53,7 @@ import {
   type HealthSample,
   type JobRow,
 } from './soak/checks';
+import { mulberry32 } from '../shared/domain/ai/random';
 import { betRows, endedEventCount, ledgerRows } from './soak/reads';
 import { formatScale } from './soak/scale';
 import { startSoakServers, type SoakServers } from './soak/servers';
@@ -88,7 +88,7 @@ interface SoakAccount {
  * ephemeral range (32768 and up on Linux), where the traffic's own connections would take them.
  */
 async function consecutivePorts(n: number): Promise<number> {
-  const pick = rng(process.pid);
+  const pick = mulberry32(process.pid);
   for (let tries = 0; tries < 50; tries++) {
     const base = 20_000 + Math.floor(pick() * 10_000);
     let ok = true;
@@ -303,7 +303,7 @@ async function main(opts: SoakOptions): Promise<number> {
     const samples: HealthSample[] = [];
     const faults: Fault[] = [];
     const consumed = new Map<string, number>();
-    const pick = rng(opts.seed);
+    const pick = mulberry32(opts.seed);
     const totalWeight = accounts.reduce((n, a) => n + a.weight, 0);
     let sent = 0;
     // Requests leave at most `rps` a second, one slot each, shared by every connection.

@@ -3,6 +3,7 @@
  * gathers the inputs; the use cases' own checks, checkLedger, checkPerformance and verifyRecord,
  * are called there). Each returns a line: PASS or FAIL with its figure.
  */
+import { mulberry32 } from '../../shared/domain/ai/random';
 
 export interface CheckResult {
   name: string;
@@ -54,25 +55,13 @@ export function reasonCounts(samples: readonly HealthSample[]): string[] {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([r, n]) => `degraded in ${n} of ${samples.length} samples: ${r}`);
 }
 
-/** Seeded PRNG (mulberry32): the same seed, the same faults at the same moments. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The chaos plan: fault kinds in a seeded order that goes through all four before repeating, and
  * the gap before each, drawn from [min, max] seconds, until `durationMs` is used up (each fault
  * is given `faultMs` of its own).
  */
 export function chaosPlan(seed: number, durationMs: number, gapS: { min: number; max: number }, faultMs: (k: FaultKind) => number): { kind: FaultKind; afterMs: number }[] {
-  const rand = rng(seed);
+  const rand = mulberry32(seed); // the same seed, the same faults at the same moments
   const plan: { kind: FaultKind; afterMs: number }[] = [];
   let bag: FaultKind[] = [];
   let used = 0;

@@ -1,7 +1,7 @@
 import type { CacheScope } from '../cacheScopes';
 import { competitionName, complete, regionId, regionName, teamName } from '../i18n/names';
 import { betItemId, marketId, marketType } from '../markets/catalog';
-import { hash32, searchName, teamId } from '../providers/ids';
+import { hash32, mix, searchName, teamId, unit } from '../providers/ids';
 import type { FeedEvent, FeedLiveStats, FeedOdds, FeedResult, FeedStatus } from '../providers/types';
 import { LOCALES, type LocalizedText } from '../sports';
 import { statsOf, STAT_KEYS, type EventStats } from '../stats';
@@ -621,18 +621,9 @@ export function reanalyzeWaitMs(eventId: string, reanalyzeMs: number): number {
   return Math.round(reanalyzeMs * (1 + reanalyzeSpread(eventId) / 2));
 }
 
-/**
- * A share in [0, 1) fixed by the event's id: FNV-1a, then murmur3's finalizer (ids that differ in
- * their last characters differ in FNV's low bits only; the finalizer spreads them over all 32).
- */
+/** A share in [0, 1) fixed by the event's id (FNV-1a, mixed: ids differing in their last characters differ in FNV's low bits only). */
 function reanalyzeSpread(eventId: string): number {
-  let h = hash32(eventId);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) / 2 ** 32;
+  return unit(mix(hash32(eventId)));
 }
 
 /** AI inputs: pre-match prices, lineups and status. A change bumps the analysis version; an analysis (or a status follow-up) is asked when due. */

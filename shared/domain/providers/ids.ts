@@ -44,3 +44,21 @@ export function teamId(sportId: number, name: string): number {
 export function providerEventId(provider: string, sourceId: string): string {
   return String(hashInt(`event|${provider}|${sourceId}`, 100_000_000_000_000, 900_000_000_000_000));
 }
+
+/** Mixes integers into one 32-bit value (murmur3 finalizer steps). */
+export function mix(...values: number[]): number {
+  let h = 0x9e3779b9;
+  for (const v of values) {
+    h ^= Math.imul(((v | 0) ^ (v / 4294967296)) | 0, 0xcc9e2d51);
+    h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** A uniform in [0, 1) from a 32-bit value. */
+export const unit = (h: number) => h / 4294967296;

@@ -1,27 +1,12 @@
-import { hash32 } from '../../../domain/providers/ids';
+import { hash32, mix, unit } from '../../../domain/providers/ids';
 
 /**
  * Deterministic randomness: every draw is a pure function of the seed and a key naming what is
  * drawn (event, team, bookmaker, time bucket), so any worker computes the same world.
  */
 
-/** Mixes integers into one 32-bit value (murmur3 finalizer steps). */
-export function mix(...values: number[]): number {
-  let h = 0x9e3779b9;
-  for (const v of values) {
-    h ^= Math.imul(((v | 0) ^ (v / 4294967296)) | 0, 0xcc9e2d51);
-    h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** A uniform in [0, 1) from a 32-bit value. */
-export const unit = (h: number) => h / 4294967296;
+// Pure, so they live in the domain (the ingest planner spreads re-analyses with them); re-exported for the simulator.
+export { mix, unit } from '../../../domain/providers/ids';
 
 /** Standard normal from two 32-bit values (Box-Muller). */
 export function gauss(h1: number, h2: number): number {
