@@ -45,7 +45,7 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
       });
     }
     const existing = await findPicksOfFeaturedDay(day);
-    const byId = new Map(existing.map((p) => [String(p._id), p as unknown as Record<string, unknown>]));
+    const byId = new Map(existing.map((p) => [String(p._id), p]));
     const frozen = existing.filter((p) => p.startsAt <= at);
     const firstOrder = frozen.reduce((m, p) => Math.max(m, p.featuredOrder), 0) + 1;
     const drafts = buildPicks(candidates, firstOrder);
@@ -56,7 +56,7 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
       const { _id, ...content } = d;
       // Most rebuilds change few picks: an identical one is not written again.
       const stored = byId.get(_id);
-      if (stored && (stored.startsAt as Date) > at && sameContent(content, stored)) continue;
+      if (stored && stored.startsAt > at && sameContent(content, stored)) continue;
       // Only a pick that has not started is (re)written; a started one with the same legs stays.
       await upsertPickUnlessStarted(_id, content, at);
     }
@@ -66,6 +66,7 @@ export async function rebuildPicksForDay(day: string, now: () => Date = worldNow
   });
 }
 
-function sameContent(content: Record<string, unknown>, stored: Record<string, unknown>): boolean {
-  return Object.entries(content).every(([k, v]) => JSON.stringify(v) === JSON.stringify(stored[k]));
+function sameContent(content: object, stored: object): boolean {
+  const was = new Map(Object.entries(stored));
+  return Object.entries(content).every(([k, v]) => JSON.stringify(v) === JSON.stringify(was.get(k)));
 }

@@ -18,7 +18,7 @@ export async function commitRecommendations(ids: readonly string[], event: Commi
   if (ids.length === 0) return 0;
   const known = new Map(written.map((r) => [r._id, r]));
   const unread = ids.filter((id) => !known.has(id));
-  const read = unread.length ? ((await findRecommendationsByIds(unread)) as unknown as RecommendationForCommit[]) : [];
+  const read: readonly RecommendationForCommit[] = unread.length ? await findRecommendationsByIds(unread) : [];
   const stored = [...ids.flatMap((id) => known.get(id) ?? []), ...read];
   const order = new Map(ids.map((id, i) => [id, i]));
   stored.sort((a, b) => order.get(a._id)! - order.get(b._id)!);

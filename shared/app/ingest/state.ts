@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { key, redis } from '../../platform/db/redis';
 import { waitForLock } from '../../platform/locks';
 import { findIngestStateRows } from '../../platform/db/repositories/events';
-import { EMPTY_STATS, type EventStats } from '../../domain/stats';
+import { statsOf, type StatKey } from '../../domain/stats';
 import type { PrevLive, PrevState } from '../../domain/ingest/plan';
-import type { PrevEvent, StoredMarket } from '../../domain/ingest/stored';
+import type { StoredMarket, StoredStats } from '../../domain/ingest/stored';
 
 /**
  * What ingestion knows of the stored state of a provider's events, kept in the worker between
@@ -23,15 +23,18 @@ interface Memo {
 const memosOf = processMemo(() => new Map<string, Memo>());
 const tokenKey = (provider: string) => key('ingest', 'state', provider);
 
-const STAT_KEYS = Object.keys(EMPTY_STATS) as (keyof EventStats)[];
-
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const date = (v: unknown): Date | null => (v instanceof Date ? v : null);
+
+/** An event's stored stats as the planner compares against them (a count not stored reads as null; the phase as stored). */
+function storedStatsOf(s: Partial<Record<StatKey, number | null>> & { phase?: string | null }): StoredStats {
+  return { ...statsOf((k) => s[k] ?? null), ...(s.phase === undefined ? {} : { phase: s.phase }) };
+}
 
 /** A stored LiveEventData document as the planner compares against it. */
 function liveOf(row: Record<string, unknown>): PrevLive {
   return {
-    stats: Object.fromEntries(STAT_KEYS.map((k) => [k, num(row[k])])) as unknown as EventStats,
+    stats: statsOf((k) => num(row[k])),
     phaseSysname: typeof row.phaseSysname === 'string' ? row.phaseSysname : null,
     isLive: row.isLive === true,
     isInPlay: row.isInPlay === true,
@@ -50,7 +53,7 @@ async function readFromStore(ids: readonly string[]): Promise<Map<string, PrevSt
     const prices = rows.prices.get(id);
     const live = rows.live.get(id);
     out.set(id, {
-      event: event as unknown as PrevEvent,
+      event: { ...event, stats: event.stats ? storedStatsOf(event.stats) : event.stats },
       prices: prices
         ? {
             markets: (prices.markets ?? []) as StoredMarket[],

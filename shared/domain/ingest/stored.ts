@@ -44,7 +44,7 @@ export interface PrevEvent {
   region?: unknown;
   priority?: number;
   dataSource?: string;
-  providerEventId?: string;
+  providerEventId?: string | null;
   /** Kept on the event once captured; the planner only needs to know it is there. */
   closingLine?: unknown;
 }

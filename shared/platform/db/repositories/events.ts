@@ -6,6 +6,7 @@ import { findWhereIn } from '../lookup';
 import { driverCollection } from '../collection';
 import { Event, EventPrices, LiveEventData, OddsHistory } from '../models';
 import type { EventDoc } from '../models/event';
+import type { Lean } from '../models/define';
 import type { LiveEventDataDoc } from '../models/liveEventData';
 
 /**
@@ -138,7 +139,7 @@ export async function insertLiveEventDataUnordered(docs: Partial<LiveEventDataDo
 
 /** The stored documents ingestion compares a poll against, by event id. */
 export interface IngestStateRows {
-  events: Map<string, Record<string, unknown>>;
+  events: Map<string, Lean<EventDoc>>;
   prices: Map<string, Record<string, unknown>>;
   live: Map<string, Record<string, unknown>>;
 }
@@ -152,9 +153,9 @@ export interface IngestStateRows {
 export async function findIngestStateRows(ids: readonly string[]): Promise<IngestStateRows> {
   const empty: IngestStateRows = { events: new Map(), prices: new Map(), live: new Map() };
   if (ids.length === 0 || !(await Event.findOne({}, { _id: 1 }).lean())) return empty;
-  const byId = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [String(r._id), r]));
+  const byId = <T extends { _id?: unknown }>(rows: T[]) => new Map(rows.map((r) => [String(r._id), r]));
   const [events, prices, live] = await Promise.all([
-    findWhereIn<Record<string, unknown>>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
+    findWhereIn<Lean<EventDoc>>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
     findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, packedProjection({ markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 })),
     findWhereIn<Record<string, unknown>>(LiveEventData, '_id', ids),
   ]);
