@@ -6,7 +6,7 @@ import { findEventProvider, findLiveEventDataOfEvent, setLiveEventDataFields, up
 import { forgetIngestState, whileIngestPaused } from '../ingest/state';
 import { appendChanges } from '../../platform/feed/changeFeed';
 import { type CorrectionEventRow, findEventForCorrection } from '../../platform/db/repositories/settlementEvents';
-import { EMPTY_STATS, type EventStats } from '../../domain/stats';
+import { EMPTY_STATS, STAT_KEYS, type EventStats, type StatKey } from '../../domain/stats';
 import { settlementState } from '../../domain/settlement/state';
 
 /**
@@ -43,10 +43,7 @@ export interface CorrectionRequest {
 }
 
 /** `homeGoalsFirstHalf` -> `home-goals-first-half`: the CLI option of each EventStats field. */
-export const STATS_OPTIONS = Object.fromEntries((Object.keys(EMPTY_STATS) as (keyof EventStats)[]).map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k])) as Record<
-  string,
-  keyof EventStats
->;
+export const STATS_OPTIONS: Record<string, StatKey> = Object.fromEntries(STAT_KEYS.map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k]));
 
 /**
  * Parses the raw option values (pure): each count a whole number >= 0 or the word null (the
@@ -77,7 +74,7 @@ type Counts = Partial<Record<keyof EventStats, number | null>>;
 
 /** The fields of `changes` whose value differs from `current` (pure). */
 export function changedFields(current: Counts | null | undefined, changes: StatsChanges): (keyof EventStats)[] {
-  return (Object.keys(changes) as (keyof EventStats)[]).filter((k) => (current?.[k] ?? null) !== changes[k]);
+  return STAT_KEYS.filter((k) => k in changes && (current?.[k] ?? null) !== changes[k]);
 }
 
 export interface CorrectionOutcome {
