@@ -75,6 +75,12 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
   const now = ctx.clock.now();
   const ids = [...new Set(eventIds)];
   const out = new Map<string, EventOutcome>();
+  // Every id asked has its outcome from the start (blank, then 'missing' or the event's state).
+  const outcomeOf = (eventId: string): EventOutcome => {
+    const o = out.get(eventId);
+    if (!o) throw new Error(`settlement: no outcome kept for ${eventId}`);
+    return o;
+  };
   const blank = (eventId: string, status: EventOutcome['status'], resultVersion = 0): EventOutcome => ({
     eventId,
     status,
@@ -86,30 +92,20 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
 
   const events = await store.findEvents(ids);
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
-  const states = new Map<string, SettlementState>();
-  for (const e of events) {
-    const state = settlementState(e);
-    states.set(e._id, state);
-    out.set(e._id, blank(e._id, state.kind === 'ended' ? 'settled' : state.kind, e.resultVersion ?? 0));
-  }
-  const endedIds = events.filter((e) => states.get(e._id)!.kind === 'ended').map((e) => e._id);
-  const cancelledIds = new Set(
-    events
-      .filter((e) => {
-        const s = states.get(e._id)!;
-        return s.kind === 'unplayed' && s.final;
-      })
-      .map((e) => e._id),
-  );
+  const judged = events.map((e) => ({ event: e, state: settlementState(e) }));
+  const states = new Map<string, SettlementState>(judged.map((j) => [j.event._id, j.state]));
+  for (const { event: e, state } of judged) out.set(e._id, blank(e._id, state.kind === 'ended' ? 'settled' : state.kind, e.resultVersion ?? 0));
+  const ended = judged.filter((j) => j.state.kind === 'ended');
+  const endedIds = ended.map((j) => j.event._id);
+  const cancelledIds = new Set(judged.filter(({ state: s }) => s.kind === 'unplayed' && s.final).map((j) => j.event._id));
 
   if (endedIds.length) {
     const leds = await store.findLiveData(endedIds);
     const ledByEvent = new Map(leds.map((l) => [l.eventId, l]));
-    for (const e of events) {
-      if (!endedIds.includes(e._id)) continue;
+    for (const { event: e, state } of ended) {
       const { stats, source } = settlementStats(ledByEvent.get(e._id), e.stats);
-      contexts.set(e._id, { state: states.get(e._id)!, stats, version: e.resultVersion ?? 0, now, source, closing: e.closingLine ?? null });
-      out.get(e._id)!.statsSource = source;
+      contexts.set(e._id, { state, stats, version: e.resultVersion ?? 0, now, source, closing: e.closingLine ?? null });
+      outcomeOf(e._id).statsSource = source;
     }
   }
 
@@ -122,13 +118,14 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
       'recommendations',
       () => store.findRecommendations(endedIds),
       (rec) => {
-        const ctx = contexts.get(rec.eventId)!;
-        const decision = decideRecommendation(rec, ctx);
+        const grading = contexts.get(rec.eventId);
+        if (!grading) throw new Error(`settlement: recommendation ${rec._id} of ${rec.eventId}, which is not an ended event of this run`);
+        const decision = decideRecommendation(rec, grading);
         const kind = decision.kind === 'none' ? null : REC_KIND[decision.kind];
-        return { op: recommendationUpdate(rec, decision, ctx), tag: { eventId: rec.eventId, kind } };
+        return { op: recommendationUpdate(rec, decision, grading), tag: { eventId: rec.eventId, kind } };
       },
       (writes) => store.writeRecommendationResults(writes),
-      (tags) => tags.forEach((t) => t.kind && (out.get(t.eventId)!.recommendations[t.kind] += 1)),
+      (tags) => tags.forEach((t) => t.kind && (outcomeOf(t.eventId).recommendations[t.kind] += 1)),
     );
   }
 
@@ -161,7 +158,15 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
         return { op: pickUpdate(pick, pick.legViews, d, now, version), tag: { eventIds: pick.eventIds, kind } };
       },
       (writes) => store.writePickResults(writes),
-      (tags) => tags.forEach((t) => t.kind && t.eventIds.forEach((id) => out.get(id) && (out.get(id)!.picks[t.kind!] += 1))),
+      (tags) => {
+        for (const { kind, eventIds } of tags) {
+          if (!kind) continue;
+          for (const id of eventIds) {
+            const o = out.get(id); // a pick's other legs may be on events outside this run
+            if (o) o.picks[kind] += 1;
+          }
+        }
+      },
     );
   }
 
@@ -181,7 +186,7 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
     await store.appendChanges(
       `${settledIds[0]}-${now.getTime()}`,
       settledIds.map((id) => {
-        const o = out.get(id)!;
+        const o = outcomeOf(id);
         return { eventId: id, kind: 'settled', at, data: { resultVersion: o.resultVersion, recommendations: o.recommendations, picks: o.picks } };
       }),
     );
@@ -189,7 +194,7 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
 
   // 6. The settled-at-version marker the sweeper looks for.
   await store.markSettled(
-    [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: out.get(id)!.resultVersion })),
+    [...endedIds, ...cancelledIds].map((id) => ({ eventId: id, version: outcomeOf(id).resultVersion })),
     now,
   );
   const marked = new Set([...endedIds, ...cancelledIds]);
