@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 export type { SettlementStore } from './ports';
 import type { SettlementPickRow, SettlementRecommendationRow } from '../../platform/db/repositories/ai';
 import { correctionReason, decidePick, decideRecommendation, legView, pickUpdate, recommendationUpdate, type GradingContext, type LegView, type ResultWrite } from '../../domain/settlement/plan';
-import { betDay, settlementState, settlementStats, type SettlementState, type StatsSource } from '../../domain/settlement/state';
+import { betDay, settlementState, settlementStats, type StatsSource } from '../../domain/settlement/state';
 
 /**
  * Settlement of events: the I/O around the pure grading engine. For a set of events (one job
@@ -93,7 +93,7 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
   const events = await store.findEvents(ids);
   const contexts = new Map<string, GradingContext & { source: StatsSource }>();
   const judged = events.map((e) => ({ event: e, state: settlementState(e) }));
-  const states = new Map<string, SettlementState>(judged.map((j) => [j.event._id, j.state]));
+  const stored = new Set(events.map((e) => e._id));
   for (const { event: e, state } of judged) out.set(e._id, blank(e._id, state.kind === 'ended' ? 'settled' : state.kind, e.resultVersion ?? 0));
   const ended = judged.filter((j) => j.state.kind === 'ended');
   const endedIds = ended.map((j) => j.event._id);
@@ -145,7 +145,7 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
         const recById = new Map(legRecs.map((r) => [r._id, r]));
         // Legs on events outside this batch: was any of them cancelled before it started?
         const cancelled = new Set(cancelledIds);
-        const otherEvents = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.eventId)))].filter((id) => !states.has(id));
+        const otherEvents = [...new Set(picks.flatMap((p) => p.legs.map((l) => l.eventId)))].filter((id) => !stored.has(id));
         if (otherEvents.length) {
           for (const id of await store.findCancelledUnstartedEventIds(otherEvents)) cancelled.add(id);
         }
