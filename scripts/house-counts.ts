@@ -78,9 +78,14 @@ function tallyFile(text: string, file: string, into: Tally): void {
 
 function main(): void {
   const root = path.resolve(process.argv[2] ?? '.');
-  const files = execFileSync('git', ['ls-files', '*.ts', '*.mts', '*.tsx'], { cwd: root, encoding: 'utf8' })
-    .split('\n')
-    .filter((f) => f !== '' && !f.endsWith('.d.ts') && !f.includes('/generated/'));
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '*.ts', '*.mts', '*.tsx'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    process.stderr.write(`house-counts: ${root} is not a git checkout (usage: npm run -s house-counts [-- <checkout dir>])\n`);
+    process.exit(2);
+  }
+  const files = listed.split('\n').filter((f) => f !== '' && !f.endsWith('.d.ts') && !f.includes('/generated/'));
   const groups = new Map<string, Tally>();
   for (const file of files) {
     const group = groupOf(file);
@@ -96,9 +101,9 @@ function main(): void {
   }
   groups.set('shared (all)', sharedTotal);
   const rows = [...groups].sort(([a], [b]) => a.localeCompare(b));
-  console.log('| folder | files | lines | casts | ! | singletons | processMemo |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const [name, t] of rows) console.log(`| ${name} | ${t.files} | ${t.lines} | ${t.casts} | ${t.nonNull} | ${t.singletons} | ${t.memos} |`);
+  const lines = ['| folder | files | lines | casts | ! | singletons | processMemo |', '|---|---|---|---|---|---|---|'];
+  for (const [name, t] of rows) lines.push(`| ${name} | ${t.files} | ${t.lines} | ${t.casts} | ${t.nonNull} | ${t.singletons} | ${t.memos} |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main();
