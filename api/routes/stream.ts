@@ -1,9 +1,10 @@
 import { bearerKey } from '../../shared/domain/billing/keys';
 import { nextRef } from '../../shared/app/billing/metering';
-import { chargeOpening } from '../../shared/app/stream/metering';
-import { StreamSession, startOf } from '../../shared/app/stream/session';
+import { backlogMinutes, chargeBacklog, chargeOpening, chargePeriod } from '../../shared/app/stream/metering';
+import { StreamSession, startOf, type PeriodVerdict } from '../../shared/app/stream/session';
+import { idTime } from '../../shared/domain/stream/messages';
 import { getConfig } from '../../shared/platform/config';
-import { acquireSlot } from '../../shared/platform/stream/slots';
+import { acquireSlot, releaseSlot } from '../../shared/platform/stream/slots';
 import { ApiError } from '../errors';
 import { streamHeaders, streamQuery, streamResponse } from '../schemas/stream';
 import { route } from './route';
@@ -56,21 +57,53 @@ export function streamRoute(): Route {
       if (!(await acquireSlot(key.keyId, connectionId, limit, cfg.STREAM_HEARTBEAT_MS * 3))) {
         throw new ApiError('TOO_MANY_STREAMS', `This key holds ${limit} open streams, its limit: close one, or retry later.`, { limit }, { 'Retry-After': '5' });
       }
-      const session = new StreamSession(app, res, {
-        connectionId,
-        filter,
-        start,
-        keyId: key.keyId,
-        metering: { plaintext, key, cost: priced.credits, endpoint: priced.id },
-        errors: {
-          insufficient: (balance) =>
-            new ApiError('INSUFFICIENT_CREDITS', `Insufficient credits: this stream costs ${priced.credits} credit per minute.`, { creditsRequired: priced.credits, creditsRemaining: balance }).toBody(
-              req.id,
-            ),
-          revoked: () => new ApiError('INVALID_API_KEY', 'Invalid API key').toBody(req.id),
-        },
-      });
-      return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window) }, async () => {
+      const live = key.mode === 'live';
+      if (live && start.from === 'id') {
+        // A resume replays the feed since its id: priced by the minutes it covers (the open pays the first).
+        const minutes = backlogMinutes(idTime(start.afterId), Date.now(), cfg.STREAM_BILLING_INTERVAL_MS) * priced.credits;
+        if (minutes > 0) {
+          const charged = await chargeBacklog(app, { key, cost: minutes, ref: `${connectionId}.backlog`, endpoint: priced.id });
+          if (!charged.ok) {
+            await releaseSlot(key.keyId, connectionId);
+            throw new ApiError(
+              'INSUFFICIENT_CREDITS',
+              `Insufficient credits: resuming from this id replays ${minutes + priced.credits} minutes of the feed, ${minutes + priced.credits} credits with the open; resume from a later id, or open without one.`,
+              // The open's credit is given back with the refusal.
+              { creditsRequired: minutes + priced.credits, creditsRemaining: charged.balance + priced.credits },
+            );
+          }
+          res.setHeader('X-Credits-Consumed', String(minutes + priced.credits));
+          res.setHeader('X-Credits-Remaining', String(charged.balance));
+        }
+      }
+      const period = async (n: number): Promise<PeriodVerdict> => {
+        const r = await chargePeriod(app, { plaintext, key, cost: priced.credits, endpoint: priced.id, ref: `${connectionId}.${n}` });
+        if (r.ok) return { ok: true };
+        if (r.reason === 'revoked') return { ok: false, body: new ApiError('INVALID_API_KEY', 'Invalid API key').toBody(req.id) };
+        if (r.reason === 'capped') {
+          return {
+            ok: false,
+            body: new ApiError(
+              'RATE_LIMITED',
+              `The test keys of this account made their ${r.cap} requests of today (UTC): each minute of a test key's stream is one. Use a live key, or retry after ${r.retryAfterS} seconds.`,
+              {
+                retryAfterS: r.retryAfterS,
+              },
+            ).toBody(req.id),
+          };
+        }
+        return {
+          ok: false,
+          body: new ApiError('INSUFFICIENT_CREDITS', `Insufficient credits: this stream costs ${priced.credits} credit per minute.`, {
+            creditsRequired: priced.credits,
+            creditsRemaining: r.balance,
+          }).toBody(req.id),
+        };
+      };
+      const delayMs = live ? 0 : cfg.TEST_KEY_SNAPSHOT_S * 1000;
+      const session = new StreamSession(app, res, { connectionId, filter, start, keyId: key.keyId, period, delayMs });
+      const delayed: Record<string, string> = delayMs > 0 ? { 'X-Data-Delayed': 'true', 'X-Data-Delay-Seconds': String(delayMs / 1000) } : {};
+      return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed }, async () => {
         // The open's debit is charged now: the response ends long after the holds' stale sweep would give it back.
         chargeOpening(app, { key, debit, cost: priced.credits, endpoint: priced.id });
         await session.run();

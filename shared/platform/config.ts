@@ -22,7 +22,12 @@ interface VarSpec {
 const integer = <D extends string>(defaultValue: D, minimum: number, maximum: number, description: string) => ({ type: 'integer' as const, default: defaultValue, minimum, maximum, description });
 
 export const CONFIG_VARS = {
-  NODE_ENV: { type: 'string', default: 'development', enum: ['development', 'production', 'test'], description: 'Runtime mode.' },
+  NODE_ENV: {
+    type: 'string',
+    default: 'development',
+    enum: ['development', 'production', 'test'],
+    description: 'Runtime mode: the Procfile runs every process with production (which refuses PAYMENT_GATEWAY=test); npm start runs development, npm test test.',
+  },
   HOST: { type: 'string', default: '0.0.0.0', description: 'Interface the web process listens on.' },
   PORT: integer('3000', 0, 65535, 'HTTP port of the web process (0 = any free port).'),
   PUBLIC_URL: {
@@ -146,7 +151,7 @@ export const CONFIG_VARS = {
     '300',
     0,
     86400,
-    "How long a test key's answer is kept and served again, unchanged, to every test key asking the same thing (its Age header tells how old): test keys see the real shapes, not a live feed. 0: test keys read live answers.",
+    "The test keys' delay, in seconds: every answer a test key gets shows data at least this old, per data version, not per URL (its Age header tells how old; an answer with no data that old yet is a 503 test_data_pending with Retry-After): test keys see the real shapes, not a live feed. 0: test keys read live answers.",
   ),
   SIGNUP_PER_ADDRESS_PER_HOUR: integer('5', 1, 1000000, 'Sign-ups one client address may attempt per hour (429 past it).'),
   ACCOUNT_API_PER_ADDRESS_PER_MINUTE: integer('120', 1, 1000000, 'Requests one client address may make to /v2/account per minute (429 past it).'),
@@ -156,7 +161,7 @@ export const CONFIG_VARS = {
     default: 'test',
     enum: ['test', 'stripe', 'none'],
     description:
-      "Gateway that charges purchases and auto-recharges: test (built in, Stripe's test cards, charges nothing real; refused with NODE_ENV=production), stripe, or none (this deployment sells nothing: purchases, payment methods and auto-recharge answer 403).",
+      "Gateway that charges purchases and auto-recharges: test (built in, Stripe's test cards, charges nothing real: what it sells is test credits, which only test keys see; refused with NODE_ENV=production), stripe, or none (this deployment sells nothing: purchases, payment methods and auto-recharge answer 403).",
   },
   STRIPE_API_URL: { type: 'string', default: 'https://api.stripe.com', pattern: '^https?://.+', description: 'Stripe API base URL.' },
   STRIPE_SECRET_KEY: { type: 'string', default: '', secret: true, description: 'Stripe secret key (required when PAYMENT_GATEWAY is stripe).' },
@@ -183,6 +188,12 @@ export const CONFIG_VARS = {
     1,
     1000000,
     'Merged messages a GET /v2/stream connection that reads too slowly may have pending; past it the stream ends with snapshot_required (slow_consumer).',
+  ),
+  STREAM_SLOW_READER_MS: integer(
+    '60000',
+    1000,
+    3600000,
+    'How long a GET /v2/stream reader may stay behind the live feed (its socket full and not caught up since) before what it has not read is merged per event and kind (messages marked conflated); until then every entry is a message of its own.',
   ),
   STREAM_MAX_CONNECTIONS_LIVE: integer('5', 1, 100000, 'Concurrent GET /v2/stream connections one live key may hold, across every web process (429 past it).'),
   STREAM_MAX_CONNECTIONS_TEST: integer('2', 1, 100000, 'Concurrent GET /v2/stream connections one test key may hold, across every web process (429 past it).'),

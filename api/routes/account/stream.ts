@@ -76,8 +76,9 @@ export function accountStreamRoutes(): Route[] {
           filter,
           start,
           keyId: slot,
-          metering: null,
-          errors: { insufficient: () => notSignedIn(req), revoked: () => notSignedIn(req) },
+          period: null,
+          // The test feed: a session pays nothing, so it reads what a test key reads, delayed.
+          delayMs: cfg.TEST_KEY_SNAPSHOT_S * 1000,
         });
         // The session is checked again at each heartbeat: signed out (or expired), the stream ends.
         let checking = false;
@@ -95,7 +96,10 @@ export function accountStreamRoutes(): Route[] {
             .finally(() => (checking = false));
         }, cfg.STREAM_HEARTBEAT_MS);
         void session.ended.then(() => clearInterval(check));
-        return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window) }, () => session.run());
+        const delayed: Record<string, string> = cfg.TEST_KEY_SNAPSHOT_S > 0 ? { 'X-Data-Delayed': 'true', 'X-Data-Delay-Seconds': String(cfg.TEST_KEY_SNAPSHOT_S) } : {};
+        return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed }, () =>
+          session.run(),
+        );
       },
     }),
   ];

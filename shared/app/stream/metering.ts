@@ -10,7 +10,8 @@ import type { AppContext } from '../context';
  * nothing is held). The open's debit is the request's own, made by the metering middleware.
  */
 
-export type PeriodOutcome = { ok: true; balance?: number } | { ok: false; reason: 'revoked' } | { ok: false; reason: 'insufficient'; balance: number };
+export type PeriodOutcome =
+  { ok: true; balance?: number } | { ok: false; reason: 'revoked' } | { ok: false; reason: 'insufficient'; balance: number } | { ok: false; reason: 'capped'; cap: number; retryAfterS: number };
 
 export interface PeriodInput {
   plaintext: string;
@@ -26,7 +27,9 @@ export async function chargePeriod(ctx: AppContext, input: PeriodInput): Promise
   const live = input.key.mode === 'live';
   const access = await checkAccess(input.plaintext, live ? { cost: input.cost, ref: input.ref } : undefined);
   if (access.outcome === 'invalid') return { ok: false, reason: 'revoked' };
-  // Test keys consume no credits; a key over its rate limit or cap is still a valid key.
+  // Test keys consume no credits, but their stream is requests of their daily cap: at the cap it ends.
+  if (access.outcome === 'capped') return { ok: false, reason: 'capped', cap: access.cap, retryAfterS: access.retryAfterS };
+  // A key over its rate limit is still a valid key: the period goes on.
   if (!live) return { ok: true };
   const { accountId, keyId } = input.key;
   const debit: Debit =
@@ -43,4 +46,27 @@ export function chargeOpening(ctx: AppContext, input: { key: KeyIdentity; debit:
   const d = input.debit;
   if (!d?.ok) return;
   settleRequest(ctx, { accountId: input.key.accountId, keyId: input.key.keyId, ref: d.ref, hold: d.hold, at: d.at, cost: input.cost, endpoint: input.endpoint, charged: true });
+}
+
+/**
+ * The minutes of the feed a resume replays beyond the open's own (cost table row `/v2/stream`,
+ * docs/metering.md): a backlog covers the time from the resume id to now, every started minute of
+ * it is a credit, and the open's credit pays the first. A stream that reconnects every 15 minutes
+ * thus pays about what one that stayed connected pays.
+ */
+export function backlogMinutes(resumeIdMs: number, nowMs: number, periodMs: number): number {
+  const span = Math.max(0, nowMs - resumeIdMs);
+  return Math.max(0, Math.ceil(span / periodMs) - 1);
+}
+
+/** Debits a resume's backlog (its own ref) and charges it at once; insufficient: nothing is debited. */
+export async function chargeBacklog(
+  ctx: AppContext,
+  input: { key: KeyIdentity; cost: number; ref: string; endpoint: string },
+): Promise<{ ok: true; balance: number } | { ok: false; balance: number }> {
+  const { accountId, keyId } = input.key;
+  const debit = await debitRequest(ctx, { accountId, cost: input.cost, ref: input.ref });
+  if (!debit.ok) return { ok: false, balance: debit.balance };
+  settleRequest(ctx, { accountId, keyId, ref: debit.ref, hold: debit.hold, at: debit.at, cost: input.cost, endpoint: input.endpoint, charged: true });
+  return { ok: true, balance: debit.balance };
 }

@@ -59,8 +59,15 @@ export interface MessageData {
   at: string;
   provider: string | null;
   data: unknown;
-  /** Present (true) when several changes were merged into this message for a slow reader. */
+  /** Present (true) when several changes were merged into this message for a reader that stayed behind. */
   conflated?: true;
+  /** On a merged message: how many entries it covers. */
+  merged?: number;
+  /** On a merged message: the first and last entry ids it covers (its `id:` is where a resume from it starts). */
+  firstEntryId?: string;
+  lastEntryId?: string;
+  /** Present (true) on the test feed: the change is served a delay after it was stored (docs/stream.md). */
+  delayed?: true;
 }
 
 /** One message of the stream: `id` is the change feed entry id (the last merged one when conflated). */
@@ -131,7 +138,14 @@ export function mergeMessages(earlier: StreamMessage, later: StreamMessage): Str
       data = { ...(isObject(later.data.data) ? later.data.data : {}), items: [...a.values()] };
     }
   }
-  return { id: later.id, firstId: earlier.firstId, channel: later.channel, data: { ...later.data, data, conflated: true }, merged: earlier.merged + later.merged };
+  const merged = earlier.merged + later.merged;
+  return {
+    id: later.id,
+    firstId: earlier.firstId,
+    channel: later.channel,
+    data: { ...later.data, data, conflated: true, merged, firstEntryId: earlier.firstId, lastEntryId: later.id },
+    merged,
+  };
 }
 
 /**
@@ -152,31 +166,37 @@ export class PendingMessages {
     this.byKey.set(k, earlier ? mergeMessages(earlier, m) : m);
   }
 
-  /** Everything pending, in order, with the ids it may carry (`withIds`); empties the set. */
-  drain(): { message: StreamMessage; id: string | null }[] {
-    const out = withIds([...this.byKey.values()]);
+  /** Everything pending, in order, each with the resume id it carries (`withIds`); empties the set. */
+  drain(resumeFrom: string | null): { message: StreamMessage; id: string | null }[] {
+    const out = withIds([...this.byKey.values()], resumeFrom);
     this.byKey.clear();
     return out;
   }
 }
 
 /**
- * The `id:` each message of a drained batch may carry so that resuming stays exact: a client
- * that resumes from an id must have received everything up to it. A merged message carries its
- * last entry's id, and an earlier message of the batch may come before entries merged into a
- * later one: such a message goes without an id (the client's last id stays the previous one, and
- * a resume from it reads those entries again). The batch's last message always carries its id.
+ * The `id:` each message of a merged batch carries, so that every message has one and a resume
+ * from it stays exact: a client resuming from an id must hold everything up to it. A message
+ * whose entries all come before every later message's first entry carries its own last entry's
+ * id; one that a later message overlaps (an entry before its id is merged into a later message)
+ * carries the resume point before it: the previous message's, or `resumeFrom` (where the batch
+ * starts) for the first. A resume from such an id re-sends the entries after it, including some
+ * this message already merged (its `firstEntryId`..`lastEntryId` say which). The batch's last
+ * message always carries its own id.
  */
-export function withIds(batch: readonly StreamMessage[]): { message: StreamMessage; id: string | null }[] {
-  const out: { message: StreamMessage; id: string | null }[] = [];
+export function withIds(batch: readonly StreamMessage[], resumeFrom: string | null): { message: StreamMessage; id: string | null }[] {
+  const complete: boolean[] = new Array<boolean>(batch.length);
   let minFirstAfter: string | null = null;
   for (let i = batch.length - 1; i >= 0; i--) {
     const m = batch[i];
-    const complete = minFirstAfter === null || compareChangeIds(minFirstAfter, m.id) > 0;
-    out.push({ message: m, id: complete ? m.id : null });
+    complete[i] = minFirstAfter === null || compareChangeIds(minFirstAfter, m.id) > 0;
     if (minFirstAfter === null || compareChangeIds(m.firstId, minFirstAfter) < 0) minFirstAfter = m.firstId;
   }
-  return out.reverse();
+  let safe = resumeFrom;
+  return batch.map((message, i) => {
+    if (complete[i]) safe = message.id;
+    return { message, id: safe };
+  });
 }
 
 /** Why a reconnecting client gets `snapshot_required` instead of its missed messages. */

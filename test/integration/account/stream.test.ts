@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createApp } from '../../../api/app';
+import { applyCredit } from '../../../shared/app/billing/credits';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, type Change } from '../../../shared/platform/feed/changeFeed';
@@ -32,7 +33,9 @@ describe('GET /v2/account/stream (the session stream of the dashboard)', functio
   let a: TestServer;
   let b: TestServer;
   const open: SseClient[] = [];
-  const env = { STREAM_POLL_MS: String(POLL_MS), STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS), STREAM_MAX_CONNECTIONS_TEST: '2' };
+  // The resume mechanics are read on a test feed without delay (TEST_KEY_SNAPSHOT_S=0, a development
+  // setting); the delay itself has its own test below.
+  const env = { STREAM_POLL_MS: String(POLL_MS), STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS), STREAM_MAX_CONNECTIONS_TEST: '2', TEST_KEY_SNAPSHOT_S: '0' };
   const sse = async (server: TestServer, query: string, headers: Record<string, string>) => {
     const c = await openSse(`${server.url}/v2/account/stream${query}`, headers);
     open.push(c);
@@ -57,6 +60,7 @@ describe('GET /v2/account/stream (the session stream of the dashboard)', functio
   });
   afterEach(async () => {
     for (const c of open.splice(0)) c.close();
+    setEnvForChildren(env);
     await sleep(50);
   });
   after(async () => {
@@ -81,6 +85,27 @@ describe('GET /v2/account/stream (the session stream of the dashboard)', functio
     expect(m2.data).to.deep.include({ kind: 'score', data: { home: 1, away: 0 } });
     // Free: the account's balance is what sign-up gave it.
     expect((await browser.send('GET', '/v2/account')).body.account.balance).to.equal(500);
+  });
+
+  it('money: an account with no credits gets no live data on its session stream: the test feed, each change the delay after it was stored, marked delayed, nothing debited', async () => {
+    setEnvForChildren({ TEST_KEY_SNAPSHOT_S: '2' });
+    const browser = await signedIn();
+    const account = (await browser.send('GET', '/v2/account')).body.account;
+    await applyCredit(account.id, { ref: `drain:${account.id}`, kind: 'adjustment', delta: -account.balance });
+    const c = await sse(a, '?eventIds=8810020', cookieOf(browser));
+    expect(c.status).to.equal(200);
+    expect(c.headers.get('x-data-delayed')).to.equal('true');
+    expect(c.headers.get('x-data-delay-seconds')).to.equal('2');
+    await sleep(POLL_MS);
+    const stored = Date.now();
+    await append([score('8810020', 1)]);
+    await sleep(1200);
+    // The live feed would have delivered it within two poll intervals.
+    expect(c.messages).to.deep.equal([]);
+    const [m] = await c.waitFor(1, 4000);
+    expect(Date.now() - stored).to.be.at.least(2000);
+    expect(m.data).to.deep.include({ eventId: '8810020', kind: 'score', delayed: true });
+    expect((await browser.send('GET', '/v2/account')).body.account.balance).to.equal(0);
   });
 
   it('happy: a reconnect with Last-Event-ID (or lastEventId) gets exactly the missed messages in order, then live, on the other web server too', async () => {

@@ -215,6 +215,64 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     expect(await balanceOf(test.accountId)).to.equal(1000);
   });
 
+  it("money: a test key's stream is the test feed: each change the delay after it was stored, marked delayed, nothing debited", async () => {
+    setEnvForChildren({ TEST_KEY_SNAPSHOT_S: '2' });
+    const test = await accountWithKey(1000, 'test');
+    const c = await sse(a, '?eventIds=8800020', bearer(test.key));
+    expect(c.status).to.equal(200);
+    expect(c.headers.get('x-data-delayed')).to.equal('true');
+    await sleep(POLL_MS);
+    const stored = Date.now();
+    await append([score('8800020', 1)]);
+    await sleep(1200);
+    expect(c.messages).to.deep.equal([]);
+    const [m] = await c.waitFor(1, 4000);
+    expect(Date.now() - stored).to.be.at.least(2000);
+    expect(m.data).to.deep.include({ eventId: '8800020', kind: 'score', delayed: true });
+    expect(await balanceOf(test.accountId)).to.equal(1000);
+  });
+
+  it("money: a test key's stream ends at the account's daily cap (each period is one of its requests)", async () => {
+    setEnvForChildren({ TEST_KEY_DAILY_REQUESTS: '3', STREAM_BILLING_INTERVAL_MS: '300' });
+    const test = await accountWithKey(1000, 'test');
+    const c = await sse(a, '?eventIds=8800021', bearer(test.key));
+    expect(c.status).to.equal(200);
+    await c.ended;
+    const last = c.messages[c.messages.length - 1];
+    expect(last.event).to.equal('error');
+    expect(last.data).to.deep.include({ statusCode: 429, code: 'rate_limited' });
+    // Plain requests of the account's test keys are refused too: the cap is one.
+    const again = await sse(a, '?eventIds=8800021', bearer(test.key));
+    expect(again.status).to.equal(429);
+  });
+
+  it('money: a resume replays a backlog priced by the minutes it covers (the open pays the first); without the credits a 403 (insufficient_credits) that costs nothing', async () => {
+    setEnvForChildren({ STREAM_BILLING_INTERVAL_MS: '1000' });
+    const { accountId, key } = await accountWithKey(1000);
+    const c = await sse(a, '?eventIds=8800022', bearer(key));
+    await sleep(POLL_MS);
+    await append([score('8800022', 1)]);
+    const [m] = await c.waitFor(1);
+    c.close();
+    await sleep(300);
+    const before = await balanceOf(accountId);
+    await sleep(3200 - (Date.now() - Number(String(m.id).split('-')[0])));
+    // The id is 3.2 to 3.9 "minutes" (seconds here) old: four started minutes, the open pays one.
+    const back = await sse(a, '?eventIds=8800022', { ...bearer(key), 'Last-Event-ID': String(m.id) });
+    expect(back.status).to.equal(200);
+    expect(back.headers.get('x-credits-consumed')).to.equal('4');
+    back.close();
+    await sleep(300);
+    expect(before - (await balanceOf(accountId))).to.equal(4);
+
+    const poor = await accountWithKey(2);
+    const refused = await sse(a, '?eventIds=8800022', { ...bearer(poor.key), 'Last-Event-ID': String(m.id) });
+    expect(refused.status).to.equal(403);
+    expect(refused.body).to.deep.include({ code: 'insufficient_credits' });
+    await sleep(300);
+    expect(await balanceOf(poor.accountId)).to.equal(2);
+  });
+
   it('error: a balance that runs out ends the stream with an error message in the error shape', async () => {
     setEnvForChildren({ STREAM_BILLING_INTERVAL_MS: '200' });
     const { accountId, key } = await accountWithKey(2);
@@ -237,8 +295,8 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     expect(c.messages[c.messages.length - 1].data.code).to.equal('invalid_api_key');
   });
 
-  it('error: a client that does not read gets its pending updates merged, then snapshot_required (slow_consumer) past the bound', async () => {
-    setEnvForChildren({ STREAM_MAX_PENDING: '20' });
+  it('error: a client that stays behind past STREAM_SLOW_READER_MS gets what it has not read merged, then snapshot_required (slow_consumer) past the bound', async () => {
+    setEnvForChildren({ STREAM_MAX_PENDING: '20', STREAM_SLOW_READER_MS: '1000' });
     const { key } = await accountWithKey(1000);
     const chunks: Buffer[] = [];
     const ended = new Promise<void>((resolve, reject) => {

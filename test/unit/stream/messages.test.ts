@@ -53,7 +53,7 @@ describe('stream messages (pure)', () => {
     p.add(messageOf(price('3-0', 'e1', [['b', 3.5]])));
     p.add(messageOf(entry('4-0', 'e1', 'score', { home: 2 })));
     expect(p.size).to.equal(3);
-    const out = p.drain();
+    const out = p.drain('0-0');
     expect(p.size).to.equal(0);
     expect(out.map((o) => [o.message.id, o.message.data.kind, o.message.data.eventId, o.message.data.conflated ?? false])).to.deep.equal([
       ['2-0', 'score', 'e2', false],
@@ -67,6 +67,7 @@ describe('stream messages (pure)', () => {
       ],
     });
     expect(out[1].message.merged).to.equal(2);
+    expect(out[1].message.data).to.include({ conflated: true, merged: 2, firstEntryId: '1-0', lastEntryId: '3-0' });
   });
 
   it('happy: recommendations are never merged with each other', () => {
@@ -76,18 +77,75 @@ describe('stream messages (pure)', () => {
     expect(p.size).to.equal(2);
   });
 
-  it('edge: a drained message goes without an id while entries before its id are still to come in a later merged one (resume stays exact)', () => {
-    const p = new PendingMessages();
-    p.add(messageOf(entry('1-0', 'e1', 'score', { home: 1 })));
-    p.add(messageOf(entry('2-0', 'e2', 'score', { home: 1 })));
-    p.add(messageOf(entry('3-0', 'e1', 'score', { home: 2 })));
-    // e2 (2-0) is sent before e1's merge of 1-0 and 3-0: a client holding 2-0 would not have 1-0.
-    expect(p.drain().map((o) => [o.message.id, o.id])).to.deep.equal([
-      ['2-0', null],
-      ['3-0', '3-0'],
-    ]);
+  it('edge: every drained message carries an id, and a resume from any of them misses nothing (table)', () => {
+    type Row = { entries: [string, string][]; from: string | null; ids: [string, string | null][] };
+    const rows: Row[] = [
+      // e2 (2-0) goes before e1's merge of 1-0 and 3-0: a client holding it has not got 1-0, so it carries the batch's start.
+      {
+        entries: [
+          ['1-0', 'e1'],
+          ['2-0', 'e2'],
+          ['3-0', 'e1'],
+        ],
+        from: '0-5',
+        ids: [
+          ['2-0', '0-5'],
+          ['3-0', '3-0'],
+        ],
+      },
+      // Nothing overlaps: each message its own id.
+      {
+        entries: [
+          ['1-0', 'a'],
+          ['2-0', 'b'],
+        ],
+        from: '0-5',
+        ids: [
+          ['1-0', '1-0'],
+          ['2-0', '2-0'],
+        ],
+      },
+      // A complete message after an overlapped one: its own id; the overlapped one the previous complete id.
+      {
+        entries: [
+          ['1-0', 'a'],
+          ['2-0', 'b'],
+          ['3-0', 'c'],
+          ['4-0', 'b'],
+          ['5-0', 'd'],
+        ],
+        from: '0-1',
+        ids: [
+          ['1-0', '1-0'],
+          ['3-0', '1-0'],
+          ['4-0', '4-0'],
+          ['5-0', '5-0'],
+        ],
+      },
+      // A batch of one merged message.
+      {
+        entries: [
+          ['7-0', 'a'],
+          ['8-0', 'a'],
+        ],
+        from: '6-0',
+        ids: [['8-0', '8-0']],
+      },
+    ];
+    for (const row of rows) {
+      const p = new PendingMessages();
+      for (const [id, e] of row.entries) p.add(messageOf(entry(id, e, 'score', { home: id })));
+      const out = p.drain(row.from);
+      expect(out.map((o) => [o.message.id, o.id])).to.deep.equal(row.ids);
+      // The resume promise: after message i, every entry up to its id was in messages 0..i.
+      out.forEach((o, i) => {
+        const covered = new Set(out.slice(0, i + 1).flatMap((x) => row.entries.filter(([id, e]) => e === x.message.data.eventId && id >= x.message.firstId && id <= x.message.id).map(([id]) => id)));
+        const before = row.entries.filter(([id]) => o.id !== null && id <= o.id && (row.from === null || id > row.from)).map(([id]) => id);
+        for (const id of before) expect(covered.has(id), `${id} before resume id ${String(o.id)}`).to.equal(true);
+      });
+    }
     const plain = [messageOf(entry('1-0', 'a', 'score', 1)), messageOf(entry('2-0', 'b', 'score', 1))];
-    expect(withIds(plain).map((o) => o.id)).to.deep.equal(['1-0', '2-0']);
+    expect(withIds(plain, null).map((o) => o.id)).to.deep.equal(['1-0', '2-0']);
   });
 
   it('happy: resume decisions: none, within the window, past it, unknown, trimmed', () => {
