@@ -56,7 +56,26 @@ export function modeOf(plaintext: string): KeyMode {
   return plaintext.startsWith('sk_live_') ? 'live' : 'test';
 }
 
-/** Masks anything shaped like one of our keys (for log lines built from URLs or messages). */
+/**
+ * One character of a key as a URL or a header may carry it: itself, or percent-encoded (hex in
+ * either case, the `%` itself encoded again any number of times: `%5F`, `%5f`, `%255F`), or as
+ * `%u00XX`. Matched case-insensitively.
+ */
+const encoded = (literal: string, hex: string) => `(?:${literal}|%(?:25)*(?:u00)?(?:${hex}))`;
+const char = (c: string) => encoded(c, c.charCodeAt(0).toString(16));
+const word = (w: string) => [...w].map(char).join('');
+/** A base62 character, plain or encoded: 0-9 (30-39), A-Z (41-5A), a-z (61-7A). */
+const BASE62 = encoded('[0-9a-z]', '3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]');
+const KEY_IN_TEXT = new RegExp(`${word('sk_')}(${word('live')}|${word('test')})${char('_')}${BASE62}+`, 'gi');
+
+/** A percent-encoded text decoded however often it was encoded (only what maskKeys matched: no invalid sequences). */
+const decodeAll = (text: string) => text.replace(/%(?:25)*(?:u00)?([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/**
+ * Masks anything shaped like one of our keys (for log lines built from URLs or messages), in any
+ * encoding a URL or a header can carry it: `sk_live_...`, `sk%5Flive%5F...`, every character
+ * percent-encoded, lower-case hex, encoded twice.
+ */
 export function maskKeys(text: string): string {
-  return text.replace(/sk_(live|test)_[0-9A-Za-z]+/g, 'sk_$1_[redacted]');
+  return text.replace(KEY_IN_TEXT, (_, mode: string) => `sk_${decodeAll(mode).toLowerCase()}_[redacted]`);
 }

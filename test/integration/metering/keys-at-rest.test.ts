@@ -8,6 +8,7 @@ import { findApiKeyById } from '../../../shared/platform/db/repositories/account
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
+import { freePort } from '../../helpers/stack';
 
 /** Every document of every collection, as text. */
 async function databaseText(): Promise<string> {
@@ -77,6 +78,52 @@ describe('metering: keys at rest and in logs', function () {
       expect(logs).to.not.include(key);
       expect(logs).to.not.include(other.key);
       expect(logs).to.not.include('Z'.repeat(32));
+    } finally {
+      await sigkillTree(web);
+    }
+  });
+
+  it('security: the real web process at LOG_LEVEL=trace never logs a key sent percent-encoded in the URL, in any mix of encodings, in a query or a path', async () => {
+    const [a, b] = [await accountWithKey(500), await accountWithKey(500, 'test')];
+    const secret = (k: string) => k.slice(8);
+    const pct = (c: string, lower = false) => {
+      const hex = c.charCodeAt(0).toString(16);
+      return `%${lower ? hex : hex.toUpperCase()}`;
+    };
+    const port = await freePort();
+    const web = spawnEntry('workers/web.ts', { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'trace' });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntil(
+        'the web process to listen',
+        () =>
+          fetch(`${url}/v2/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        60000,
+        250,
+      );
+      const sent = [
+        `/v2/matches?api_key=${a.key.replace(/_/g, '%5F')}`,
+        `/v2/matches?api_key=sk_live%5f${secret(a.key)}`,
+        `/v2/matches?api_key=${[...a.key].map((c) => pct(c)).join('')}&limit=1`,
+        `/v2/matches?api_key=${[...b.key].map((c, i) => (i % 3 ? pct(c, true) : c)).join('')}`,
+        `/v2/nope/${[...b.key].map((c) => pct(c, true)).join('')}`,
+        `/v2/matches/${a.key.replace(/_/g, '%255F')}`,
+      ];
+      for (const path of sent) expect((await fetch(url + path)).status, path).to.be.within(400, 404);
+      web.child.kill('SIGTERM');
+      await web.exited;
+      const logs = web.output();
+      expect(logs.match(/"url":"\/v2\/(matches|nope)/g), 'the requests were logged').to.have.length(sent.length);
+      // Decoded however often it was encoded, the log holds neither key.
+      let decoded = logs;
+      for (let i = 0; i < 3; i++) decoded = decoded.replace(/%(?:u00)?([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      for (const k of [a.key, b.key]) {
+        expect(decoded).to.not.include(secret(k));
+        expect(logs).to.not.include(secret(k).slice(0, 8));
+      }
     } finally {
       await sigkillTree(web);
     }
