@@ -28,6 +28,8 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large', code: 'headers_too_large' },
   INTERNAL: { status: 500, error: 'Internal Server Error', code: 'internal_error' },
   UNAVAILABLE: { status: 503, error: 'Service Unavailable', code: 'service_unavailable' },
+  /** A test key asked for an answer with no rendering as old as the test keys' delay yet (api/cache/testSnapshots.ts); Retry-After says when. */
+  TEST_DATA_PENDING: { status: 503, error: 'Service Unavailable', code: 'test_data_pending' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -19,6 +19,10 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'A backing service is unreachable.',
 };
 
+/** The 503 of a metered route a test key reads delayed. */
+const TEST_KEY_503 =
+  "A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again.";
+
 /** The statuses of a session route (the account API) unless it describes them otherwise. */
 const SESSION_TEXT: Record<number, string> = {
   401: 'Not signed in (no or expired session cookie).',
@@ -90,12 +94,14 @@ function access(route: RouteDescription): { credits: number; per?: 'minute'; cos
   const keyed = !row.public;
   const credits = row.credits;
   const statuses = [400, ...(keyed ? [401, 402, 403, 429] : []), ...own.keys(), 503];
+  // A test key's answer is delayed data (api/cache/testSnapshots.ts): its own 503 while none is old enough.
+  const delayed = keyed && route.snapshots !== false;
   return {
     credits,
     ...(row.per ? { per: row.per } : {}),
     cost: `Costs ${credits} credit${credits === 1 ? '' : 's'} per ${row.per ?? 'request'}${keyed ? '' : '; no key needed'}.`,
     security: keyed ? [{ bearerAuth: [] }] : [],
-    errors: new Map(statuses.map((s) => [s, own.get(s) ?? STATUS_TEXT[s]])),
+    errors: new Map(statuses.map((s) => [s, own.get(s) ?? (s === 503 && delayed ? TEST_KEY_503 : STATUS_TEXT[s])])),
   };
 }
 
@@ -165,7 +171,15 @@ export function openApiDocument(routes: readonly RouteDescription[]): Record<str
     components: {
       schemas: components,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key (sk_live_... or sk_test_...)' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'API key (sk_live_... or sk_test_...)',
+          description:
+            'A live key (sk_live_...) is charged per request and reads live data. A test key (sk_test_...) is never charged, is limited per day, and reads delayed data: ' +
+            "every answer it gets shows data at least the deployment's delay old (300 seconds by default), per data version, not per URL, with `Age` (how old, in seconds) and `X-Data-Delayed: true`; " +
+            'an answer with no data that old yet (asked for the first time just after the data changed) is a 503 `test_data_pending` whose Retry-After says when it will be.',
+        },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'odds_session', description: 'The session of the account API (set by signup and login).' },
       },
     },

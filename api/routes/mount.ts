@@ -1,7 +1,8 @@
 import type { AppContext } from '../../shared/app/context';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { renderBody, sendCached } from '../cache/pageCache';
-import { findSnapshot, keepSnapshot, sendSnapshot, snapshotKey, type Snapshot } from '../cache/testSnapshots';
+import { cachedPage, sendCached } from '../cache/pageCache';
+import { pendingError, renderingsKey, sendRendering, testKeyAnswer, type Rendering } from '../cache/testSnapshots';
+import { cacheVersionsSince } from '../../shared/platform/cache/versions';
 import { ApiError } from '../errors';
 import { getConfig } from '../../shared/platform/config';
 import { storeUnavailable } from '../middleware/errors';
@@ -24,14 +25,25 @@ interface Valid<Q, P, D> {
 }
 
 /**
- * What a handler is given to answer with. With `capture` (a test key: testSnapshots.ts) the answer
- * is kept there instead of being sent, and the page cache is bypassed (a snapshot is its own
- * cache); a redirect is sent as is either way.
+ * A test key's answer being rendered (testSnapshots.ts): kept here instead of being sent. A
+ * `detached` one is rendered after the request was answered (the chain's next rendering), so it
+ * touches nothing of the response.
  */
-function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: { snap?: Snapshot }): RouteContext<Q, P, B, D> {
+interface Capture {
+  rendering?: Rendering;
+  detached: boolean;
+}
+
+/**
+ * What a handler is given to answer with. With `capture` (a test key: testSnapshots.ts) the answer
+ * is kept there instead of being sent, with the time its data became current: for a page of the
+ * page cache, when the data versions it was rendered from became current (unchanged before and
+ * after it was read), else when it was rendered. A redirect is sent as is (not when detached).
+ */
+function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: Capture): RouteContext<Q, P, B, D> {
   const at = Date.now();
-  const keep = (into: { snap?: Snapshot }, status: number, contentType: string, body: Buffer): Sent => {
-    into.snap = { status, contentType, body, at };
+  const keep = (into: Capture, status: number, contentType: string, body: Buffer, dataFrom = at, headers?: Record<string, string>): Sent => {
+    into.rendering = { status, contentType, body, at, dataFrom: Math.min(at, dataFrom), headers };
     return SENT;
   };
   return {
@@ -51,15 +63,18 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
     },
     cached: async (endpoint, key, scopes, render) => {
       if (capture) {
-        const page = await renderBody(render);
-        return keep(capture, page.status, JSON_TYPE, page.body);
+        const before = await cacheVersionsSince(scopes);
+        const { page } = await cachedPage(endpoint, key, scopes, render);
+        const after = await cacheVersionsSince(scopes);
+        const unchanged = page.versions === before.versions && after.versions === before.versions;
+        return keep(capture, page.status, JSON_TYPE, page.body, unchanged ? before.since : at);
       }
       await sendCached(req, res, endpoint, key, scopes, render);
       return SENT;
     },
     text: (contentType, body, headers = {}) => {
+      if (capture) return keep(capture, status, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body), at, Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, String(v)])));
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      if (capture) return keep(capture, res.statusCode, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body));
       if (Buffer.isBuffer(body)) {
         res.setHeader('Content-Type', contentType);
         res.setHeader('Content-Length', body.length);
@@ -68,7 +83,7 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
       return SENT;
     },
     redirect: (status, url) => {
-      res.redirect(status, url);
+      if (!capture?.detached) res.redirect(status, url);
       return SENT;
     },
     stream: async (contentType, headers, run) => {
@@ -83,7 +98,10 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
   };
 }
 
-/** A metered request of a test key: the snapshot of its answer, rendered when there is none. */
+/**
+ * A metered request of a test key: the newest rendering of its answer whose data is at least
+ * TEST_KEY_SNAPSHOT_S old, or a 503 test_data_pending saying when one will be (testSnapshots.ts).
+ */
 async function answerTestKey<Q, P, B, D>(
   spec: { path: string; handler: (ctx: RouteContext<Q, P, B, D>) => Sent | Promise<Sent> },
   app: AppContext,
@@ -91,13 +109,15 @@ async function answerTestKey<Q, P, B, D>(
   res: Response,
   valid: Valid<Q, P, D>,
   status: number,
+  delayS: number,
 ): Promise<void> {
-  const k = snapshotKey(spec.path, valid.query, valid.params);
-  const hit = await findSnapshot(k);
-  if (hit) return sendSnapshot(res, hit);
-  const captured: { snap?: Snapshot } = {};
-  await spec.handler(context<Q, P, B, D>(app, req, res, valid, status, captured));
-  if (captured.snap) sendSnapshot(res, await keepSnapshot(k, captured.snap));
+  const answer = await testKeyAnswer(renderingsKey(spec.path, valid.query, valid.params), delayS, async (mode) => {
+    const captured: Capture = { detached: mode === 'background' };
+    await spec.handler(context<Q, P, B, D>(app, req, res, valid, status, captured));
+    return captured.rendering;
+  });
+  if (answer.kind === 'pending') throw pendingError(delayS, answer.retryAfterS);
+  if (answer.kind !== 'sent') sendRendering(res, answer.rendering, answer.kind === 'rendering');
 }
 
 const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
@@ -137,7 +157,8 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && getConfig().TEST_KEY_SNAPSHOT_S > 0) await answerTestKey(spec, app, req, res, valid, status);
+      const delayS = getConfig().TEST_KEY_SNAPSHOT_S;
+      if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && delayS > 0) await answerTestKey(spec, app, req, res, valid, status, delayS);
       else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status));
     } catch (err) {
       next(spec.refusals ? spec.refusals(err) : (storeUnavailable(err) ?? err));

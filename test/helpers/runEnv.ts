@@ -17,4 +17,7 @@ setEnvForChildren({
   // tested where they are set low (test/integration/account/abuse.test.ts).
   SIGNUP_PER_ADDRESS_PER_HOUR: '1000000',
   ACCOUNT_API_PER_ADDRESS_PER_MINUTE: '1000000',
+  // Test keys read live answers: the data a test makes is minutes old only in the tests of the
+  // test keys' delay, which set it (test/integration/metering/test-key-delay.test.ts).
+  TEST_KEY_SNAPSHOT_S: '0',
 });

@@ -883,7 +883,8 @@ export interface components {
         | 'too_many_streams'
         | 'headers_too_large'
         | 'internal_error'
-        | 'service_unavailable';
+        | 'service_unavailable'
+        | 'test_data_pending';
       /** @description This request's id, as in the X-Request-Id header (absent from a cached 404 and from a refusal of malformed HTTP). */
       requestId?: string;
     };
@@ -1622,7 +1623,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1709,7 +1710,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1798,7 +1799,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1895,7 +1896,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1988,7 +1989,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2117,7 +2118,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2312,7 +2313,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2446,7 +2447,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2535,7 +2536,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2630,7 +2631,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2725,7 +2726,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2835,7 +2836,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2933,7 +2934,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3097,7 +3098,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3182,7 +3183,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3284,7 +3285,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3378,7 +3379,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3519,7 +3520,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3796,7 +3797,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3917,7 +3918,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A backing service is unreachable. */
+      /** @description A backing service is unreachable (`service_unavailable`), or, for a test key, no data of this answer is as old as the test keys' delay yet (`test_data_pending`); Retry-After says when to ask again. */
       503: {
         headers: {
           [name: string]: unknown;

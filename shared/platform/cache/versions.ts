@@ -1,4 +1,5 @@
-import type { CacheScope } from '../../domain/cacheScopes';
+import { CACHE_SCOPES, type CacheScope } from '../../domain/cacheScopes';
+import { luaScript } from '../db/luaScript';
 import { key, redis, tag } from '../db/redis';
 
 /**
@@ -11,6 +12,10 @@ import { key, redis, tag } from '../db/redis';
  * - `competitions`: the reference documents: competitions, regions and teams.
  * - `ai`: what the AI worker and settlement write: recommendations (and their results),
  *   insights, featured picks.
+ *
+ * Each version carries the time it became current (`version-at:<scope>`, "<version> <epoch ms>",
+ * written in the same step as the bump, here and by the listing's script): what a test key may
+ * read is measured by it (api/cache/testSnapshots.ts, docs/metering.md).
  */
 export { CACHE_SCOPES, type CacheScope } from '../../domain/cacheScopes';
 
@@ -19,10 +24,52 @@ export function cacheVersionKey(scope: CacheScope): string {
   return key(tag('cache'), 'version', scope);
 }
 
+/** When the scope's current version became current: "<version> <epoch ms>" (same hash tag as the version). */
+export function cacheVersionAtKey(scope: CacheScope): string {
+  return key(tag('cache'), 'version-at', scope);
+}
+
+// KEYS: version, version-at of every scope (CACHE_SCOPES' order). ARGV: now (ms), then '1' for each scope to bump.
+const BUMP = luaScript(
+  `
+for i = 2, #ARGV do
+  if ARGV[i] == '1' then
+    local v = redis.call('INCR', KEYS[2 * i - 3])
+    redis.call('SET', KEYS[2 * i - 2], v .. ' ' .. ARGV[1])
+  end
+end
+`,
+  CACHE_SCOPES.length * 2,
+);
+
 /** Marks the scopes' data as changed: every cached page rendered from them is stale at once. */
 export async function bumpCacheVersion(...scopes: CacheScope[]): Promise<void> {
   if (!scopes.length) return;
-  const multi = redis().multi();
-  for (const scope of scopes) multi.incr(cacheVersionKey(scope));
-  await multi.exec();
+  const keys = CACHE_SCOPES.flatMap((s) => [cacheVersionKey(s), cacheVersionAtKey(s)]);
+  await BUMP(redis(), ...keys, Date.now(), ...CACHE_SCOPES.map((s) => (scopes.includes(s) ? '1' : '0')));
+}
+
+/**
+ * The scopes' versions as of now (the string the page cache tags its pages with) and since when
+ * that combination has been current: the latest of the times its versions became current. A
+ * version whose time is unknown (bumped by code that did not record it, or Redis lost the key)
+ * is taken as current from now on, and that time recorded: never older than it is.
+ */
+export async function cacheVersionsSince(scopes: readonly CacheScope[], now = Date.now()): Promise<{ versions: string; since: number }> {
+  const values = await redis().mget(...scopes.map(cacheVersionKey), ...scopes.map(cacheVersionAtKey));
+  let since = 0;
+  const versions = scopes.map((scope, i) => {
+    const version = values[i] ?? '0';
+    const [atVersion, ms] = (values[scopes.length + i] ?? '').split(' ');
+    if (atVersion === version && Number(ms) > 0) since = Math.max(since, Number(ms));
+    else {
+      since = Math.max(since, now);
+      // Another reader's or a writer's later time may land after this one: the time only moves later.
+      void redis()
+        .set(cacheVersionAtKey(scope), `${version} ${now}`)
+        .catch(() => undefined);
+    }
+    return version;
+  });
+  return { versions: versions.join('.'), since };
 }

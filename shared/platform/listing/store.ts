@@ -1,4 +1,4 @@
-import { cacheVersionKey } from '../cache/versions';
+import { cacheVersionAtKey, cacheVersionKey } from '../cache/versions';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { isRecord } from '../../domain/records';
@@ -22,12 +22,13 @@ const rowsKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'rows
 const validKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'valid');
 const updatedKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'updated');
 
-// KEYS: rows, events version, valid, updated. ARGV: now (ms), then id, partial row JSON, ...
+// KEYS: rows, events version, valid, updated, events version-at. ARGV: now (ms), then id, partial row JSON, ...
 // Returns the new version. Every event named gets the new version as its `v` (what it serves changed).
 const RECORD = luaScript(
   `
 local new = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[4], ARGV[1])
+redis.call('SET', KEYS[5], new .. ' ' .. ARGV[1])
 for i = 2, #ARGV, 2 do
   local cur = redis.call('HGET', KEYS[1], ARGV[i])
   local row = cur and cjson.decode(cur) or {}
@@ -38,7 +39,7 @@ end
 if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new, 'KEEPTTL') end
 return new
 `,
-  4,
+  5,
 );
 
 // KEYS: rows, events version, valid, updated. ARGV: the version the rows were read at, seconds the
@@ -96,7 +97,7 @@ export async function publishEventWrites(writes: { events: readonly Write[]; pri
   for (const w of writes.prices) merge(w.id, marketCountOf(w.set));
   for (const w of writes.liveData) merge(w.id, null);
   const args = [...fields].flatMap(([id, f]) => [id, JSON.stringify(f)]);
-  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), now, ...args);
+  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, ...args);
 }
 
 /** When the ingest last wrote anything an event serves (null before any write this Redis knows of). */
