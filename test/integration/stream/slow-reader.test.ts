@@ -40,6 +40,7 @@ describe('GET /v2/stream: a reader that stays behind', function () {
   this.timeout(60000);
   let server: TestServer;
   const open: SseClient[] = [];
+  const closers: (() => void)[] = [];
 
   before(async () => {
     await connectMongo();
@@ -48,6 +49,7 @@ describe('GET /v2/stream: a reader that stays behind', function () {
   });
   after(async () => {
     for (const c of open.splice(0)) c.close();
+    for (const close of closers.splice(0)) close();
     await server.close();
   });
 
@@ -67,7 +69,7 @@ describe('GET /v2/stream: a reader that stays behind', function () {
       });
       req.on('error', reject);
       req.end();
-      open.push({ close: () => req.destroy() } as SseClient);
+      closers.push(() => req.destroy());
     });
     await opened;
     await sleep(300);
