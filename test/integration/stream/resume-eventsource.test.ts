@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import { createApp } from '../../../api/app';
 import { mulberry32 } from '../../../shared/domain/ai/random';
-import { setEnvForChildren } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, readChanges, type Change } from '../../../shared/platform/feed/changeFeed';
 import { serve, type TestServer } from '../../helpers/api';
+import { overrideEnv } from '../../helpers/env';
 import { accountWithKey } from '../../helpers/meteredApp';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -104,15 +104,17 @@ describe('GET /v2/stream: readers cut off and resumed by the eventsource package
   this.timeout(CUTS_TOTAL_MAX_MS + CUTS_EACH * UP_MAX_MS + 90000);
   let server: TestServer;
   let writing = true;
+  let restoreEnv: () => void = () => undefined;
 
   before(async () => {
     await connectMongo();
-    setEnvForChildren({ STREAM_POLL_MS: '100', STREAM_MAX_CONNECTIONS_LIVE: '1000', RATE_LIMIT_LIVE_RPS: '1000' });
+    restoreEnv = overrideEnv({ STREAM_POLL_MS: '100', STREAM_MAX_CONNECTIONS_LIVE: '1000', RATE_LIMIT_LIVE_RPS: '1000' });
     server = await serve(createApp());
   });
   after(async () => {
     writing = false;
     await server.close();
+    restoreEnv();
   });
 
   it(`happy: ${CUT_READERS * CUTS_EACH} cut-offs of 1 to 60 s at demo speed: every reader gets the unbroken sequence (0 lost, 0 repeated, 0 merged, every message with an id)`, async () => {

@@ -6,6 +6,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, readChanges, type ChangeEntry } from '../../../shared/platform/feed/changeFeed';
 import { compareChangeIds } from '../../../shared/domain/feed/changes';
 import { serve, type TestServer } from '../../helpers/api';
+import { overrideEnv } from '../../helpers/env';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { openSse, type SseClient, type SseMessage } from '../../helpers/sse';
 
@@ -41,16 +42,18 @@ describe('GET /v2/stream: a reader that stays behind', function () {
   let server: TestServer;
   const open: SseClient[] = [];
   const closers: (() => void)[] = [];
+  let restoreEnv: () => void = () => undefined;
 
   before(async () => {
     await connectMongo();
-    setEnvForChildren({ STREAM_POLL_MS: '100', STREAM_SLOW_READER_MS: '1000', STREAM_MAX_PENDING: '1000', RATE_LIMIT_LIVE_RPS: '1000' });
+    restoreEnv = overrideEnv({ STREAM_POLL_MS: '100', STREAM_SLOW_READER_MS: '1000', STREAM_MAX_PENDING: '1000', RATE_LIMIT_LIVE_RPS: '1000' });
     server = await serve(createApp());
   });
   after(async () => {
     for (const c of open.splice(0)) c.close();
     for (const close of closers.splice(0)) close();
     await server.close();
+    restoreEnv();
   });
 
   it('happy: a paused socket gets merged messages that say so; every message has an id, and resuming from a merged one is exact', async () => {

@@ -46,6 +46,10 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     STREAM_MAX_PENDING: '1000',
     RATE_LIMIT_LIVE_RPS: '1000',
     RATE_LIMIT_TEST_RPS: '1000',
+    // What the suite runs with (test/helpers/runEnv.ts) and the default: tests below change them.
+    TEST_KEY_SNAPSHOT_S: '0',
+    TEST_KEY_DAILY_REQUESTS: '1000',
+    STREAM_SLOW_READER_MS: '60000',
   };
 
   before(async () => {
