@@ -98,6 +98,11 @@ const statsOptions = Object.fromEntries(Object.keys(STATS_OPTIONS).map((o) => [o
 const pendingLine = (n: number) =>
   n > 0 ? `; ${n} charges of served requests are on their way to it (the ledger consumer's backlog)` : n < 0 ? '; Redis not reachable: charges on their way not counted' : '';
 
+const testLine = (testBalances: Record<string, number>) => {
+  const n = Object.keys(testBalances).length;
+  return n > 0 ? `, and the test credits of ${n} ${n === 1 ? 'account' : 'accounts'} to their test balance (a ledger apart)` : '';
+};
+
 /** Proves the ledger sums; `ledger-check` and `check-ledger` are one command. */
 const checkLedgerCommand = defineCommand({
   usage: 'check-ledger (or ledger-check)',
@@ -106,7 +111,7 @@ const checkLedgerCommand = defineCommand({
   failed: (r) => r.problems.length > 0,
   human: (r) =>
     r.problems.length === 0
-      ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance${pendingLine(r.chargesPending)}`
+      ? `ledger OK: ${r.accounts} accounts, ${r.entries} entries; every account's entries sum to its balance${testLine(r.testBalances)}${pendingLine(r.chargesPending)}`
       : `LEDGER MISMATCH:\n${r.problems.map((p: { accountId: string; problem: string }) => `  ${p.accountId}: ${p.problem}`).join('\n')}`,
 });
 
@@ -153,7 +158,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
     run: (v) => accountSummary(str(v, 'account'), v.days === undefined ? 30 : int('days', v.days)),
     human: (r) =>
       [
-        `${r.id} (${r.name}): balance ${r.balance} credits`,
+        `${r.id} (${r.name}): balance ${r.balance} credits${r.testBalance ? `; test credits ${r.testBalance} (bought through the test gateway: test keys see them, nothing spends them)` : ''}`,
         `auto-recharge: ${r.autoRecharge.enabled ? `on, below ${r.autoRecharge.threshold} buy ${r.autoRecharge.packageCredits} with ${r.autoRecharge.paymentMethod}` : `off${r.autoRecharge.disabledReason ? ` (${r.autoRecharge.disabledReason})` : ''}`}`,
         `usage over ${r.usage.days} days:`,
         table(r.usage.endpoints),

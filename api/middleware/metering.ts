@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { checkAccess, type KeyIdentity } from '../../shared/app/billing/access';
 import { priceOf, type Priced } from '../../shared/domain/billing/costs';
 import { bearerKey } from '../../shared/domain/billing/keys';
-import { balanceOf } from '../../shared/app/billing/credits';
+import { testBalanceOf } from '../../shared/app/billing/credits';
 import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/app/billing/metering';
 import type { AppContext } from '../../shared/app/context';
 import { ApiError } from '../errors';
@@ -103,8 +103,9 @@ export function meterDebit(): RequestHandler {
     try {
       if (metered.key.mode === 'test') {
         // Test keys are served like live ones but never consume credits (within their daily cap: access.ts).
+        // Their balance is the account's test credits (bought through the test gateway), never the live one.
         res.setHeader('X-Key-Mode', 'test');
-        setCredits(res, await balanceOf(metered.key.accountId), 0);
+        setCredits(res, await testBalanceOf(metered.key.accountId), 0);
         return next();
       }
       // The debit was decided with the key check; its refusal waited for the parameters to be valid.

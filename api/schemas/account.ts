@@ -14,12 +14,18 @@ import { MAX_TRACK_RECORD_DAYS } from '../../shared/app/trackRecord/load';
 
 const ref = <N extends keyof typeof accountComponents>(name: N) => ({ $ref: `#/components/schemas/${name}` }) as const;
 
+const LIVE_BALANCE = 'Live credits: what live keys spend and see in X-Credits-Remaining (the sign-up grant and purchases through a real gateway).';
+const TEST_BALANCE = 'Test credits: bought through the test gateway, apart from the live balance; only test keys see them (X-Credits-Remaining), nothing spends them, and a live key never can.';
+
 const AutoRecharge = {
   type: 'object',
   required: ['enabled', 'threshold', 'package', 'disabledReason'],
   properties: {
     enabled: { type: 'boolean' },
-    threshold: { type: 'integer', description: "Recharge when the balance falls below this (always below the package's credits)." },
+    threshold: {
+      type: 'integer',
+      description: "Recharge when the (live) balance falls below this (always below the package's credits). Through the test gateway the recharge buys test credits.",
+    },
     package: { type: ['integer', 'null'], enum: [...CREDIT_PACKAGES, null] },
     disabledReason: { type: ['string', 'null'], description: 'Why the service turned it off (e.g. declined twice).' },
   },
@@ -62,11 +68,12 @@ export const accountComponents = {
     properties: {
       account: {
         type: 'object',
-        required: ['id', 'email', 'balance', 'autoRecharge'],
+        required: ['id', 'email', 'balance', 'testBalance', 'autoRecharge'],
         properties: {
           id: { type: 'string' },
           email: { type: ['string', 'null'] },
-          balance: { type: 'integer', minimum: 0 },
+          balance: { type: 'integer', minimum: 0, description: LIVE_BALANCE },
+          testBalance: { type: 'integer', minimum: 0, description: TEST_BALANCE },
           autoRecharge: AutoRecharge,
           paymentMethod: SavedPaymentMethod,
           createdAt: { type: ['string', 'null'], format: 'date-time' },
@@ -107,7 +114,7 @@ export const accountComponents = {
   },
   AccountPurchase: {
     type: 'object',
-    required: ['id', 'package', 'priceCents', 'currency', 'chargeId', 'replayed', 'balance'],
+    required: ['id', 'package', 'priceCents', 'currency', 'chargeId', 'replayed', 'mode', 'balance', 'testBalance'],
     properties: {
       id: { type: 'string' },
       package: { type: 'integer', enum: [...CREDIT_PACKAGES] },
@@ -115,7 +122,13 @@ export const accountComponents = {
       currency: { type: 'string' },
       chargeId: { type: 'string' },
       replayed: { type: 'boolean', description: 'True when this answers a retry of a purchase already made (nothing charged or credited again).' },
-      balance: { type: 'integer' },
+      mode: {
+        type: 'string',
+        enum: ['live', 'test'],
+        description: 'test: bought through the test gateway (nothing really charged), credited to testBalance; live: bought through a real gateway, credited to balance.',
+      },
+      balance: { type: 'integer', description: LIVE_BALANCE },
+      testBalance: { type: 'integer', description: TEST_BALANCE },
     },
   },
   AutoRechargeSettings: { type: 'object', required: ['autoRecharge'], properties: { autoRecharge: AutoRecharge } },

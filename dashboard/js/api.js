@@ -68,6 +68,8 @@ function accountOf(body) {
     id: a.id,
     email: a.email || a.name || '',
     balance: Number(a.balance ?? a.credits ?? 0),
+    // Test credits (bought through the test gateway): apart from the balance, seen by test keys only.
+    testBalance: Number(a.testBalance ?? a.testCredits ?? 0),
     autoRecharge: {
       enabled: Boolean(ar.enabled),
       threshold: ar.threshold ?? null,

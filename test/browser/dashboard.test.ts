@@ -190,10 +190,14 @@ describe('dashboard in Chromium (issue 14)', function () {
     await page.getByRole('button', { name: 'Add a card' }).click();
     await page.getByText('Saved: pm_card_mastercard').waitFor();
 
+    // Bought through the test gateway: test credits, shown apart; the live balance does not move.
     const before = Number((await text(page, '#billing-balance')).replace(/,/g, ''));
+    const beforeTest = Number((await text(page, '#billing-test-balance')).replace(/,/g, ''));
     await page.locator('button[data-package="20000"]').click();
     await page.locator('#buy-status', { hasText: 'Added 20,000 credits' }).waitFor();
-    expect(Number((await text(page, '#billing-balance')).replace(/,/g, ''))).to.equal(before + 20000);
+    expect(Number((await text(page, '#billing-test-balance')).replace(/,/g, ''))).to.equal(beforeTest + 20000);
+    expect(await page.locator('#billing-test-balance-line').isVisible()).to.equal(true);
+    expect(Number((await text(page, '#billing-balance')).replace(/,/g, ''))).to.equal(before);
 
     await page.locator('#ar-package').selectOption('20000');
     await page.locator('#ar-threshold').fill('20000');

@@ -73,7 +73,7 @@ export function billingRoutes(): Route[] {
       operationId: 'accountPurchase',
       summary: 'Buy a credit package',
       description:
-        "Charges the account's saved payment method (never one named in the request) through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.",
+        "Charges the account's saved payment method (never one named in the request) through the configured gateway and credits the package: to the live balance through a real gateway (mode: live), to the test credits through the test gateway (mode: test; only test keys see them, a live key never spends them). One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase.",
       query: null,
       headers: purchaseHeaders,
       body: purchaseBody,
@@ -171,7 +171,8 @@ export function billingRoutes(): Route[] {
       auth: 'session',
       operationId: 'accountAutoRechargeSet',
       summary: 'Turn auto-recharge on',
-      description: 'Buys the package when the balance falls below the threshold (once per low-balance window; a decline is retried once an hour later).',
+      description:
+        'Buys the package when the (live) balance falls below the threshold (once per low-balance window; a decline is retried once an hour later). Through the test gateway it buys test credits, which the live balance never receives.',
       query: null,
       body: autoRechargeBody,
       response: autoRechargeSettingsResponse,

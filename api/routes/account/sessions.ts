@@ -90,7 +90,7 @@ export function sessionRoutes(): Route[] {
       auth: 'session',
       operationId: 'accountGet',
       summary: 'The signed-in account',
-      description: 'E-mail, balance, auto-recharge settings and the CSRF token of the session.',
+      description: 'E-mail, balance (live credits), testBalance (test credits, apart: only test keys see them), auto-recharge settings and the CSRF token of the session.',
       query: noQuery,
       response: accountSessionResponse,
       handler: async ({ req, json }) => {

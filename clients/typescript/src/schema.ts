@@ -599,7 +599,7 @@ export interface paths {
     };
     /**
      * The signed-in account
-     * @description E-mail, balance, auto-recharge settings and the CSRF token of the session. Free: no credits, not metered.
+     * @description E-mail, balance (live credits), testBalance (test credits, apart: only test keys see them), auto-recharge settings and the CSRF token of the session. Free: no credits, not metered.
      */
     get: operations['accountGet'];
     put?: never;
@@ -765,7 +765,7 @@ export interface paths {
     put?: never;
     /**
      * Buy a credit package
-     * @description Charges the account's saved payment method (never one named in the request) through the configured gateway and credits the package. One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase. Free: no credits, not metered.
+     * @description Charges the account's saved payment method (never one named in the request) through the configured gateway and credits the package: to the live balance through a real gateway (mode: live), to the test credits through the test gateway (mode: test; only test keys see them, a live key never spends them). One Idempotency-Key is one purchase: a retry charges and credits nothing more (answered with replayed: true). Without the header, identical purchases within 10 minutes are one purchase. Free: no credits, not metered.
      */
     post: operations['accountPurchase'];
     delete?: never;
@@ -832,7 +832,7 @@ export interface paths {
     get?: never;
     /**
      * Turn auto-recharge on
-     * @description Buys the package when the balance falls below the threshold (once per low-balance window; a decline is retried once an hour later). Free: no credits, not metered.
+     * @description Buys the package when the (live) balance falls below the threshold (once per low-balance window; a decline is retried once an hour later). Through the test gateway it buys test credits, which the live balance never receives. Free: no credits, not metered.
      */
     put: operations['accountAutoRechargeSet'];
     post?: never;
@@ -1397,10 +1397,13 @@ export interface components {
       account: {
         id: string;
         email: string | null;
+        /** @description Live credits: what live keys spend and see in X-Credits-Remaining (the sign-up grant and purchases through a real gateway). */
         balance: number;
+        /** @description Test credits: bought through the test gateway, apart from the live balance; only test keys see them (X-Credits-Remaining), nothing spends them, and a live key never can. */
+        testBalance: number;
         autoRecharge: {
           enabled: boolean;
-          /** @description Recharge when the balance falls below this (always below the package's credits). */
+          /** @description Recharge when the (live) balance falls below this (always below the package's credits). Through the test gateway the recharge buys test credits. */
           threshold: number;
           /** @enum {integer|null} */
           package: 20000 | 100000 | 500000 | 2000000 | null;
@@ -1462,12 +1465,20 @@ export interface components {
       chargeId: string;
       /** @description True when this answers a retry of a purchase already made (nothing charged or credited again). */
       replayed: boolean;
+      /**
+       * @description test: bought through the test gateway (nothing really charged), credited to testBalance; live: bought through a real gateway, credited to balance.
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
+      /** @description Live credits: what live keys spend and see in X-Credits-Remaining (the sign-up grant and purchases through a real gateway). */
       balance: number;
+      /** @description Test credits: bought through the test gateway, apart from the live balance; only test keys see them (X-Credits-Remaining), nothing spends them, and a live key never can. */
+      testBalance: number;
     };
     AutoRechargeSettings: {
       autoRecharge: {
         enabled: boolean;
-        /** @description Recharge when the balance falls below this (always below the package's credits). */
+        /** @description Recharge when the (live) balance falls below this (always below the package's credits). Through the test gateway the recharge buys test credits. */
         threshold: number;
         /** @enum {integer|null} */
         package: 20000 | 100000 | 500000 | 2000000 | null;

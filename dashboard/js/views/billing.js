@@ -54,7 +54,9 @@ async function paymentMethodCard(ctx) {
     );
     body.replaceChildren(
       h('p', { id: 'card-saved' }, saved ? `Saved: ${saved.paymentMethod}${saved.customer ? ` (customer ${saved.customer})` : ''}.` : 'No card saved yet: purchases and auto-recharge need one.'),
-      pm.gateway === 'test' ? h('div', { class: 'field' }, h('label', { for: 'test-card' }, 'Test card (the built-in test gateway charges nothing)'), testCard) : null,
+      pm.gateway === 'test'
+        ? h('div', { class: 'field' }, h('label', { for: 'test-card' }, 'Test card (the built-in test gateway charges nothing: what it buys is test credits, for test keys only)'), testCard)
+        : null,
       h('div', { class: 'row' }, add, remove),
     );
   };
@@ -78,6 +80,15 @@ export async function renderBilling(ctx) {
   const cardSection = await paymentMethodCard(ctx);
   const buyStatus = h('div', { class: 'form-errors', id: 'buy-status' });
   const balanceText = h('strong', { id: 'billing-balance' }, credits(account.balance));
+  // Test money is test money: what the test gateway sells is test credits, a balance apart that only test keys see.
+  const testBalanceText = h('strong', { id: 'billing-test-balance' }, credits(account.testBalance));
+  const testBalanceLine = h(
+    'p',
+    { id: 'billing-test-balance-line', hidden: !(account.testBalance > 0) },
+    'Test credits: ',
+    testBalanceText,
+    '. Bought through the test gateway (nothing was charged): only test keys see them, in X-Credits-Remaining; live keys never spend them.',
+  );
   const perThousand = (p) => (p.priceCents ? `${cents((p.priceCents / p.credits) * 1000)} per 1,000` : '');
 
   const cards = packages.map((p, i) =>
@@ -97,10 +108,19 @@ export async function renderBilling(ctx) {
             pending(event.currentTarget, 'Buying…', async () => {
               buyStatus.replaceChildren();
               try {
-                await buyPackage(p.credits);
+                const bought = await buyPackage(p.credits);
                 const after = await ctx.refreshAccount();
                 balanceText.textContent = credits(after.balance);
-                buyStatus.replaceChildren(alertBox('success', `Added ${credits(p.credits)} credits. Your balance is ${credits(after.balance)}.`));
+                testBalanceText.textContent = credits(after.testBalance);
+                testBalanceLine.hidden = !(after.testBalance > 0);
+                buyStatus.replaceChildren(
+                  alertBox(
+                    'success',
+                    bought?.mode === 'test'
+                      ? `Added ${credits(p.credits)} credits as test credits (the test gateway: only test keys see them). Your test credits: ${credits(after.testBalance)}; your balance stays ${credits(after.balance)}.`
+                      : `Added ${credits(p.credits)} credits. Your balance is ${credits(after.balance)}.`,
+                  ),
+                );
               } catch (err) {
                 if (err.status === 401) return ctx.expired();
                 buyStatus.replaceChildren(alertBox('error', err.message));
@@ -184,7 +204,8 @@ export async function renderBilling(ctx) {
       'section',
       { class: 'card' },
       h('h2', {}, 'Buy credits'),
-      h('p', {}, 'Your balance: ', balanceText, ' credits. Credits never expire.'),
+      h('p', {}, 'Your live balance: ', balanceText, ' credits (what live keys spend). Credits never expire.'),
+      testBalanceLine,
       packagesError ? alertBox('error', `Could not load the packages: ${packagesError}`) : null,
       buyStatus,
       h('ul', { class: 'packages' }, cards),

@@ -19,9 +19,13 @@ export async function renderOverview(ctx) {
   const balance = h(
     'div',
     { class: 'card stat' },
-    h('h2', { class: 'stat-label' }, 'Credit balance'),
+    h('h2', { class: 'stat-label' }, 'Credit balance (live)'),
     h('p', { class: `stat-value${low ? ' stat-low' : ''}`, id: 'balance', 'data-balance': String(account.balance) }, credits(account.balance)),
     h('p', { class: 'stat-note' }, low ? 'Running low: buy a package or turn on auto-recharge.' : 'Credits never expire.'),
+    // Test money is test money: credits bought through the test gateway are a balance apart, never spent by a live key.
+    account.testBalance > 0
+      ? h('p', { class: 'stat-note', id: 'test-balance', 'data-test-balance': String(account.testBalance) }, `Test credits: ${credits(account.testBalance)} (bought through the test gateway; only test keys see them, live keys never spend them).`)
+      : null,
     h('a', { class: 'btn btn-secondary btn-small', href: '#/billing' }, 'Buy credits'),
   );
   const recharge = h(

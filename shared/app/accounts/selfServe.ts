@@ -1,6 +1,6 @@
 import { createAccount, createKey, listKeys, revokeKey } from '../billing/accounts';
 import { BillingInputError } from '../../domain/billing/errors';
-import { balanceOf } from '../billing/credits';
+import { balanceOf, testBalanceOf } from '../billing/credits';
 import { savedPaymentMethod } from '../billing/paymentMethods';
 import { isDuplicateKey } from '../../platform/db/duplicateKey';
 import { streamUsageEntriesOfAccount } from '../../platform/db/repositories/ledger';
@@ -68,15 +68,22 @@ export async function logIn(input: { email: unknown; password: unknown }, addres
   return { accountId: credential.accountId };
 }
 
-/** The account as its owner sees it: e-mail, balance and auto-recharge settings. */
+/** The account as its owner sees it: e-mail, balance (live credits), test credits apart, and auto-recharge settings. */
 export async function accountView(accountId: string) {
-  const [account, credential, balance, paymentMethod] = await Promise.all([findAccountById(accountId), findCredentialOfAccount(accountId), balanceOf(accountId), savedPaymentMethod(accountId)]);
+  const [account, credential, balance, testBalance, paymentMethod] = await Promise.all([
+    findAccountById(accountId),
+    findCredentialOfAccount(accountId),
+    balanceOf(accountId),
+    testBalanceOf(accountId),
+    savedPaymentMethod(accountId),
+  ]);
   if (!account) throw new AccountError('not-found', 'Account not found');
   const ar = account.autoRecharge;
   return {
     id: account._id,
     email: credential?._id ?? account.email ?? null,
     balance,
+    testBalance,
     autoRecharge: {
       enabled: ar?.enabled ?? false,
       threshold: ar?.threshold ?? 0,

@@ -19,7 +19,8 @@ import { streamUsageEntriesOfAccount } from '../../platform/db/repositories/ledg
 import { lastUsed, tombstone } from './access';
 import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
 import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from '../../domain/billing/keys';
-import { applyCredit, balanceOf, forgetBalance } from './credits';
+import { applyCredit, balanceOf, forgetBalance, testBalanceOf } from './credits';
+import { ledgerOf } from '../../domain/billing/creditModes';
 import { resetHint } from './ledger';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
 import { isDuplicateKey } from '../../platform/db/duplicateKey';
@@ -50,6 +51,7 @@ export async function createAccount(input: { name: string; email?: string | null
   const id = input.id ?? newId('acct');
   if (await accountExists(id)) throw new BillingInputError('id', `account "${id}" exists`);
   await resetHint(id);
+  await resetHint(ledgerOf(id, 'test'));
   await forgetBalance(id);
   // The grant first: a crash before the account exists leaves a harmless orphan entry, never an
   // account without its free credits. Its ref makes a retry a no-op.
@@ -104,12 +106,12 @@ export async function addCredits(input: { accountId: string; packageCredits: num
   return { accountId: account._id, credits: input.packageCredits, priceCents: PACKAGE_PRICES_CENTS[input.packageCredits], applied: r.status === 'applied', balance: await balanceOf(account._id) };
 }
 
-/** Balance, auto-recharge settings, recent recharges and usage per endpoint over `days`. */
+/** Balance (and test credits, apart), auto-recharge settings, recent recharges and usage per endpoint over `days`. */
 export async function accountSummary(accountId: string, days = 30) {
   const account = await mustFindAccount(accountId);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new BillingInputError('days', 'must be an integer from 1 to 3650');
   const since = daysBefore(Date.now(), days);
-  const [balance, attempts] = await Promise.all([balanceOf(account._id), findRechargeAttemptsOfAccount(account._id)]);
+  const [balance, testBalance, attempts] = await Promise.all([balanceOf(account._id), testBalanceOf(account._id), findRechargeAttemptsOfAccount(account._id)]);
   // Summed here rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably.
   const usage = new Map<string, { endpoint: string; requests: number; credits: number }>();
   const cursor = streamUsageEntriesOfAccount(account._id, since);
@@ -126,6 +128,7 @@ export async function accountSummary(accountId: string, days = 30) {
     id: account._id,
     name: account.name,
     balance,
+    testBalance,
     autoRecharge: {
       enabled: account.autoRecharge?.enabled ?? false,
       threshold: account.autoRecharge?.threshold ?? 0,

@@ -3,6 +3,7 @@ import { getConfig } from '../../platform/config';
 import { key, redis, tag } from '../../platform/db/redis';
 import { findLedgerEntryByRef } from '../../platform/db/repositories/ledger';
 import { apply, findHead, isTopUp, type LedgerOp, type OpResult } from './ledger';
+import { ledgerOf } from '../../domain/billing/creditModes';
 
 /**
  * The balance requests are admitted against: one small hash per account in Redis, debited and
@@ -12,6 +13,10 @@ import { apply, findHead, isTopUp, type LedgerOp, type OpResult } from './ledger
  * (shared/app/billing/ledgerConsumer.ts) writes the stream to the ledger in batches.
  *
  *   admission balance = ledger balance - charges still in the stream - requests in flight
+ *
+ * An account's test credits (bought through the test gateway, shared/domain/billing/creditModes.ts)
+ * are a balance of their own under the id of their own ledger (`<account>:test`): never debited
+ * (test keys spend nothing), and never under the key the live debit reads (`balance:<account>`).
  *
  * Credits (grants, purchases, recharges, adjustments) go the other way: written to the ledger
  * first (durable before anyone is told), then announced here by their ledger position. A missing
@@ -229,13 +234,20 @@ export async function admissionHead(accountId: string): Promise<AdmissionHead> {
   }
 }
 
+/** The live balance: what live keys are admitted against and see. */
 export async function balanceOf(accountId: string): Promise<number> {
   return (await admissionHead(accountId)).balance;
 }
 
-/** A new account has no ledger: forget any balance left under its id (a reused id such as the demo account's). */
+/** The account's test credits (bought through the test gateway): what test keys see; nothing spends them. */
+export async function testBalanceOf(accountId: string): Promise<number> {
+  return (await admissionHead(ledgerOf(accountId, 'test'))).balance;
+}
+
+/** A new account has no ledger: forget any balance left under its id (a reused id such as the demo account's), test credits included. */
 export async function forgetBalance(accountId: string): Promise<void> {
-  await redis().del(balanceKey(accountId), creditsKey(accountId));
+  const test = ledgerOf(accountId, 'test');
+  await redis().del(balanceKey(accountId), creditsKey(accountId), balanceKey(test), creditsKey(test));
 }
 
 /** Charges written by web processes and not yet in the ledger. */

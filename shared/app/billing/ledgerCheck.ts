@@ -2,6 +2,7 @@ import { findAllAccountIds } from '../../platform/db/repositories/accounts';
 import { findLedgerBalanceAtSlot, streamLedgerBalanceEntries } from '../../platform/db/repositories/ledger';
 import { chargesNotYetInLedger } from './credits';
 import { slotOf } from './ledger';
+import { ownerOfLedger } from '../../domain/billing/creditModes';
 
 export interface LedgerProblem {
   accountId: string;
@@ -9,6 +10,7 @@ export interface LedgerProblem {
 }
 
 interface Totals {
+  /** The ledger: an account's id (its live credits) or its test ledger's (`<account>:test`). */
   _id: string;
   sum: number;
   entries: number;
@@ -45,13 +47,22 @@ async function problemsOf(t: Totals): Promise<string[]> {
 
 /**
  * Proves, for every account, that its ledger entries sum to its balance (the head's running
- * balance), that the chain has no gap or double position, and that no balance was ever negative.
+ * balance), that the chain has no gap or double position, and that no balance was ever negative;
+ * the same for its test credits, a chain apart (`testBalances`, shared/domain/billing/creditModes.ts).
  * Safe under traffic: an account that looks wrong is checked again on its own before it is reported.
  */
-export async function checkLedger(): Promise<{ accounts: number; entries: number; problems: LedgerProblem[]; balances: Record<string, number>; chargesPending: number }> {
+export async function checkLedger(): Promise<{
+  accounts: number;
+  entries: number;
+  problems: LedgerProblem[];
+  balances: Record<string, number>;
+  testBalances: Record<string, number>;
+  chargesPending: number;
+}> {
   const rows = await totals({});
   const problems: LedgerProblem[] = [];
   const balances: Record<string, number> = {};
+  const testBalances: Record<string, number> = {};
   let entries = 0;
   for (const t of rows) {
     entries += t.entries;
@@ -60,12 +71,13 @@ export async function checkLedger(): Promise<{ accounts: number; entries: number
       const [again] = await totals({ accountId: t._id });
       found = again ? await problemsOf(again) : ['entries vanished'];
     }
-    for (const problem of found) problems.push({ accountId: t._id, problem });
-    balances[t._id] = t.sum;
+    const { accountId, mode } = ownerOfLedger(t._id);
+    for (const problem of found) problems.push({ accountId, problem: mode === 'test' ? `test credits: ${problem}` : problem });
+    (mode === 'test' ? testBalances : balances)[accountId] = t.sum;
   }
   const accounts = await findAllAccountIds();
   for (const a of accounts) if (!(a._id in balances)) problems.push({ accountId: a._id, problem: 'no ledger entries (every account starts with its grant)' });
   // Not a problem: charges of served requests on their way to the ledger (the consumer's backlog).
   const chargesPending = await chargesNotYetInLedger().catch(() => -1);
-  return { accounts: accounts.length, entries, problems, balances, chargesPending };
+  return { accounts: accounts.length, entries, problems, balances, testBalances, chargesPending };
 }

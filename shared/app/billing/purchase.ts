@@ -3,9 +3,10 @@ import { key, redis } from '../../platform/db/redis';
 import { findAccountById } from '../../platform/db/repositories/accounts';
 import { AccountError } from '../../domain/accounts/errors';
 import { BillingInputError } from '../../domain/billing/errors';
-import { chargeThroughBreaker, GatewayUnavailableError } from '../../platform/billing/gateway';
+import { chargeThroughBreaker, GatewayUnavailableError, paymentGateway } from '../../platform/billing/gateway';
 import { paymentMethodToCharge } from './paymentMethods';
-import { applyCredit, balanceOf } from './credits';
+import { applyCredit, balanceOf, testBalanceOf } from './credits';
+import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
 
 /**
@@ -14,7 +15,8 @@ import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/
  * key names one purchase: the gateway is called with a key derived from it (Stripe and the test
  * gateway replay their first answer to a repeated key, so a retry never charges twice) and the
  * ledger entry's ref is derived from it too (a unique index, so a retry never credits twice).
- * A key reused with other parameters is refused, as Stripe refuses it.
+ * A key reused with other parameters is refused, as Stripe refuses it. Bought through the test
+ * gateway, the package is test credits, credited to the account's test ledger (creditModes.ts).
  */
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -53,6 +55,8 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
   if (!(await findAccountById(input.accountId))) throw new AccountError('not-found', 'Account not found');
   const { paymentMethod, customer } = await paymentMethodToCharge(input.accountId);
 
+  // Test money is test money: the test gateway's charges buy test credits, on a ledger of their own.
+  const mode = creditModeOfGateway(paymentGateway().name);
   const params = JSON.stringify([credits, paymentMethod, customer]);
   const id = purchaseId(input.accountId, params, input.idempotencyKey, now);
   // The first request under a key records what it buys; a retry must ask for the same.
@@ -81,7 +85,8 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
     throw err;
   }
   if (result.status === 'declined') throw new AccountError('declined', `Payment declined: ${result.message} (${result.code})`);
-  const entry = await applyCredit(input.accountId, { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
+  const entry = await applyCredit(ledgerOf(input.accountId, mode), { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
+  const [balance, testBalance] = await Promise.all([balanceOf(input.accountId), testBalanceOf(input.accountId)]);
   return {
     id,
     package: credits,
@@ -89,6 +94,8 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
     currency: CURRENCY,
     chargeId: result.chargeId,
     replayed: entry.status === 'duplicate',
-    balance: await balanceOf(input.accountId),
+    mode,
+    balance,
+    testBalance,
   };
 }

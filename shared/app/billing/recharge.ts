@@ -18,6 +18,7 @@ import { admissionHead, type AdmissionHead } from './credits';
 import type { AutoRechargeSettings } from './ports';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS, type PackageCredits } from '../../domain/billing/packages';
 import { isDuplicateKey } from '../../platform/db/duplicateKey';
+import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes';
 
 /**
  * Auto-recharge. A low-balance window is named by the settings' version and the latest top-up's
@@ -28,6 +29,10 @@ import { isDuplicateKey } from '../../platform/db/duplicateKey';
  * gateway cannot charge (no saved payment method, a threshold not below the package) disable
  * auto-recharge with the reason, uncharged. At most one attempt of an account is in flight, and at
  * most AUTO_RECHARGE_MAX_PER_DAY are made in any 24 hours.
+ *
+ * A recharge charged through the test gateway buys test credits (creditModes.ts): it is credited to
+ * the account's test ledger, so the live balance stays under the threshold and the window stays
+ * the one charged; its job id then collapses every later trigger of that window (one charge).
  */
 
 // Lazy: importing this module must not read the configuration (entry points validate it first).
@@ -152,10 +157,11 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
   }
 
   if (doc.status === 'succeeded') {
-    // The ledger ref is the attempt: however often this runs, the package is credited once.
-    await ctx.credits.applyCredit(accountId, { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
+    // The ledger ref is the attempt: however often this runs, the package is credited once; to the
+    // test credits when the attempt was charged through the test gateway.
+    await ctx.credits.applyCredit(ledgerOf(accountId, creditModeOfGateway(doc.gateway)), { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
     if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
-    log().info({ accountId, attemptId: id, credits: doc.packageCredits }, 'auto-recharge credited');
+    log().info({ accountId, attemptId: id, credits: doc.packageCredits, mode: creditModeOfGateway(doc.gateway) }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
   }
 
@@ -239,6 +245,17 @@ export function sweepChargeIntent(accountId: string, window: string, first: { st
 }
 
 /**
+ * Whether the window's charge succeeded and was credited (pure): nothing is left to do in it. A
+ * live credit opens a new window (its top-up lifts the balance above the threshold), so only a
+ * recharge credited to the test credits leaves the live balance under the threshold in the window
+ * it charged; the sweep leaves that window alone.
+ */
+export function windowCredited(first: { status?: string | null; credited?: boolean | null } | null, second: { status?: string | null; credited?: boolean | null } | null): boolean {
+  const last = first?.status === 'declined' ? second : first;
+  return last?.status === 'succeeded' && last.credited === true;
+}
+
+/**
  * What a lost job would leave behind: for every enabled account under its threshold, the current
  * window's next step (attempt 1, or attempt 2 after a decline), with failed charge jobs (gateway
  * unreachable past their retries) put back to work. The recharge worker carries them out.
@@ -251,6 +268,8 @@ export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
     if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
     const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
     const first = await findRechargeAttemptById(attemptIdOf(a._id, window, 1));
+    const second = first?.status === 'declined' ? await findRechargeAttemptById(attemptIdOf(a._id, window, 2)) : null;
+    if (windowCredited(first, second)) continue;
     intents.push(sweepChargeIntent(a._id, window, first, Date.now()));
   }
   return intents;

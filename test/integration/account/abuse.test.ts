@@ -6,6 +6,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
 import { redis } from '../../../shared/platform/db/redis';
 import { findLedgerEntriesOfAccount, setAccountAutoRechargeFields, setEventFields } from '../../../shared/platform/db/repositories/fixtures';
 import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
+import { ledgerOf } from '../../../shared/domain/billing/creditModes';
 import { createEvent } from '../../helpers/settlementFixtures';
 import { serve, type TestServer } from '../../helpers/api';
 import { sigkillTree } from '../../helpers/kill';
@@ -182,7 +183,7 @@ describe('account API: abuse of money and access', function () {
     expect((await detail(test.key)).body.data.status).to.equal('live');
   });
 
-  it('security: an auto-recharge threshold not below the package is a 400; a burst under the threshold makes one charge, and the balance ends above it', async () => {
+  it('security: an auto-recharge threshold not below the package is a 400; a burst under the threshold makes one charge, credited once (the test gateway: to the test credits, never to the live balance)', async () => {
     const b = await signedUp();
     const accountId = (await b.send('GET', '/v2/account')).body.account.id as string;
     expect((await b.send('POST', '/v2/account/payment-method', { testCard: 'pm_card_visa' })).status).to.equal(201);
@@ -197,13 +198,16 @@ describe('account API: abuse of money and access', function () {
     try {
       const burst = await Promise.all(Array.from({ length: 20 }, () => api.get('/v2/teams', { Authorization: `Bearer ${key}` })));
       expect(burst.every((r) => r.status === 200)).to.equal(true);
-      await waitUntil('the recharge to be credited', async () => (await findLedgerEntriesOfAccount(accountId, ['recharge'])).length > 0, 60000, 250);
-      // More requests well above the threshold, and time for any second charge to show.
+      const testLedger = ledgerOf(accountId, 'test');
+      await waitUntil('the recharge to be credited', async () => (await findLedgerEntriesOfAccount(testLedger, ['recharge'])).length > 0, 60000, 250);
+      // More requests, still under the threshold (test credits never lift the live balance), in the
+      // window already charged, and time for any second charge to show.
       for (let i = 0; i < 5; i++) await api.get('/v2/teams', { Authorization: `Bearer ${key}` });
       await new Promise((r) => setTimeout(r, 3000));
       expect(await chargesOf(accountId)).to.have.length(1);
-      expect(await findLedgerEntriesOfAccount(accountId, ['recharge'])).to.have.length(1);
-      expect((await b.send('GET', '/v2/account')).body.account.balance).to.equal(500 - 25 + 20000);
+      expect(await findLedgerEntriesOfAccount(testLedger, ['recharge'])).to.have.length(1);
+      expect(await findLedgerEntriesOfAccount(accountId, ['recharge'])).to.deep.equal([]);
+      expect((await b.send('GET', '/v2/account')).body.account).to.include({ balance: 500 - 25, testBalance: 20000 });
     } finally {
       await sigkillTree(worker);
     }

@@ -28,7 +28,7 @@ describe('account API: happy paths', function () {
   it('happy: POST /v2/account/signup is a 201 with 500 free credits, a session cookie and a CSRF token', async () => {
     const r = await browser.signup(email.toUpperCase());
     expect(r.status).to.equal(201);
-    expect(r.body.account).to.include({ email, balance: FREE_CREDITS });
+    expect(r.body.account).to.include({ email, balance: FREE_CREDITS, testBalance: 0 });
     expect(r.body.account.autoRecharge).to.include({ enabled: false });
     expect(r.body.csrfToken).to.match(/^[A-Za-z0-9_-]{43}$/);
     const cookie = r.headers.get('set-cookie')!;
@@ -126,11 +126,11 @@ describe('account API: happy paths', function () {
     expect((await browser.send('GET', '/v2/account')).body.account.paymentMethod).to.include({ paymentMethod: 'pm_card_visa' });
   });
 
-  it('happy: POST /v2/account/purchases charges the saved card once and credits the package', async () => {
-    const before = (await browser.send('GET', '/v2/account')).body.account.balance;
+  it('happy: POST /v2/account/purchases charges the saved card once and credits the package (the test gateway: to the test credits)', async () => {
+    const before = (await browser.send('GET', '/v2/account')).body.account;
     const r = await browser.send('POST', '/v2/account/purchases', { package: 20000 }, { 'Idempotency-Key': `happy-${email}` });
     expect(r.status).to.equal(201);
-    expect(r.body).to.include({ package: 20000, priceCents: 1000, currency: 'usd', replayed: false, balance: before + 20000 });
+    expect(r.body).to.include({ package: 20000, priceCents: 1000, currency: 'usd', replayed: false, mode: 'test', balance: before.balance, testBalance: before.testBalance + 20000 });
     const charges = (await redis().lrange(TEST_GATEWAY_LOG(), 0, -1)).map((s) => JSON.parse(s)).filter((c) => c.metadata.purchaseId === r.body.id);
     expect(charges).to.have.length(1);
     expect(charges[0]).to.include({ status: 'succeeded', amountCents: 1000, paymentMethod: 'pm_card_visa' });

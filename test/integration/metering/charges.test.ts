@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createApp } from '../../../api/app';
 import { revokeKey } from '../../../shared/app/billing/accounts';
 import { COST_TABLE } from '../../../shared/domain/billing/costs';
-import { balanceOf } from '../../../shared/app/billing/credits';
+import { applyCredit, balanceOf, testBalanceOf } from '../../../shared/app/billing/credits';
+import { ledgerOf } from '../../../shared/domain/billing/creditModes';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { serve } from '../../helpers/api';
@@ -95,14 +96,21 @@ describe('metering: charges, headers and keys', function () {
       }
     });
 
-    it('test keys are served but never consume credits', async () => {
+    it("test keys are served but never consume credits; their X-Credits-Remaining is the account's test credits, never the live balance", async () => {
       const { accountId, key } = await accountWithKey(500, 'test');
+      const first = await api.get('/v2/ai/featured-picks', bearer(key));
+      expect(first.status).to.equal(200);
+      expect(first.headers.get('x-credits-consumed')).to.equal('0');
+      expect(first.headers.get('x-credits-remaining')).to.equal('0'); // no test credits bought yet
+      // Test credits, as a purchase through the test gateway credits them (a ledger apart).
+      await applyCredit(ledgerOf(accountId, 'test'), { ref: `purchase:${accountId}:charges-test`, kind: 'purchase', delta: 20000 });
       const res = await api.get('/v2/ai/featured-picks', bearer(key));
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-credits-consumed')).to.equal('0');
-      expect(res.headers.get('x-credits-remaining')).to.equal('500');
+      expect(res.headers.get('x-credits-remaining')).to.equal('20000');
       await api.written();
       expect(await balanceOf(accountId)).to.equal(500);
+      expect(await testBalanceOf(accountId)).to.equal(20000);
       expect(await findLedgerEntriesOfAccount(accountId, ['debit'])).to.have.length(0);
     });
 

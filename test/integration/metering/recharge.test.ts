@@ -5,7 +5,8 @@ import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../../jobs/recharge';
 import { setAutoRecharge } from '../../../shared/app/billing/accounts';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { TEST_GATEWAY_LOG } from '../../../shared/platform/billing/gateway/testGateway';
-import { balanceOf } from '../../../shared/app/billing/credits';
+import { balanceOf, testBalanceOf } from '../../../shared/app/billing/credits';
+import { ledgerOf, type CreditMode } from '../../../shared/domain/billing/creditModes';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { runCharge } from '../../../shared/app/billing/recharge';
 import { redis } from '../../../shared/platform/db/redis';
@@ -25,7 +26,8 @@ async function gatewayCharges(accountId: string): Promise<{ status: string; idem
   return all.filter((c) => c.metadata.accountId === accountId);
 }
 
-const rechargeEntries = (accountId: string) => findLedgerEntriesOfAccount(accountId, ['recharge']);
+/** The recharge credits of an account's live balance (a real gateway's), or of its test credits (the test gateway's). */
+const rechargeEntries = (accountId: string, mode: CreditMode = 'live') => findLedgerEntriesOfAccount(ledgerOf(accountId, mode), ['recharge']);
 
 async function spend(api: TestServer, key: string, n: number): Promise<number[]> {
   return Promise.all(Array.from({ length: n }, async () => (await api.get('/v2/matches', bearer(key))).status));
@@ -50,12 +52,15 @@ describe('auto-recharge', function () {
       const statuses = await spend(api, key, 40);
       expect(statuses.every((s) => s === 200)).to.equal(true);
       await api.written();
-      await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId)).length > 0, 30000);
+      // Charged through the test gateway: test credits, apart from the live balance.
+      await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId, 'test')).length > 0, 30000);
       await new Promise((r) => setTimeout(r, 1000)); // room for a wrong second charge to show up
       expect(await gatewayCharges(accountId)).to.have.length(1);
-      expect(await rechargeEntries(accountId)).to.have.length(1);
+      expect(await rechargeEntries(accountId, 'test')).to.have.length(1);
+      expect(await rechargeEntries(accountId)).to.have.length(0);
       expect((await findRechargeAttemptsOfAccount(accountId)).length).to.equal(1);
-      expect(await balanceOf(accountId)).to.equal(1020 - 40 + 20000);
+      expect(await balanceOf(accountId)).to.equal(1020 - 40);
+      expect(await testBalanceOf(accountId)).to.equal(20000);
       const attempt = await findRechargeAttemptOfAccount(accountId);
       expect(attempt).to.include({ status: 'succeeded', credited: true, attempt: 1, amountCents: 1000 });
       expect((await checkLedger()).problems).to.deep.equal([]);
@@ -98,6 +103,7 @@ describe('auto-recharge', function () {
       await new Promise((r) => setTimeout(r, 500));
       expect(await gatewayCharges(accountId)).to.have.length(2);
       expect(await rechargeEntries(accountId)).to.have.length(0);
+      expect(await rechargeEntries(accountId, 'test')).to.have.length(0);
     });
 
     it('happy: a card fixed during the hour makes the retry succeed', async () => {
@@ -109,8 +115,9 @@ describe('auto-recharge', function () {
       await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard', operator: true });
       await new Promise((r) => setTimeout(r, 5100)); // the web process re-reads settings every 5 s
       await spend(api, key, 1);
-      await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId)).length > 0, 30000);
-      expect(await balanceOf(accountId)).to.equal(1000 - 2 + 100000);
+      await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId, 'test')).length > 0, 30000);
+      expect(await balanceOf(accountId)).to.equal(1000 - 2);
+      expect(await testBalanceOf(accountId)).to.equal(100000);
       expect((await gatewayCharges(accountId)).map((c) => c.status)).to.deep.equal(['declined', 'succeeded']);
     });
   });
@@ -164,7 +171,9 @@ describe('auto-recharge', function () {
       // Running the job once more (a duplicate delivery) changes nothing.
       expect(await runCharge(processContext(), { accountId, window: attempt.window, attempt: 1 })).to.include({ outcome: 'credited' });
       expect(await rechargeEntries(accountId)).to.have.length(1);
+      // Charged through Stripe: live credits.
       expect(await balanceOf(accountId)).to.equal(999 + 20000);
+      expect(await testBalanceOf(accountId)).to.equal(0);
       expect(stripe.created).to.have.length(1);
       const done = (await findRechargeAttemptOfAccount(accountId))!;
       expect(done).to.include({ status: 'succeeded', credited: true });
