@@ -29,11 +29,12 @@ export function streamRoute(): Route {
     summary: 'Stream of changes (Server-Sent Events)',
     description:
       'Every change the service stores, pushed as Server-Sent Events: odds (price moves, closing lines), scores (live scores and stats, lineups), status, recommendations (each new one) and settlements (graded bets, results and corrections), ' +
-      'filtered by channels, sport, competition and event ids. Each message carries an id; reconnect with `Last-Event-ID` (or `lastEventId`) to receive exactly the messages missed, in order, ' +
-      `within the resume window of ${window} seconds (\`x-resume-window-seconds\`). Past it, or from an id this feed never sent, the first message is \`snapshot_required\` with the reason: fetch the REST state, then keep reading (the stream goes on live). ` +
-      `A heartbeat comment every ${Math.round(getConfig().STREAM_HEARTBEAT_MS / 1000)} seconds when idle. A client that reads too slowly gets pending updates merged per event and market, marked \`conflated\`; past ${getConfig().STREAM_MAX_PENDING} of them, \`snapshot_required\` (slow_consumer) and the end. ` +
+      'filtered by channels, sport, competition and event ids. Every message carries an id; reconnect with `Last-Event-ID` (or `lastEventId`) to receive exactly the entries missed, each as a message of its own, in order, ' +
+      `within the resume window of ${window} seconds (\`x-resume-window-seconds\`): the backlog is written at the pace the connection drains, never merged because it is large. Past the window, or from an id this feed never sent, the first message is \`snapshot_required\` with the reason: fetch the REST state, then keep reading (the stream goes on live). ` +
+      `A heartbeat comment every ${Math.round(getConfig().STREAM_HEARTBEAT_MS / 1000)} seconds when idle. A reader that stays behind the live feed for more than ${Math.round(getConfig().STREAM_SLOW_READER_MS / 1000)} seconds gets what it has not read merged per event and kind: each merged message says \`conflated\`, how many entries it covers (\`merged\`, \`firstEntryId\`, \`lastEntryId\`) and carries an id a resume from which is exact; past ${getConfig().STREAM_MAX_PENDING} merged messages, \`snapshot_required\` (slow_consumer) and the end. ` +
       `Open streams per key: ${getConfig().STREAM_MAX_CONNECTIONS_LIVE} (live), ${getConfig().STREAM_MAX_CONNECTIONS_TEST} (test); past it a 429 too_many_streams. ` +
-      'Credits: debited at open and at the start of each further minute while connected (test keys: none); a balance that runs out, or a revoked key, ends the stream with an `error` message in the error shape.',
+      'Credits: debited at open and at the start of each further minute while connected; a resume also pays each started minute it replays, less the open (`X-Credits-Consumed` says the total; without the credits a 402/403 before any byte). A balance that runs out, or a revoked key, ends the stream with an `error` message in the error shape. ' +
+      `Test keys: the test feed, each change ${getConfig().TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\` (\`X-Data-Delayed\`), no credits; each minute is one request of the account's daily test cap, and the stream ends at it (rate_limited).`,
     tag: 'Stream',
     query: streamQuery,
     lists: ['channels', 'eventIds'],

@@ -46,7 +46,7 @@ export const streamHeaders = {
 export const streamResponse = {
   type: 'string',
   description:
-    'text/event-stream. Messages: `id: <change feed entry id>`, `event: odds|scores|status|recommendations|settlements`, `data: {eventId, kind, at, provider, data, conflated?}`; ' +
+    'text/event-stream. Messages: `id: <change feed entry id>`, `event: odds|scores|status|recommendations|settlements`, `data: {eventId, kind, at, provider, data, conflated?, merged?, firstEntryId?, lastEntryId?, delayed?}`; ' +
     '`event: snapshot_required` (no id) with `data: {reason, resumeWindowSeconds}`, reason outside_window, unknown_id, trimmed or slow_consumer; ' +
-    '`event: error` (no id) with the error shape, then the end (insufficient_credits, invalid_api_key); `: heartbeat` comments when idle.',
+    '`event: error` (no id) with the error shape, then the end (insufficient_credits, invalid_api_key, rate_limited for a test key at its daily cap); `: heartbeat` comments when idle.',
 } as const;

@@ -26,7 +26,8 @@ const notSignedIn = (req: Request) => new ApiError('NOT_SIGNED_IN', 'Not signed 
  * GET /v2/account/stream: the stream of GET /v2/stream for the signed-in session, what the
  * dashboard's Live page reads with the browser's EventSource (which sends the session cookie and
  * cannot send an Authorization header; the page never holds a key's secret). The same feed,
- * query, resume and messages, on the same StreamSession, under a test key's rules: free, at most
+ * query, resume and messages, on the same StreamSession, under a test key's rules: free, so the
+ * test feed (delayed by TEST_KEY_SNAPSHOT_S, marked), at most
  * STREAM_MAX_CONNECTIONS_TEST open per account across every web process, and it ends with an
  * `error` message (not_signed_in) at the first heartbeat after the session ended (logout, expiry).
  */
@@ -41,8 +42,8 @@ export function accountStreamRoutes(): Route[] {
       operationId: 'accountStream',
       summary: 'Stream of changes for the dashboard (Server-Sent Events)',
       description:
-        "The stream of GET /v2/stream (same channels, filters, messages, resume with `Last-Event-ID` or `lastEventId` within the resume window, `snapshot_required`, heartbeats, conflation) for the signed-in session instead of a key: what the dashboard's Live page reads with EventSource. " +
-        `Under a test key's rules: at most ${limit} open per account (past it a 429 too_many_streams). ` +
+        "The stream of GET /v2/stream (same channels, filters, messages, resume with `Last-Event-ID` or `lastEventId` within the resume window, `snapshot_required`, heartbeats, merging for a reader that stays behind) for the signed-in session instead of a key: what the dashboard's Live page reads with EventSource. " +
+        `Under a test key's rules: free, so it is the test feed (each change ${getConfig().TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\`, \`X-Data-Delayed\`) whatever the balance; at most ${limit} open per account (past it a 429 too_many_streams). ` +
         'It ends with an `error` message (not_signed_in) at the first heartbeat after the session ended (sign-out or expiry).',
       query: streamQuery,
       lists: ['channels', 'eventIds'],

@@ -26,10 +26,10 @@ export const CHANNEL_KINDS = {
 
 export type ChangeKindOf<C extends StreamChannel> = (typeof CHANNEL_KINDS)[C][number];
 
-/** A message of a channel: one stored change (or, for a slow reader, several merged: `conflated`). */
+/** A message of a channel: one stored change (or, for a reader that stayed behind, several merged: `conflated`). */
 export interface ChannelMessage<C extends StreamChannel> {
   type: 'change';
-  /** The message's id (null for a merged message that may not be resumed from: the last id stays the previous one). */
+  /** The message's id: a resume from it is exact (the server sends one on every message). */
   id: string | null;
   channel: C;
   eventId: string;
@@ -39,7 +39,13 @@ export interface ChannelMessage<C extends StreamChannel> {
   provider: string | null;
   /** The change's new values, as docs/ingestion.md ("The change feed") describes them per kind. */
   data: unknown;
+  /** Several entries merged (the reader stayed behind the live feed): `merged` of them, from `firstEntryId` to `lastEntryId`. */
   conflated: boolean;
+  merged: number;
+  firstEntryId: string | null;
+  lastEntryId: string | null;
+  /** The test feed (a test key): the change is delivered a delay after it was stored. */
+  delayed: boolean;
 }
 
 /** A message of any channel, narrowed by `channel` (and `kind`). */
@@ -126,6 +132,10 @@ export function changeMessageOf(event: string, id: string | null, data: unknown)
     provider: typeof data.provider === 'string' ? data.provider : null,
     data: data.data,
     conflated: data.conflated === true,
+    merged: typeof data.merged === 'number' ? data.merged : 1,
+    firstEntryId: typeof data.firstEntryId === 'string' ? data.firstEntryId : null,
+    lastEntryId: typeof data.lastEntryId === 'string' ? data.lastEntryId : null,
+    delayed: data.delayed === true,
   };
   switch (event) {
     case 'odds': {

@@ -118,7 +118,8 @@ function rowOf(m) {
     h('span', { class: 'live-time' }, clock(m.at)),
     h('span', { class: 'live-event' }, `#${m.eventId}`),
     h('span', { class: 'live-what' }, describe(m)),
-    m.conflated ? h('span', { class: 'badge badge-off', title: 'Several updates merged: the reader was slow' }, 'merged') : null,
+    m.conflated ? h('span', { class: 'badge badge-off', title: `${m.merged ?? 'Several'} updates merged: the reader stayed behind` }, 'merged') : null,
+    m.delayed ? h('span', { class: 'badge badge-off', title: 'The test feed: delivered a delay after it was stored' }, 'delayed') : null,
   );
 }
 
@@ -265,9 +266,11 @@ export async function renderLive(ctx) {
     h(
       'p',
       { class: 'lead' },
-      'Every change the service stores, as it is stored: what a test key gets from ',
+      'Every change the service stores: the test feed a test key gets from ',
       h('code', {}, 'GET /v2/stream'),
-      ', here for your session, free.',
+      ', here for your session, free, so each change arrives a delay after it was stored (5 minutes by default; rows say "delayed"). Live data is ',
+      h('code', {}, 'GET /v2/stream'),
+      ' with a live key.',
     ),
     h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Stream'), status), h('div', { class: 'controls' }, toggles), notice),
     h('div', { class: 'live-grid' }, CHANNELS.map(([c]) => cards[c])),

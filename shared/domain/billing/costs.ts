@@ -40,7 +40,11 @@ export const COST_TABLE = [
   row('/v2/ai/value-opportunities', 5, 'the API contract lists 2 on the endpoint page and 5 in the cost table; the cost table wins'),
   row('/v2/ai/featured-picks', 10),
   {
-    ...row('/v2/stream', 1, 'Server-Sent Events: 1 credit per started minute of connection, debited at open and at the start of each further minute'),
+    ...row(
+      '/v2/stream',
+      1,
+      "Server-Sent Events: 1 credit per started minute of connection, debited at open and at the start of each further minute; a resume (Last-Event-ID) also pays 1 credit per started minute it replays, less the open's",
+    ),
     per: 'minute',
   },
 ] as const satisfies readonly CostRow[];

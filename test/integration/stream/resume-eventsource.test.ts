@@ -5,7 +5,7 @@ import { mulberry32 } from '../../../shared/domain/ai/random';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, readChanges, type Change } from '../../../shared/platform/feed/changeFeed';
 import { serve, type TestServer } from '../../helpers/api';
-import { overrideEnv } from '../../helpers/env';
+import { overrideEnv } from '../../../shared/platform/config';
 import { accountWithKey } from '../../helpers/meteredApp';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,7 @@ import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, readChanges, type ChangeEntry } from '../../../shared/platform/feed/changeFeed';
 import { compareChangeIds } from '../../../shared/domain/feed/changes';
 import { serve, type TestServer } from '../../helpers/api';
-import { overrideEnv } from '../../helpers/env';
+import { overrideEnv } from '../../../shared/platform/config';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { openSse, type SseClient, type SseMessage } from '../../helpers/sse';
 
