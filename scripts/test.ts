@@ -50,7 +50,9 @@ async function run(): Promise<number> {
   if (!files || args.some((a) => a.includes('test/browser'))) ensureChromium();
   const local = await startLocalServices();
   try {
-    const mocha = spawnSync(bin('mocha'), mochaArgs, {
+    // The suite runs on the Node this script runs on: the project's own (the `node` package, Node 24), not the machine's.
+    process.stderr.write(`[test] Node ${process.version} (${process.execPath})\n`);
+    const mocha = spawnSync(process.execPath, [bin('mocha'), ...mochaArgs], {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...bootstrapEnv().all, ...local.env, NODE_ENV: 'test' },
