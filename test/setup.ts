@@ -10,12 +10,14 @@ import { getConfig } from '../shared/platform/config';
 import { disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis } from '../shared/platform/db/redis';
 import { dropDatabaseNamed, dropLastFileStores, giveEachFileItsStores } from './helpers/fileStores';
+import { timeEachFile } from './helpers/fileTimes';
 import { deleteKeysOfThisRun } from './helpers/redisKeys';
 
 export const mochaHooks = {
   beforeAll(this: Mocha.Context) {
     // The root suite holds every loaded file's suites; none has started yet.
     giveEachFileItsStores(this.test!.parent!);
+    timeEachFile(this.test!.parent!);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(30000);

@@ -17,8 +17,13 @@ function remember<V>(map: Map<string, V>, k: string, v: V): V {
   return v;
 }
 
+/**
+ * An IANA zone name ("Europe/Madrid", "UTC", "Etc/GMT+5"). Since Node 24 (ECMAScript 2024) Intl
+ * also takes offsets ("+05:00") as zones; they are not IANA names, which is what the API accepts
+ * (an offset has no daylight saving time, so its "days" would silently differ from the place's).
+ */
 export function isValidTimeZone(name: string): boolean {
-  return validity.get(name) ?? remember(validity, name, IANAZone.isValidZone(name));
+  return validity.get(name) ?? remember(validity, name, /^[A-Za-z]/.test(name) && IANAZone.isValidZone(name));
 }
 
 /** The zone's canonical IANA name ("america/new_york" -> "America/New_York"). */

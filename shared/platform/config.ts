@@ -377,6 +377,19 @@ export function overrideEnv(values: Record<string, string>): () => void {
   };
 }
 
+/**
+ * Tests only: the variables as they are now, and what puts them back exactly (a test file then
+ * starts from the run's settings, whatever the files before it in the same process set).
+ */
+export function envSnapshot(): () => void {
+  const saved = { ...process.env };
+  return () => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    for (const [k, v] of Object.entries(saved)) process.env[k] = v;
+    cached = undefined;
+  };
+}
+
 /** Names of variables whose values must never be logged. */
 export const SECRET_VARS: ConfigKey[] = Object.entries<VarSpec>(CONFIG_VARS)
   .filter(([, s]) => s.secret)

@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { closeQueues } from '../../jobs/client';
-import { getConfig, setEnvForChildren } from '../../shared/platform/config';
+import { envSnapshot, getConfig, setEnvForChildren } from '../../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../../shared/platform/db/mongo';
 import { renewProcessScope } from '../../shared/platform/processScope';
 import { deleteKeysOfThisRun } from './redisKeys';
@@ -24,6 +24,8 @@ interface Stores {
 }
 
 let runBase: { db: string; prefix: string } | undefined;
+/** The run's settings (test/helpers/runEnv.ts), taken when the first file starts: every file starts from them. */
+let runEnv: (() => void) | undefined;
 let current: Stores | undefined;
 let count = 0;
 
@@ -64,6 +66,9 @@ async function dropStores(stores: Stores): Promise<void> {
 async function enterStores(file: string): Promise<void> {
   if (current?.file === file) return;
   if (current) await dropStores(current);
+  // A file's settings (setEnvForChildren in its hooks) end with it: the next starts from the run's.
+  if (runEnv) runEnv();
+  else runEnv = envSnapshot();
   runBase ??= { db: getConfig().MONGODB_DB, prefix: getConfig().REDIS_PREFIX };
   const name = slug(file);
   // The prefix stays short (the config allows 40 characters); the database name says which file.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { listingFilter, searchPattern, todayFilter, zoneKey } from '../../../api/queries/filters';
-import { dayOf, dayRange, daySpan } from '../../../shared/domain/days';
+import { dayOf, dayRange, daySpan, isValidTimeZone } from '../../../shared/domain/days';
 
 const iso = (d: Date | undefined) => d?.toISOString();
 
@@ -85,5 +85,22 @@ describe('event filters from validated queries (api/queries/filters)', () => {
     expect(searchPattern('a.b')).to.equal('a\\.b');
     expect(new RegExp(searchPattern('x.*(y)|[z]\\')).test('x.*(y)|[z]\\')).to.equal(true);
     expect(new RegExp(searchPattern('.*')).test('anything')).to.equal(false);
+  });
+});
+
+describe('time zone names', () => {
+  it('edge: IANA names are zones; offsets (which Intl takes since Node 24), blanks and made-up names are not (table)', () => {
+    const rows: [string, boolean][] = [
+      ['UTC', true],
+      ['Europe/Madrid', true],
+      ['america/new_york', true],
+      ['Etc/GMT+5', true],
+      ['+05:00', false],
+      ['-03:30', false],
+      ['0', false],
+      ['', false],
+      ['Mars/Olympus_Mons', false],
+    ];
+    for (const [name, valid] of rows) expect(isValidTimeZone(name), name).to.equal(valid);
   });
 });
