@@ -16,10 +16,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { tuneFerretDatabase } from '../shared/platform/db/ferretIndexes';
+import { findPgBinaries, isRoot, runPg, stopPrivateCluster, which, type PgBinaries } from './pgCtl';
+
+export { findPgBinaries, stopPrivateCluster } from './pgCtl';
 
 export interface PostgresServer {
   /** URL of FerretDB's own database on the server. */
@@ -192,34 +195,6 @@ export async function ensurePostgres(opts: PostgresOptions): Promise<PostgresSer
 
 // ---------------------------------------------------------------- private cluster
 
-interface PgBinaries {
-  initdb: string;
-  pgCtl: string;
-}
-
-function which(cmd: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** initdb and pg_ctl from PATH, else from the newest /usr/lib/postgresql/<version>/bin. */
-export function findPgBinaries(): PgBinaries | undefined {
-  const initdb = which('initdb');
-  const pgCtl = which('pg_ctl');
-  if (initdb && pgCtl) return { initdb, pgCtl };
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base)
-    .filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl')) && existsSync(join(base, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? { initdb: join(base, versions[0], 'bin', 'initdb'), pgCtl: join(base, versions[0], 'bin', 'pg_ctl') } : undefined;
-}
-
-const isRoot = () => process.getuid?.() === 0;
-
 function osUserExists(name: string): boolean {
   try {
     execFileSync('id', ['-u', name], { stdio: 'ignore' });
@@ -228,19 +203,6 @@ function osUserExists(name: string): boolean {
     return false;
   }
 }
-
-/**
- * PostgreSQL refuses to run as root, so as root its commands run as the `postgres` OS user
- * (created by the distribution's package) and the cluster directory belongs to that user.
- */
-function runPg(bin: string, args: string[]): string {
-  const [cmd, full] = isRoot()
-    ? [which('runuser') ? 'runuser' : 'su', which('runuser') ? ['-u', 'postgres', '--', bin, ...args] : ['postgres', '-s', '/bin/sh', '-c', [bin, ...args].map(shellQuote).join(' ')]]
-    : [bin, args];
-  return execFileSync(cmd, full, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function installPostgres(say: (msg: string) => void): void {
   say('PostgreSQL not found; installing it with apt-get');
@@ -304,17 +266,6 @@ async function privateCluster(opts: PostgresOptions): Promise<PostgresServer | u
       stopNow();
     },
   };
-}
-
-/** Stops the private cluster in dataDir (fast shutdown, waiting for it); nothing when it is not running. Synchronous: usable at exit. */
-export function stopPrivateCluster(dataDir: string): void {
-  const bins = findPgBinaries();
-  if (!bins) return;
-  try {
-    runPg(bins.pgCtl, ['stop', '-D', dataDir, '-m', 'fast', '-w']);
-  } catch {
-    // already stopped
-  }
 }
 
 async function freePort(): Promise<number> {
