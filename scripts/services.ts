@@ -17,16 +17,37 @@
  * them. A run killed without releasing leaves a lease whose pid is dead: it counts for nothing.
  * .local/services.lock serializes taking a lease (with starting what is missing) against
  * releasing one (with stopping the servers), so no run is handed a server being stopped.
+ *
+ * However the runs end, the servers stop once none is alive: started with them, their watchdog
+ * (scripts/servicesWatchdog.ts, detached, recorded in services.json) looks at the leases every
+ * second and, when no live run has held one for 3 s, takes the lock, stops the servers as the last
+ * release does, and exits. It covers a run killed outright (SIGKILL: no code of it runs) or by a
+ * parent before its release ran. A run that finds the servers of a dead run reuses them, and
+ * starts a watchdog again when theirs is gone. The record, leases, lock and watchdog start are in
+ * scripts/servicesLeases.ts (small: the watchdog loads nothing else).
+ *
+ * `npm start` and `npm run services` `exec` node with the TypeScript loader rather than run the
+ * tsx CLI: the CLI is a parent process that relays SIGINT/SIGTERM to the node process it runs
+ * and SIGKILLs it when it does not acknowledge within 30 ms, which a SIGTERM to the whole process
+ * group (as a harness sends) makes likely: the run died before giving its lease back, and the
+ * servers were left running. npm relays a signal to the run itself; a run under npm whose npm
+ * died (SIGKILL) stops as on SIGTERM (endWithNpm). The runs listen to SIGINT/SIGTERM with `on`,
+ * not `once`: a signal to the group and the same one relayed arrive twice.
+ * LOCAL_SERVICES_DIR puts the record, leases, data and logs in another directory, with servers of
+ * its own (tests).
  */
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, openSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { bootstrapEnv } from '../shared/platform/config';
-import { connectionHeadroom, ensurePostgres, FERRET_POOL_MAX_CONNS, TOO_MANY_CLIENTS, ferretDatabaseName, ferretPoolUrl, redact, stopPrivateCluster, type PostgresServer } from './postgres';
+import { connectionHeadroom, ensurePostgres, FERRET_POOL_MAX_CONNS, TOO_MANY_CLIENTS, ferretDatabaseName, ferretPoolUrl, redact, type PostgresServer } from './postgres';
+import { ensureWatchdog, liveRuns, lock, readRecord, release, serverAlive, unlock, writeLease, writeRecord, type RecordedMongo, type RecordedServer } from './servicesLeases';
+
+export { liveRuns, pidAlive } from './servicesLeases';
 
 const ROOT = resolve(__dirname, '..');
 const LOCAL = join(ROOT, '.local');
@@ -392,204 +413,23 @@ async function ensureMongo(place: Place, recorded: RecordedMongo | undefined): P
   }
 }
 
-// ---------------------------------------------------------------- leases
-
-/** A server the bootstrap started, as recorded in services.json. */
-interface RecordedServer {
-  url: string;
-  kind: string;
-  pid: number;
-  /** Text its command line contains (its port): a reused pid is not mistaken for it. */
-  marker: string;
-}
-
-interface RecordedMongo extends RecordedServer {
-  ferretPostgresUrl?: string;
-  /** The private PostgreSQL cluster FerretDB stores in, stopped after FerretDB. */
-  privateDataDir?: string;
-}
-
-interface ServicesRecord {
-  version: 2;
-  redis?: RecordedServer;
-  mongo?: RecordedMongo;
-}
-
-const recordPath = (dir: string) => join(dir, 'services.json');
-const runsDir = (dir: string) => join(dir, 'runs');
-const lockPath = (dir: string) => join(dir, 'services.lock');
-
-function isRecordedServer(v: unknown): v is RecordedServer {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    'url' in v &&
-    typeof v.url === 'string' &&
-    'pid' in v &&
-    typeof v.pid === 'number' &&
-    'marker' in v &&
-    typeof v.marker === 'string' &&
-    'kind' in v &&
-    typeof v.kind === 'string'
-  );
-}
-
-const optionalString = (o: object, k: string) => !(k in o) || typeof Object.getOwnPropertyDescriptor(o, k)?.value === 'string';
-
-function isRecordedMongo(v: unknown): v is RecordedMongo {
-  return isRecordedServer(v) && optionalString(v, 'ferretPostgresUrl') && optionalString(v, 'privateDataDir');
-}
-
-/** The record, checked; a record of an older layout (one server, no leases) or unreadable is none. */
-function readRecord(dir: string): ServicesRecord {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(recordPath(dir), 'utf8'));
-  } catch {
-    return { version: 2 };
-  }
-  if (typeof parsed !== 'object' || parsed === null || !('version' in parsed) || parsed.version !== 2) return { version: 2 };
-  const out: ServicesRecord = { version: 2 };
-  if ('redis' in parsed && isRecordedServer(parsed.redis)) out.redis = parsed.redis;
-  if ('mongo' in parsed && isRecordedMongo(parsed.mongo)) out.mongo = parsed.mongo;
-  return out;
-}
-
-function writeRecord(dir: string, record: ServicesRecord): void {
-  if (!record.redis && !record.mongo) return void rmSync(recordPath(dir), { force: true });
-  writeFileSync(recordPath(dir), JSON.stringify(record, null, 2));
-}
-
-const errorCode = (err: unknown): unknown => (typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined);
-
-/** The process exists and is not a zombie (a server this process started and stopped stays one until Node reaps it). */
-export function pidAlive(pid: number): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if (errorCode(err) !== 'EPERM') return false;
-  }
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ...", comm may hold spaces and parentheses.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
-/** The recorded server's process is alive and is that server (its command line has the marker, where /proc tells). */
-function serverAlive(s: RecordedServer): boolean {
-  if (!pidAlive(s.pid)) return false;
-  try {
-    return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(s.marker);
-  } catch {
-    return true;
-  }
-}
-
-const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/** Takes the lock file (O_EXCL); one held by a dead process is taken over. False when not taken within the time. */
-function tryLock(dir: string): boolean {
-  try {
-    const fd = openSync(lockPath(dir), 'wx');
-    writeFileSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
-  } catch (err) {
-    if (errorCode(err) !== 'EEXIST') throw err;
-    const holder = Number(readFileSync(lockPath(dir), { encoding: 'utf8', flag: 'a+' }).trim());
-    if (!holder || !pidAlive(holder)) rmSync(lockPath(dir), { force: true });
-    return false;
-  }
-}
-
-async function lock(dir: string): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  let told = false;
-  const deadline = Date.now() + 10 * 60_000; // a first FerretDB build takes minutes
-  while (!tryLock(dir)) {
-    if (Date.now() > deadline) throw new Error(`${lockPath(dir)} is held by a live process for over 10 minutes`);
-    if (!told && (told = true)) say('another run is starting or stopping the local servers; waiting for it');
-    await sleep(200);
-  }
-}
-
-function lockSync(dir: string, timeoutMs: number): boolean {
-  const deadline = Date.now() + timeoutMs;
-  while (!tryLock(dir)) {
-    if (Date.now() > deadline) return false;
-    sleepSync(100);
-  }
-  return true;
-}
-
-const unlock = (dir: string) => rmSync(lockPath(dir), { force: true });
-
-/** The pids of the runs holding a live lease; stale leases (dead pids) are removed. */
-export function liveRuns(dir: string): number[] {
-  if (!existsSync(runsDir(dir))) return [];
-  const live: number[] = [];
-  for (const name of readdirSync(runsDir(dir))) {
-    const pid = Number(name);
-    if (Number.isInteger(pid) && pidAlive(pid)) live.push(pid);
-    else rmSync(join(runsDir(dir), name), { force: true });
-  }
-  return live;
-}
-
-function writeLease(dir: string): void {
-  mkdirSync(runsDir(dir), { recursive: true });
-  writeFileSync(join(runsDir(dir), String(process.pid)), JSON.stringify({ pid: process.pid, argv: process.argv.slice(1), since: new Date().toISOString() }));
-}
-
-/** Stops a recorded server by pid: SIGTERM, up to 10 s to exit, then SIGKILL. Synchronous: usable at exit. */
-function stopRecorded(s: RecordedServer): void {
-  if (!serverAlive(s)) return;
-  process.kill(s.pid, 'SIGTERM');
-  const deadline = Date.now() + 10_000;
-  while (pidAlive(s.pid) && Date.now() < deadline) sleepSync(50);
-  if (pidAlive(s.pid)) process.kill(s.pid, 'SIGKILL');
-}
-
-/**
- * Gives back this run's lease; the last live run out stops the checkout's servers. Synchronous
- * (it also runs at exit). Without the lock in 15 s it leaves the servers up: the next run reuses
- * them, and the last one out then stops them.
- */
-function release(dir: string): void {
-  const leased = join(runsDir(dir), String(process.pid));
-  if (!existsSync(leased)) return;
-  if (!lockSync(dir, 15_000)) return void rmSync(leased, { force: true });
-  try {
-    rmSync(leased, { force: true });
-    if (liveRuns(dir).length) return;
-    const record = readRecord(dir);
-    if (record.mongo) {
-      stopRecorded(record.mongo);
-      if (record.mongo.privateDataDir) stopPrivateCluster(record.mongo.privateDataDir);
-    }
-    if (record.redis) stopRecorded(record.redis);
-    writeRecord(dir, { version: 2 });
-  } finally {
-    unlock(dir);
-  }
-}
-
 // ---------------------------------------------------------------- start
 
 export interface ServicesOptions {
-  /** Where the record, the leases, data and logs live (default .local). Tests use one of their own. */
+  /**
+   * Where the record, the leases, data and logs live: default LOCAL_SERVICES_DIR (with
+   * ownServers), else .local. Tests use one of their own.
+   */
   localDir?: string;
   /** Ignore REDIS_URL, 127.0.0.1:6379 and MONGODB_URI: start (or share) servers of localDir's own. */
   ownServers?: boolean;
 }
 
 export async function startLocalServices(opts: ServicesOptions = {}): Promise<LocalServices> {
-  const dir = opts.localDir ?? LOCAL;
-  const place: Place = { dir, ownServers: opts.ownServers ?? false, database: opts.localDir ? ferretDatabaseName(opts.localDir) : ferretDatabaseName(ROOT) };
+  const envDir = bootstrapEnv().servicesDir;
+  const ownDir = opts.localDir ?? (envDir ? resolve(envDir) : undefined);
+  const dir = ownDir ?? LOCAL;
+  const place: Place = { dir, ownServers: opts.ownServers ?? (!opts.localDir && Boolean(envDir)), database: ferretDatabaseName(ownDir ?? ROOT) };
   await lock(dir);
   let red: RedisChoice;
   let mongo: MongoChoice;
@@ -598,9 +438,13 @@ export async function startLocalServices(opts: ServicesOptions = {}): Promise<Lo
     const record = readRecord(dir);
     const [r, m] = await Promise.allSettled([ensureRedis(place, record.redis), ensureMongo(place, record.mongo)]);
     // Recorded before the lease is taken and the lock given back, so a run starting now shares
-    // them; a server started before the other failed is recorded too (the next run reuses it).
+    // them; a server started before the other failed is recorded too (a run starting within the
+    // watchdog's grace reuses it, else the watchdog stops it).
     const started = (x: PromiseSettledResult<{ server?: RecordedServer }>) => (x.status === 'fulfilled' ? x.value.server : undefined);
-    writeRecord(dir, { version: 2, redis: started(r) ?? record.redis, mongo: (m.status === 'fulfilled' ? m.value.server : undefined) ?? record.mongo });
+    writeRecord(dir, { ...record, redis: started(r) ?? record.redis, mongo: (m.status === 'fulfilled' ? m.value.server : undefined) ?? record.mongo });
+    // Their watchdog (started with them, or again when a dead run's left none): it stops them
+    // when no live run holds a lease, whatever way the runs ended.
+    ensureWatchdog(dir);
     if (r.status === 'rejected') throw r.reason;
     if (m.status === 'rejected') throw m.reason;
     [red, mongo] = [r.value, m.value];
@@ -611,7 +455,7 @@ export async function startLocalServices(opts: ServicesOptions = {}): Promise<Lo
   }
   say(`Redis:   ${red.kind}`);
   say(`MongoDB: ${mongo.kind}`);
-  if (red.server || mongo.server) say(`shared by every run of this checkout (${liveRuns(dir).length} now); the last one to end stops them`);
+  if (red.server || mongo.server) say(`shared by every run of this checkout (${liveRuns(dir).length} now); the last one to end stops them (or their watchdog, when the runs died)`);
   let stopped = false;
   return {
     mongodbUri: mongo.uri,
@@ -629,6 +473,24 @@ export async function startLocalServices(opts: ServicesOptions = {}): Promise<Lo
   };
 }
 
+/**
+ * Run by npm (`npm start`, `npm run services`, whose scripts `exec` node: npm is the parent and
+ * relays SIGINT and SIGTERM to it): when npm dies without relaying anything (a SIGKILL), this
+ * process, reparented, stops as a SIGTERM stops it, giving its lease back, rather than run on
+ * with nobody to stop it. Looked at every second.
+ */
+export function endWithNpm(): void {
+  if (!bootstrapEnv().npmScript) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    say(`npm (pid ${parent}) is gone: stopping`);
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
+  timer.unref();
+}
+
 if (require.main === module) {
   // `npm run services`: start them and keep them up until interrupted.
   startLocalServices()
@@ -641,12 +503,19 @@ if (require.main === module) {
       // The servers run detached (their own process group): without a handle of its own this
       // process would end here, releasing its lease and, as the last run, stopping them.
       const keepAlive = setInterval(() => undefined, 1 << 30);
+      let stopping = false;
       const stop = () => {
+        if (stopping) return;
+        stopping = true;
         clearInterval(keepAlive);
         void s.stop().then(() => process.exit(0));
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // `on`, not `once`: a signal to the process group and the same signal relayed by a parent
+      // arrive twice, and a second one without a listener would kill this process before its
+      // lease is given back.
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      endWithNpm();
     })
     .catch((err: unknown) => {
       say((err as Error).message);

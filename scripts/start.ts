@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren, type Config } from '../shared/platform/config';
 import { ALL_STARTERS } from '../workers/all';
 import { runServices } from '../workers/runtime';
-import { startLocalServices, type LocalServices } from './services';
+import { endWithNpm, startLocalServices, type LocalServices } from './services';
 import { instances, ONE_EACH, parseScale, type Scale } from './soak/scale';
 
 const ROOT = resolve(__dirname, '..');
@@ -82,8 +82,11 @@ async function onePerProcess(cfg: Config, local: LocalServices, scale: Scale): P
     await local.stop();
     process.exit(code);
   };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
+  // `on`, not `once` (stop runs once): a SIGTERM to the process group reaches this process and
+  // may come again relayed by a parent; a second one without a listener would end it at once,
+  // before it stops its children and gives its lease back.
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
 
   for (const instance of all) launch(instance);
   const url = cfg.PUBLIC_URL || `http://localhost:${cfg.PORT}`;
@@ -113,14 +116,18 @@ async function oneProcess(cfg: Config, local: LocalServices): Promise<void> {
   const { services, stopAll } = await runServices('all', Object.values(ALL_STARTERS));
   const web = services.find((s) => 'url' in s) as { url?: string } | undefined;
   ready(web?.url ?? '');
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     setTimeout(() => process.exit(1), cfg.SHUTDOWN_TIMEOUT_MS + 10000).unref();
     void stopAll()
       .then(() => local.stop())
       .then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`, not `once`: see onePerProcess.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 /**
@@ -163,7 +170,9 @@ function parseStartArgs(args: string[]): { oneProcess: boolean; scale?: Scale } 
 
 async function run(): Promise<void> {
   const opts = parseStartArgs(process.argv.slice(2));
-  await runStack(await startLocalServices(), opts);
+  const local = await startLocalServices();
+  endWithNpm();
+  await runStack(local, opts);
 }
 
 if (require.main === module) run().catch((err) => failEntry('start failed', err));

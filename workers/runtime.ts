@@ -71,8 +71,11 @@ export function main(processName: string, starters: Starter[]): void {
         setTimeout(() => process.exit(1), cfg.SHUTDOWN_TIMEOUT_MS + 5000).unref();
         void stopAll().then(() => process.exit(0));
       };
-      process.once('SIGTERM', () => onSignal('SIGTERM'));
-      process.once('SIGINT', () => onSignal('SIGINT'));
+      // `on`, not `once` (stopAll runs once): under `npm start` a SIGTERM to the process group
+      // reaches this process, then again from scripts/start.ts stopping its children; a second
+      // one without a listener would kill it mid-stop (active jobs neither finished nor released).
+      process.on('SIGTERM', () => onSignal('SIGTERM'));
+      process.on('SIGINT', () => onSignal('SIGINT'));
       // Started by `npm start` (an IPC channel to it): a parent that died, even by SIGKILL, stops it too.
       if (process.connected) process.once('disconnect', () => onSignal('parent exited'));
     })

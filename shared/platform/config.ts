@@ -403,6 +403,10 @@ export function bootstrapEnv(): {
   ferretBackend?: string;
   postgresUrl?: string;
   cacheHome?: string;
+  /** LOCAL_SERVICES_DIR: the bootstrap's directory (record, leases, data, logs) instead of .local, with servers of its own. */
+  servicesDir?: string;
+  /** npm_lifecycle_event: the npm script this process runs under (`start`), when npm started it. */
+  npmScript?: string;
   ci: boolean;
   all: NodeJS.ProcessEnv;
 } {
@@ -413,6 +417,8 @@ export function bootstrapEnv(): {
     redisUrl: process.env.REDIS_URL || undefined,
     ferretBackend: process.env.FERRETDB_BACKEND || undefined,
     postgresUrl: process.env.POSTGRES_URL || undefined,
+    servicesDir: process.env.LOCAL_SERVICES_DIR || undefined,
+    npmScript: process.env.npm_lifecycle_event || undefined,
     ci: Boolean(process.env.CI),
   };
 }
