@@ -14,7 +14,8 @@ export interface CliResult {
 /** `npm run cli -- <args>` as its own process, against this run's database and Redis (plus `env`). */
 export function cliWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn', ...env } });
+    // Node itself with tsx's loader: tsx's command would start a second Node process to run it.
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(ROOT, 'scripts/cli.ts'), ...args], { cwd: ROOT, env: { ...bootstrapEnv().all, LOG_LEVEL: 'warn', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
