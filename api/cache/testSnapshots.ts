@@ -185,6 +185,7 @@ export function pendingError(delayS: number, retryAfterS: number): ApiError {
     'TEST_DATA_PENDING',
     `Test keys read data delayed by ${delayS} seconds, and no data of this answer is that old yet: it will be ready in ${retryAfterS} seconds. A live key reads live data.`,
     {},
-    { 'Retry-After': String(retryAfterS) },
+    // Marked as the test feed's answer: the request log counts it as an answer, not a fault.
+    { 'Retry-After': String(retryAfterS), 'X-Data-Delayed': 'true' },
   );
 }

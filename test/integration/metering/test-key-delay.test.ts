@@ -31,6 +31,8 @@ describe('metering: a test key reads delayed data, per data version, not per URL
     };
     answers.push(answer);
     expect(r.headers.get('x-key-mode'), path).to.equal('test');
+    // Every answer a test key gets is the test feed's, a pending one too (logged as an answer, not a fault).
+    expect(r.headers.get('x-data-delayed'), path).to.equal('true');
     expect(r.headers.get('x-credits-consumed'), path).to.equal('0');
     return { ...answer, body: r.body as { message?: string } };
   };
