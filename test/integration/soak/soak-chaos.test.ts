@@ -9,17 +9,17 @@ const ROOT = join(__dirname, '..', '..', '..');
 /**
  * Issue 25: `npm run soak -- --chaos` in a shorter form. The whole service with two of every
  * process (a scheduler leader and its standby) on servers of the soak's own, driven by five
- * accounts' traffic at demo speed for two minutes while Redis is killed and restarted, the
+ * accounts' traffic at demo speed for 90 s while Redis is killed and restarted, the
  * document store (FerretDB and its PostgreSQL) is killed and restarted, and a random worker is
  * SIGKILLed (seed 4's plan). Every end check must pass: settlements, grades once, ledger and
  * balances, no over-serving, recharges once, the chain, no 5xx but 503 during outages, health
  * back to ok and ingest caught up, no job stuck.
  */
-describe('npm run soak -- --minutes 2 --chaos (the whole service under faults)', function () {
+describe('npm run soak -- --minutes 1.5 --chaos (the whole service under faults)', function () {
   this.timeout(9 * 60_000);
 
   it('happy: every check passes after a Redis restart, a store restart and a killed worker under load', async () => {
-    const soak = spawnEntry('scripts/soak.ts', {}, ['--minutes', '2', '--chaos', '--seed', '4', '--gap-s', '6,10']);
+    const soak = spawnEntry('scripts/soak.ts', {}, ['--minutes', '1.5', '--chaos', '--seed', '4', '--gap-s', '3,6']);
     try {
       const exit = await Promise.race([soak.exited, new Promise<null>((r) => setTimeout(() => r(null), 8 * 60_000))]);
       const output = soak.output();
