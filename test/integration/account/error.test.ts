@@ -77,7 +77,7 @@ describe('account API: error paths', function () {
     const wrong: number[] = [];
     const unknown: number[] = [];
     let bodies: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const a = await new Browser(api.url).login(email, 'wrong-password-123456');
       const b = await new Browser(api.url).login(uniqueEmail('nobody'), 'wrong-password-123456');
       expect([a.status, b.status]).to.deep.equal([401, 401]);
@@ -89,10 +89,12 @@ describe('account API: error paths', function () {
     const withoutId = (b: unknown) => ({ ...(b as Record<string, unknown>), requestId: undefined });
     expect(withoutId(bodies[0])).to.deep.equal(withoutId(bodies[1]));
     errorShape(bodies[0], 401);
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1];
+    // The fastest of five: a busy machine (the suite runs four files at a time) only ever makes a
+    // sample slower, so the minimum is the request's own cost.
+    const fastest = (xs: number[]) => Math.min(...xs);
     // Both run scrypt once (the unknown e-mail against a dummy hash): neither is several times the other.
-    expect(median(unknown) / median(wrong)).to.be.within(0.33, 3);
-    expect(median(unknown)).to.be.above(10);
+    expect(fastest(unknown) / fastest(wrong), `wrong ${wrong.join(', ')} ms; unknown ${unknown.join(', ')} ms`).to.be.within(0.33, 3);
+    expect(fastest(unknown)).to.be.above(10);
     await forgetLocalFailures();
   });
 
