@@ -34,6 +34,8 @@ interface Command<R> {
   required?: string[];
   run(v: Values): Promise<R>;
   human(r: R): string;
+  /** A word for the person at the terminal, on stderr: stdout stays the answer alone (`KEY=$(npm run -s cli -- demo-key)`). */
+  note?(r: R): string;
   /** A result that reports a problem (a failed check) exits 1. */
   failed?(r: R): boolean;
   /** Talks to a running API only: no database, no local services. */
@@ -211,7 +213,8 @@ const COMMANDS: Record<string, Command<unknown>> = {
     usage: 'demo-key [--mode live|test]',
     options: { mode: { type: 'string' } },
     run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
-    human: (r) => `${r.key}\n\n(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
+    human: (r) => r.key,
+    note: (r) => `(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
   }),
   'verify-record': defineCommand({
     usage: 'verify-record --url <base> --key <key> [--proofs 20] [--proof-limit 1000]',
@@ -283,6 +286,7 @@ async function main(argv: string[]): Promise<number> {
     await connectMongo();
     const result = await command.run(values);
     process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${command.human(result)}\n`);
+    if (!json && command.note) process.stderr.write(`${command.note(result)}\n`);
     return command.failed?.(result) ? 1 : 0;
   } catch (err) {
     if (err instanceof UsageError || err instanceof BillingInputError || err instanceof CorrectionInputError) {
@@ -305,6 +309,7 @@ async function runRemote(name: string, command: Command<unknown>, values: Values
   try {
     const result = await command.run(values);
     process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${command.human(result)}\n`);
+    if (!json && command.note) process.stderr.write(`${command.note(result)}\n`);
     return command.failed?.(result) ? 1 : 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -52,6 +52,8 @@ export function logger(): Logger {
 /** For command-line tools whose stdout is their output (`--json`): logs go to stderr. Call before logging. */
 export function logToStderr(): void {
   toStderr = true;
+  // A logger made already (a module that logged while it loaded) wrote to stdout: the next one is made for stderr.
+  root = undefined;
 }
 
 export function childLogger(bindings: Record<string, unknown>): Logger {

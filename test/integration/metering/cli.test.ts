@@ -54,9 +54,16 @@ describe('operator CLI', function () {
     expect(doc).to.include({ accountId: 'acct_demo', revokedAt: null });
   });
 
+  it('happy: demo-key prints the key alone on stdout (KEY=$(npm run -s cli -- demo-key)), its hint and any log on stderr', async () => {
+    const r = await cliWith({ LOG_LEVEL: 'info' }, 'demo-key');
+    expect(r.code).to.equal(0);
+    expect(r.out).to.match(/^sk_live_[A-Za-z0-9]+\n$/);
+    expect(r.err).to.include('Authorization: Bearer');
+  });
+
   it("happy: demo-key's curl line names the port the API listens on, or PUBLIC_URL", async () => {
-    expect((await cliWith({ PORT: '3456' }, 'demo-key')).out).to.include('http://localhost:3456/v2/matches');
-    expect((await cliWith({ PUBLIC_URL: 'https://odds.example.com/' }, 'demo-key')).out).to.include('https://odds.example.com/v2/matches');
+    expect((await cliWith({ PORT: '3456' }, 'demo-key')).err).to.include('http://localhost:3456/v2/matches');
+    expect((await cliWith({ PUBLIC_URL: 'https://odds.example.com/' }, 'demo-key')).err).to.include('https://odds.example.com/v2/matches');
   });
 
   describe('error', () => {
