@@ -362,22 +362,6 @@ export function setEnvForChildren(values: Record<string, string>): void {
 }
 
 /**
- * Tests only: sets variables for one test file and returns what puts them back (the mocha run is
- * one process, so a file's settings would otherwise reach every file after it).
- */
-export function overrideEnv(values: Record<string, string>): () => void {
-  const before = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
-  setEnvForChildren(values);
-  return () => {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    cached = undefined;
-  };
-}
-
-/**
  * Tests only: the variables as they are now, and what puts them back exactly (a test file then
  * starts from the run's settings, whatever the files before it in the same process set).
  */
@@ -388,6 +372,16 @@ export function envSnapshot(): () => void {
     for (const [k, v] of Object.entries(saved)) process.env[k] = v;
     cached = undefined;
   };
+}
+
+/**
+ * Tests only: sets variables for one test file and returns what puts them back (the mocha run is
+ * one process, so a file's settings would otherwise reach every file after it).
+ */
+export function overrideEnv(values: Record<string, string>): () => void {
+  const restore = envSnapshot();
+  setEnvForChildren(values);
+  return restore;
 }
 
 /** Names of variables whose values must never be logged. */
