@@ -17,7 +17,7 @@ export const CONTRACT_CHOICES: readonly ContractChoice[] = [
   {
     id: 'detail-wrapped-in-data',
     question: 'The event detail example wraps the event in `data`; its schema shows the bare event.',
-    reading: 'GET /v2/matches/{eventId} answers {data: Event} by default; ?wrap=none answers the bare event.',
+    reading: 'GET /v2/matches/{eventId} answers {data: Event}, as the example and every other endpoint; there is no bare form.',
     operations: ['matchDetail'],
   },
   {

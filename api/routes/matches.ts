@@ -67,7 +67,7 @@ export function matchRoutes(): Route[] {
       description:
         'The full event: teams, competition with region, every market, stats (null before kickoff), live markets of a live event, ' +
         'live event data, analysis insight, news, betting recommendations and the featured pick. Each request counts one view. ' +
-        "By default the event is wrapped in `data` (as the contract's example); `wrap=none` returns it bare (as the contract's schema).",
+        "The event is wrapped in `data`, as the contract's example and every other endpoint.",
       tag: 'Events',
       auth: 'key',
       params: eventIdParam,
@@ -76,7 +76,7 @@ export function matchRoutes(): Route[] {
       errors: [404],
       handler: async ({ query: q, params, json }) => {
         const event = await matchDetail(params.eventId, q.locale, q.timezone);
-        return json(q.wrap === 'none' ? event : { data: event });
+        return json({ data: event });
       },
     }),
     route({

@@ -21,9 +21,11 @@ export const matchDetailQuery = {
     locale,
     wrap: {
       type: 'string',
-      enum: ['data', 'none'],
+      enum: ['data'],
       default: 'data',
-      description: "data (default): the event inside {data}, as the contract's example; none: the bare event, as the contract's schema (contract choice detail-wrapped-in-data).",
+      description:
+        "Only data: the event inside {data}, as the contract's example and every other endpoint (contract choice detail-wrapped-in-data). " +
+        'Accepted so that a client sending wrap=data keeps working; the 200 has one shape, so a typed client needs no narrowing.',
     },
     timezone: timezone('IANA time zone in which featuredPick.event.commenceTime is written, as in /v2/ai/featured-picks (default UTC).'),
   },

@@ -236,10 +236,7 @@ const listOf = (name: SchemaName, countText: string) => obj({ data: arr(ref(name
 /** The 200 body of each endpoint. */
 export const responses = {
   matches: listOf('ListEvent', 'Total events matching the filters (all pages).'),
-  matchDetail: {
-    anyOf: [obj({ data: ref('DetailEvent') }), ref('DetailEvent')],
-    description: 'wrap=data (default): {data: Event}; wrap=none: the bare Event.',
-  },
+  matchDetail: obj({ data: ref('DetailEvent') }),
   trending: listOf('TrendingEvent', 'Events returned (at most 5).'),
   live: listOf('LiveEvent', 'Total live events matching the filters (all pages).'),
   liveOdds: obj({ data: ref('LiveOddsSnapshot') }),

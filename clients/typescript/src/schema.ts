@@ -103,9 +103,9 @@ export interface paths {
     };
     /**
      * Event details
-     * @description The full event: teams, competition with region, every market, stats (null before kickoff), live markets of a live event, live event data, analysis insight, news, betting recommendations and the featured pick. Each request counts one view. By default the event is wrapped in `data` (as the contract's example); `wrap=none` returns it bare (as the contract's schema). Costs 1 credit per request.
+     * @description The full event: teams, competition with region, every market, stats (null before kickoff), live markets of a live event, live event data, analysis insight, news, betting recommendations and the featured pick. Each request counts one view. The event is wrapped in `data`, as the contract's example and every other endpoint. Costs 1 credit per request.
      *
-     *     Contract choice: GET /v2/matches/{eventId} answers {data: Event} by default; ?wrap=none answers the bare event.
+     *     Contract choice: GET /v2/matches/{eventId} answers {data: Event}, as the example and every other endpoint; there is no bare form.
      *
      *     Contract choice: An eventId that is not a numeric id (live-odds also takes id-slug) is a 400 naming eventId, refused before any database access and never charged; a well-formed id of no stored event is a 404.
      *
@@ -1826,8 +1826,8 @@ export interface operations {
       query?: {
         /** @description Language of team, competition, region, sport, market and outcome names. */
         locale?: 'en' | 'es' | 'pt';
-        /** @description data (default): the event inside {data}, as the contract's example; none: the bare event, as the contract's schema (contract choice detail-wrapped-in-data). */
-        wrap?: 'data' | 'none';
+        /** @description Only data: the event inside {data}, as the contract's example and every other endpoint (contract choice detail-wrapped-in-data). Accepted so that a client sending wrap=data keeps working; the 200 has one shape, so a typed client needs no narrowing. */
+        wrap?: 'data';
         /** @description IANA time zone in which featuredPick.event.commenceTime is written, as in /v2/ai/featured-picks (default UTC). */
         timezone?: string;
       };
@@ -1846,11 +1846,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json':
-            | {
-                data: components['schemas']['DetailEvent'];
-              }
-            | components['schemas']['DetailEvent'];
+          'application/json': {
+            data: components['schemas']['DetailEvent'];
+          };
         };
       };
       /** @description Invalid request parameters: the message names the parameter and the rule. */

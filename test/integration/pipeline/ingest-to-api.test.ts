@@ -47,9 +47,9 @@ describe('pipeline: ingest writes reach the cached API on the next request', fun
     const poll = (t: number) => pollProvider(processContext(), handle, { slot: nextSlot(), at: new Date(t), settlementDelayMs: () => 1000 });
 
     await poll(f.start - 60 * MIN);
-    const before = await api.get(`/v2/matches/${f.eventId}?wrap=none`);
+    const before = await api.get(`/v2/matches/${f.eventId}`);
     expect(before.status).to.equal(200);
-    expect(before.body.status).to.equal('upcoming');
+    expect(before.body.data.status).to.equal('upcoming');
     // Warm the list page too: it must not keep serving the upcoming event once it is live.
     const upcomingList = await api.get('/v2/matches?status=live');
     expect(upcomingList.body.data.map((e: { id: string }) => e.id)).to.not.include(f.eventId);
@@ -70,8 +70,8 @@ describe('pipeline: ingest writes reach the cached API on the next request', fun
     expect(odds2.body.data.capturedAt).to.not.equal(odds1.body.data.capturedAt);
 
     await poll(f.start + 200 * MIN);
-    const done = await api.get(`/v2/matches/${f.eventId}?wrap=none`);
-    expect(done.body.status).to.equal('completed');
-    expect(done.body.stats).to.include.keys('homeGoals', 'awayGoals');
+    const done = await api.get(`/v2/matches/${f.eventId}`);
+    expect(done.body.data.status).to.equal('completed');
+    expect(done.body.data.stats).to.include.keys('homeGoals', 'awayGoals');
   });
 });

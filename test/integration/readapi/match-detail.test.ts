@@ -166,10 +166,10 @@ describe('GET /v2/matches/{eventId}', () => {
     expect((await api.get('/v2/matches/5005')).body.data.stats).to.equal(null);
   });
 
-  it('happy: wrap=none answers the bare event (the contract schema), wrap=data the wrapped one (the contract example)', async () => {
+  it('happy: the event is always wrapped in data (one 200 shape): wrap=data is accepted, wrap=none is a 400 naming wrap', async () => {
     const bare = await api.get('/v2/matches/5004?wrap=none');
-    expect(bare.body).to.not.have.property('data');
-    expect(bare.body.id).to.equal('5004');
+    expect(bare.status).to.equal(400);
+    expect(bare.body.message).to.include('wrap');
     const wrapped = await api.get('/v2/matches/5004?wrap=data');
     expect(Object.keys(wrapped.body)).to.deep.equal(['data']);
     expect(wrapped.body.data.id).to.equal('5004');

@@ -171,7 +171,7 @@ describe('OpenAPI document and docs page', () => {
       '/v2/matches?status=completed&locale=es',
       '/v2/matches?status=live,upcoming,completed&limit=2&page=2',
       '/v2/matches/1301',
-      '/v2/matches/1301?wrap=none&locale=pt',
+      '/v2/matches/1301?wrap=data&locale=pt',
       '/v2/matches/1301?timezone=America/Sao_Paulo',
       '/v2/matches/1302',
       '/v2/matches/1303',
