@@ -29,6 +29,12 @@ const SESSION_TEXT: Record<number, string> = {
   403: 'Missing or wrong X-CSRF-Token.',
 };
 
+/** The 400 of a route outside the cost table whose query is read (account routes without their own wording). */
+const QUERY_400 = 'An unknown query parameter or a bad value: the message names it.';
+
+/** The account API's per-address limit (ACCOUNT_API_PER_ADDRESS_PER_MINUTE). */
+const ADDRESS_429 = 'Too many requests from this address; Retry-After says when to try again.';
+
 const errorResponse = (description: string | undefined) => ({
   description: description ?? 'Error.',
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -79,14 +85,18 @@ function parameters(route: RouteDescription): object[] {
 function access(route: RouteDescription): { credits: number; per?: 'minute'; cost: string; security: object[]; errors: Map<number, string | undefined> } {
   const own = ownErrors(route.errors);
   if (route.price === null) {
-    const session: [number, string][] = [];
-    if (route.auth === 'session') session.push([401, SESSION_TEXT[401]]);
-    if (route.auth === 'session' && changes(route)) session.push([403, SESSION_TEXT[403]]);
+    const implied: [number, string][] = [];
+    // A query that is read is validated: an unknown parameter or a bad value is a 400 naming it.
+    if (route.query) implied.push([400, QUERY_400]);
+    if (route.auth === 'session') implied.push([401, SESSION_TEXT[401]]);
+    if (route.auth === 'session' && changes(route)) implied.push([403, SESSION_TEXT[403]]);
+    // The account API's router limits every request per address before any route (api/account/router.ts).
+    if (route.mount === '/v2/account') implied.push([429, ADDRESS_429]);
     return {
       credits: 0,
       cost: 'Free: no credits, not metered.',
       security: route.auth === 'session' ? [{ sessionCookie: [] }] : [],
-      errors: new Map([...session, ...own]),
+      errors: new Map([...implied, ...own]),
     };
   }
   // The route's cost table row is the authority on price and on whether a key is needed.
@@ -143,10 +153,11 @@ export function openApiDocument(routes: readonly RouteDescription[]): Record<str
   }
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Sports Odds and AI Recommendations API',
       version: '1.0.0',
+      // All rights reserved (package.json: UNLICENSED); SPDX names a license off its list with a LicenseRef-.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
       description:
         'Events of eight sports with betting markets and decimal odds, live statistics and odds, competitions and regions. ' +
         'Every parameter is validated: unknown parameters, bad values and nested or repeated single-valued parameters are 400s naming the parameter. ' +

@@ -40,6 +40,7 @@ export function sessionRoutes(): Route[] {
         400: 'Malformed e-mail or weak password (under 12 characters or a common password); the message names the field.',
         409: 'An account with this e-mail exists (case-insensitive).',
         415: 'Not a JSON body.',
+        429: 'Too many sign-ups or requests from this address; Retry-After says when to try again.',
       },
       handler: async ({ req, res, body, json }) => {
         const { accountId } = await signUp({ email: body.email, password: body.password });

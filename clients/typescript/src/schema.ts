@@ -4079,6 +4079,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many sign-ups or requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountLogin: {
@@ -4173,6 +4182,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountGet: {
@@ -4193,8 +4211,26 @@ export interface operations {
           'application/json': components['schemas']['AccountSession'];
         };
       };
+      /** @description An unknown query parameter or a bad value: the message names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4224,8 +4260,26 @@ export interface operations {
           };
         };
       };
+      /** @description An unknown query parameter or a bad value: the message names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4306,6 +4360,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountKeysRevoke: {
@@ -4362,6 +4425,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountUsage: {
@@ -4395,6 +4467,15 @@ export interface operations {
       };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4524,6 +4605,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountTrackRecordChart: {
@@ -4559,6 +4649,15 @@ export interface operations {
       };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4649,6 +4748,24 @@ export interface operations {
           };
         };
       };
+      /** @description An unknown query parameter or a bad value: the message names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountPurchase: {
@@ -4725,6 +4842,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Gateway did not answer: retry with the same key. */
       503: {
         headers: {
@@ -4772,8 +4898,26 @@ export interface operations {
           };
         };
       };
+      /** @description An unknown query parameter or a bad value: the message names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not signed in (no or expired session cookie). */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4857,6 +5001,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Gateway did not answer: retry. */
       503: {
         headers: {
@@ -4900,6 +5053,15 @@ export interface operations {
       };
       /** @description Missing or wrong X-CSRF-Token. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5000,6 +5162,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Gateway did not answer: retry. */
       503: {
         headers: {
@@ -5077,6 +5248,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   accountAutoRechargeOff: {
@@ -5111,6 +5291,15 @@ export interface operations {
       };
       /** @description Missing or wrong X-CSRF-Token. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
