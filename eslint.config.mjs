@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', '.local/', 'bench/out/', 'backtest-out/'],
+    ignores: ['node_modules/', '**/dist/', '.local/', 'bench/out/', 'backtest-out/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -1,6 +1,7 @@
-import createFetchClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema';
-import { openStream, type EventStream, type StreamOptions } from './stream';
+import createFetchClient, { type ClientOptions } from 'openapi-fetch';
+import type { ExactClient } from './exact.js';
+import type { components, paths } from './schema.js';
+import { openStream, type EventStream, type StreamOptions } from './stream.js';
 
 /** The API's error shape (every 4xx and 5xx body). */
 export type ApiError = components['schemas']['Error'];
@@ -16,8 +17,11 @@ export interface OddsClientOptions {
   fetch?: typeof fetch;
 }
 
-/** openapi-fetch's client typed by the generated paths (`GET`, `POST`, ...), plus the stream. */
-export interface OddsClient extends Client<paths> {
+/**
+ * openapi-fetch's client typed by the generated paths (`GET`, `POST`, ...), with exact query,
+ * path and body keys (a misspelled parameter does not compile), plus the stream.
+ */
+export interface OddsClient extends ExactClient<paths> {
   /** GET /v2/stream as an async iterable that follows the resume contract. */
   stream(options?: StreamOptions): EventStream;
 }
@@ -31,7 +35,8 @@ export function createClient(options: OddsClientOptions): OddsClient {
   if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const clientOptions: ClientOptions = { baseUrl: options.baseUrl.replace(/\/+$/, ''), headers, fetch: (input: Request) => fetchImpl(input) };
-  const client = createFetchClient<paths>(clientOptions);
+  // The same object at run time: ExactClient only narrows what a call may pass.
+  const client = createFetchClient<paths>(clientOptions) as unknown as ExactClient<paths>;
   return Object.assign(client, {
     stream: (streamOptions?: StreamOptions) => openStream({ baseUrl: options.baseUrl, headers, fetch: fetchImpl }, streamOptions),
   });

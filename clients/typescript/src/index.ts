@@ -3,7 +3,7 @@
  * generated from /v2/openapi.json (`npm run client:types`); calls go through openapi-fetch;
  * stream() follows GET /v2/stream's resume contract.
  */
-export { createClient, credits, ok, ApiRequestError, type ApiError, type OddsClient, type OddsClientOptions } from './client';
+export { createClient, credits, ok, ApiRequestError, type ApiError, type OddsClient, type OddsClientOptions } from './client.js';
 export {
   CHANNEL_KINDS,
   type ChangeKindOf,
@@ -18,6 +18,6 @@ export {
   type StreamItem,
   type StreamOptions,
   type StreamQuery,
-} from './stream';
-export { SseParser, type SseEvent } from './sse';
-export type { components, operations, paths } from './schema';
+} from './stream.js';
+export { SseParser, type SseEvent } from './sse.js';
+export type { components, operations, paths } from './schema.js';

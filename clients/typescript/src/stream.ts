@@ -1,5 +1,5 @@
-import type { operations } from './schema';
-import { SseParser, type SseEvent } from './sse';
+import type { operations } from './schema.js';
+import { SseParser, type SseEvent } from './sse.js';
 
 /**
  * GET /v2/stream followed by its resume contract (the operation's description in

@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
-import { createClient, credits, type OddsClient, type operations } from '@odds-ai/client';
+import { createClient, credits, type OddsClient, type operations } from '../../../clients/typescript/src/index';
 import { appendCommitments } from '../../../shared/app/commitments/append';
 import { canonicalize } from '../../../shared/domain/commitments/canonical';
 import { isValidTimeZone } from '../../../shared/domain/days';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { createClient, type StreamItem } from '@odds-ai/client';
+import { createClient, type StreamItem } from '../../../clients/typescript/src/index';
 import { createApp } from '../../../api/app';
 import { listen } from '../../../api/server';
 import { setEnvForChildren } from '../../../shared/platform/config';
