@@ -26,7 +26,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: trackRecordQuery,
       response: trackRecordResponses.trackRecord,
-      handler: async ({ query: q, json }) => json(await trackRecordReport(q)),
+      handler: async ({ query: q, json, app }) => json(await trackRecordReport(app, q)),
     }),
     route({
       path: '/ai/track-record/chart.svg',
@@ -39,8 +39,8 @@ export function trackRecordRoutes(): Route[] {
       query: trackRecordChartQuery,
       response: trackRecordResponses.trackRecordChart,
       mediaType: 'image/svg+xml',
-      handler: async ({ query: q, text }) => {
-        const { bets } = await loadTrackRecordBets(q);
+      handler: async ({ query: q, text, app }) => {
+        const { bets } = await loadTrackRecordBets(app, q);
         return text('image/svg+xml', trackRecordChartSvg(q.kind, bets, chartSubtitle(q, bets.length)));
       },
     }),
@@ -54,7 +54,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: chainQuery,
       response: trackRecordResponses.trackRecordChain,
-      handler: async ({ query: q, json }) => json(await chainPage(q.from, q.limit)),
+      handler: async ({ query: q, json, app }) => json(await chainPage(app, q.from, q.limit)),
     }),
     route({
       path: '/ai/track-record/heads',
@@ -66,7 +66,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: chainHeadsQuery,
       response: trackRecordResponses.trackRecordHeads,
-      handler: async ({ query: q, json }) => json(await publishedHeads(q.limit)),
+      handler: async ({ query: q, json, app }) => json(await publishedHeads(app, q.limit)),
     }),
     route({
       path: '/ai/track-record/{recommendationId}/proof',
@@ -83,8 +83,8 @@ export function trackRecordRoutes(): Route[] {
       query: proofQuery,
       response: trackRecordResponses.trackRecordProof,
       errors: [400, 404],
-      handler: async ({ params, query: q, json }) => {
-        const p = await proofOf(params.recommendationId, { limit: q.limit, to: q.to });
+      handler: async ({ params, query: q, json, app }) => {
+        const p = await proofOf(app, params.recommendationId, { limit: q.limit, to: q.to });
         if (p.kind === 'not-committed') throw notFound(`No committed recommendation or pick with id ${params.recommendationId}`);
         if (p.kind === 'bad-to') throw badRequest(p.message);
         return json(p.proof);

@@ -1,9 +1,13 @@
 import type { Logger } from 'pino';
+import type { CacheScope } from '../domain/cacheScopes';
 import type { DispatchOptions, DispatchResult, Intent } from './intents';
 import type { SettlementStore } from './settlement/ports';
 import type { IngestStore } from './ingest/ports';
 import type { AnalysisStore } from './ai/ports';
+import type { PicksStore } from './ai/picksPorts';
 import type { CreditsStore } from './billing/ports';
+import type { CommitmentStore } from './commitments/ports';
+import type { TrackRecordStore } from './trackRecord/ports';
 
 /**
  * The context a use case runs in: the stores it reads and writes (each use case declares the port
@@ -22,11 +26,18 @@ export interface AppContext {
    * before its slot is recorded).
    */
   readonly dispatch: Dispatcher;
+  /** The page cache's versions: a use case that changed what a page shows marks its scope changed. */
+  readonly cache: CacheVersions;
   readonly settlement: SettlementStore;
   readonly ingest: IngestStore;
   readonly analysis: AnalysisStore;
+  /** A day's featured picks. */
+  readonly picks: PicksStore;
   /** Metering's credits: the admission balance and its holds, the ledger's credits, the auto-recharge settings. */
   readonly credits: CreditsStore;
+  /** The commitments chain: its links, published heads, and the bets it commits. */
+  readonly commitments: CommitmentStore;
+  readonly trackRecord: TrackRecordStore;
 }
 
 export interface Clock {
@@ -34,6 +45,10 @@ export interface Clock {
   now(): Date;
   /** The simulated world's instant (SIM_SPEED, SIM_EPOCH; the real one when neither is set). */
   worldNow(): Date;
+}
+
+export interface CacheVersions {
+  bump(...scopes: CacheScope[]): Promise<void>;
 }
 
 export type Dispatcher = (intents: readonly Intent[], opts?: DispatchOptions) => Promise<DispatchResult[]>;

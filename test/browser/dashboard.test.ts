@@ -149,7 +149,7 @@ describe('dashboard in Chromium (issue 14)', function () {
     const start = new Date(Date.now() - 4 * 3600_000);
     const eventId = await createEvent({ start });
     const ids = await createRecommendations(eventId, [{ key: 'dash', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.1, createdAt: new Date(start.getTime() - 24 * 3600_000) }]);
-    await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
+    await commitRecommendations(processContext(), ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
     await settleEvent(processContext(), eventId);
 
     await browser?.close();

@@ -4,13 +4,16 @@
  */
 import mongoose from 'mongoose';
 import { appendCommitments } from '../../shared/app/commitments/append';
+import { processContext } from '../../shared/app/processContext';
 import { canonicalize } from '../../shared/domain/commitments/canonical';
 import { connectMongo } from '../../shared/platform/db/mongo';
 
 async function run(): Promise<void> {
   const [tag, count] = [process.argv[2], Number(process.argv[3])];
   await connectMongo();
-  const added = await Promise.all(Array.from({ length: count }, (_, i) => appendCommitments([{ kind: 'recommendation', recordId: `${tag}-${i}`, record: canonicalize({ id: `${tag}-${i}` }) }])));
+  const added = await Promise.all(
+    Array.from({ length: count }, (_, i) => appendCommitments(processContext(), [{ kind: 'recommendation', recordId: `${tag}-${i}`, record: canonicalize({ id: `${tag}-${i}` }) }])),
+  );
   process.stdout.write(`added ${added.reduce((a, b) => a + b, 0)}\n`);
   await mongoose.disconnect();
 }

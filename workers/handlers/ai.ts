@@ -1,34 +1,26 @@
 import type { Job } from 'bullmq';
-import { beginAnalysis, beginPicksRebuild, requestPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
+import { beginAnalysis, beginPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
 import { analyzeEventJob, forgetFits } from '../../shared/app/ai/analyze';
 import { rebuildPicksForDay } from '../../shared/app/ai/picks';
 import { refitJob } from '../../shared/app/ai/refit';
-import { bumpCacheVersion } from '../../shared/platform/cache/versions';
 import type { AppContext } from '../../shared/app/context';
 import type { Registration } from '../registry';
 
-/** The AI queue's handlers, run in the process's context. */
+/** The AI queue's handlers, run in the process's context. A coalesced job's run begins (its subject's next generation) before its use case reads anything. */
 export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
   return [
     [
       'analyze-event',
       async (job: Job<AiPayloads['analyze-event']>) => {
         await beginAnalysis(job.data.eventId);
-        const outcome = await analyzeEventJob(ctx, job.data.eventId);
-        // Cached /v2/ai pages are rendered afresh once the analysis is written.
-        if (outcome.status === 'analyzed' || outcome.status === 'started') await bumpCacheVersion('ai');
-        // The day's picks are rebuilt once for however many of its events were analysed meanwhile.
-        if ('picksDay' in outcome && outcome.picksDay) await requestPicksRebuild(outcome.picksDay);
-        return outcome;
+        return analyzeEventJob(ctx, job.data.eventId);
       },
     ],
     [
       'rebuild-picks',
       async (job: Job<AiPayloads['rebuild-picks']>) => {
         await beginPicksRebuild(job.data.day);
-        const outcome = await rebuildPicksForDay(job.data.day);
-        await bumpCacheVersion('ai');
-        return outcome;
+        return rebuildPicksForDay(ctx, job.data.day);
       },
     ],
     [

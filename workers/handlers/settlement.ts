@@ -39,6 +39,6 @@ export function settlementHandlers(ctx: AppContext): Registration<typeof settlem
     ['sweep', () => sweepUnsettled(ctx)],
     // The daily safety net: yesterday's rollups recomputed from the bets.
     ['rollup', async (job: Job<SettlementPayloads['rollup']>) => (await refreshRollupDays([job.data.day]), { day: job.data.day })],
-    ['publish-head', (job: Job<SettlementPayloads['publish-head']>) => publishChainHead(job.data.hour)],
+    ['publish-head', (job: Job<SettlementPayloads['publish-head']>) => publishChainHead(ctx, job.data.hour)],
   ];
 }

@@ -23,7 +23,7 @@ export function accountTrackRecordRoutes(): Route[] {
       messages: WINDOW_MESSAGES,
       response: trackRecordResponse,
       errors: { 400: 'Bad days or per.' },
-      handler: async ({ query, json }) => json(await trackRecordReport(query)),
+      handler: async ({ query, json, app }) => json(await trackRecordReport(app, query)),
     }),
     route({
       ...ACCOUNT,
@@ -37,9 +37,9 @@ export function accountTrackRecordRoutes(): Route[] {
       response: svgResponse,
       mediaType: 'image/svg+xml',
       errors: { 400: 'Bad kind, days or per.' },
-      handler: async ({ query, text }) => {
+      handler: async ({ query, text, app }) => {
         const window = { days: query.days, per: query.per };
-        const { bets } = await loadTrackRecordBets(window);
+        const { bets } = await loadTrackRecordBets(app, window);
         return text('image/svg+xml', trackRecordChartSvg(query.kind, bets, chartSubtitle(window, bets.length)));
       },
     }),

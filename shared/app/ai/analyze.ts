@@ -2,7 +2,6 @@ import { processMemo } from '../../platform/processScope';
 import { createHash } from 'node:crypto';
 import { getConfig } from '../../platform/config';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../../domain/ai/eventAnalysis';
-import type { SportFitParams } from '../../domain/ai/sportFit';
 import { normalizeName } from '../../domain/ai/selection';
 import { utcDay } from '../../domain/days';
 import type { AppContext } from '../context';
@@ -74,7 +73,7 @@ async function readFit(store: AnalysisStore, sportId: number): Promise<LoadedFit
   const doc = await store.findFit(sportId);
   if (!doc) return { fit: null, bookRanking: [], key: null };
   return {
-    fit: doc.params ? { params: doc.params as SportFitParams, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
+    fit: doc.params ? { params: doc.params, blendWeight: doc.blendWeight ?? 0, gamesUsed: doc.gamesUsed ?? 0, fittedAt: doc.fittedAt } : null,
     bookRanking: doc.bookRanking ?? [],
     key: { window: doc.window, fittedAt: doc.fittedAt.toISOString(), blendWeight: doc.blendWeight, ranking: doc.bookRanking },
   };
@@ -112,10 +111,19 @@ export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number
 /**
  * The `analyze-event` job. Before kickoff: analyse, write the new recommendations once (an
  * existing one is never touched: insert-only upserts keyed by event, bet item, bookmaker and
- * price), replace the insight, rebuild the day's picks. From kickoff on: only the insight's
+ * price), replace the insight, have the day's picks rebuilt. From kickoff on: only the insight's
  * status follows the event; no recommendation is created or changed.
  */
 export async function analyzeEventJob(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome> {
+  const outcome = await analyze(ctx, eventId);
+  // Cached /v2/ai pages are rendered afresh once the analysis is written.
+  if (outcome.status === 'analyzed' || outcome.status === 'started') await ctx.cache.bump('ai');
+  // Coalesced: the day's picks are rebuilt once for however many of its events were analysed meanwhile.
+  if ('picksDay' in outcome && outcome.picksDay) await ctx.dispatch([{ kind: 'request-picks-rebuild', day: outcome.picksDay }]);
+  return outcome;
+}
+
+async function analyze(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome> {
   const store = ctx.analysis;
   const now = () => ctx.clock.worldNow();
   const event = await store.findEvent(eventId);

@@ -1,13 +1,53 @@
-import type { RecommendationDraft } from '../../domain/ai/analysis/types';
+import type { InsightDraft, RecommendationDraft } from '../../domain/ai/analysis/types';
+import type { SportFitParams } from '../../domain/ai/sportFit';
 import type { CommittedEvent, RecommendationForCommit } from '../../domain/commitments/records';
-import type { findModelFitOfSport, InsightAnalysisFields } from '../../platform/db/repositories/ai';
-import type { EventLean } from '../../platform/db/repositories/eventForms';
+import type { StoredMarket } from '../../domain/ingest/stored';
+
+/** A name as stored: English always, the other locales where known. */
+export interface StoredName {
+  en: string;
+  es?: string | null;
+  pt?: string | null;
+}
 
 /** The stored event as the analysis reads it (its prices joined in). */
-export type AnalysedEventRow = Pick<EventLean, '_id' | 'status' | 'startDateTime' | 'sportId' | 'dataSource' | 'homeTeam' | 'awayTeam' | 'competition' | 'competitionId' | 'regionId' | 'markets'>;
+export interface AnalysedEventRow {
+  _id: string;
+  status: string;
+  startDateTime: Date;
+  sportId: number;
+  dataSource: string;
+  homeTeam: { id: number; name: StoredName };
+  awayTeam: { id: number; name: StoredName };
+  competition: { id: number; name: StoredName };
+  competitionId: number;
+  regionId: number;
+  markets: StoredMarket[];
+}
 
 /** A sport's stored fit as the analysis reads it (written by the refit job). */
-export type StoredFitRow = Pick<NonNullable<Awaited<ReturnType<typeof findModelFitOfSport>>>, 'window' | 'fittedAt' | 'params' | 'blendWeight' | 'gamesUsed' | 'bookRanking'>;
+export interface StoredFitRow {
+  window: string;
+  fittedAt: Date;
+  params?: SportFitParams | null;
+  blendWeight?: number | null;
+  gamesUsed?: number | null;
+  bookRanking?: string[] | null;
+}
+
+/** What an analysis writes into its event's insight. */
+export type InsightAnalysisFields = InsightDraft & {
+  eventId: string;
+  status: string;
+  startDateTime: Date;
+  sportId: number;
+  competitionId: number;
+  regionId: number;
+  teamSearch: string[];
+  recommendationIds: string[];
+  analysisTimestamp: Date;
+  inputHash: string;
+};
 
 /** What an event's stored insight says of the analysis it holds (null fields: not written). */
 export interface StoredAnalysisMark {

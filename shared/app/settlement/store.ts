@@ -3,13 +3,12 @@ import { findCancelledUnstartedEventIds, findLiveEventDataOfEvents } from '../..
 import { markEventsSettledAtVersions } from '../../platform/db/repositories/eventSettlements';
 import { findEventsForSettlement } from '../../platform/db/repositories/settlementEvents';
 import { appendChanges } from '../../platform/feed/changeFeed';
-import { commitSettlements } from '../commitments/commit';
 import { recordFirstSettlements } from '../metrics/record';
 import { RollupRefresher } from './rollups';
 import type { SettlementStore } from './ports';
 
 /** Settlement's store as the process runs it: MongoDB's repositories, the rollups, the chain, the change feed. */
-export function settlementStore(): SettlementStore {
+export function settlementStore(): Omit<SettlementStore, 'commitSettlements'> {
   // One per process context: refreshes of the rollups coalesce across the jobs it runs.
   const rollups = new RollupRefresher();
   return {
@@ -22,7 +21,6 @@ export function settlementStore(): SettlementStore {
     findCancelledUnstartedEventIds,
     writePickResults,
     refreshRollups: (days) => rollups.request(days),
-    commitSettlements,
     appendChanges: (batchId, changes) => appendChanges('settlement', batchId, changes),
     markSettled: markEventsSettledAtVersions,
     recordFirstSettlements,

@@ -29,6 +29,16 @@ export interface Head {
   length: number;
 }
 
+/** A link as the chain keeps it: with the instant it was written. */
+export interface LinkRow extends Link {
+  at: Date;
+}
+
+/** A head as published once an hour (a copy outside the chain that a later rewrite cannot reach). */
+export interface PublishedHead extends Head {
+  time: Date;
+}
+
 export const EMPTY_HEAD: Head = { hash: GENESIS, length: 0 };
 
 /** The most later links one served proof carries; the rest of its path is the chain from its `next` on. */

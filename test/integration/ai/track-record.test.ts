@@ -48,10 +48,10 @@ describe('track record: the commitments chain and its endpoints', function () {
 
   it('happy: 20 concurrent appends (and the same records again, concurrently) keep one chain, seq 0..n-1, each record once', async () => {
     const before = (await allLinks()).length;
-    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => appendCommitments([record(i, 'conc')])));
+    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => appendCommitments(processContext(), [record(i, 'conc')])));
     expect(added.reduce((a, b) => a + b, 0)).to.equal(20);
     // Overlapping batches racing: every record ends up linked exactly once.
-    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => appendCommitments([record(i, 'conc'), record(i, 'more'), record(i + 1, 'more')])));
+    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => appendCommitments(processContext(), [record(i, 'conc'), record(i, 'more'), record(i + 1, 'more')])));
     expect(again.reduce((a, b) => a + b, 0)).to.equal(11);
     const links = await allLinks();
     expect(links.length).to.equal(before + 31);
@@ -62,13 +62,13 @@ describe('track record: the commitments chain and its endpoints', function () {
 
   it('happy: a retried append adds nothing', async () => {
     const n = (await allLinks()).length;
-    expect(await appendCommitments([record(3, 'conc'), record(4, 'conc')])).to.equal(0);
+    expect(await appendCommitments(processContext(), [record(3, 'conc'), record(4, 'conc')])).to.equal(0);
     expect((await allLinks()).length).to.equal(n);
   });
 
   it('happy: links another writer added since this process last looked are found: the next append follows them', async () => {
     const links = await allLinks();
-    await appendCommitments([record(0, 'mine')]);
+    await appendCommitments(processContext(), [record(0, 'mine')]);
     // 37 links by "another process": written straight to the store (not through this process's repository).
     const head = { hash: (await allLinks()).at(-1)!.hash, length: links.length + 1 };
     const theirs = buildLinks(
@@ -80,7 +80,7 @@ describe('track record: the commitments chain and its endpoints', function () {
         (l) => ({ _id: l.seq, key: `${l.kind}:${l.recordId}`, subject: l.recordId, kind: l.kind, recordId: l.recordId, record: l.record, prevHash: l.prevHash, hash: l.hash, at: new Date() }) as never,
       ),
     );
-    expect(await appendCommitments([record(1, 'mine')])).to.equal(1);
+    expect(await appendCommitments(processContext(), [record(1, 'mine')])).to.equal(1);
     const after = await allLinks();
     expect(after.length).to.equal(links.length + 39);
     expect(after.at(-1)).to.include({ seq: links.length + 38, recordId: 'mine-1', prevHash: theirs.at(-1)!.hash });
@@ -91,7 +91,7 @@ describe('track record: the commitments chain and its endpoints', function () {
     const before = (await allLinks()).length;
     const env = { MONGODB_DB: getConfig().MONGODB_DB, LOG_LEVEL: 'warn' };
     const others = ['p1', 'p2'].map((tag) => spawnEntry('test/helpers/appendChainProcess.ts', env, [tag, '40']));
-    const mine = await Promise.all(Array.from({ length: 40 }, (_, i) => appendCommitments([record(i, 'p0')])));
+    const mine = await Promise.all(Array.from({ length: 40 }, (_, i) => appendCommitments(processContext(), [record(i, 'p0')])));
     const exits = await Promise.all(others.map((o) => o.exited));
     others.forEach((o, i) => expect(exits[i].code, o.output()).to.equal(0));
     expect(others.map((o) => o.output().trim())).to.deep.equal(['added 40', 'added 40']);
@@ -111,8 +111,8 @@ describe('track record: the commitments chain and its endpoints', function () {
       { key: 'over', betTypeSysname: 'SOCCER_UNDER_OVER', code: 'O', line: 3.5, odds: 2.5, confidence: 'Low' },
     ]);
     const ev = { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: new Date(Date.now() - 3 * 3600_000) };
-    expect(await commitRecommendations(recIds, ev)).to.equal(2);
-    expect(await commitRecommendations(recIds, ev)).to.equal(0);
+    expect(await commitRecommendations(processContext(), recIds, ev)).to.equal(2);
+    expect(await commitRecommendations(processContext(), recIds, ev)).to.equal(0);
     const committed = await findLinkOf('recommendation', recIds[0]);
     await settleEvent(processContext(), eventId);
     await settleEvent(processContext(), eventId); // a retried job
@@ -148,7 +148,7 @@ describe('track record: the commitments chain and its endpoints', function () {
       { key: 'first', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.2, createdAt: new Date(start.getTime() - 30 * 3600_000) },
       { key: 'again', betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2.3, createdAt: new Date(start.getTime() - 10 * 3600_000) },
     ]);
-    await commitRecommendations(ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
+    await commitRecommendations(processContext(), ids, { id: eventId, home: 'Home FC', away: 'Away FC', competition: 'League', startAt: start });
     await settleEvent(processContext(), eventId);
     const every = await api.get('/v2/ai/track-record?days=3650');
     const once = await api.get('/v2/ai/track-record?days=3650&per=outcome');
@@ -228,7 +228,10 @@ describe('track record: the commitments chain and its endpoints', function () {
   });
 
   it('happy: a proof lists at most `limit` later links and says where the path goes on; `to` proves to an earlier (published) head; sad: a `to` not holding the record, or past the head, is a 400', async () => {
-    await appendCommitments(Array.from({ length: 10 }, (_, i) => record(i, 'later')));
+    await appendCommitments(
+      processContext(),
+      Array.from({ length: 10 }, (_, i) => record(i, 'later')),
+    );
     const id = encodeURIComponent(recIds[0]);
     const links = await allLinks();
     const seq = (await findLinkOf('recommendation', recIds[0]))!.seq;
@@ -281,9 +284,9 @@ describe('track record: the commitments chain and its endpoints', function () {
     valid('trackRecordChain', first.body);
     expect(first.body.links.map((l: { seq: number }) => l.seq)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(first.body.next).to.equal(10);
-    const published = await publishChainHead('2030010100');
+    const published = await publishChainHead(processContext(), '2030010100');
     expect(published.published).to.equal(true);
-    expect((await publishChainHead('2030010100')).published).to.equal(false);
+    expect((await publishChainHead(processContext(), '2030010100')).published).to.equal(false);
     const heads = await api.get('/v2/ai/track-record/heads');
     valid('trackRecordHeads', heads.body);
     expect(heads.body.heads[0]).to.include({ hour: '2030010100', hash: published.hash, length: published.length });
@@ -319,7 +322,7 @@ describe('track record: the commitments chain and its endpoints', function () {
 
     // Rewriting history consistently (record and every later hash) no longer matches a published head.
     const links = await allLinks();
-    const published = await publishChainHead('2030010101');
+    const published = await publishChainHead(processContext(), '2030010101');
     expect(published.length).to.equal(links.length);
     const rewritten = links.map((l) => ({ ...l }));
     rewritten[victim!.seq].record = tampered;
@@ -335,7 +338,7 @@ describe('track record: the commitments chain and its endpoints', function () {
 
   it('happy: the chain emptied behind this process (a fresh database) starts again at link 0', async () => {
     await raw('commitments').deleteMany({});
-    expect(await appendCommitments([record(0, 'fresh'), record(1, 'fresh')])).to.equal(2);
+    expect(await appendCommitments(processContext(), [record(0, 'fresh'), record(1, 'fresh')])).to.equal(2);
     const links = await allLinks();
     expect(links.map((l) => [l.seq, l.recordId])).to.deep.equal([
       [0, 'fresh-0'],

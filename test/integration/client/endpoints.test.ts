@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { createClient, credits, type OddsClient, type operations } from '../../../clients/typescript/src/index';
 import { appendCommitments } from '../../../shared/app/commitments/append';
+import { processContext } from '../../../shared/app/processContext';
 import { canonicalize } from '../../../shared/domain/commitments/canonical';
 import { isValidTimeZone } from '../../../shared/domain/days';
 import { betItemId, marketId } from '../../../shared/domain/markets/catalog';
@@ -65,7 +66,7 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
       }),
     );
     await insertSettledRecommendation('2403');
-    await appendCommitments([{ kind: 'recommendation', recordId, record: canonicalize({ id: recordId, odds: 2.05 }) }]);
+    await appendCommitments(processContext(), [{ kind: 'recommendation', recordId, record: canonicalize({ id: recordId, odds: 2.05 }) }]);
     await bumpCacheVersion('events', 'competitions');
     client = createClient({ baseUrl: api.url, apiKey: api.key });
     // The account API's session: a fetch that keeps the cookie, as a browser does.

@@ -54,6 +54,8 @@ describe('analyse orchestrator (in-memory context)', () => {
     expect(ctx.analysis.writes).to.deep.equal({ insights: 1, statuses: 0, recommendations: ids.length });
     expect(ctx.analysis.published).to.deep.equal([{ eventId: 'e1', analysedAt: ctx.clock.now(), recommendationIds: ids }]);
     expect(ctx.analysis.started).to.deep.equal([]);
+    expect(ctx.bumped).to.deep.equal(['ai']);
+    expect(ctx.dispatched).to.deep.equal([{ kind: 'request-picks-rebuild', day: '2026-11-21' }]);
   });
 
   it('happy: unchanged inputs are not analysed twice (same hash: skipped, nothing written)', async () => {
@@ -65,6 +67,9 @@ describe('analyse orchestrator (in-memory context)', () => {
     expect(await analyzeEventJob(ctx, 'e1')).to.deep.equal({ status: 'unchanged' });
     expect(ctx.analysis.writes).to.deep.equal(writes);
     expect(ctx.analysis.committed).to.have.length(1);
+    // Nothing changed: the ai pages stay cached and no picks rebuild is asked for again.
+    expect(ctx.bumped).to.have.length(1);
+    expect(ctx.dispatched).to.have.length(1);
     expect(ctx.analysis.published).to.have.length(1);
     // Another process (or this one's retry after a restart) reads the stored hash: skipped too, the stored analysis published again.
     renewProcessScope();
@@ -95,6 +100,7 @@ describe('analyse orchestrator (in-memory context)', () => {
     expect(await analyzeEventJob(ctx, 'e1')).to.deep.equal({ status: 'started', picksDay: '2026-11-21' });
     expect(ctx.analysis.recommendations).to.deep.equal([]);
     expect(ctx.analysis.started).to.have.length(1);
+    expect(ctx.dispatched).to.deep.equal([{ kind: 'request-picks-rebuild', day: '2026-11-21' }]);
   });
 
   it('error: an event missing from the store is its outcome, nothing written or published', async () => {

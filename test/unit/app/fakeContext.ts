@@ -2,6 +2,7 @@ import pino from 'pino';
 import type { AppContext } from '../../../shared/app/context';
 import { jobIdOf, type DispatchResult, type Intent } from '../../../shared/app/intents';
 import type { SettlementStore } from '../../../shared/app/settlement/ports';
+import type { CacheScope } from '../../../shared/domain/cacheScopes';
 import type { Change } from '../../../shared/domain/feed/changes';
 import type { LegRecommendation, ResultWrite } from '../../../shared/domain/settlement/plan';
 import type { LiveEventDataRow } from '../../../shared/platform/db/repositories/events';
@@ -10,6 +11,9 @@ import type { SettlementEventRow } from '../../../shared/platform/db/repositorie
 import { MemoryIngestStore } from './memoryIngestStore';
 import { MemoryAnalysisStore } from './memoryAnalysisStore';
 import { MemoryCreditsStore } from './memoryCreditsStore';
+import { MemoryCommitmentStore } from './memoryCommitmentStore';
+import { MemoryPicksStore } from './memoryPicksStore';
+import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
 
 /**
  * An in-memory context for the use cases (shared/app/context.ts): the stores are plain arrays
@@ -93,9 +97,14 @@ export interface FakeContext extends AppContext {
   readonly settlement: MemorySettlementStore;
   readonly ingest: MemoryIngestStore;
   readonly analysis: MemoryAnalysisStore;
+  readonly picks: MemoryPicksStore;
   readonly credits: MemoryCreditsStore;
+  readonly commitments: MemoryCommitmentStore;
+  readonly trackRecord: MemoryTrackRecordStore;
   /** Every intention dispatched, in order. */
   readonly dispatched: Intent[];
+  /** Every page-cache scope bumped, in order. */
+  readonly bumped: CacheScope[];
   /** Moves the clock (real and world alike). */
   setNow(at: Date): void;
 }
@@ -103,6 +112,7 @@ export interface FakeContext extends AppContext {
 export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext {
   let now = at;
   const dispatched: Intent[] = [];
+  const bumped: CacheScope[] = [];
   const silent = pino({ level: 'silent' });
   return {
     clock: { now: () => now, worldNow: () => now },
@@ -111,11 +121,18 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext 
       dispatched.push(...intents);
       return intents.map((intent) => ({ intent, jobIds: intent.kind === 'enqueue' ? [jobIdOf(intent)] : [], enqueued: true }));
     },
+    cache: {
+      bump: async (...scopes) => void bumped.push(...scopes),
+    },
     settlement: new MemorySettlementStore(),
     ingest: new MemoryIngestStore(),
     analysis: new MemoryAnalysisStore(),
+    picks: new MemoryPicksStore(),
     credits: new MemoryCreditsStore(() => now),
+    commitments: new MemoryCommitmentStore(),
+    trackRecord: new MemoryTrackRecordStore(),
     dispatched,
+    bumped,
     setNow: (next) => {
       now = next;
     },

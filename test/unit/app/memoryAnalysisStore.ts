@@ -1,6 +1,5 @@
-import type { AnalysedEventRow, AnalysisStore, NewRecommendation, StoredAnalysisMark, StoredFitRow } from '../../../shared/app/ai/ports';
+import type { AnalysedEventRow, AnalysisStore, InsightAnalysisFields, NewRecommendation, StoredAnalysisMark, StoredFitRow } from '../../../shared/app/ai/ports';
 import type { CommittedEvent, RecommendationForCommit } from '../../../shared/domain/commitments/records';
-import type { InsightAnalysisFields } from '../../../shared/platform/db/repositories/ai';
 
 /**
  * The analysis' store in memory (shared/app/ai/ports.ts): its writes behave as the repositories'

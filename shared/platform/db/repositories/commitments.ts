@@ -1,22 +1,14 @@
 import { ChainHead, Commitment } from '../models';
 import { driverCollection } from '../collection';
 import { isDuplicateKey } from '../duplicateKey';
-import type { LinkKind } from '../../../domain/commitments/chain';
+import type { LinkRow, PublishedHead } from '../../../domain/commitments/chain';
 import { insertInOrderUntilDuplicate } from '../bulk';
 import { findWhereIn } from '../lookup';
 import { processMemo } from '../../processScope';
 
 /** Repository of the commitments chain: Commitment (links) and ChainHead (published heads). */
 
-export interface LinkRow {
-  seq: number;
-  kind: LinkKind;
-  recordId: string;
-  record: string;
-  prevHash: string;
-  hash: string;
-  at: Date;
-}
+export type { LinkRow, PublishedHead };
 
 type StoredLink = Omit<LinkRow, 'seq'> & { _id: number; key: string; subject: string };
 
@@ -119,12 +111,6 @@ export async function insertLinksInOrder(links: readonly Omit<LinkRow, never>[])
   const inserted = await insertInOrderUntilDuplicate(Commitment.collection, docs);
   if (inserted > 0) seen().seq = Math.max(seen().seq ?? -1, docs[inserted - 1]._id);
   return inserted;
-}
-
-export interface PublishedHead {
-  hash: string;
-  length: number;
-  time: Date;
 }
 
 /** Publishes a head under its hour; false when that hour's head was published already. */

@@ -1,3 +1,4 @@
+import type { RecommendationDraft } from '../../domain/ai/analysis/types';
 import type { Change } from '../../domain/feed/changes';
 import {
   findInsightInputHash,
@@ -6,12 +7,13 @@ import {
   insertRecommendationsIfAbsent,
   setInsightStatusWhereDifferent,
   upsertInsightUnlessNewerAnalysis,
-} from '../../platform/db/repositories/ai';
-import { findEventById } from '../../platform/db/repositories/eventForms';
-import { publishStaged, recoverStaged, stageChanges } from '../../platform/feed/changeFeed';
-import { publishAnalysis, publishStarted } from '../../platform/opportunities/store';
-import { commitRecommendations } from '../commitments/commit';
-import type { AnalysisStore, NewRecommendation } from './ports';
+} from '../db/repositories/ai';
+import { findEventById } from '../db/repositories/eventForms';
+import { publishStaged, recoverStaged, stageChanges } from '../feed/changeFeed';
+import { publishAnalysis, publishStarted } from '../opportunities/store';
+
+/** A recommendation as an analysis first writes it. */
+type NewRecommendation = RecommendationDraft & { createdAt: Date };
 
 /** A new recommendation as the change feed announces it (kind `recommendation`, channel recommendations of GET /v2/stream). */
 function recommendationChange(r: NewRecommendation): Change {
@@ -57,15 +59,17 @@ async function insertAndAnnounce(docs: readonly NewRecommendation[]) {
   return written;
 }
 
-/** The analysis' store as the process runs it: MongoDB's repositories, the chain, the opportunities read model, the change feed. */
-export function analysisStore(): AnalysisStore {
+/**
+ * The analysis' store (shared/app/ai/ports.ts; the chain's commit is bound by the context): MongoDB's
+ * repositories, the opportunities read model, the change feed.
+ */
+export function analysisStore() {
   return {
     findEvent: findEventById,
     findFit: findModelFitOfSport,
     findAnalysisMark: findInsightInputHash,
     setInsightStatus: setInsightStatusWhereDifferent,
     insertRecommendations: insertAndAnnounce,
-    commitRecommendations,
     writeInsight: upsertInsightUnlessNewerAnalysis,
     publishAnalysis,
     publishStarted,
