@@ -117,6 +117,27 @@ function redisPing(url: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
+/** The process id of the redis-server answering at url (INFO server), or undefined when none answers. */
+function redisServerPid(url: string, timeoutMs = 1000): Promise<number | undefined> {
+  const u = new URL(url);
+  return new Promise((res) => {
+    const sock = new Socket();
+    let text = '';
+    const done = (pid: number | undefined) => {
+      sock.destroy();
+      res(pid);
+    };
+    sock.setTimeout(timeoutMs, () => done(undefined));
+    sock.once('error', () => done(undefined));
+    sock.connect(Number(u.port || 6379), u.hostname, () => sock.write('INFO server\r\n'));
+    sock.on('data', (d) => {
+      text += d.toString();
+      const m = /process_id:(\d+)/.exec(text);
+      if (m) done(Number(m[1]));
+    });
+  });
+}
+
 async function mongoPing(uri: string, timeoutMs = 1500): Promise<boolean> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
   try {
@@ -125,6 +146,20 @@ async function mongoPing(uri: string, timeoutMs = 1500): Promise<boolean> {
     return true;
   } catch {
     return false;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** The process id of the server answering at uri (serverStatus: MongoDB and FerretDB both give it), or undefined. */
+async function mongoServerPid(uri: string, timeoutMs = 1500): Promise<number | undefined> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  try {
+    await client.connect();
+    const status = await client.db('admin').command({ serverStatus: 1 });
+    return typeof status.pid === 'number' ? status.pid : Number(status.pid);
+  } catch {
+    return undefined;
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -230,19 +265,29 @@ export async function startRedisServer(
   dir: string,
   opts: { fromPort?: number; port?: number; persist?: boolean; shared?: boolean; logDir?: string; args?: readonly string[] } = {},
 ): Promise<{ url: string; port: number; child: ChildProcess }> {
-  const port = opts.port ?? (await freePort(opts.fromPort ?? 6390));
   mkdirSync(dir, { recursive: true });
   const settings = opts.persist ? PERSISTENT_REDIS_ARGS : EPHEMERAL_REDIS_ARGS;
-  const child = startChild(
-    opts.logDir ?? join(LOCAL, 'logs'),
-    'redis',
-    redisServerBinary(),
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...settings, ...(opts.args ?? [])],
-    opts.shared,
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  await waitFor('redis-server', () => redisPing(url), child);
-  return { url, port, child };
+  // A port found free can be taken by another run before this server binds it (runs and test
+  // files start servers side by side): the server then exits, and a ping would be answered by the
+  // other run's. Ready means answered by this child's pid; a lost port is tried again elsewhere.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (attempt === 1 ? await freePort(opts.fromPort ?? 6390) : await freePort());
+    const child = startChild(
+      opts.logDir ?? join(LOCAL, 'logs'),
+      'redis',
+      redisServerBinary(),
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...settings, ...(opts.args ?? [])],
+      opts.shared,
+    );
+    const url = `redis://127.0.0.1:${port}`;
+    try {
+      await waitFor(`redis-server on port ${port}`, async () => (await redisServerPid(url)) === child.pid, child);
+      return { url, port, child };
+    } catch (err) {
+      await stopChild(child);
+      if (opts.port || attempt >= 5) throw err;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- MongoDB
@@ -313,18 +358,25 @@ export async function startFerret(
   opts: { shared?: boolean; localDir?: string; port?: number } = {},
 ): Promise<StartedFerret> {
   const local = opts.localDir ?? LOCAL;
-  const port = opts.port ?? (await freePort(27217));
   const stateDir = join(local, `${logName}-state`);
   mkdirSync(stateDir, { recursive: true });
-  const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=warn'];
-  if ('sqliteDir' in store) {
-    mkdirSync(store.sqliteDir, { recursive: true });
-    args.push('--handler=sqlite', `--sqlite-url=file:${store.sqliteDir}/`);
-  } else args.push('--handler=postgresql', `--postgresql-url=${ferretPoolUrl(store.postgresqlUrl)}`);
-  const child = startChild(join(local, 'logs'), logName, bin, args, opts.shared);
-  const uri = `mongodb://127.0.0.1:${port}`;
-  await waitFor('ferretdb', () => mongoPing(uri), child);
-  return { uri, port, pid: child.pid ?? 0, stop: () => stopChild(child) };
+  const backend = 'sqliteDir' in store ? ['--handler=sqlite', `--sqlite-url=file:${store.sqliteDir}/`] : ['--handler=postgresql', `--postgresql-url=${ferretPoolUrl(store.postgresqlUrl)}`];
+  if ('sqliteDir' in store) mkdirSync(store.sqliteDir, { recursive: true });
+  // As for redis-server: ready means answered by this child, and a port another run took first
+  // is tried again elsewhere.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (attempt === 1 ? await freePort(27217) : await freePort());
+    const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=warn', ...backend];
+    const child = startChild(join(local, 'logs'), logName, bin, args, opts.shared);
+    const uri = `mongodb://127.0.0.1:${port}`;
+    try {
+      await waitFor(`ferretdb on port ${port}`, async () => (await mongoServerPid(uri)) === child.pid, child);
+      return { uri, port, pid: child.pid ?? 0, stop: () => stopChild(child) };
+    } catch (err) {
+      await stopChild(child);
+      if (opts.port || attempt >= 5) throw err;
+    }
+  }
 }
 
 /** The backend FerretDB stores in: PostgreSQL when one can be found or started, else SQLite. */

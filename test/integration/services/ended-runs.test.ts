@@ -14,6 +14,8 @@ interface Run {
   group: number;
   child: ChildProcess;
   output: () => string;
+  /** Everything the run wrote, once its pipes have ended (at most 5 s after the call). */
+  finalOutput: () => Promise<string>;
 }
 
 /** `npm start` (its arguments after `--`) in a process group of its own, on servers of `dir`'s own (LOCAL_SERVICES_DIR), the web on `port`. */
@@ -36,7 +38,15 @@ function npmStart(dir: string, port: number, args: string[] = []): Run {
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  return { group: child.pid!, child, output: () => out };
+  // The pipes end when every process of the run holding them has exited; a look at /proc can
+  // see them gone before their last lines were read.
+  const ended = (s: NodeJS.ReadableStream) => new Promise<void>((res) => s.once('close', () => res()));
+  const drained = Promise.all([ended(child.stdout), ended(child.stderr)]);
+  const output = async () => {
+    await Promise.race([drained, new Promise((res) => setTimeout(res, 5000))]);
+    return out;
+  };
+  return { group: child.pid!, child, output: () => out, finalOutput: output };
 }
 
 interface Recorded {
@@ -118,7 +128,7 @@ describe('local services: the servers of runs that ended', function () {
     const run = npmStart(own, port, args);
     runs.push(run);
     await waitUntil('the stack ready', () => run.output().includes('Odds API ready at') || run.child.exitCode !== null, 150000, 250);
-    expect(run.output(), 'npm start ready').to.include('Odds API ready at');
+    expect(run.output(), `npm start ready (exit code ${run.child.exitCode}); its output:\n${run.output().slice(-3000)}`).to.include('Odds API ready at');
     const s = servers(own);
     expect(s.pids, 'a redis-server and a FerretDB started').to.have.length(2);
     expect(s.watchdog, 'their watchdog recorded').to.be.a('number');
@@ -136,7 +146,8 @@ describe('local services: the servers of runs that ended', function () {
     expect(leases(dir), 'no lease left').to.deep.equal([]);
     expect(existsSync(join(dir, 'services.json')), 'record removed').to.equal(false);
     // Stopped by the run's own release (the last run out), not by the watchdog after it.
-    expect(run.output(), run.output()).to.match(/the last run out stopped FerretDB .* and redis-server/);
+    const out = await run.finalOutput();
+    expect(out, out).to.match(/the last run out stopped FerretDB .* and redis-server/);
     process.stdout.write(`      (servers gone ${(ms / 1000).toFixed(1)} s after the SIGTERM)\n`);
   });
 
@@ -148,8 +159,9 @@ describe('local services: the servers of runs that ended', function () {
       const ms = await goneWithin('FerretDB and redis-server', pids, t0, 10000);
       await goneWithin('every process of the run', groupMembers(run.group), t0, 10000);
       expect(leases(dir), 'no lease left').to.deep.equal([]);
-      expect(run.output(), run.output()).to.match(/the last run out stopped FerretDB .* and redis-server/);
-      if (signal === 'SIGKILL') expect(run.output()).to.match(/npm \(pid \d+\) is gone: stopping/);
+      const out = await run.finalOutput();
+      expect(out, out).to.match(/the last run out stopped FerretDB .* and redis-server/);
+      if (signal === 'SIGKILL') expect(out).to.match(/npm \(pid \d+\) is gone: stopping/);
       process.stdout.write(`      (servers gone ${(ms / 1000).toFixed(1)} s after the ${signal})\n`);
     });
   }
