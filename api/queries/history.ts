@@ -1,4 +1,5 @@
 import type { Locale } from '../../shared/domain/sports';
+import { worldNow } from '../../shared/platform/clock/worldClock';
 import { findOddsHistoryOfEvent } from '../../shared/platform/db/repositories/history';
 import { notFound } from '../errors';
 import { renderOddsAt } from '../render/history';
@@ -7,5 +8,5 @@ import { renderOddsAt } from '../render/history';
 export async function oddsAtInstant(eventId: string, at: Date, locale: Locale) {
   const stored = await findOddsHistoryOfEvent(eventId);
   if (!stored) throw notFound(`Event ${eventId} not found`);
-  return { data: renderOddsAt(eventId, stored, at, locale) };
+  return { data: renderOddsAt(eventId, stored, at, locale, worldNow()) };
 }

@@ -151,7 +151,7 @@ export interface paths {
     };
     /**
      * Odds of an event at a past instant
-     * @description The event's markets as they stood at `at`: the latest stored state at or before it (every reprice of the provider's consensus is stored, at the source's own timestamp, so the resolution is one poll), with `capturedAt` (the stored instant served), `previousAt` and `nextAt` (the stored instants around it, to step through the history), and for an event that had started by `at` its closing line (the last pre-match prices, captured at kickoff). Before the first stored price: 200 with no markets, `capturedAt` null and `nextAt` the first stored instant. An `at` in the future is a 400; an unknown event a 404. The history is kept as long as the event. Priced as the event detail. Costs 1 credit per request.
+     * @description The event's markets as they stood at `at`, an instant of the world clock (the answer's `worldNow` is its now): the latest stored state at or before it (every reprice of the provider's consensus is stored, at the source's own timestamp, so the resolution is one poll), with `capturedAt` (the stored instant served), `previousAt` and `nextAt` (the stored instants around it, to step through the history), and for an event that had started by `at` its closing line (the last pre-match prices, captured at kickoff). Before the first stored price: 200 with no markets, `capturedAt` null, `nextAt` the first stored instant and `reason` saying why (before_first_capture, or no_prices_stored when the event has none). An `at` after `worldNow` is a 400; an unknown event a 404. The history is kept as long as the event. Priced as the event detail. Costs 1 credit per request.
      *
      *     Contract choice: An eventId that is not a numeric id (live-odds also takes id-slug) is a 400 naming eventId, refused before any database access and never charged; a well-formed id of no stored event is a 404.
      */
@@ -2012,7 +2012,7 @@ export interface operations {
   matchOddsAt: {
     parameters: {
       query: {
-        /** @description The instant, ISO 8601 with a time zone (2026-10-03T13:00:00Z, 2026-10-03T15:00:00+02:00; milliseconds allowed). Required; not in the future. The answer is the latest stored state at or before it. */
+        /** @description The instant, ISO 8601 with a time zone (2026-10-03T13:00:00Z, 2026-10-03T15:00:00+02:00; milliseconds allowed), on the world clock: the providers' time, which every instant of this API uses (the wall clock in production; a demo or replay deployment runs it at SIM_SPEED times the wall clock from its own start, and the answer's `worldNow` says where it stands). Required; not after `worldNow`. The answer is the latest stored state at or before it. */
         at: string;
         /** @description Language of team, competition, region, sport, market and outcome names. */
         locale?: 'en' | 'es' | 'pt';
@@ -2039,9 +2039,14 @@ export interface operations {
               dataSource: string;
               /**
                * Format: date-time
-               * @description The instant asked for.
+               * @description The instant asked for, on the world clock.
                */
               at: string;
+              /**
+               * Format: date-time
+               * @description The world clock's now when the answer was made: the clock of `at` and of every stored instant. It is the wall clock unless the deployment simulates time (SIM_SPEED, SIM_EPOCH); then an instant read from the wall clock is elsewhere in the history, and `at` should be taken from this (e.g. `worldNow` minus a minute).
+               */
+              worldNow: string;
               /**
                * Format: date-time
                * @description The stored instant served: the latest at or before `at` (the timestamp of the source); null before the first.
@@ -2057,6 +2062,16 @@ export interface operations {
                * @description The first stored instant after `at`; null when none yet. Ask `at=nextAt` to step forward, `at=previousAt` to step back.
                */
               nextAt: string | null;
+              /**
+               * Format: date-time
+               * @description The first stored instant of the event's history, where it starts; null when no price is stored.
+               */
+              firstCapturedAt: string | null;
+              /**
+               * @description Why `markets` is empty, null when a stored state is served: before_first_capture, `at` precedes the first stored price (at `firstCapturedAt`; on the world clock, see `worldNow`); no_prices_stored, the event has no stored price yet (its history starts at its first quote). An `at` after the event ended is served its last prices, unavailable.
+               * @enum {string|null}
+               */
+              reason: 'before_first_capture' | 'no_prices_stored' | null;
               /** @description Every market the event had been priced in by then, in the detail view's shape, each bet item at its price at `capturedAt`; items not yet priced then are left out; empty before the first stored instant. isAvailable is false once the event had ended at `at`; the history keeps prices, not suspensions. */
               markets: components['schemas']['Market'][];
               /** @description The closing line once the event had started at or before `at`; null before kickoff, and for an event first seen already started. */

@@ -21,6 +21,8 @@ export interface StoredInstants {
   previousAt: Date | null;
   /** The first stored instant after the requested one; null when none yet. */
   nextAt: Date | null;
+  /** The first stored instant of the whole history (where it starts, whatever the instant asked); null when nothing is stored. */
+  firstAt: Date | null;
 }
 
 export interface OddsAt extends StoredInstants {
@@ -50,8 +52,21 @@ export function oddsAt(history: readonly Reprice[], at: Date): OddsAt {
     capturedAt: last >= 0 ? new Date(instants[last]) : null,
     previousAt: last >= 1 ? new Date(instants[last - 1]) : null,
     nextAt,
+    firstAt: sorted.length ? sorted[0].at : null,
     prices,
   };
+}
+
+/**
+ * Why an instant has nothing to serve: it precedes the first stored price (the history starts at
+ * `firstAt`), or the event has no stored price at all (never quoted yet). Null when a state is
+ * served. An instant after the event ended is not one: its last prices are served, unavailable.
+ */
+export type NothingStoredReason = 'before_first_capture' | 'no_prices_stored';
+
+export function nothingStoredReason(state: Pick<StoredInstants, 'capturedAt' | 'firstAt'>): NothingStoredReason | null {
+  if (state.capturedAt) return null;
+  return state.firstAt ? 'before_first_capture' : 'no_prices_stored';
 }
 
 /**

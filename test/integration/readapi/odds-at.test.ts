@@ -5,7 +5,8 @@ import { queueFor } from '../../../jobs/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { pollProvider } from '../../../shared/app/ingest/poll';
 import { processContext } from '../../../shared/app/processContext';
-import { worldNow } from '../../../shared/platform/clock/worldClock';
+import { overrideEnv } from '../../../shared/platform/config';
+import { syncWorldClock, worldNow } from '../../../shared/platform/clock/worldClock';
 import { createHandle, type ProviderHandle } from '../../../shared/platform/providers/registry';
 import { SimulatedProvider } from '../../../shared/platform/providers/simulated';
 import { evaluateScenarioEvent, loadScenario, type Scenario, type ScenarioEvent } from '../../../shared/platform/providers/simulated/scenario';
@@ -106,6 +107,8 @@ describe('GET /v2/matches/{eventId}/odds?at=: odds at any past instant, from a s
           capturedAt: c.capturedAt && iso(c.capturedAt),
           previousAt: c.previousAt && iso(c.previousAt),
           nextAt: c.nextAt && iso(c.nextAt),
+          firstCapturedAt: iso('12:00'),
+          reason: c.capturedAt ? null : 'before_first_capture',
         });
         expect(pricesOf(d.markets)).to.deep.equal(c.prices);
       });
@@ -148,9 +151,23 @@ describe('GET /v2/matches/{eventId}/odds?at=: odds at any past instant, from a s
       expect(backwards).to.deep.equal(STORED.map(iso).reverse());
     });
 
-    it('happy: before the first stored price: no markets, nothing captured, the first instant next, no closing line', async () => {
-      const d = await data('2020-01-01T00:00:00Z');
-      expect(d).to.deep.equal({ eventId: EVENT, dataSource: 'simulated', at: '2020-01-01T00:00:00.000Z', capturedAt: null, previousAt: null, nextAt: iso('12:00'), markets: [], closingLine: null });
+    it("happy: before the first stored price: no markets, nothing captured, the first instant next, the reason and the world clock's now", async () => {
+      const asked = Date.now();
+      const { worldNow: now, ...d } = await data('2020-01-01T00:00:00Z');
+      expect(d).to.deep.equal({
+        eventId: EVENT,
+        dataSource: 'simulated',
+        at: '2020-01-01T00:00:00.000Z',
+        capturedAt: null,
+        previousAt: null,
+        nextAt: iso('12:00'),
+        firstCapturedAt: iso('12:00'),
+        reason: 'before_first_capture',
+        markets: [],
+        closingLine: null,
+      });
+      // This file's world runs on the wall clock (SIM_SPEED 1, no SIM_EPOCH): its now is the wall clock's.
+      expect(Date.parse(now)).to.be.within(asked - 1000, Date.now() + 1000);
     });
 
     it('happy: the closing line from kickoff on (the last pre-match prices, captured at kickoff), none before it', async () => {
@@ -197,6 +214,49 @@ describe('GET /v2/matches/{eventId}/odds?at=: odds at any past instant, from a s
       expect(Object.keys(op.responses)).to.include.members(['200', '400', '401', '402', '403', '404']);
       const costs = await api.get('/v2/costs');
       expect(costs.body.data.find((r: { path: string }) => r.path === '/v2/matches/{eventId}/odds')).to.include({ credits: 1, keyRequired: true });
+    });
+  });
+
+  describe('happy: the world clock (a demo deployment, SIM_SPEED 120 from SIM_EPOCH)', () => {
+    const EPOCH = Date.parse('2026-10-03T16:00:00Z');
+    let restoreEnv: () => void;
+    /** The wall-clock span in which the world clock was anchored at EPOCH. */
+    let anchored: [number, number];
+    before(async () => {
+      restoreEnv = overrideEnv({ SIM_SPEED: '120', SIM_EPOCH: new Date(EPOCH).toISOString() });
+      const from = Date.now();
+      await syncWorldClock();
+      anchored = [from, Date.now()];
+    });
+    after(async () => {
+      restoreEnv();
+      await syncWorldClock();
+    });
+
+    it("happy: worldNow is the world clock's now, not the wall clock's: the epoch plus 120 times the real time since", async () => {
+      const before = Date.now();
+      const d = await data(iso('14:35'));
+      const after = Date.now();
+      const now = Date.parse(d.worldNow);
+      expect(now).to.be.within(EPOCH + (before - anchored[1]) * 120, EPOCH + (after - anchored[0]) * 120);
+      expect(Math.abs(now - after), 'the wall clock').to.be.above(86_400_000);
+    });
+
+    it('happy: an instant taken from worldNow (its minute ago) is served the prices stored by then', async () => {
+      const now = Date.parse((await data(iso('12:00'))).worldNow);
+      const d = await data(new Date(now - 60_000).toISOString());
+      expect([d.capturedAt, d.reason]).to.deep.equal([iso('14:35'), null]);
+      expect(pricesOf(d.markets)).to.deep.equal(AT_1435);
+    });
+
+    it("error: the wall clock's minute ago is after the world's now: a 400 naming the world clock's now, never charged", async () => {
+      const res = await odds(new Date(Date.now() - 60_000).toISOString());
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ code: 'invalid_parameter' });
+      const named = /now is (\S+) on the world clock/.exec(res.body.message);
+      expect(named, res.body.message).to.not.equal(null);
+      expect(Date.parse(named?.[1] ?? '')).to.be.below(Date.now() - 86_400_000);
+      expect(res.headers.get('x-credits-consumed')).to.equal('0');
     });
   });
 

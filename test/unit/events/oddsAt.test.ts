@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { closingLineAt, closingMarkets, marketsAt, oddsAt, openAt, type Reprice } from '../../../shared/domain/events/oddsAt';
+import { closingLineAt, closingMarkets, marketsAt, nothingStoredReason, oddsAt, openAt, type Reprice } from '../../../shared/domain/events/oddsAt';
 import type { ClosingLine } from '../../../shared/domain/ingest/closing';
 import type { StoredMarket } from '../../../shared/domain/ingest/stored';
 
@@ -89,7 +89,19 @@ describe('odds at a past instant (shared/domain/events/oddsAt.ts)', () => {
 
   it('happy: no history: nothing captured, no instants', () => {
     const r = oddsAt([], T('12:00'));
-    expect([r.capturedAt, r.previousAt, r.nextAt, r.prices.size]).to.deep.equal([null, null, null, 0]);
+    expect([r.capturedAt, r.previousAt, r.nextAt, r.firstAt, r.prices.size]).to.deep.equal([null, null, null, null, 0]);
+  });
+
+  it('happy: why nothing is served: before the first capture (the history starts at firstAt), no price stored at all, or null when a state is served', () => {
+    const first = T('12:00').toISOString();
+    const rows: [string, ReturnType<typeof oddsAt>, string | null, string | null][] = [
+      ['before the first', oddsAt(HISTORY, T('11:59')), 'before_first_capture', first],
+      ['at the first', oddsAt(HISTORY, T('12:00')), null, first],
+      ['after the last', oddsAt(HISTORY, T('23:00')), null, first],
+      ['no history', oddsAt([], T('12:00')), 'no_prices_stored', null],
+      ['history out of order', oddsAt([...HISTORY].reverse(), T('11:00')), 'before_first_capture', first],
+    ];
+    for (const [name, r, reason, firstAt] of rows) expect([nothingStoredReason(r), iso(r.firstAt)], name).to.deep.equal([reason, firstAt]);
   });
 
   it('happy: two reprices at one instant are one instant, the later listed winning', () => {
