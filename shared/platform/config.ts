@@ -390,6 +390,18 @@ export const SECRET_VARS: ConfigKey[] = Object.entries<VarSpec>(CONFIG_VARS)
   .map(([k]) => k)
   .filter(isConfigKey);
 
+/**
+ * The variables only the local bootstrap reads (scripts/services.ts, through bootstrapEnv below),
+ * with what each does: documented beside CONFIG_VARS in docs/configuration.md.
+ */
+export const BOOTSTRAP_VARS = {
+  POSTGRES_URL: 'A PostgreSQL server FerretDB stores in, tried first; FerretDB gets a database of its own on it.',
+  FERRETDB_BACKEND: "sqlite forces FerretDB's SQLite backend; postgresql fails instead of falling back to SQLite.",
+  XDG_CACHE_HOME: 'Where the FerretDB binary built by the bootstrap is cached (default ~/.cache).',
+  LOCAL_SERVICES_DIR:
+    'The record, leases, data and logs in that directory instead of .local, with servers of its own (REDIS_URL, 127.0.0.1:6379 and MONGODB_URI are ignored): tests use it to run npm start apart.',
+} as const;
+
 /** Bootstrap-only settings (scripts/services.ts), read here so process.env stays in one module. */
 export function bootstrapEnv(): {
   mongodbUri?: string;
