@@ -7,7 +7,7 @@ import { settlementState, settlementStats } from '../../shared/domain/settlement
 import { ApiError, notFound } from '../errors';
 import { oddsMovementParams, oddsMovementQuery, settleBetParams, settleBetQuery, settlementResponses } from '../schemas/settlement';
 import { route } from './route';
-import type { Infer, Route, RouteContext, Sent } from './spec';
+import type { Answer, Infer, Route, RouteContext } from './spec';
 
 type Locale = 'en' | 'es' | 'pt';
 type Localized = { en: string; es?: string | null; pt?: string | null };
@@ -40,7 +40,11 @@ const HISTORY_LIMIT = 5000;
 
 type Context<Q, P, K extends keyof typeof settlementResponses> = RouteContext<Infer<Q>, Infer<P>, Infer<(typeof settlementResponses)[K]>>;
 
-async function settleBet({ query: { locale }, params: { eventId }, json }: Context<typeof settleBetQuery, typeof settleBetParams, 'settleBet'>): Promise<Sent> {
+async function settleBet({
+  query: { locale },
+  params: { eventId },
+  json,
+}: Context<typeof settleBetQuery, typeof settleBetParams, 'settleBet'>): Promise<Answer<Infer<(typeof settlementResponses)['settleBet']>>> {
   const event = await findEventWithoutMarketsById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   const [led, recs, picks, marker] = await Promise.all([findLiveEventDataOfEvent(eventId), findRecommendationsOfEvent(eventId), findPicksOfEvent(eventId), findSettledVersion(eventId)]);
@@ -125,7 +129,11 @@ async function settleBet({ query: { locale }, params: { eventId }, json }: Conte
   });
 }
 
-async function oddsMovement({ query: q, params: { betItemId }, json }: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Sent> {
+async function oddsMovement({
+  query: q,
+  params: { betItemId },
+  json,
+}: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Answer<Infer<(typeof settlementResponses)['oddsMovement']>>> {
   const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
   const all = await findPriceHistoryOfItem(betItemId);
   const points = all.filter((p) => p.dataSource === dataSource);

@@ -9,11 +9,9 @@ import { storeUnavailable } from '../middleware/errors';
 import { meterDebit } from '../middleware/metering';
 import { bodyValidator, ignoredBody, ignoredQuery, paramsValidator, queryNamesValidator, queryValidator } from '../middleware/validate';
 import { requireSession } from '../account/session';
-import { noParams, type BodySchema, type HttpMethod, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Sent, type Shape } from './spec';
+import { noParams, type BodySchema, type HttpMethod, type Infer, type ParametersSchema, type Route, type RouteContext, type RouteSpec, type Answer, type Shape } from './spec';
 
 const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
-
-const SENT: Sent = { sent: true };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -24,78 +22,99 @@ interface Valid<Q, P, D> {
   body: D;
 }
 
-/**
- * A test key's answer being rendered (testSnapshots.ts): kept here instead of being sent. A
- * `detached` one is rendered after the request was answered (the chain's next rendering), so it
- * touches nothing of the response.
- */
-interface Capture {
-  rendering?: Rendering;
-  detached: boolean;
-}
-
-/**
- * What a handler is given to answer with. With `capture` (a test key: testSnapshots.ts) the answer
- * is kept there instead of being sent, with the time its data became current: for a page of the
- * page cache, when the data versions it was rendered from became current (unchanged before and
- * after it was read), else when it was rendered. A redirect is sent as is (not when detached).
- */
-function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid: Valid<Q, P, D>, status: number, capture?: Capture): RouteContext<Q, P, B, D> {
-  const at = Date.now();
-  const keep = (into: Capture, status: number, contentType: string, body: Buffer, dataFrom = at, headers?: Record<string, string>): Sent => {
-    into.rendering = { status, contentType, body, at, dataFrom: Math.min(at, dataFrom), headers };
-    return SENT;
-  };
+/** What a handler is given: the validated request and the answers it may return (pure: nothing is written until it returns). */
+function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid: Valid<Q, P, D>, status: number): RouteContext<Q, P, B, D> {
   return {
     ...valid,
     req,
     res,
     app,
-    json: (body, answered = status) => {
-      if (capture) return keep(capture, answered, JSON_TYPE, Buffer.from(JSON.stringify(body)));
-      res.status(answered).json(body);
-      return SENT;
-    },
-    noContent: () => {
-      if (capture) return keep(capture, 204, JSON_TYPE, Buffer.alloc(0));
-      res.status(204).end();
-      return SENT;
-    },
-    cached: async (endpoint, key, scopes, render) => {
-      if (capture) {
-        const before = await cacheVersionsSince(scopes);
-        const { page } = await cachedPage(endpoint, key, scopes, render);
-        const after = await cacheVersionsSince(scopes);
-        const unchanged = page.versions === before.versions && after.versions === before.versions;
-        return keep(capture, page.status, JSON_TYPE, page.body, unchanged ? before.since : at);
-      }
-      await sendCached(req, res, endpoint, key, scopes, render);
-      return SENT;
-    },
-    text: (contentType, body, headers = {}) => {
-      if (capture) return keep(capture, status, contentType, Buffer.isBuffer(body) ? body : Buffer.from(body), at, Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, String(v)])));
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      if (Buffer.isBuffer(body)) {
-        res.setHeader('Content-Type', contentType);
-        res.setHeader('Content-Length', body.length);
-        res.end(body);
-      } else res.type(contentType).send(body);
-      return SENT;
-    },
-    redirect: (status, url) => {
-      if (!capture?.detached) res.redirect(status, url);
-      return SENT;
-    },
-    stream: async (contentType, headers, run) => {
-      if (capture) throw new Error('a streamed answer cannot be kept as a snapshot');
-      res.status(status);
-      res.setHeader('Content-Type', contentType);
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.flushHeaders();
-      await run(res);
-      return SENT;
-    },
+    json: (body, answered = status) => ({ kind: 'json', status: answered, body }),
+    noContent: () => ({ kind: 'noContent' }),
+    cached: (endpoint, key, scopes, render) => ({ kind: 'cached', endpoint, key, scopes, render }),
+    text: (contentType, body, headers = {}) => ({ kind: 'text', status, contentType, body, headers }),
+    redirect: (answered, url) => ({ kind: 'redirect', status: answered, url }),
+    stream: (contentType, headers, run) => ({ kind: 'stream', status, contentType, headers, run }),
   };
+}
+
+/** Writes a handler's answer. */
+async function write<B>(req: Request, res: Response, answer: Answer<B>): Promise<void> {
+  switch (answer.kind) {
+    case 'json':
+      res.status(answer.status).json(answer.body);
+      return;
+    case 'noContent':
+      res.status(204).end();
+      return;
+    case 'cached':
+      await sendCached(req, res, answer.endpoint, answer.key, answer.scopes, answer.render);
+      return;
+    case 'text':
+      res.status(answer.status);
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      if (Buffer.isBuffer(answer.body)) {
+        res.setHeader('Content-Type', answer.contentType);
+        res.setHeader('Content-Length', answer.body.length);
+        res.end(answer.body);
+      } else res.type(answer.contentType).send(answer.body);
+      return;
+    case 'redirect':
+      res.redirect(answer.status, answer.url);
+      return;
+    case 'stream':
+      res.status(answer.status);
+      res.setHeader('Content-Type', answer.contentType);
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      res.flushHeaders();
+      await answer.run(res);
+      return;
+  }
+}
+
+/**
+ * A test key's answer kept as a rendering (testSnapshots.ts) instead of being written, with the
+ * time its data became current: for a page of the page cache, when the data versions it was
+ * rendered from became current (unchanged before and after it was read), else when it was
+ * rendered. A redirect is written as is, unless `detached` (rendered after the request was
+ * answered: the chain's next rendering touches nothing of the response).
+ */
+async function keep<B>(res: Response, answer: Answer<B>, detached: boolean): Promise<Rendering | undefined> {
+  const at = Date.now();
+  const rendering = (status: number, contentType: string, body: Buffer, dataFrom = at, headers?: Record<string, string>): Rendering => ({
+    status,
+    contentType,
+    body,
+    at,
+    dataFrom: Math.min(at, dataFrom),
+    headers,
+  });
+  switch (answer.kind) {
+    case 'json':
+      return rendering(answer.status, JSON_TYPE, Buffer.from(JSON.stringify(answer.body)));
+    case 'noContent':
+      return rendering(204, JSON_TYPE, Buffer.alloc(0));
+    case 'cached': {
+      const before = await cacheVersionsSince(answer.scopes);
+      const { page } = await cachedPage(answer.endpoint, answer.key, answer.scopes, answer.render);
+      const after = await cacheVersionsSince(answer.scopes);
+      const unchanged = page.versions === before.versions && after.versions === before.versions;
+      return rendering(page.status, JSON_TYPE, page.body, unchanged ? before.since : at);
+    }
+    case 'text':
+      return rendering(
+        answer.status,
+        answer.contentType,
+        Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(answer.body),
+        at,
+        Object.fromEntries(Object.entries(answer.headers).map(([n, v]) => [n, String(v)])),
+      );
+    case 'redirect':
+      if (!detached) res.redirect(answer.status, answer.url);
+      return undefined;
+    case 'stream':
+      throw new Error('a streamed answer cannot be kept as a snapshot');
+  }
 }
 
 /**
@@ -103,7 +122,7 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
  * TEST_KEY_SNAPSHOT_S old, or a 503 test_data_pending saying when one will be (testSnapshots.ts).
  */
 async function answerTestKey<Q, P, B, D>(
-  spec: { path: string; handler: (ctx: RouteContext<Q, P, B, D>) => Sent | Promise<Sent> },
+  spec: { path: string; handler: (ctx: RouteContext<Q, P, B, D>) => Answer<B> | Promise<Answer<B>> },
   app: AppContext,
   req: Request,
   res: Response,
@@ -111,11 +130,9 @@ async function answerTestKey<Q, P, B, D>(
   status: number,
   delayS: number,
 ): Promise<void> {
-  const answer = await testKeyAnswer(renderingsKey(spec.path, valid.query, valid.params), delayS, async (mode) => {
-    const captured: Capture = { detached: mode === 'background' };
-    await spec.handler(context<Q, P, B, D>(app, req, res, valid, status, captured));
-    return captured.rendering;
-  });
+  const answer = await testKeyAnswer(renderingsKey(spec.path, valid.query, valid.params), delayS, async (mode) =>
+    keep(res, await spec.handler(context<Q, P, B, D>(app, req, res, valid, status)), mode === 'background'),
+  );
   if (answer.kind === 'pending') throw pendingError(delayS, answer.retryAfterS);
   if (answer.kind !== 'sent') sendRendering(res, answer.rendering, answer.kind === 'rendering');
 }
@@ -159,7 +176,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     try {
       const delayS = getConfig().TEST_KEY_SNAPSHOT_S;
       if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && delayS > 0) await answerTestKey(spec, app, req, res, valid, status, delayS);
-      else await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status));
+      else await write(req, res, await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status)));
     } catch (err) {
       next(spec.refusals ? spec.refusals(err) : (storeUnavailable(err) ?? err));
     }

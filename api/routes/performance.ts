@@ -1,28 +1,29 @@
 import { worldNow } from '../../shared/platform/clock/worldClock';
 import { dailyBreakdown, performanceReport, windowDays } from '../../shared/domain/grading';
 import { loadRollups } from '../../shared/app/settlement/rollups';
+import type { AppContext } from '../../shared/app/context';
 import { MAX_PERFORMANCE_DAYS, performanceDailyQuery, performanceQuery, performanceResponses } from '../schemas/performance';
 import { route } from './route';
-import type { Route, Sent, RouteContext, Infer } from './spec';
+import type { Answer, Route, RouteContext, Infer } from './spec';
 
 const today = () => worldNow().toISOString().slice(0, 10);
 
 /** The rollups of the window and when settlement last changed any of them. */
-async function windowRollups(days: number) {
-  const rollups = await loadRollups({ days: windowDays(today(), days) });
+async function windowRollups(ctx: AppContext, days: number) {
+  const rollups = await loadRollups(ctx, { days: windowDays(today(), days) });
   const last = rollups.reduce<Date | null>((m, r) => (r.updatedAt && (!m || r.updatedAt > m) ? r.updatedAt : m), null);
   return { rollups, lastUpdated: last ?? new Date() };
 }
 
 type Context<K extends keyof typeof performanceResponses> = RouteContext<{ days: number }, unknown, Infer<(typeof performanceResponses)[K]>>;
 
-async function performance({ query: { days }, json }: Context<'performance'>): Promise<Sent> {
-  const { rollups, lastUpdated } = await windowRollups(days);
+async function performance({ query: { days }, json, app }: Context<'performance'>): Promise<Answer<Infer<(typeof performanceResponses)['performance']>>> {
+  const { rollups, lastUpdated } = await windowRollups(app, days);
   return json(performanceReport(rollups, { days, today: today(), now: lastUpdated }));
 }
 
-async function performanceDaily({ query: { days }, json }: Context<'performanceDaily'>): Promise<Sent> {
-  const { rollups, lastUpdated } = await windowRollups(days);
+async function performanceDaily({ query: { days }, json, app }: Context<'performanceDaily'>): Promise<Answer<Infer<(typeof performanceResponses)['performanceDaily']>>> {
+  const { rollups, lastUpdated } = await windowRollups(app, days);
   const rows = dailyBreakdown(rollups, { days, today: today() });
   return json({ period: `${days} days`, days: rows, profit: rows.at(-1)?.cumulativeProfit ?? 0, lastUpdated: lastUpdated.toISOString() });
 }

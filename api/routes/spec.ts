@@ -66,12 +66,19 @@ interface Inference {
 /** The value a schema describes. */
 export type Infer<S> = Unref<S> extends infer U extends JSONSchema ? FromSchema<U, Inference> : never;
 
-/** Proof that a handler answered: only the context's senders make one. */
-export interface Sent {
-  readonly sent: true;
-}
+/**
+ * What a handler answers, as data: api/routes/mount.ts writes it, or keeps it as a test key's
+ * rendering (api/cache/testSnapshots.ts). Handlers never write to the response themselves.
+ */
+export type Answer<B = unknown> =
+  | { readonly kind: 'json'; readonly status: number; readonly body: B }
+  | { readonly kind: 'noContent' }
+  | { readonly kind: 'cached'; readonly endpoint: string; readonly key: Record<string, unknown>; readonly scopes: readonly CacheScope[]; readonly render: () => Promise<B> }
+  | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string | Buffer; readonly headers: Readonly<Record<string, string | number>> }
+  | { readonly kind: 'redirect'; readonly status: number; readonly url: string }
+  | { readonly kind: 'stream'; readonly status: number; readonly contentType: string; readonly headers: Readonly<Record<string, string>>; readonly run: (res: Response) => Promise<void> };
 
-/** What a handler is given: its validated query, path parameters and body, and typed ways to answer. */
+/** What a handler is given: its validated query, path parameters and body, and typed answers to return. */
 export interface RouteContext<Q, P, B, D = unknown> {
   readonly query: Q;
   readonly params: P;
@@ -82,19 +89,19 @@ export interface RouteContext<Q, P, B, D = unknown> {
   /** The process's context (shared/app/context.ts): what a use case called from the route runs in. */
   readonly app: AppContext;
   /** The body of the route's status (200 unless the spec names another; or another status with the same shape, e.g. health's 503). */
-  json: (body: B, status?: number) => Sent;
+  json: (body: B, status?: number) => Answer<B>;
   /** An empty 204. */
-  noContent: () => Sent;
+  noContent: () => Answer<B>;
   /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */
-  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Promise<Sent>;
+  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Answer<B>;
   /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
-  text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Sent;
-  redirect: (status: number, url: string) => Sent;
+  text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Answer<B>;
+  redirect: (status: number, url: string) => Answer<B>;
   /**
    * A streamed 200 (Server-Sent Events): the status line and headers go out at once, then `run`
-   * writes the body; resolves when the stream has ended. Never kept as a test key's snapshot.
+   * writes the body; the request ends when it resolves. Never kept as a test key's snapshot.
    */
-  stream: (contentType: string, headers: Record<string, string>, run: (res: Response) => Promise<void>) => Promise<Sent>;
+  stream: (contentType: string, headers: Record<string, string>, run: (res: Response) => Promise<void>) => Answer<B>;
 }
 
 /** Who may call a route. */
@@ -174,7 +181,7 @@ export interface RouteSpec<Q extends ParametersSchema = ParametersSchema, P exte
   guards?: readonly RequestHandler[];
   /** Files served under the path's last parameter instead of a handler's answer: only those named in `only`. */
   files?: { dir: string; maxAge: string; only: readonly string[] };
-  handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>, NoInfer<Infer<Shape<D>>>>): Sent | Promise<Sent>;
+  handler(this: void, ctx: RouteContext<NoInfer<Infer<Q>>, NoInfer<Infer<P>>, NoInfer<Infer<R>>, NoInfer<Infer<Shape<D>>>>): Answer<NoInfer<Infer<R>>> | Promise<Answer<NoInfer<Infer<R>>>>;
 }
 
 /** What the mounting, the document and the tests see of a route: its description without the typed handler, defaults filled in. */
