@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stream`: issue 24's targets for GET /v2/stream (docs/stream.md), against one web
+ * `npm run bench:stream`: the targets of GET /v2/stream (docs/stream.md), against one web
  * process (bench/servers/streamServer.ts: createApp as workers/web.ts serves it) in its own OS
  * process, on the run's own database and Redis prefix.
  *
@@ -7,7 +7,7 @@
  *    streams (1,000) that then sit idle; memory per idle stream = the delta / streams.
  * 2. Lag: changes appended to the change feed at demo speed (`--batch` changes every `--every` ms:
  *    by default 100 every 2 s, the order of what the default world at 120x stores per 2 s poll: about
- *    100 prices and 10 live-data changes, README "Change-driven ingest"), each with the time it was
+ *    100 prices and 10 live-data changes, docs/benchmarks.md "Pipeline"), each with the time it was
  *    stored in its data; for every message each stream receives, received minus stored: p50, p99,
  *    max over all streams.
  * 3. Resume: while changes keep flowing, `--disconnects` (100) times a random stream is aborted and

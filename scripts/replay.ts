@@ -279,7 +279,7 @@ interface RecordSummary {
   head: { hash: string; length: number };
 }
 
-/** The record in a few lines: what the README quotes. */
+/** The record in a few lines: what docs/track-record.md quotes. */
 function summary(r: RecordSummary, opts: Options, seconds: number): string {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
   return [

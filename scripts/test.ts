@@ -4,7 +4,7 @@
  * side: the checks mostly use a core while the tests mostly wait for servers and processes.
  *
  * The whole suite (no test file named) runs in mocha's parallel mode, `--jobs` workers
- * (TEST_JOBS in the README: 4), each test file in one worker with its own database and Redis
+ * (JOBS below: 4), each test file in one worker with its own database and Redis
  * prefix (test/setup.ts): the files are given slowest first, from test/file-times.json, so the
  * longest start at once and the short ones fill in around them. Extra arguments go to mocha
  * (`npm test -- --grep health`); test files given as arguments replace the suite's spec globs and

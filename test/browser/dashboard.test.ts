@@ -15,7 +15,7 @@ import { createEvent, createRecommendations } from '../helpers/settlementFixture
  * account API: what a developer does in their first minute, from sign-up to a first API call and
  * back, on a laptop and on a phone.
  */
-describe('dashboard in Chromium (issue 14)', function () {
+describe('dashboard in Chromium', function () {
   // Usage is read from the ledger, which the consumer writes (the settlement process in the service).
   ledgerConsumerForThisSuite();
   this.timeout(120_000);

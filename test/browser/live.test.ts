@@ -47,7 +47,7 @@ async function flushFeed(): Promise<void> {
  * states (connected, reconnecting, snapshot required), channel toggles, the capped lists, and the
  * stream ending with the session.
  */
-describe('dashboard: the Live page in Chromium (issue 24)', function () {
+describe('dashboard: the Live page in Chromium', function () {
   this.timeout(120_000);
   let api: TestServer;
   let browser: Browser | undefined;

@@ -7,10 +7,10 @@ import { isFerretDB } from './server';
  * The one way the project sends bulk writes. FerretDB 1.24 holds one pooled SQL connection per
  * update statement of a command until the command ends (each statement's transaction takes a new
  * one), so commands in flight that together hold the whole pool while each waits for one more
- * deadlock, and every later command to that FerretDB waits behind them (seen here: one command of
- * 100 updates never returned; and with batches of 20, `npm start` at demo speed stopped answering
- * two minutes after a restart: two 20-update commands held 19 connections each of the pool's 40,
- * both waiting for a 20th, goroutine dump). A command of b statements holds at most b - 1 while it
+ * deadlock, and every later command to that FerretDB waits behind them (one command of 100
+ * updates never returns; with batches of 20, `npm start` at demo speed stops answering within
+ * minutes of a restart: two 20-update commands hold 19 connections each of the pool's 40, both
+ * waiting for a 20th, as FerretDB's goroutine dump shows). A command of b statements holds at most b - 1 while it
  * waits, so the pool (FERRET_POOL_MAX_CONNS, 40) deadlocks only when 40 / (b - 1) commands are in
  * flight at once: with b = 2, forty, against the ten or so a scaled stack sends. FerretDB runs the
  * statements one by one anyway; the cost is a round trip per two updates. MongoDB takes big

@@ -92,8 +92,8 @@ export function planFerretIndexes(models: readonly AnyModel[], tables: Map<strin
  * expression index: PostgreSQL takes it after five runs when it looks no dearer than the custom
  * plans plus their planning, which it prices at 1000 x cpu_operator_cost, so the setting above
  * alone made it take the scan every time. plan_cache_mode = force_custom_plan plans each run with
- * its values. (`enable_seqscan = off` was tried first: lookups were fast, but with the API polled
- * the pipeline bench went from 5 s to 34 s polls.) Connections take these when they open: the
+ * its values. (`enable_seqscan = off` makes lookups as fast, but with the API polled the pipeline
+ * bench's polls take 34 s instead of 5 s.) Connections take these when they open: the
  * local bootstrap sets them before it starts FerretDB, and every process sets them at connect.
  */
 export const FERRET_DATABASE_SETTINGS: Readonly<Record<string, string>> = { cpu_operator_cost: '0.25', plan_cache_mode: 'force_custom_plan' };
@@ -106,7 +106,7 @@ export async function tuneFerretDatabase(client: Client): Promise<void> {
 
 /**
  * Creates the indexes the models declare. On MongoDB, all of them. On FerretDB, only the unique
- * ones, and it drops the others an earlier version made there (`_id_` stays: FerretDB's own,
+ * ones, and it drops any other found there (`_id_` stays: FerretDB's own,
  * unique): FerretDB uses none of them for a query, and each costs on every write.
  */
 export async function createDeclaredIndexes(models: readonly AnyModel[], onFerretDB: boolean): Promise<void> {

@@ -4,11 +4,10 @@ import { sqlIdent } from './ferretIndexes';
 /**
  * FerretDB keeps each document in one `_jsonb` column, so every update of a document writes a
  * whole new row and leaves a dead one behind in the table and in each of its indexes. PostgreSQL's
- * autovacuum reclaims them, but it may be off (it is on the machines this project is built on:
- * `autovacuum = off`), and with it off nothing ever does: measured at demo speed, the events table
- * held 4,138 dead rows beside 376 live ones after 5 minutes, 20.9 MB for 3 MB of documents, and
- * FerretDB's update by _id went from 13 ms to 35 ms and on growing (one manual VACUUM brought it
- * back to 12 ms). This does autovacuum's job for FerretDB's tables of one database, with
+ * autovacuum reclaims them, but a server may run with `autovacuum = off`, and then nothing ever
+ * does: measured at demo speed, the events table holds 4,138 dead rows beside 376 live ones after
+ * 5 minutes, 20.9 MB for 3 MB of documents, and FerretDB's update by _id grows from 13 ms to 35 ms
+ * and on (a VACUUM brings it back to 12 ms). This does autovacuum's job for FerretDB's tables of one database, with
  * autovacuum's own trigger, whether or not the server runs it.
  */
 

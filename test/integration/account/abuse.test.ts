@@ -14,8 +14,8 @@ import { spawnEntry, waitUntil } from '../../helpers/processes';
 import { Browser, PASSWORD, startWebProcess, uniqueEmail } from './client';
 
 /**
- * The money and access paths as an attacker with a signed-up account tries them (issue 26): each
- * case failed on the code before. Limits are set low here, per case, and put back after.
+ * The money and access paths as an attacker with a signed-up account tries them; each case is a
+ * way in that the service must close. Limits are set low here, per case, and put back after.
  */
 describe('account API: abuse of money and access', function () {
   this.timeout(120000);

@@ -5,8 +5,8 @@ import { findRecommendationsByIds, insertRecommendationsIfAbsent } from '../../.
 /**
  * Recommendations are insert-only: an analysis retried after a crash (another process, a store
  * restart) sends recommendations that are already stored. Those are skipped, the new ones
- * written, and the call succeeds (soak finding of issue 25: such retries failed on E11000 because
- * mongoose's insertMany error hides each write error's code under `err`).
+ * written, and the call succeeds (the duplicate-key check must read mongoose's insertMany error,
+ * which keeps each write error's code under `err`, or such retries fail on E11000).
  */
 describe('insert-only recommendations (insertRecommendationsIfAbsent)', function () {
   this.timeout(60000);

@@ -12,7 +12,7 @@ const stopped = (child: ChildProcess, signal: NodeJS.Signals) =>
   new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', () => r()), child.kill(signal))));
 
 /**
- * Issue 25, item 2: the Redis the bootstrap starts keeps its data (AOF, appendfsync everysec) and
+ * The Redis the bootstrap starts keeps its data (AOF, appendfsync everysec) and
  * runs with maxmemory-policy noeviction; a process finding a Redis with another policy says so.
  */
 describe('local services: a Redis that survives a restart', function () {

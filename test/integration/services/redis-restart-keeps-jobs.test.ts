@@ -29,7 +29,7 @@ interface Expected {
 }
 
 /**
- * Issue 25: the bootstrap's Redis (AOF, appendfsync everysec, noeviction) killed without warning
+ * The bootstrap's Redis (AOF, appendfsync everysec, noeviction) killed without warning
  * and started again under load keeps the delayed jobs no sweep would bring back soon: the
  * settlements a poll put off (SETTLEMENT_DELAY_MS) and the recharge retries due an hour after a
  * decline. What a crash can lose: about the last second of writes. Redis writes each command to
@@ -38,7 +38,7 @@ interface Expected {
  * seconds more; a crash of the machine loses what is not yet fsynced, a SIGKILL of the server what
  * was still held back. A job enqueued more than a second before the kill (on a disk that keeps up)
  * is there after it; one enqueued in the last instant may not be. The sweepers re-enqueue what
- * that second held (README, Local services).
+ * that second held (docs/local-services.md).
  */
 describe("local services: the bootstrap's Redis killed and restarted under load keeps the delayed jobs", function () {
   this.timeout(60000);

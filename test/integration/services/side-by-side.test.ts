@@ -32,7 +32,7 @@ function recorded(dir: string): { redis: { pid: number; url: string }; mongo: { 
 }
 
 /**
- * Issue 25, item 4: two runs in one checkout share the servers the bootstrap starts (a lease per
+ * Two runs in one checkout share the servers the bootstrap starts (a lease per
  * run, the last one out stops them). Two stacks as `npm start -- --one-process` runs them, each
  * with its own port, database and Redis prefix, on servers of this test's own directory (a
  * redis-server and a FerretDB it starts, never the machine's): the first stopped, the second

@@ -7,7 +7,7 @@ import { spawnEntry } from '../../helpers/processes';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /**
- * Issue 25: `npm run soak -- --chaos` in a shorter form. The whole service with two of every
+ * `npm run soak -- --chaos` in a shorter form. The whole service with two of every
  * process (a scheduler leader and its standby) on servers of the soak's own, driven by five
  * accounts' traffic at demo speed for 90 s while Redis is killed and restarted, the
  * document store (FerretDB and its PostgreSQL) is killed and restarted, and a random worker is

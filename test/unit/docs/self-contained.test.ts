@@ -37,7 +37,7 @@ function procfileProcesses(): { name: string; entry: string }[] {
     });
 }
 
-describe('docs: self-contained (issue 13)', () => {
+describe('docs: self-contained', () => {
   it('happy: no tracked file names a document that is not in the repository', () => {
     const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
       .split('\0')

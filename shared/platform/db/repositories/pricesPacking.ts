@@ -4,7 +4,7 @@
  * documents. Nothing queries inside a table: it is read and written whole, by event id. FerretDB
  * 1.24 converts every nested value between BSON, Go and its JSONB form on each read and on each
  * update's read-modify-write, so a nested 20-market table cost 14 ms to read and 14 ms to update
- * there, the same table packed 2 to 3 ms (measured here; docs/architecture.md). On MongoDB the
+ * there, the same table packed 2 to 3 ms (measured: docs/architecture.md). On MongoDB the
  * packed form is smaller too. Only the prices repository code packs and unpacks.
  */
 
