@@ -20,7 +20,7 @@ import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
 import { createPick, createRecommendations, recId } from '../../helpers/settlementFixtures';
 
 /**
- * Issue #7 end to end: the two scenario files replayed through the real ingest path (pollProvider
+ * Settlement end to end: the two scenario files replayed through the real ingest path (pollProvider
  * on the simulated provider, at the scripted instants), recommendations and picks stored while the
  * events are upcoming, settled by the real settlement worker process from the settle-event jobs
  * ingest enqueued, read back through settle-bet and /v2/ai/performance, then the soccer file's
