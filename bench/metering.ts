@@ -1,8 +1,9 @@
 /**
  * Overhead of metering: autocannon against GET /v2/matches served by the same handler (a body
  * of about 20 KB, the size of a page of events) through the production pipeline with and without
- * the metering middleware, for a live key (key check + rate limit + ledger debit + hold) and a
- * test key (key check + rate limit + balance hint). Real Redis and MongoDB/FerretDB, found or
+ * the metering middleware, for a live key (key check, rate limits and the debit in one Redis
+ * script; the charge left for the ledger consumer) and a test key (key check, rate limits and the
+ * daily cap). Real Redis and MongoDB/FerretDB, found or
  * started like `npm start` does. The three variants run interleaved for several rounds and each
  * figure is the median over the rounds, so load from elsewhere on the machine hits all of them
  * alike. Prints req/s, p50 and p99 latency and the ratio to unmetered.
