@@ -196,7 +196,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
   'check-performance': defineCommand({
     usage: 'check-performance [--fix]',
     options: { fix: { type: 'boolean' } },
-    run: (v) => checkPerformance({ fix: Boolean(v.fix) }),
+    run: (v) => checkPerformance(processContext(), { fix: Boolean(v.fix) }),
     human: performanceHuman,
     failed: (r) => !performanceCheckPassed(r),
   }),

@@ -20,6 +20,7 @@ import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import { checkPerformance, performanceCheckPassed } from '../shared/app/settlement/check';
 import { recomputeAll } from '../shared/app/settlement/rollups';
 import { maxSettlementDelayMs } from '../shared/app/settlement/sweep';
+import { processContext } from '../shared/app/processContext';
 import { verifyRecord } from '../shared/app/commitments/verifyRemote';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
@@ -381,7 +382,7 @@ async function main(opts: SoakOptions): Promise<number> {
       const url = `http://127.0.0.1:${basePort}`;
 
       // Settlement.
-      const dueBefore = stoppedAt - maxSettlementDelayMs() - 60_000;
+      const dueBefore = stoppedAt - maxSettlementDelayMs(cfg) - 60_000;
       await syncWorldClock();
       const overdue = await findSettlementsOverdue({ createdBefore: new Date(dueBefore), endedFrom: new Date(0), endedBefore: new Date(toWorldTime(dueBefore)) });
       const ended = await endedEventCount();
@@ -399,8 +400,8 @@ async function main(opts: SoakOptions): Promise<number> {
       results.push(checkUniqueRefs(ledger.map((e) => e.ref)));
 
       // Performance: the stored rollups equal the recount (check-performance), and the API serves them.
-      const perf = await checkPerformance();
-      const recount = (await recomputeAll()).rollups.reduce((s, r) => ({ total: s.total + r.total, wins: s.wins + r.wins, losses: s.losses + r.losses, pushes: s.pushes + r.pushes }), {
+      const perf = await checkPerformance(processContext());
+      const recount = (await recomputeAll(processContext())).rollups.reduce((s, r) => ({ total: s.total + r.total, wins: s.wins + r.wins, losses: s.losses + r.losses, pushes: s.pushes + r.pushes }), {
         total: 0,
         wins: 0,
         losses: 0,

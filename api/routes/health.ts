@@ -3,7 +3,6 @@ import { ALL_QUEUES } from '../../jobs';
 import { pingMongo } from '../../shared/platform/db/mongo';
 import { redis } from '../../shared/platform/db/redis';
 import { toWorldTime } from '../../shared/platform/clock/worldClock';
-import { getConfig } from '../../shared/platform/config';
 import { pipelineStatus } from '../../shared/domain/health/status';
 import { countSettlementsOverdue } from '../../shared/platform/db/repositories/settlementEvents';
 import { findAllProviderStates } from '../../shared/platform/db/repositories/providers';
@@ -44,15 +43,15 @@ async function queueState(q: (typeof ALL_QUEUES)[number], now: number) {
  * Due after the end, or after ingest first stored the event when it was already over (a fresh
  * start meets events that ended hours ago: their settlement is due from then, not from their end).
  */
-const settlementOverdue = recent(15_000, (_: 'all') => countOverdue(Date.now()), 0);
+const settlementOverdue = recent(15_000, (delayMs: number) => countOverdue(Date.now(), delayMs), 0);
 
 /**
  * Kept 15 s, and recounted in the background after that (the previous figure served meanwhile): on
  * FerretDB the count reads every ended event whole (0.1 to 0.7 s), and a health check that waits
  * for it is slow exactly when the store is busy.
  */
-async function countOverdue(now: number): Promise<number> {
-  const dueBefore = now - maxSettlementDelayMs() - 60_000;
+async function countOverdue(now: number, delayMs: number): Promise<number> {
+  const dueBefore = now - delayMs - 60_000;
   return countSettlementsOverdue({ createdBefore: new Date(dueBefore), endedFrom: new Date(toWorldTime(dueBefore - 86_400_000)), endedBefore: new Date(toWorldTime(dueBefore)) });
 }
 
@@ -72,7 +71,8 @@ export function healthRoute(): Route {
     auth: 'none',
     query: emptyQuery,
     response: responses.health,
-    handler: async ({ json }) => {
+    handler: async ({ json, app }) => {
+      const cfg = app.config;
       const [mongo, red] = await Promise.all([
         check(pingMongo),
         check(async () => {
@@ -86,8 +86,7 @@ export function healthRoute(): Route {
       const queues = Object.fromEntries(counted);
       const providers = mongo.status === 'up' ? await findAllProviderStates().catch(() => []) : [];
       const lastIngestAt = providers.reduce<Date | null>((max, p) => (p.lastSuccessAt && (!max || p.lastSuccessAt > max) ? p.lastSuccessAt : max), null);
-      const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue('all')).catch(() => null) : null;
-      const cfg = getConfig();
+      const overdue = mongo.status === 'up' ? await withTimeout(settlementOverdue(maxSettlementDelayMs(cfg))).catch(() => null) : null;
       const pipeline = pipelineStatus({
         now,
         pollIntervalMs: cfg.POLL_INTERVAL_MS,

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { CacheScope } from '../domain/cacheScopes';
+import type { Config } from '../platform/config';
 import type { DispatchOptions, DispatchResult, Intent } from './intents';
-import type { SettlementStore } from './settlement/ports';
+import type { CorrectionStore, RollupStore, SettlementStore } from './settlement/ports';
 import type { IngestStore } from './ingest/ports';
 import type { AnalysisStore } from './ai/ports';
 import type { PicksStore } from './ai/picksPorts';
@@ -18,6 +19,8 @@ import type { TrackRecordStore } from './trackRecord/ports';
  */
 export interface AppContext {
   readonly clock: Clock;
+  /** The process's settings (read once, validated: shared/platform/config.ts). */
+  readonly config: Config;
   readonly log: (bindings: Record<string, unknown>) => Logger;
   /**
    * Carries out intentions (shared/app/intents.ts). Jobs return theirs and the worker runtime
@@ -29,6 +32,10 @@ export interface AppContext {
   /** The page cache's versions: a use case that changed what a page shows marks its scope changed. */
   readonly cache: CacheVersions;
   readonly settlement: SettlementStore;
+  /** The performance rollups and the settled bets they are recomputed from. */
+  readonly rollups: RollupStore;
+  /** An operator's result correction. */
+  readonly corrections: CorrectionStore;
   readonly ingest: IngestStore;
   readonly analysis: AnalysisStore;
   /** A day's featured picks. */
@@ -45,6 +52,8 @@ export interface Clock {
   now(): Date;
   /** The simulated world's instant (SIM_SPEED, SIM_EPOCH; the real one when neither is set). */
   worldNow(): Date;
+  /** The real instant (ms) at which the world showed the simulated instant `worldMs`. */
+  toRealTime(worldMs: number): number;
 }
 
 export interface CacheVersions {

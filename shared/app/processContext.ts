@@ -1,29 +1,45 @@
 import { bumpCacheVersion } from '../platform/cache/versions';
-import { worldNow } from '../platform/clock/worldClock';
+import { toRealTime, worldNow } from '../platform/clock/worldClock';
+import { getConfig } from '../platform/config';
 import { childLogger } from '../platform/logger';
+import { analysisStore } from '../platform/stores/analysis';
 import { commitmentStore } from '../platform/stores/commitments';
 import { picksStore } from '../platform/stores/picks';
+import { correctionStore, rollupStore, settlementStore } from '../platform/stores/settlement';
 import { trackRecordStore } from '../platform/stores/trackRecord';
+import { creditsStore } from './billing/store';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
 import type { AppContext } from './context';
-import { dispatch } from './intents';
-import { settlementStore } from './settlement/store';
 import { ingestStore } from './ingest/store';
-import { analysisStore } from '../platform/stores/analysis';
-import { creditsStore } from './billing/store';
+import { dispatch } from './intents';
+import { recordFirstSettlements } from './metrics/record';
+import { refreshRollupDays, RollupRefresher } from './settlement/rollups';
 
 /**
  * The process's context: the real stores, the queues, the world clock and pino (shared/app/context.ts).
- * A port that runs another use case (settlement commits to the chain) is bound to that use case in
- * this same context.
+ * The ports are bound to shared/platform/stores/; a port that runs another use case (settlement
+ * refreshes the rollups and commits to the chain) is bound to that use case in this same context.
  */
 export function productionContext(): AppContext {
+  // One per context: refreshes of the rollups coalesce across the jobs it runs.
+  const rollups = new RollupRefresher((days) => refreshRollupDays(ctx, days));
   const ctx: AppContext = {
-    clock: { now: () => new Date(), worldNow },
+    clock: { now: () => new Date(), worldNow, toRealTime },
+    // Read on use: a test file's settings (overrideEnv) reach the context it shares with the files before it.
+    get config() {
+      return getConfig();
+    },
     log: childLogger,
     dispatch,
     cache: { bump: (...scopes) => bumpCacheVersion(...scopes) },
-    settlement: { ...settlementStore(), commitSettlements: (recommendationEventIds, pickEventIds) => commitSettlements(ctx, recommendationEventIds, pickEventIds) },
+    settlement: {
+      ...settlementStore(),
+      refreshRollups: (days) => rollups.request(days),
+      commitSettlements: (recommendationEventIds, pickEventIds) => commitSettlements(ctx, recommendationEventIds, pickEventIds),
+      recordFirstSettlements,
+    },
+    rollups: rollupStore(),
+    corrections: correctionStore(),
     ingest: ingestStore(),
     analysis: { ...analysisStore(), commitRecommendations: (ids, event, written) => commitRecommendations(ctx, ids, event, written) },
     picks: picksStore(),

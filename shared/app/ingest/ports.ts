@@ -62,6 +62,12 @@ export interface IngestStore {
   /** The last slot polled, as stored (the poll reads it: ./poll.ts), null before the first. */
   readSlot(provider: string): Promise<string | null>;
   recordSlot(provider: string, state: string): Promise<void>;
+  /**
+   * Runs `fn` while no poll of the provider runs (holding its ingest lock, waiting for a poll to
+   * end): how a writer outside ingest (a result correction) keeps the event's documents to one
+   * writer at a time.
+   */
+  whilePaused<T>(provider: string, fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` holding the provider's ingest lock (one poll at a time, whichever worker), or `held: false` at once. */
   withProviderLock<T>(provider: string, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
   /** Moves the shared simulated clock forward (never back, never on real time). */

@@ -8,7 +8,7 @@ import { publishEventWrites } from '../../platform/listing/store';
 import { tryWithLock } from '../../platform/locks';
 import { applyPlan, syncInsightStatuses } from './apply';
 import type { IngestStore } from './ports';
-import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState } from './state';
+import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState, whileIngestPaused } from './state';
 
 const slotKey = (provider: string) => key('ingest', 'slot', provider);
 
@@ -33,6 +33,7 @@ export function ingestStore(): IngestStore {
     publishEventWrites: (writes) => publishEventWrites(writes),
     readSlot: (provider) => redis().get(slotKey(provider)),
     recordSlot: async (provider, state) => void (await redis().set(slotKey(provider), state)),
+    whilePaused: whileIngestPaused,
     withProviderLock: (provider, fn) => tryWithLock(redis(), ingestLockKey(provider), INGEST_LOCK_TTL_MS, fn),
     skipWorldClockTo: async (worldMs) => void (await skipWorldClockTo(worldMs)),
   };

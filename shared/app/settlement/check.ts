@@ -1,4 +1,5 @@
 import { equalRollups, type Confidence, type RollupCounter } from '../../domain/grading';
+import type { AppContext } from '../context';
 import { loadRollups, recomputeAll, refreshRollupDays, type InvalidBet } from './rollups';
 
 /**
@@ -33,11 +34,11 @@ export interface PerformanceCheck {
   fixed?: { days: string[]; after: Omit<PerformanceCheck, 'fixed'> };
 }
 
-async function compare(): Promise<Omit<PerformanceCheck, 'fixed'>> {
+async function compare(ctx: AppContext): Promise<Omit<PerformanceCheck, 'fixed'>> {
   // Stored first: a settlement finishing in between then shows up in the recomputation (a
   // transient "stored behind" difference that a re-run clears), never as stored-ahead noise.
-  const stored = await loadRollups();
-  const { rollups: recomputed, invalid } = await recomputeAll();
+  const stored = await loadRollups(ctx);
+  const { rollups: recomputed, invalid } = await recomputeAll(ctx);
   const cmp = equalRollups(stored, recomputed);
   return {
     equal: cmp.equal && invalid.length === 0,
@@ -50,12 +51,12 @@ async function compare(): Promise<Omit<PerformanceCheck, 'fixed'>> {
   };
 }
 
-export async function checkPerformance(opts: { fix?: boolean } = {}): Promise<PerformanceCheck> {
-  const result: PerformanceCheck = await compare();
+export async function checkPerformance(ctx: AppContext, opts: { fix?: boolean } = {}): Promise<PerformanceCheck> {
+  const result: PerformanceCheck = await compare(ctx);
   if (!opts.fix || result.equal) return result;
   const days = [...new Set(result.mismatches.map((m) => m.day))].sort();
-  await refreshRollupDays(days);
-  result.fixed = { days, after: await compare() };
+  await refreshRollupDays(ctx, days);
+  result.fixed = { days, after: await compare(ctx) };
   return result;
 }
 

@@ -1,13 +1,8 @@
-import { key, redis } from '../../platform/db/redis';
-import { tryWithLock } from '../../platform/locks';
 import type { AppContext } from '../context';
 import { jobIdOf, type EnqueueIntent } from '../intents';
-import { findEventProvider, findLiveEventDataOfEvent, setLiveEventDataFields, updateEventIfResultVersion } from '../../platform/db/repositories/events';
-import { forgetIngestState, whileIngestPaused } from '../ingest/state';
-import { appendChanges } from '../../platform/feed/changeFeed';
-import { type CorrectionEventRow, findEventForCorrection } from '../../platform/db/repositories/settlementEvents';
 import { EMPTY_STATS, STAT_KEYS, type EventStats, type StatKey } from '../../domain/stats';
 import { settlementState } from '../../domain/settlement/state';
+import type { CorrectionEventRow, CorrectionWrite, StoredCounts } from './ports';
 
 /**
  * An operator's result correction (`npm run cli -- correct-result`): the provider got a final
@@ -89,8 +84,6 @@ export interface CorrectionOutcome {
   jobId: string | null;
 }
 
-const LOCK_TTL_MS = 30_000;
-
 /**
  * The settle-event job a correction asks for (pure): for the new version when it changed the
  * result; when nothing changed, for the current version only while that is not settled yet (a run
@@ -109,19 +102,20 @@ export function correctionIntents(eventId: string, event: { resultVersion?: numb
  * conditional update still guards against ingest moving the version on MongoDB.
  */
 export async function correctResult(ctx: AppContext, req: CorrectionRequest): Promise<CorrectionOutcome> {
-  const provider = await findEventProvider(req.eventId);
+  const store = ctx.corrections;
+  const provider = await store.findEventProvider(req.eventId);
   if (provider === null) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   // The settle job is enqueued under the lock, right after the writes, as before intentions.
-  const held = await tryWithLock(redis(), key('settlement', 'correct', req.eventId), LOCK_TTL_MS, async () => {
+  const held = await store.withEventLock(req.eventId, async () => {
     // Ingest writes the same documents: the correction waits for a poll to end and holds the next
     // one off, then makes every ingest worker read the corrected event back from the store.
-    const { outcome, intents } = await whileIngestPaused(provider, async () => {
-      const done = await correctLocked(req);
+    const { outcome, intents } = await ctx.ingest.whilePaused(provider, async () => {
+      const done = await correctLocked(ctx, req);
       if (done.outcome.changed) {
-        await forgetIngestState(provider);
+        await ctx.ingest.invalidateState(provider);
         const { outcome: o } = done;
         const data = { changes: o.changes, resultVersion: o.resultVersion, corrected: true };
-        await appendChanges('correction', `${req.eventId}-v${o.resultVersion}`, [{ eventId: req.eventId, kind: 'result', at: ctx.clock.worldNow(), data }]);
+        await store.appendChanges(`${req.eventId}-v${o.resultVersion}`, [{ eventId: req.eventId, kind: 'result', at: ctx.clock.worldNow(), data }]);
       }
       return done;
     });
@@ -133,24 +127,26 @@ export async function correctResult(ctx: AppContext, req: CorrectionRequest): Pr
 }
 
 /** The correction's writes; returns its outcome and the settle job it asks for. */
-async function correctLocked(req: CorrectionRequest): Promise<{ outcome: CorrectionOutcome; intents: EnqueueIntent[] }> {
-  const event: CorrectionEventRow | null = await findEventForCorrection(req.eventId);
+async function correctLocked(ctx: AppContext, req: CorrectionRequest): Promise<{ outcome: CorrectionOutcome; intents: EnqueueIntent[] }> {
+  const store = ctx.corrections;
+  const event: CorrectionEventRow | null = await store.findEvent(req.eventId);
   if (!event) throw new CorrectionInputError('event', `no event "${req.eventId}"`);
   const state = settlementState(event);
   if (state.kind !== 'ended') {
     const why = state.kind === 'pending' ? 'has not ended' : 'never started';
     throw new CorrectionInputError('event', `event ${req.eventId} ${why} (status ${event.status}): only an ended event's result can be corrected`);
   }
-  const led: (Counts & { _id: string }) | null = await findLiveEventDataOfEvent(req.eventId);
+  const led = await store.findLiveData(req.eventId);
   const version = event.resultVersion ?? 0;
 
   // A field counts as changed when either copy differs: a re-run after a crash between the two
   // writes finds Event.stats behind and completes the correction.
   const fields = [...new Set([...changedFields(led, req.stats), ...changedFields(event.stats, req.stats)])];
-  const voidChanged = req.voided !== undefined && req.voided !== Boolean(event.voided);
+  const voided = req.voided;
+  const voidChanged = voided !== undefined && voided !== Boolean(event.voided);
   const changes = [
     ...fields.map((f) => ({ field: f, from: (led ?? event.stats)?.[f] ?? null, to: req.stats[f] ?? null })),
-    ...(voidChanged ? [{ field: 'voided', from: Boolean(event.voided), to: req.voided! }] : []),
+    ...(voidChanged ? [{ field: 'voided', from: Boolean(event.voided), to: voided }] : []),
   ];
 
   if (changes.length === 0) {
@@ -160,18 +156,17 @@ async function correctLocked(req: CorrectionRequest): Promise<{ outcome: Correct
     return { outcome: { eventId: req.eventId, changed: false, previousVersion: version, resultVersion: version, changes, jobId }, intents };
   }
 
-  const set = Object.fromEntries(fields.map((f) => [f, req.stats[f] ?? null]));
+  const set: StoredCounts = Object.fromEntries(fields.map((f) => [f, req.stats[f] ?? null]));
   // LiveEventData first (settlement grades it): a run that dies after it leaves the version where
   // it was and Event.stats behind, which a re-run detects and completes.
-  if (led && fields.length) await setLiveEventDataFields(led._id, set);
+  if (led && fields.length) await store.setLiveDataFields(led._id, set);
   const next = version + 1;
-  const eventSet: Record<string, unknown> = { resultVersion: next, resultOverride: { at: new Date(), resultVersion: next, fields: changes.map((c) => c.field) } };
-  if (fields.length && event.stats) for (const f of fields) eventSet[`stats.${f}`] = set[f];
-  else if (fields.length) eventSet.stats = { ...EMPTY_STATS, phase: 'FT', ...set };
-  if (voidChanged) eventSet.voided = req.voided;
+  const write: CorrectionWrite = { resultVersion: next, resultOverride: { at: ctx.clock.now(), resultVersion: next, fields: changes.map((c) => c.field) } };
+  if (fields.length) write.stats = event.stats ? { fields: set } : { whole: { ...EMPTY_STATS, phase: 'FT', ...set } };
+  if (voidChanged) write.voided = voided;
   // Conditional on the version read: of two concurrent corrections only one takes `next`.
-  const res = await updateEventIfResultVersion(req.eventId, event.resultVersion, eventSet);
-  if (res.matchedCount !== 1) {
+  const { matched } = await store.writeEventResult(req.eventId, event.resultVersion, write);
+  if (!matched) {
     throw new CorrectionConflictError(`event ${req.eventId}: its resultVersion moved on from ${version} while correcting; re-run the command to apply the correction on top`);
   }
   const intents = correctionIntents(req.eventId, event, true);

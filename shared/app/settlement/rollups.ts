@@ -1,9 +1,8 @@
 import { betProblem, CONFIDENCES, emptyCounters, equalRollups, recomputeFromBets, type Rollup, type SettledBet } from '../../domain/grading';
-import { childLogger } from '../../platform/logger';
-import { findAllSettledBets, findSettledBetsInRanges, type SettledBetRow } from '../../platform/db/repositories/ai';
-import { bulkWriteRollups, findRollups } from '../../platform/db/repositories/performance';
-import { betDay, dayRange } from '../../domain/settlement/state';
-import { isDuplicateKey } from '../../platform/db/duplicateKey';
+import type { ResultDetail, SettlementResult } from '../../domain/grading/results';
+import { betDay } from '../../domain/settlement/state';
+import type { AppContext } from '../context';
+import type { RollupWrite, SettledBetRow, StoredRollupRow } from './ports';
 
 /**
  * Performance rollups (one document per day and confidence) are DERIVED: each refresh recomputes
@@ -19,14 +18,19 @@ import { isDuplicateKey } from '../../platform/db/duplicateKey';
  * so the stored figures equal a recomputation (the check command proves it on demand).
  */
 
-type BetRow = Omit<SettledBetRow, '_id'>;
+const RESULTS: readonly string[] = ['won', 'lost', 'push'] satisfies SettlementResult[];
+const DETAILS: readonly string[] = ['won', 'lost', 'push', 'half_won', 'half_lost'] satisfies ResultDetail[];
+const isResult = (v: unknown): v is SettlementResult => typeof v === 'string' && RESULTS.includes(v);
+const isDetail = (v: unknown): v is ResultDetail => typeof v === 'string' && DETAILS.includes(v);
 
-export function toSettledBet(b: BetRow): SettledBet {
+/** A stored settled bet as the rollups count it; a problem when its result fields are not a grading's. */
+export function toSettledBet(b: Omit<SettledBetRow, '_id'>): SettledBet | { problem: string } {
+  if (!isResult(b.result) || !isDetail(b.resultDetail)) return { problem: `result ${b.result} does not match resultDetail ${b.resultDetail}` };
   return {
     day: betDay(b.eventStartAt),
     confidence: b.confidence,
-    result: b.result as SettledBet['result'],
-    resultDetail: b.resultDetail as SettledBet['resultDetail'],
+    result: b.result,
+    resultDetail: b.resultDetail,
     returnPerUnit: b.returnPerUnit ?? 0,
     edgePercentage: b.edgePercentage,
   };
@@ -42,43 +46,34 @@ export interface InvalidBet {
  * say: only a hand edit makes one). Those are left out and reported, never allowed to stop the
  * rollups of every other bet of their day.
  */
-function countable(rows: (BetRow & { _id: string })[]): { bets: SettledBet[]; invalid: InvalidBet[] } {
+function countable(rows: readonly SettledBetRow[]): { bets: SettledBet[]; invalid: InvalidBet[] } {
   const bets: SettledBet[] = [];
   const invalid: InvalidBet[] = [];
   for (const row of rows) {
     const bet = toSettledBet(row);
-    const problem = betProblem(bet);
+    const problem = 'problem' in bet ? bet.problem : betProblem(bet);
     if (problem) invalid.push({ id: String(row._id), problem });
-    else bets.push(bet);
+    else if (!('problem' in bet)) bets.push(bet);
   }
   return { bets, invalid };
 }
 
 /** Rollups of the given days recomputed from the settled recommendations (one query). */
-export async function recomputeDays(days: readonly string[]): Promise<Rollup[]> {
+export async function recomputeDays(ctx: AppContext, days: readonly string[]): Promise<Rollup[]> {
   if (days.length === 0) return [];
-  const rows = await findSettledBetsInRanges(days.map((d) => dayRange(d)));
-  const { bets, invalid } = countable(rows);
-  // The logger is made on use: the web process imports this module before its config is checked.
-  if (invalid.length) childLogger({ component: 'performance-rollups' }).warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
+  const { bets, invalid } = countable(await ctx.rollups.findSettledBetsOfDays(days));
+  if (invalid.length) ctx.log({ component: 'performance-rollups' }).warn({ invalid: invalid.slice(0, 20), count: invalid.length }, 'settled bets left out of the performance rollups');
   return recomputeFromBets(bets);
 }
 
 /** Every rollup recomputed from every settled recommendation, and the bets that could not be counted (the check command). */
-export async function recomputeAll(): Promise<{ rollups: Rollup[]; invalid: InvalidBet[] }> {
-  const rows = await findAllSettledBets();
-  const { bets, invalid } = countable(rows);
+export async function recomputeAll(ctx: AppContext): Promise<{ rollups: Rollup[]; invalid: InvalidBet[] }> {
+  const { bets, invalid } = countable(await ctx.rollups.findAllSettledBets());
   return { rollups: recomputeFromBets(bets), invalid };
 }
 
-interface StoredRollup extends Rollup {
-  _id: string;
-  rev?: number | null;
-  updatedAt?: Date;
-}
-
-export async function loadRollups(filter: { days?: readonly string[] } = {}): Promise<StoredRollup[]> {
-  return findRollups<StoredRollup>(filter);
+export async function loadRollups(ctx: AppContext, filter: { days?: readonly string[] } = {}): Promise<StoredRollupRow[]> {
+  return ctx.rollups.findRollups(filter);
 }
 
 export class RollupContentionError extends Error {
@@ -87,45 +82,36 @@ export class RollupContentionError extends Error {
 
 const MAX_ATTEMPTS = 8;
 
-/** One compare-and-set round over `days`; false when another writer got in between. */
-async function refreshOnce(days: readonly string[]): Promise<boolean> {
-  const stored = await loadRollups({ days });
-  const fresh = await recomputeDays(days);
+/** The compare-and-set writes that bring the stored rollups of `days` to `fresh` (pure): only those that differ. */
+export function rollupWrites(days: readonly string[], stored: readonly StoredRollupRow[], fresh: readonly Rollup[]): RollupWrite[] {
   const byKey = new Map(fresh.map((r) => [`${r.day}|${r.confidence}`, r]));
-  const ops = [];
+  const writes: RollupWrite[] = [];
   for (const day of days) {
     for (const confidence of CONFIDENCES) {
-      const _id = `${day}|${confidence}`;
-      const current = stored.find((r) => r._id === _id);
-      const next: Rollup = byKey.get(_id) ?? { day, confidence, ...emptyCounters() };
+      const id = `${day}|${confidence}`;
+      const current = stored.find((r) => r._id === id);
+      const next: Rollup = byKey.get(id) ?? { day, confidence, ...emptyCounters() };
       if (!current && next.total === 0) continue;
       if (current && equalRollups([current], [next]).equal) continue;
       const { day: _d, confidence: _c, ...counters } = next;
-      ops.push({
-        updateOne: {
-          filter: { _id, rev: current?.rev ?? null },
-          update: { $set: { day, confidence, ...counters, rev: (current?.rev ?? 0) + 1 } },
-          upsert: true,
-        },
-      });
+      writes.push({ id, expectRev: current?.rev ?? null, set: { day, confidence, ...counters, rev: (current?.rev ?? 0) + 1 } });
     }
   }
-  if (ops.length === 0) return true;
-  try {
-    const res = await bulkWriteRollups(ops);
-    return res.matchedCount + res.upsertedCount === ops.length;
-  } catch (err) {
-    // The document appeared (or moved on) since it was read: an upsert hit its _id.
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
+  return writes;
 }
 
-export async function refreshRollupDays(days: readonly string[]): Promise<void> {
+/** One compare-and-set round over `days`; false when another writer got in between. */
+async function refreshOnce(ctx: AppContext, days: readonly string[]): Promise<boolean> {
+  const stored = await loadRollups(ctx, { days });
+  const fresh = await recomputeDays(ctx, days);
+  return (await ctx.rollups.writeRollups(rollupWrites(days, stored, fresh))) === 'written';
+}
+
+export async function refreshRollupDays(ctx: AppContext, days: readonly string[]): Promise<void> {
   const unique = [...new Set(days)].sort();
   if (unique.length === 0) return;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (await refreshOnce(unique)) return;
+    if (await refreshOnce(ctx, unique)) return;
     await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
   }
   throw new RollupContentionError(`performance rollups of ${unique.join(', ')} kept changing under ${MAX_ATTEMPTS} refreshes`);
@@ -142,7 +128,7 @@ export class RollupRefresher {
   private queued: Promise<void> | undefined;
   private queuedDays = new Set<string>();
 
-  constructor(private readonly refresh: (days: readonly string[]) => Promise<void> = refreshRollupDays) {}
+  constructor(private readonly refresh: (days: readonly string[]) => Promise<void>) {}
 
   request(days: readonly string[]): Promise<void> {
     if (days.length === 0) return Promise.resolve();

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
-export type { SettlementStore } from './ports';
-import type { SettlementPickRow, SettlementRecommendationRow } from '../../platform/db/repositories/ai';
+import type { SettlementPickRow, SettlementRecommendationRow } from './ports';
 import { correctionReason, decidePick, decideRecommendation, legView, pickUpdate, recommendationUpdate, type GradingContext, type LegView, type ResultWrite } from '../../domain/settlement/plan';
 import { betDay, settlementState, settlementStats, type StatsSource } from '../../domain/settlement/state';
 
@@ -202,6 +201,8 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
     events.filter((e) => marked.has(e._id)),
     now,
   );
+  // Results of recommendations and picks: cached /v2/ai pages are rendered afresh.
+  await ctx.cache.bump('ai');
   return out;
 }
 

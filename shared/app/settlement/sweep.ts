@@ -1,10 +1,9 @@
-import { toRealTime } from '../../platform/clock/worldClock';
-import { getConfig } from '../../platform/config';
+import type { Config } from '../../platform/config';
+import type { AppContext } from '../context';
 import type { EnqueueIntent } from '../intents';
-import { distinctEventIdsWithOpenBets } from '../../platform/db/repositories/ai';
-import { findSettlementEventsByIds, findSettlementEventsUpdatedSince, type SweepEventRow } from '../../platform/db/repositories/settlementEvents';
 import { settlementState } from '../../domain/settlement/state';
 import { DAY_MS } from '../../domain/days';
+import type { SweepEventRow } from './ports';
 
 /** Statuses after which bets are graded (postponed counts only once the event had started). */
 export const SETTLING_STATUSES = ['completed', 'postponed'] as const;
@@ -17,9 +16,9 @@ const MIN_DELAY_MS = 120_000;
 const MAX_DELAY_MS = 300_000;
 
 /** When an ended event's settlement is due at the latest, after its end. */
-export const maxSettlementDelayMs = (): number => getConfig().SETTLEMENT_DELAY_MS ?? MAX_DELAY_MS;
+export const maxSettlementDelayMs = (config: Pick<Config, 'SETTLEMENT_DELAY_MS'>): number => config.SETTLEMENT_DELAY_MS ?? MAX_DELAY_MS;
 /** The least delay after an event's end of a re-enqueued settle job. */
-export const minSettlementDelayMs = (): number => getConfig().SETTLEMENT_DELAY_MS ?? MIN_DELAY_MS;
+export const minSettlementDelayMs = (config: Pick<Config, 'SETTLEMENT_DELAY_MS'>): number => config.SETTLEMENT_DELAY_MS ?? MIN_DELAY_MS;
 
 export type SweepCandidate = SweepEventRow;
 
@@ -32,9 +31,10 @@ export type SweepCandidate = SweepEventRow;
  *      picks and rollups) is behind their resultVersion: a settlement or correction that did not
  *      finish, including its picks and rollups.
  */
-export async function findUnsettled(now = new Date()): Promise<SweepCandidate[]> {
-  const [withOpenBets, recent] = await Promise.all([distinctEventIdsWithOpenBets(), findSettlementEventsUpdatedSince(new Date(now.getTime() - SWEEP_LOOKBACK_MS))]);
-  const open: SweepCandidate[] = withOpenBets.length ? await findSettlementEventsByIds(withOpenBets.map(String)) : [];
+export async function findUnsettled(ctx: AppContext, now: Date): Promise<SweepCandidate[]> {
+  const store = ctx.settlement;
+  const [withOpenBets, recent] = await Promise.all([store.findEventIdsWithOpenBets(), store.findEventsUpdatedSince(new Date(now.getTime() - SWEEP_LOOKBACK_MS))]);
+  const open: SweepCandidate[] = withOpenBets.length ? await store.findSweepEvents(withOpenBets) : [];
   const candidates = new Map<string, SweepCandidate>();
   for (const e of open) if (settlementState(e).kind === 'ended') candidates.set(e._id, e);
   for (const e of recent) if ((e.settledVersion ?? -1) < (e.resultVersion ?? 0)) candidates.set(e._id, e);
@@ -48,7 +48,7 @@ export async function findUnsettled(now = new Date()): Promise<SweepCandidate[]>
  * and work remains (it ran before the event ended, or exhausted its retries): it is replaced.
  * The delay runs from the real instant the event's (world-time) end maps to, at least `minDelayMs`.
  */
-export function sweepIntents(candidates: readonly SweepCandidate[], now: Date, minDelayMs: number, toReal: (worldMs: number) => number = toRealTime): EnqueueIntent[] {
+export function sweepIntents(candidates: readonly SweepCandidate[], now: Date, minDelayMs: number, toReal: (worldMs: number) => number): EnqueueIntent[] {
   return candidates.map((e) => ({
     kind: 'enqueue',
     queue: 'settlement',
@@ -58,4 +58,20 @@ export function sweepIntents(candidates: readonly SweepCandidate[], now: Date, m
     delay: e.endedAt ? Math.max(0, toReal(e.endedAt.getTime()) + minDelayMs - now.getTime()) : 0,
     existing: 'replace-finished',
   }));
+}
+
+/**
+ * The settlement sweep: re-enqueues settlement wherever a lost job left work behind. A job still
+ * waiting, delayed or running is kept, a finished one under the same id is replaced.
+ */
+export async function sweepUnsettled(ctx: AppContext, now = ctx.clock.now()): Promise<{ enqueued: number; candidates: number }> {
+  const sweepLog = ctx.log({ component: 'settlement-sweep' });
+  const candidates = await findUnsettled(ctx, now);
+  const results = await ctx.dispatch(
+    sweepIntents(candidates, now, minSettlementDelayMs(ctx.config), (worldMs) => ctx.clock.toRealTime(worldMs)),
+    { log: sweepLog },
+  );
+  const enqueued = results.filter((r) => r.enqueued).length;
+  if (enqueued) sweepLog.info({ enqueued, candidates: candidates.length }, 'settlement re-enqueued');
+  return { enqueued, candidates: candidates.length };
 }

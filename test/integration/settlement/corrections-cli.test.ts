@@ -112,7 +112,7 @@ describe('operator settlement commands (check-performance, correct-result) with 
       expect(json.invalidBets).to.deep.equal([{ id: badId, problem: 'result won does not match resultDetail null' }]);
       expect(json.mismatches).to.deep.equal([]);
       // The worker's refresh of that day still runs over the other bets.
-      await refreshRollupDays([day]);
+      await refreshRollupDays(processContext(), [day]);
       expect(await findRollupById(`${day}|High`)).to.include({ wins: 1, losses: 1 });
     } finally {
       await deleteRecommendation(badId);

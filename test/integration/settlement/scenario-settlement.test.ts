@@ -508,7 +508,12 @@ async function recomputed() {
   const today = new Date().toISOString().slice(0, 10);
   const days = windowDays(today, WINDOW);
   // As the worker's rollups do: a settled bet that cannot be counted is left out (betProblem).
-  const bets = (await findAllSettledBets()).map(toSettledBet).filter((x) => days.includes(x.day) && betProblem(x) === null);
+  const bets = (await findAllSettledBets())
+    .flatMap((b) => {
+      const bet = toSettledBet(b);
+      return 'problem' in bet ? [] : [bet];
+    })
+    .filter((x) => days.includes(x.day) && betProblem(x) === null);
   const rollups = recomputeFromBets(bets);
   return { report: performanceReport(rollups, { days: WINDOW, today, now: new Date(0) }), daily: dailyBreakdown(rollups, { days: WINDOW, today }) };
 }

@@ -6,6 +6,7 @@ import { equalRollups } from '../../../shared/domain/grading';
 import { countRecommendationsMatching } from '../../../shared/platform/db/repositories/ai';
 import { countEventsSettledAt, findPicksById, findRecommendationsOfEventsById } from '../../../shared/platform/db/repositories/fixtures';
 import { loadRollups, recomputeAll } from '../../../shared/app/settlement/rollups';
+import { processContext } from '../../../shared/app/processContext';
 import { sigkillTree } from '../../helpers/kill';
 import { deleteKeysOfThisRun } from '../../helpers/redisKeys';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -54,9 +55,9 @@ async function expectExactlyOnce(eventIds: string[], pickIds: string[], betsPerE
   expect(picks).to.have.length(pickIds.length);
   expect(new Set(picks.map((p) => `${p.settled}:${p.settlementWrites}`))).to.deep.equal(new Set(['true:1']));
   expect(await countEventsSettledAt(eventIds, 0)).to.equal(eventIds.length);
-  const { rollups, invalid } = await recomputeAll();
+  const { rollups, invalid } = await recomputeAll(processContext());
   expect(invalid).to.deep.equal([]);
-  const check = equalRollups(await loadRollups(), rollups);
+  const check = equalRollups(await loadRollups(processContext()), rollups);
   expect(check.differences, 'stored rollups vs a recomputation from the bets').to.deep.equal([]);
   expect(check.equal).to.equal(true);
 }

@@ -1,18 +1,17 @@
 import pino from 'pino';
 import type { AppContext } from '../../../shared/app/context';
 import { jobIdOf, type DispatchResult, type Intent } from '../../../shared/app/intents';
-import type { SettlementStore } from '../../../shared/app/settlement/ports';
+import type { LiveDataRow, SettlementEventRow, SettlementPickRow, SettlementRecommendationRow, SettlementStore } from '../../../shared/app/settlement/ports';
 import type { CacheScope } from '../../../shared/domain/cacheScopes';
 import type { Change } from '../../../shared/domain/feed/changes';
 import type { LegRecommendation, ResultWrite } from '../../../shared/domain/settlement/plan';
-import type { LiveEventDataRow } from '../../../shared/platform/db/repositories/events';
-import type { SettlementPickRow, SettlementRecommendationRow } from '../../../shared/platform/db/repositories/ai';
-import type { SettlementEventRow } from '../../../shared/platform/db/repositories/settlementEvents';
+import { loadConfig } from '../../../shared/platform/config';
 import { MemoryIngestStore } from './memoryIngestStore';
 import { MemoryAnalysisStore } from './memoryAnalysisStore';
 import { MemoryCreditsStore } from './memoryCreditsStore';
 import { MemoryCommitmentStore } from './memoryCommitmentStore';
 import { MemoryPicksStore } from './memoryPicksStore';
+import { MemoryCorrectionStore, MemoryRollupStore } from './memorySettlementStores';
 import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
 
 /**
@@ -40,7 +39,7 @@ function applyWrites<T extends { _id: string }>(docs: T[], writes: readonly Resu
 
 export class MemorySettlementStore implements SettlementStore {
   events: SettlementEventRow[] = [];
-  liveData: LiveEventDataRow[] = [];
+  liveData: LiveDataRow[] = [];
   recommendations: (SettlementRecommendationRow & { settlementWrites?: number; corrections?: unknown[] })[] = [];
   picks: (SettlementPickRow & { settlementWrites?: number })[] = [];
   markers = new Map<string, { version: number; at: Date }>();
@@ -91,10 +90,24 @@ export class MemorySettlementStore implements SettlementStore {
   recordFirstSettlements(events: readonly SettlementEventRow[]) {
     this.firstSettlements.push(...events.filter((e) => e.settledVersion === null || e.settledVersion === undefined).map((e) => e._id));
   }
+  /** When each event was last updated (the sweep looks back from now); absent: long ago. */
+  updatedAt = new Map<string, Date>();
+  async findEventIdsWithOpenBets() {
+    return [...new Set(this.recommendations.filter((r) => !r.settled && !r.settlementError).map((r) => r.eventId))];
+  }
+  async findSweepEvents(ids: readonly string[]) {
+    return (await this.findEvents(ids)).filter((e) => e.status === 'completed' || e.status === 'cancelled' || (e.status === 'postponed' && Boolean(e.startedAt)));
+  }
+  async findEventsUpdatedSince(since: Date) {
+    const ids = this.events.filter((e) => (this.updatedAt.get(e._id) ?? new Date(0)) >= since).map((e) => e._id);
+    return this.findSweepEvents(ids);
+  }
 }
 
 export interface FakeContext extends AppContext {
   readonly settlement: MemorySettlementStore;
+  readonly rollups: MemoryRollupStore;
+  readonly corrections: MemoryCorrectionStore;
   readonly ingest: MemoryIngestStore;
   readonly analysis: MemoryAnalysisStore;
   readonly picks: MemoryPicksStore;
@@ -109,13 +122,18 @@ export interface FakeContext extends AppContext {
   setNow(at: Date): void;
 }
 
-export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext {
+/**
+ * `env`: settings as environment variables (the rest at their defaults). The world's clock runs as
+ * the real one (toRealTime is the identity).
+ */
+export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<string, string> = {}): FakeContext {
   let now = at;
   const dispatched: Intent[] = [];
   const bumped: CacheScope[] = [];
   const silent = pino({ level: 'silent' });
   return {
-    clock: { now: () => now, worldNow: () => now },
+    clock: { now: () => now, worldNow: () => now, toRealTime: (worldMs) => worldMs },
+    config: loadConfig(env),
     log: (bindings) => silent.child(bindings),
     dispatch: async (intents): Promise<DispatchResult[]> => {
       dispatched.push(...intents);
@@ -125,6 +143,8 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z')): FakeContext 
       bump: async (...scopes) => void bumped.push(...scopes),
     },
     settlement: new MemorySettlementStore(),
+    rollups: new MemoryRollupStore(),
+    corrections: new MemoryCorrectionStore(),
     ingest: new MemoryIngestStore(),
     analysis: new MemoryAnalysisStore(),
     picks: new MemoryPicksStore(),

@@ -151,6 +151,16 @@ export class MemoryIngestStore implements IngestStore {
     this.step('recordSlot');
     this.slots.set(provider, state);
   }
+  async whilePaused<T>(provider: string, fn: () => Promise<T>): Promise<T> {
+    this.step('whilePaused');
+    while (this.locks.has(provider)) await new Promise((r) => setTimeout(r, 1));
+    this.locks.add(provider);
+    try {
+      return await fn();
+    } finally {
+      this.locks.delete(provider);
+    }
+  }
   async withProviderLock<T>(provider: string, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }> {
     this.step('withProviderLock');
     if (this.locks.has(provider)) return { held: false };
