@@ -7,7 +7,7 @@ import { parseScale, type Scale } from './scale';
 
 export const SOAK_USAGE = 'npm run soak -- [--minutes 3] [--chaos] [--seed 1] [--concurrency 12] [--rps 40] [--scale web=2,ingest=2,ai=2,settlement=2,scheduler=2] [--recovery-s 60] [--gap-s 20,40]';
 
-/** The topology: two of every process, the second scheduler a standby for the leader's lease. */
+/** The production topology (docs/deploy.md): two of every process, the second scheduler a standby for the leader's lease. */
 export const DEFAULT_SCALE = 'web=2,ingest=2,ai=2,settlement=2,scheduler=2';
 
 /**
