@@ -29,7 +29,7 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
     req,
     res,
     app,
-    json: (body, answered = status) => ({ kind: 'json', status: answered, body }),
+    json: (body, answered = status, headers) => ({ kind: 'json', status: answered, body, headers }),
     noContent: () => ({ kind: 'noContent' }),
     cached: (endpoint, key, scopes, render) => ({ kind: 'cached', endpoint, key, scopes, render }),
     text: (contentType, body, headers = {}) => ({ kind: 'text', status, contentType, body, headers }),
@@ -42,6 +42,7 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
 async function write<B>(req: Request, res: Response, answer: Answer<B>): Promise<void> {
   switch (answer.kind) {
     case 'json':
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
       res.status(answer.status).json(answer.body);
       return;
     case 'noContent':
@@ -91,7 +92,7 @@ async function keep<B>(res: Response, answer: Answer<B>, detached: boolean): Pro
   });
   switch (answer.kind) {
     case 'json':
-      return rendering(answer.status, JSON_TYPE, Buffer.from(JSON.stringify(answer.body)));
+      return rendering(answer.status, JSON_TYPE, Buffer.from(JSON.stringify(answer.body)), at, answer.headers);
     case 'noContent':
       return rendering(204, JSON_TYPE, Buffer.alloc(0));
     case 'cached': {

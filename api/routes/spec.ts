@@ -71,7 +71,7 @@ export type Infer<S> = Unref<S> extends infer U extends JSONSchema ? FromSchema<
  * rendering (api/cache/testSnapshots.ts). Handlers never write to the response themselves.
  */
 export type Answer<B = unknown> =
-  | { readonly kind: 'json'; readonly status: number; readonly body: B }
+  | { readonly kind: 'json'; readonly status: number; readonly body: B; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'noContent' }
   | { readonly kind: 'cached'; readonly endpoint: string; readonly key: Record<string, unknown>; readonly scopes: readonly CacheScope[]; readonly render: () => Promise<B> }
   | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string | Buffer; readonly headers: Readonly<Record<string, string | number>> }
@@ -89,7 +89,7 @@ export interface RouteContext<Q, P, B, D = unknown> {
   /** The process's context (shared/app/context.ts): what a use case called from the route runs in. */
   readonly app: AppContext;
   /** The body of the route's status (200 unless the spec names another; or another status with the same shape, e.g. health's 503). */
-  json: (body: B, status?: number) => Answer<B>;
+  json: (body: B, status?: number, headers?: Record<string, string>) => Answer<B>;
   /** An empty 204. */
   noContent: () => Answer<B>;
   /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */

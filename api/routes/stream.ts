@@ -59,6 +59,7 @@ export function streamRoute(): Route {
         throw new ApiError('TOO_MANY_STREAMS', `This key holds ${limit} open streams, its limit: close one, or retry later.`, { limit }, { 'Retry-After': '5' });
       }
       const live = key.mode === 'live';
+      const charges: Record<string, string> = {};
       if (live && start.from === 'id') {
         // A resume replays the feed since its id: priced by the minutes it covers (the open pays the first).
         const minutes = backlogMinutes(idTime(start.afterId), Date.now(), cfg.STREAM_BILLING_INTERVAL_MS) * priced.credits;
@@ -73,8 +74,8 @@ export function streamRoute(): Route {
               { creditsRequired: minutes + priced.credits, creditsRemaining: charged.balance + priced.credits },
             );
           }
-          res.setHeader('X-Credits-Consumed', String(minutes + priced.credits));
-          res.setHeader('X-Credits-Remaining', String(charged.balance));
+          charges['X-Credits-Consumed'] = String(minutes + priced.credits);
+          charges['X-Credits-Remaining'] = String(charged.balance);
         }
       }
       const period = async (n: number): Promise<PeriodVerdict> => {
@@ -104,11 +105,15 @@ export function streamRoute(): Route {
       const delayMs = live ? 0 : cfg.TEST_KEY_SNAPSHOT_S * 1000;
       const session = new StreamSession(app, res, { connectionId, filter, start, keyId: key.keyId, period, delayMs });
       const delayed: Record<string, string> = delayMs > 0 ? { 'X-Data-Delayed': 'true', 'X-Data-Delay-Seconds': String(delayMs / 1000) } : {};
-      return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed }, async () => {
-        // The open's debit is charged now: the response ends long after the holds' stale sweep would give it back.
-        chargeOpening(app, { key, debit, cost: priced.credits, endpoint: priced.id });
-        await session.run();
-      });
+      return stream(
+        'text/event-stream; charset=utf-8',
+        { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed, ...charges },
+        async () => {
+          // The open's debit is charged now: the response ends long after the holds' stale sweep would give it back.
+          chargeOpening(app, { key, debit, cost: priced.credits, endpoint: priced.id });
+          await session.run();
+        },
+      );
     },
   });
 }

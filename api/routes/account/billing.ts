@@ -86,7 +86,7 @@ export function billingRoutes(): Route[] {
         409: 'No payment method saved, or Idempotency-Key reused for another purchase.',
         503: 'Gateway did not answer: retry with the same key.',
       },
-      handler: async ({ req, res, body, json }) => {
+      handler: async ({ req, body, json }) => {
         const purchase = await purchasePackage({
           accountId: sessionOf(req).accountId,
           package: body.package,
@@ -94,8 +94,7 @@ export function billingRoutes(): Route[] {
           customer: body.customer,
           idempotencyKey: checkIdempotencyKey(req.headers['idempotency-key']),
         });
-        if (purchase.replayed) res.setHeader('Idempotent-Replayed', 'true');
-        return json(purchase);
+        return json(purchase, undefined, purchase.replayed ? { 'Idempotent-Replayed': 'true' } : {});
       },
     }),
     route({

@@ -81,26 +81,26 @@ export function accountStreamRoutes(): Route[] {
           // The test feed: a session pays nothing, so it reads what a test key reads, delayed.
           delayMs: cfg.TEST_KEY_SNAPSHOT_S * 1000,
         });
-        // The session is checked again at each heartbeat: signed out (or expired), the stream ends.
-        let checking = false;
-        const check = setInterval(() => {
-          if (checking) return;
-          checking = true;
-          resolveSession(cookie)
-            .then((live) => {
-              if (live) return;
-              if (!res.destroyed) res.write(sseMessage('error', notSignedIn(req), null));
-              session.close();
-            })
-            // MongoDB unreachable: the session is not known to have ended, and the stream goes on.
-            .catch(() => undefined)
-            .finally(() => (checking = false));
-        }, cfg.STREAM_HEARTBEAT_MS);
-        void session.ended.then(() => clearInterval(check));
         const delayed: Record<string, string> = cfg.TEST_KEY_SNAPSHOT_S > 0 ? { 'X-Data-Delayed': 'true', 'X-Data-Delay-Seconds': String(cfg.TEST_KEY_SNAPSHOT_S) } : {};
-        return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed }, () =>
-          session.run(),
-        );
+        return stream('text/event-stream; charset=utf-8', { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', 'X-Resume-Window-Seconds': String(window), ...delayed }, (body) => {
+          // The session is checked again at each heartbeat: signed out (or expired), the stream ends.
+          let checking = false;
+          const check = setInterval(() => {
+            if (checking) return;
+            checking = true;
+            resolveSession(cookie)
+              .then((live) => {
+                if (live) return;
+                if (!body.destroyed) body.write(sseMessage('error', notSignedIn(req), null));
+                session.close();
+              })
+              // MongoDB unreachable: the session is not known to have ended, and the stream goes on.
+              .catch(() => undefined)
+              .finally(() => (checking = false));
+          }, cfg.STREAM_HEARTBEAT_MS);
+          void session.ended.then(() => clearInterval(check));
+          return session.run();
+        });
       },
     }),
   ];

@@ -39,9 +39,11 @@ describe('account API: test credits are apart from live credits', function () {
       const bought = await b.send('POST', '/v2/account/purchases', { package: 2000000 }, { 'Idempotency-Key': `test-money-${n}` });
       expect(bought.status).to.equal(201);
       expect(bought.body).to.include({ package: 2000000, mode: 'test', replayed: false, balance: FREE_CREDITS, testBalance: n * 2000000 });
+      expect(bought.headers.get('idempotent-replayed'), 'a first purchase is not a replay').to.equal(null);
     }
     const replay = await b.send('POST', '/v2/account/purchases', { package: 2000000 }, { 'Idempotency-Key': 'test-money-2' });
     expect(replay.body).to.include({ mode: 'test', replayed: true, balance: FREE_CREDITS, testBalance: 4000000 });
+    expect(replay.headers.get('idempotent-replayed'), 'the replay says so in its headers').to.equal('true');
 
     const account = (await b.send('GET', '/v2/account')).body.account;
     expect(account).to.include({ balance: FREE_CREDITS, testBalance: 4000000 });
