@@ -37,7 +37,9 @@ export interface ChannelMessage<C extends StreamChannel> {
   /** World time of the change, ISO. */
   at: string;
   provider: string | null;
-  /** The change's new values, as docs/ingestion.md ("The change feed") describes them per kind. */
+  /** The event's teams (English names); null when the event is not stored. */
+  event: { homeTeam: string; awayTeam: string } | null;
+  /** The change's new values, as docs/ingestion.md ("The change feed") describes them per kind; a price change's items also carry `marketCaption` and `caption` (the catalog's names). */
   data: unknown;
   /** Several entries merged (the reader stayed behind the live feed): `merged` of them, from `firstEntryId` to `lastEntryId`. */
   conflated: boolean;
@@ -121,6 +123,9 @@ function parseJson(text: string): unknown {
   }
 }
 
+const teamsOf = (v: unknown): { homeTeam: string; awayTeam: string } | null =>
+  isRecord(v) && typeof v.homeTeam === 'string' && typeof v.awayTeam === 'string' ? { homeTeam: v.homeTeam, awayTeam: v.awayTeam } : null;
+
 /** A channel's message, checked field by field; undefined for anything this client does not know. */
 export function changeMessageOf(event: string, id: string | null, data: unknown): ChangeMessage | undefined {
   if (!isRecord(data) || typeof data.eventId !== 'string' || typeof data.at !== 'string') return undefined;
@@ -130,6 +135,7 @@ export function changeMessageOf(event: string, id: string | null, data: unknown)
     eventId: data.eventId,
     at: data.at,
     provider: typeof data.provider === 'string' ? data.provider : null,
+    event: teamsOf(data.event),
     data: data.data,
     conflated: data.conflated === true,
     merged: typeof data.merged === 'number' ? data.merged : 1,

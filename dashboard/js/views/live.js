@@ -42,15 +42,23 @@ const clock = (iso) => {
 const odds = (x) => (typeof x === 'number' ? x.toFixed(2) : '–');
 const num = (...xs) => xs.find((x) => typeof x === 'number');
 
-/** "2401-SOCCER_MATCH_RESULT@2.5-1" of event 2401 as "soccer match result 2.5 · 1". */
-function itemLabel(eventId, id) {
-  let rest = String(id);
+/**
+ * A bet item as the stream names it ("Total Goals Over/Under 1.5 · Over 1.5", from the market
+ * catalog); an item the catalog does not know keeps its id, made readable
+ * ("2401-SOME_MARKET@2.5-1" of event 2401 as "some market 2.5 · 1").
+ */
+function itemLabel(eventId, it) {
+  if (it.marketCaption && it.caption) return `${it.marketCaption} · ${it.caption}`;
+  let rest = String(it.id);
   if (rest.startsWith(`${eventId}-`)) rest = rest.slice(String(eventId).length + 1);
   const cut = rest.lastIndexOf('-');
   const [market, code] = cut > 0 ? [rest.slice(0, cut), rest.slice(cut + 1)] : [rest, ''];
   const [sysname, line] = market.split('@');
   return `${sysname.toLowerCase().replace(/_/g, ' ')}${line ? ` ${line}` : ''}${code ? ` · ${code}` : ''}`;
 }
+
+/** The match a message is about: its teams when the stream names them (a stored event), else its id. */
+const eventLabel = (m) => (m.event && m.event.homeTeam && m.event.awayTeam ? `${m.event.homeTeam} v ${m.event.awayTeam}` : `Event ${m.eventId}`);
 
 /** The readable part of one message: what moved, as text nodes. */
 function describe(m) {
@@ -64,15 +72,20 @@ function describe(m) {
         state.prices.set(it.id, it.price);
         if (state.prices.size > PRICES_KEPT) state.prices.delete(state.prices.keys().next().value);
         const dir = typeof before === 'number' && before !== it.price ? (it.price > before ? 'up' : 'down') : 'same';
+        // The name may wrap; the prices stay together on one line, so none is ever cut.
         return h(
           'span',
           { class: `move move-${dir}`, dataset: { item: it.id } },
-          h('span', { class: 'move-item' }, itemLabel(m.eventId, it.id)),
+          h('span', { class: 'move-item' }, itemLabel(m.eventId, it)),
           ' ',
-          typeof before === 'number' ? h('span', { class: 'move-old' }, odds(before)) : null,
-          typeof before === 'number' ? ' → ' : null,
-          h('strong', { class: 'move-new' }, odds(it.price)),
-          it.isAvailable === false ? h('span', { class: 'move-off' }, ' suspended') : null,
+          h(
+            'span',
+            { class: 'move-prices' },
+            typeof before === 'number' ? h('span', { class: 'move-old' }, odds(before)) : null,
+            typeof before === 'number' ? ' → ' : null,
+            h('strong', { class: 'move-new' }, odds(it.price)),
+            it.isAvailable === false ? h('span', { class: 'move-off' }, ' suspended') : null,
+          ),
         );
       });
       if (items.length > ITEMS_SHOWN) parts.push(h('span', { class: 'hint' }, `+${items.length - ITEMS_SHOWN} more`));
@@ -93,7 +106,7 @@ function describe(m) {
       return [d.previous ? `${d.previous} → ` : '', h('strong', {}, String(d.status ?? 'changed')), d.voided ? ' (voided)' : ''];
     case 'recommendation': {
       const edge = typeof d.edgePercentage === 'number' ? ` · edge ${d.edgePercentage.toFixed(1)} %` : '';
-      const what = d.outcome || [d.betTypeSysname, d.code].filter(Boolean).join(' ');
+      const what = d.marketCaption && d.caption ? `${d.marketCaption} · ${d.caption}` : d.outcome || [d.betTypeSysname, d.code].filter(Boolean).join(' ');
       return [h('strong', {}, String(what || 'New recommendation')), ` @ ${odds(d.odds)}`, d.bookmaker ? ` (${d.bookmaker})` : '', edge];
     }
     case 'settled': {
@@ -115,8 +128,8 @@ function rowOf(m) {
   return h(
     'li',
     { class: 'live-row', dataset: { kind: m.kind, eventId: m.eventId, id: m.id || '' } },
-    h('span', { class: 'live-time' }, clock(m.at)),
-    h('span', { class: 'live-event' }, `#${m.eventId}`),
+    h('time', { class: 'live-time', datetime: m.at, title: `${m.at} (world clock, UTC)` }, clock(m.at)),
+    h('span', { class: 'live-event', title: `Event ${m.eventId}` }, eventLabel(m)),
     h('span', { class: 'live-what' }, describe(m)),
     m.conflated ? h('span', { class: 'badge badge-off', title: `${m.merged ?? 'Several'} updates merged: the reader stayed behind` }, 'merged') : null,
     m.delayed ? h('span', { class: 'badge badge-off', title: 'The test feed: delivered a delay after it was stored' }, 'delayed') : null,
@@ -272,7 +285,18 @@ export async function renderLive(ctx) {
       h('code', {}, 'GET /v2/stream'),
       ' with a live key.',
     ),
-    h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Stream'), status), h('div', { class: 'controls' }, toggles), notice),
+    h(
+      'section',
+      { class: 'card' },
+      h('div', { class: 'card-head' }, h('h2', {}, 'Stream'), status),
+      h('div', { class: 'controls' }, toggles),
+      h(
+        'p',
+        { class: 'hint', id: 'live-clock' },
+        "Times are the world clock's, in UTC (hh:mm:ss): the clock of the providers' data, which a demo or replay deployment runs faster than the wall clock.",
+      ),
+      notice,
+    ),
     h('div', { class: 'live-grid' }, CHANNELS.map(([c]) => cards[c])),
     h('p', { class: 'hint' }, `The latest ${ROWS_PER_CHANNEL} messages of each channel, newest first. Leave the page and come back within the resume window (15 minutes by default): it resumes where it stopped.`),
   );

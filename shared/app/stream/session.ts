@@ -8,7 +8,6 @@ import {
   resumeDecision,
   sseComment,
   sseMessage,
-  type EventMeta,
   type SnapshotReason,
   type StreamFilter,
   type StreamMessage,
@@ -18,7 +17,7 @@ import { readChanges, resumePoint } from '../../platform/feed/changeFeed';
 import { feedReader, type FeedSubscriber } from '../../platform/stream/feedReader';
 import { refreshSlot, releaseSlot } from '../../platform/stream/slots';
 import type { AppContext } from '../context';
-import { eventMetaOf } from './eventMeta';
+import { eventMetaOf, keptEventMeta } from './eventMeta';
 
 /**
  * One open stream (GET /v2/stream and GET /v2/account/stream, docs/stream.md): where it starts
@@ -101,7 +100,7 @@ const delayedTexts = new WeakMap<StreamMessage, string>();
 function messageOfEntry(e: ChangeEntry): StreamMessage {
   let m = messages.get(e);
   if (m === undefined) {
-    m = messageOf(e);
+    m = messageOf(e, keptEventMeta(e.change.eventId));
     messages.set(e, m);
   }
   return m;
@@ -303,9 +302,19 @@ export class StreamSession implements FeedSubscriber {
   private async examine(entries: readonly ChangeEntry[]): Promise<void> {
     if (!entries.length) return;
     const { filter } = this.input;
-    let metas = new Map<string, EventMeta>();
-    if (needsMeta(filter)) metas = await eventMetaOf(entries.filter((e) => !filter.eventIds || filter.eventIds.has(e.change.eventId)).map((e) => e.change.eventId));
-    for (const e of entries) if (passes(filter, e, metas.get(e.change.eventId))) this.queue.push(e);
+    if (needsMeta(filter)) {
+      const metas = await eventMetaOf(entries.filter((e) => !filter.eventIds || filter.eventIds.has(e.change.eventId)).map((e) => e.change.eventId));
+      for (const e of entries) if (passes(filter, e, metas.get(e.change.eventId))) this.queue.push(e);
+    } else {
+      const passing = entries.filter((e) => passes(filter, e, undefined));
+      // The teams' names the messages carry, kept per process and read once per event. Names are
+      // an aid, not the change: when MongoDB is slow or away the messages go out without them.
+      await eventMetaOf(
+        passing.map((e) => e.change.eventId),
+        { namesOnly: true },
+      );
+      for (const e of passing) this.queue.push(e);
+    }
     this.examined = entries[entries.length - 1].id;
     if (!this.queue.length) this.done = this.examined;
   }

@@ -1,4 +1,5 @@
 import { compareChangeIds, isChangeId, type ChangeEntry, type ChangeKind } from '../feed/changes';
+import { betItemNames } from './names';
 
 /**
  * What GET /v2/stream sends, as pure rules (docs/stream.md): which channel a change kind belongs
@@ -31,10 +32,12 @@ export interface StreamFilter {
   eventIds?: ReadonlySet<string>;
 }
 
-/** The sport and competition of an event, when the filter needs them (null: the event is not stored). */
+/** The sport and competition of an event (what filters read) and its teams' names (what messages carry). */
 export interface EventMeta {
   sportId: number;
   competitionId: number;
+  homeTeam: string;
+  awayTeam: string;
 }
 
 /** Whether a filter by sport or competition needs the event's meta to decide. */
@@ -58,6 +61,8 @@ export interface MessageData {
   /** World time of the change, ISO. */
   at: string;
   provider: string | null;
+  /** The event's teams (English names), so a reader needs no lookup to say which match changed; absent when the event is not stored. */
+  event?: { homeTeam: string; awayTeam: string };
   data: unknown;
   /** Present (true) when several changes were merged into this message for a reader that stayed behind. */
   conflated?: true;
@@ -81,18 +86,39 @@ export interface StreamMessage {
   merged: number;
 }
 
-export function messageOf(entry: ChangeEntry): StreamMessage {
+/** The message of an entry; `meta`, the event's when it is stored, names its teams. */
+export function messageOf(entry: ChangeEntry, meta?: EventMeta): StreamMessage {
   const c = entry.change;
+  const event = meta ? { event: { homeTeam: meta.homeTeam, awayTeam: meta.awayTeam } } : {};
   return {
     id: entry.id,
     firstId: entry.id,
     channel: channelOf(c.kind),
-    data: { eventId: c.eventId, kind: c.kind, at: c.at.toISOString(), provider: c.provider ?? null, data: c.data },
+    data: { eventId: c.eventId, kind: c.kind, at: c.at.toISOString(), provider: c.provider ?? null, ...event, data: named(c.kind, c.eventId, c.data) },
     merged: 1,
   };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A change's values with the catalog's names of the bet items they price: a price change's items
+ * each, a recommendation its own (an id the catalog does not know is left as it is).
+ */
+function named(kind: ChangeKind, eventId: string, data: unknown): unknown {
+  if (kind === 'recommendation' && isObject(data) && typeof data.betItemId === 'string') {
+    const names = betItemNames(eventId, data.betItemId);
+    return names ? { ...data, ...names } : data;
+  }
+  if (kind !== 'price' || !isObject(data) || !Array.isArray(data.items)) return data;
+  return {
+    ...data,
+    items: data.items.map((it: unknown) => {
+      const names = isObject(it) && typeof it.id === 'string' ? betItemNames(eventId, it.id) : null;
+      return names && isObject(it) ? { ...it, ...names } : it;
+    }),
+  };
+}
 
 /** A recommendation's id as its change names it. */
 function recommendationIdOf(data: unknown): string | undefined {

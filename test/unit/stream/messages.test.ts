@@ -28,14 +28,48 @@ describe('stream messages (pure)', () => {
     expect(sseMessage('snapshot_required', { reason: 'trimmed' }, null)).to.equal('event: snapshot_required\ndata: {"reason":"trimmed"}\n\n');
   });
 
+  it("happy: a message names its event's teams when the event is stored, and each priced item's market and outcome from the catalog (an id it does not know as it is)", () => {
+    const meta = { sportId: 1, competitionId: 9, homeTeam: 'Arsenal', awayTeam: 'Chelsea' };
+    const m = messageOf(
+      price('6-0', '704', [
+        ['704-SOCCER_UNDER_OVER@1.5-O', 1.9],
+        ['704-SOCCER_MATCH_RESULT-X', 3.4],
+        ['704-SOCCER_ASIAN_HANDICAP@-0.5-2', 1.8],
+        ['704-NOT_A_MARKET-1', 2],
+        ['705-SOCCER_MATCH_RESULT-1', 2],
+        ['free text', 2],
+      ]),
+      meta,
+    );
+    expect(m.data.event).to.deep.equal({ homeTeam: 'Arsenal', awayTeam: 'Chelsea' });
+    expect((m.data.data as { items: unknown[] }).items).to.deep.equal([
+      { id: '704-SOCCER_UNDER_OVER@1.5-O', price: 1.9, isAvailable: true, marketCaption: 'Total Goals Over/Under 1.5', caption: 'Over 1.5' },
+      { id: '704-SOCCER_MATCH_RESULT-X', price: 3.4, isAvailable: true, marketCaption: 'Match Result', caption: 'Draw' },
+      { id: '704-SOCCER_ASIAN_HANDICAP@-0.5-2', price: 1.8, isAvailable: true, marketCaption: 'Asian Handicap -0.5', caption: 'Away +0.5' },
+      { id: '704-NOT_A_MARKET-1', price: 2, isAvailable: true },
+      { id: '705-SOCCER_MATCH_RESULT-1', price: 2, isAvailable: true },
+      { id: 'free text', price: 2, isAvailable: true },
+    ]);
+    expect(messageOf(entry('8-0', '704', 'recommendation', { recommendationId: 'r1', betItemId: '704-SOCCER_MATCH_RESULT-1', outcome: 'Home' })).data.data).to.deep.equal({
+      recommendationId: 'r1',
+      betItemId: '704-SOCCER_MATCH_RESULT-1',
+      outcome: 'Home',
+      marketCaption: 'Match Result',
+      caption: 'Home',
+    });
+    expect(messageOf(entry('7-0', '704', 'score', { home: 1 })).data).to.not.have.property('event');
+    expect(messageOf(entry('7-0', '704', 'score', { home: 1 }), meta).data.data).to.deep.equal({ home: 1 });
+  });
+
   it('happy: filters by channel, event ids, sport and competition (an unknown event fails a sport filter)', () => {
     const e = entry('1-0', 'e1', 'price', {});
     expect(passes(all, e, undefined)).to.equal(true);
     expect(passes({ channels: new Set(['scores'] as const) }, e, undefined)).to.equal(false);
     expect(passes({ ...all, eventIds: new Set(['e2']) }, e, undefined)).to.equal(false);
-    expect(passes({ ...all, sportId: 1 }, e, { sportId: 1, competitionId: 9 })).to.equal(true);
-    expect(passes({ ...all, sportId: 2 }, e, { sportId: 1, competitionId: 9 })).to.equal(false);
-    expect(passes({ ...all, competitionId: 9 }, e, { sportId: 1, competitionId: 9 })).to.equal(true);
+    const meta = { sportId: 1, competitionId: 9, homeTeam: 'Arsenal', awayTeam: 'Chelsea' };
+    expect(passes({ ...all, sportId: 1 }, e, meta)).to.equal(true);
+    expect(passes({ ...all, sportId: 2 }, e, meta)).to.equal(false);
+    expect(passes({ ...all, competitionId: 9 }, e, meta)).to.equal(true);
     expect(passes({ ...all, sportId: 1 }, e, null)).to.equal(false);
   });
 

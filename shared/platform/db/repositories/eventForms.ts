@@ -91,6 +91,14 @@ const EVENT_LIST_PROJECTION = {
 
 export type EventListRow = EventForm<Pick<EventDoc, keyof typeof EVENT_LIST_PROJECTION> & { _id: string }>;
 
+/** An event's sport, competition and teams: what a stream filters and names its messages by. */
+export type EventHeadRow = Pick<EventDoc, 'sportId' | 'competitionId' | 'homeTeam' | 'awayTeam'> & { _id: string };
+
+/** The heads of the stored events among `ids` (an id not stored is left out), nothing joined. */
+export async function findEventHeadsByIds(ids: readonly string[]): Promise<EventHeadRow[]> {
+  return findWhereIn<EventHeadRow>(Event, '_id', ids, { sportId: 1, competitionId: 1, homeTeam: 1, awayTeam: 1 });
+}
+
 /**
  * The events of `ids` with a list page's fields, in the order of `ids` (an id no longer stored is
  * left out); `live`: with the live list's flat live stats. Looked up by id: the listing
