@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { processContext } from '../../shared/app/processContext';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../api/app';
 import { endSession } from '../../shared/app/accounts/sessions';
@@ -209,7 +208,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await state(page, 'connected');
     const cookie = (await browser.context.cookies()).find((c) => c.name === 'odds_session');
     expect(cookie, 'the session cookie').to.not.equal(undefined);
-    await endSession(processContext(), cookie?.value);
+    await endSession(cookie?.value);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByText('Your session has ended.').waitFor();
     await pageUntil(page, "document.getElementById('live-status') === null");
