@@ -1,4 +1,5 @@
 import { calibrationBins, clvValues, cumulativeProfit, type CalibrationBin, type TrackRecordBet } from './aggregate';
+import { niceTicks, tickLabel, type Ticks } from './ticks';
 
 /**
  * The track record's charts as standalone SVG documents (no script, no external reference):
@@ -39,28 +40,24 @@ function frame(title: string, subtitle: string, body: string[], xLabel: string, 
 
 const empty = (what: string) => [`<text x="${L + PW / 2}" y="${T + PH / 2}" text-anchor="middle" fill="#777">${escapeXml(`No ${what} yet`)}</text>`];
 
-function yAxis(lo: number, hi: number, y: (v: number) => number, ticks = 5): string[] {
-  const out: string[] = [];
-  for (let i = 0; i <= ticks; i++) {
-    const v = lo + ((hi - lo) * i) / ticks;
-    out.push(`<line x1="${L - 4}" y1="${num(y(v))}" x2="${L}" y2="${num(y(v))}" stroke="#999"/>`);
-    out.push(`<text x="${L - 6}" y="${num(y(v) + 4)}" text-anchor="end">${escapeXml(fmt(v))}</text>`);
-  }
-  return out;
+/** The y axis on round ticks (shared/domain/trackRecord/ticks.ts): a mark and a label at each. */
+function yAxis(t: Ticks, y: (v: number) => number): string[] {
+  return t.values.flatMap((v) => [
+    `<line x1="${L - 4}" y1="${num(y(v))}" x2="${L}" y2="${num(y(v))}" stroke="#999"/>`,
+    `<text x="${L - 6}" y="${num(y(v) + 4)}" text-anchor="end">${escapeXml(tickLabel(v, t))}</text>`,
+  ]);
 }
 
 /** Running profit in units after each settled bet (flat 1-unit stakes). */
 export function cumulativeProfitSvg(series: readonly number[], subtitle: string): string {
   const title = 'Cumulative profit (units, flat 1-unit stakes)';
   if (series.length === 0) return frame(title, subtitle, empty('settled bets'), 'settled bets, oldest first', 'profit (units)');
-  const lo = Math.min(0, ...series);
-  const hi = Math.max(0, ...series);
-  const span = hi - lo || 1;
+  const t = niceTicks(Math.min(0, ...series), Math.max(0, ...series));
   const x = (i: number) => L + (series.length === 1 ? PW / 2 : (PW * i) / (series.length - 1));
-  const y = (v: number) => T + PH - ((v - lo) / span) * PH;
+  const y = (v: number) => T + PH - ((v - t.min) / (t.max - t.min)) * PH;
   const points = series.map((v, i) => `${num(x(i))},${num(y(v))}`).join(' ');
   const body = [
-    ...yAxis(lo, hi, y),
+    ...yAxis(t, y),
     `<line x1="${L}" y1="${num(y(0))}" x2="${L + PW}" y2="${num(y(0))}" stroke="#bbb" stroke-dasharray="4 3"/>`,
     `<polyline fill="none" stroke="#1f77b4" stroke-width="1.6" points="${points}"/>`,
     `<text x="${L + PW}" y="${T - 4}" text-anchor="end">${escapeXml(`${series.length} bets, ${fmt(series[series.length - 1])} units`)}</text>`,
@@ -76,13 +73,14 @@ export function clvHistogramSvg(values: readonly number[], subtitle: string): st
   const HI = 20;
   const counts = new Array<number>(HI - LO).fill(0);
   for (const v of values) counts[Math.min(HI - LO - 1, Math.max(0, Math.floor(v * 100) - LO))]++;
-  const max = Math.max(...counts);
+  // Counts of bets: whole ticks from 0.
+  const t = niceTicks(0, Math.max(...counts), { whole: true });
   const bw = PW / counts.length;
-  const y = (c: number) => T + PH - (c / max) * PH;
+  const y = (c: number) => T + PH - (c / t.max) * PH;
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const xOf = (pct: number) => L + ((Math.min(HI, Math.max(LO, pct)) - LO) / (HI - LO)) * PW;
   const body = [
-    ...yAxis(0, max, y, Math.min(5, max)),
+    ...yAxis(t, y),
     ...counts.map((c, i) =>
       c
         ? `<rect x="${num(L + i * bw + 0.5)}" y="${num(y(c))}" width="${num(bw - 1)}" height="${num(T + PH - y(c))}" fill="${i + LO >= 0 ? '#2ca02c' : '#d62728'}"><title>${escapeXml(`${i + LO}% to ${i + LO + 1}%: ${c}`)}</title></rect>`
@@ -101,9 +99,10 @@ export function reliabilitySvg(bins: readonly CalibrationBin[], subtitle: string
   if (bins.length === 0) return frame(title, subtitle, empty('graded bets'), 'predicted probability', 'observed win rate');
   const x = (p: number) => L + p * PW;
   const y = (p: number) => T + PH - p * PH;
+  const t = niceTicks(0, 1);
   const body = [
-    ...yAxis(0, 1, y),
-    ...[0, 0.2, 0.4, 0.6, 0.8, 1].map((p) => `<text x="${num(x(p))}" y="${T + PH + 14}" text-anchor="middle">${fmt(p, 1)}</text>`),
+    ...yAxis(t, y),
+    ...t.values.map((p) => `<text x="${num(x(p))}" y="${T + PH + 14}" text-anchor="middle">${tickLabel(p, t)}</text>`),
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#bbb" stroke-dasharray="4 3"/>`,
     ...bins.flatMap((b) => {
       const lo = Math.max(0, b.observed - 2 * b.standardError);
