@@ -8,7 +8,8 @@ import '../shared/platform/entry'; // first: a bad variable stops here, before a
 import { performance } from 'node:perf_hooks';
 import { analyzeEvent } from '../shared/domain/ai/eventAnalysis';
 import { mulberry32, samplePoisson } from '../shared/domain/ai/random';
-import { fitSport, type CompletedGame } from '../shared/domain/ai/sportFit';
+import { fitSport, type CompletedGame, type SportFamily } from '../shared/domain/ai/sportFit';
+import { sportDefinition } from '../shared/domain/sports/registry';
 import { simEvent, SOCCER_MARKETS, type MarketSpec } from '../test/helpers/simEvents';
 
 const N = Number(process.argv[2] ?? 50);
@@ -72,15 +73,14 @@ const games: CompletedGame[] = [];
 let day = 0;
 for (let r = 0; r < 2; r++)
   for (const h of teams) for (const a of teams) if (h !== a) games.push({ home: h, away: a, homeScore: samplePoisson(rng, 1.5), awayScore: samplePoisson(rng, 1.1), day: (day++ * 730) / 760 });
+// Scores shaped for each family: goals as drawn, points around 100, sets of a best of three.
+const SAMPLES: Record<SportFamily, CompletedGame[]> = {
+  goals: games,
+  normal: games.map((g) => ({ ...g, homeScore: 100 + 3 * g.homeScore, awayScore: 100 + 3 * g.awayScore })),
+  sets: games.map((g) => ({ ...g, homeScore: Math.min(2, g.homeScore), awayScore: g.homeScore >= 2 ? Math.min(1, g.awayScore) : 2 })),
+};
 for (const sportId of [1, 2, 3]) {
-  const sample =
-    sportId === 1
-      ? games
-      : games.map((g) =>
-          sportId === 2
-            ? { ...g, homeScore: 100 + 3 * g.homeScore, awayScore: 100 + 3 * g.awayScore }
-            : { ...g, homeScore: Math.min(2, g.homeScore), awayScore: g.homeScore >= 2 ? Math.min(1, g.awayScore) : 2 },
-        );
+  const sample = SAMPLES[sportDefinition(sportId).fit.family];
   const t = performance.now();
   const fit = fitSport(sportId, sample, day);
   console.log(`refit sport ${sportId} (${fit?.params.family}): ${sample.length} games, 20 teams: ${(performance.now() - t).toFixed(0)} ms`);

@@ -1,12 +1,10 @@
 import { hasLine, lineText, MARKET_TYPES, marketType, type MarketType } from '../../shared/domain/markets/catalog';
-import { localize, type Locale } from '../../shared/domain/sports';
+import { localize, SPORT_DEFINITIONS, SPORT_IDS, type Locale } from '../../shared/domain/sports';
 import { text } from './localize';
 import type { StoredMarket } from '../../shared/domain/ingest/stored';
 
-/** Markets of the list and live forms: the contract's two for soccer, the full-time score markets of the other sports. */
-export const LIST_MARKET_TYPES: ReadonlySet<string> = new Set(
-  MARKET_TYPES.filter((t) => (t.sportId === 1 ? t.sysname === 'SOCCER_MATCH_RESULT' || t.sysname === 'SOCCER_UNDER_OVER' : t.stat === 'score' && t.period === 'FT')).map((t) => t.sysname),
-);
+/** Markets of the list and live forms: each sport's own choice (its definition's listMarkets). */
+export const LIST_MARKET_TYPES: ReadonlySet<string> = new Set(SPORT_IDS.flatMap((id) => SPORT_DEFINITIONS[id].listMarkets));
 
 /** Markets of the trending form (the contract: only these two). */
 export const TRENDING_MARKET_TYPES: ReadonlySet<string> = new Set(['SOCCER_MATCH_RESULT', 'SOCCER_UNDER_OVER']);

@@ -1,7 +1,7 @@
 import { marketId as makeMarketId, betItemId as makeBetItemId, marketType, type MarketType } from '../../shared/domain/markets/catalog';
-import { firstHalfGrid, priceOutcome, type PricingInputs } from '../../shared/domain/ai/pricing';
+import { priceOutcome, type PricingInputs } from '../../shared/domain/ai/pricing';
 import { mulberry32, sampleNormal, type Rng } from '../../shared/domain/ai/random';
-import { sportParamModel } from '../../shared/domain/ai/sportParams';
+import { sportDefinition } from '../../shared/domain/sports/registry';
 
 /**
  * Events shaped like the simulated provider's: true probabilities from a score model, and
@@ -70,11 +70,11 @@ export interface SimEventInput {
 }
 
 export function trueInputs(sportId: number, x: number[]): PricingInputs {
-  const full = sportParamModel(sportId).grid(x, {});
+  const sport = sportDefinition(sportId);
   return {
     sportId,
-    fullTime: full,
-    firstHalf: sportId === 1 ? firstHalfGrid(Math.exp(x[0]), Math.exp(x[1]), -0.05) : undefined,
+    fullTime: sport.model.grid(x, {}),
+    firstHalf: sport.firstHalf?.(x, {}),
     corners: { home: 5.6, away: 4.6, dispersion: 12 },
     cards: { home: 1.8, away: 2.1, dispersion: 8 },
   };

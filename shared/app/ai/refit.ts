@@ -3,12 +3,12 @@ import { childLogger } from '../../platform/logger';
 import { findInsightBlendInputsByEventIds, upsertModelFitUnlessNewerWindow } from '../../platform/db/repositories/ai';
 import { findCompletedEventScoresOfSport } from '../../platform/db/repositories/events';
 import { findEventMarketsOfSportSince } from '../../platform/db/repositories/eventForms';
-import { MAIN_MARKET } from '../../domain/ai/eventAnalysis';
 import type { AnalysisMarket } from '../../domain/ai/analysis/types';
 import { rankBookmakers } from '../../domain/ai/bookRanking';
 import type { ClosingLine } from '../../domain/ingest/closing';
 import { toAnalysisMarket } from './analyze';
-import { FIT_WINDOW_DAYS, SPORT_FAMILY, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../../domain/ai/sportFit';
+import { sportDefinition } from '../../domain/sports/registry';
+import { FIT_WINDOW_DAYS, fitPoolWeight, fitSport, type BlendRow, type CompletedGame } from '../../domain/ai/sportFit';
 import { DAY_MS, daysBefore } from '../../domain/days';
 
 const log = childLogger({ component: 'ai-refit' });
@@ -39,6 +39,7 @@ export interface RefitOutcome {
  * replaces a newer one; the same window twice writes the same fit.
  */
 export async function refitJob(sportId: number, window: string, now: Date = new Date()): Promise<RefitOutcome> {
+  const sport = sportDefinition(sportId);
   const since = daysBefore(now, FIT_WINDOW_DAYS);
   const completed = await findCompletedEventScoresOfSport(sportId, since, now);
   const games: CompletedGame[] = [];
@@ -64,7 +65,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
   const outcomeOf = new Map(
     completed.flatMap((e) => (e.stats && typeof e.stats.homeGoals === 'number' && typeof e.stats.awayGoals === 'number' ? [[String(e._id), [e.stats.homeGoals, e.stats.awayGoals] as const]] : [])),
   );
-  const threeWay = marketType(MAIN_MARKET[sportId])?.kind === 'result3';
+  const threeWay = marketType(sport.mainMarket)?.kind === 'result3';
   const rows: BlendRow[] = [];
   if (fit && outcomeOf.size) {
     const insights = await findInsightBlendInputsByEventIds([...outcomeOf.keys()]);
@@ -93,7 +94,7 @@ export async function refitJob(sportId: number, window: string, now: Date = new 
     sportId,
     window,
     fittedAt: now,
-    family: SPORT_FAMILY[sportId],
+    family: sport.fit.family,
     params: fit?.params ?? null,
     gamesUsed: fit?.gamesUsed ?? games.length,
     blendWeight: fit ? blend.weight : 0,

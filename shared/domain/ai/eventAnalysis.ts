@@ -11,7 +11,6 @@ import { priceViews } from './analysis/views';
 export type * from './analysis/types';
 export { fullQuotes, itemPrices } from './analysis/quotes';
 export { withProbability } from './analysis/items';
-export { MAIN_MARKET } from './analysis/mainMarket';
 export { recommendationId } from './analysis/recommend';
 export { seedOf, SIMULATION_ITERATIONS, STORED_SCORES } from './analysis/simulation';
 

@@ -1,6 +1,6 @@
 import { marketType, OUTCOME_CODES, type MarketKind, type MarketType } from '../markets/catalog';
 import { negBinomialPmf } from './countDistributions';
-import { dcScoreGrid } from './dixonColes';
+export { FIRST_HALF_GOAL_SHARE, firstHalfGrid } from './sportModels';
 import { forEachCell, independentGrid, type ScoreGrid } from './scoreGrid';
 
 /**
@@ -45,13 +45,6 @@ export interface PricedOutcome {
    */
   probability: number;
   fairOdds: number;
-}
-
-/** First halves carry about 45 % of the goals in European football. */
-export const FIRST_HALF_GOAL_SHARE = 0.45;
-
-export function firstHalfGrid(lambdaHome: number, lambdaAway: number, rho = 0, share = FIRST_HALF_GOAL_SHARE): ScoreGrid {
-  return dcScoreGrid(lambdaHome * share, lambdaAway * share, rho);
 }
 
 export function countGrid(model: CountModel): ScoreGrid {

@@ -3,15 +3,14 @@ import { fitNormalRatings, fitSetRatings, type NormalRatings, type RatedGame, ty
 import { rps } from './metrics';
 import type { GridOptions } from './sportParams';
 import type { CountModel } from './pricing';
+import { sportDefinition } from '../sports/registry';
 
 /**
  * The periodic refit of one sport (the `refit` job): team ratings from completed games, stored as
  * plain JSON, and the view they give of one fixture in the sport's parameter space
  * (sportParams.ts). Pure: the job reads the games and writes the result.
  */
-export type SportFamily = 'goals' | 'normal' | 'sets';
-
-export const SPORT_FAMILY: Record<number, SportFamily> = { 1: 'goals', 2: 'normal', 3: 'sets', 4: 'goals', 5: 'sets', 6: 'normal', 7: 'goals', 8: 'goals' };
+export type { SportFamily } from '../sports/definition';
 
 export interface CompletedGame extends RatedGame {
   homeCorners?: number | null;
@@ -65,8 +64,7 @@ export function asCountModel(m: StoredCountModel | null | undefined): CountModel
 }
 
 export function fitSport(sportId: number, games: readonly CompletedGame[], now: number): SportFit | null {
-  const family = SPORT_FAMILY[sportId];
-  if (!family) throw new RangeError(`no model family for sport ${sportId}`);
+  const { family, counts: fitsCounts } = sportDefinition(sportId).fit;
   const recent = games.filter((g) => g.day <= now && now - g.day <= FIT_WINDOW_DAYS);
   if (recent.length < MIN_FIT_GAMES) return null;
   if (family === 'goals') {
@@ -89,8 +87,8 @@ export function fitSport(sportId: number, games: readonly CompletedGame[], now: 
         dc: fit.params,
         attackSE: fit.attackSE,
         defenceSE: fit.defenceSE,
-        corners: sportId === 1 ? counts((g) => [g.homeCorners, g.awayCorners]) : null,
-        cards: sportId === 1 ? counts((g) => [g.homeCards, g.awayCards]) : null,
+        corners: fitsCounts ? counts((g) => [g.homeCorners, g.awayCorners]) : null,
+        cards: fitsCounts ? counts((g) => [g.homeCards, g.awayCards]) : null,
       },
     };
   }

@@ -5,7 +5,8 @@ import { normalizeGrid, type ScoreGrid } from './scoreGrid';
 /**
  * One score-distribution model per sport family, parameterised by expected scores or ratings
  * (which the worker takes from a market inversion or a rating fit). Each returns a ScoreGrid,
- * so pricing.ts prices every catalog market of every sport the same way.
+ * so pricing.ts prices every catalog market of every sport the same way; each sport's definition
+ * (shared/domain/sports/) says which one is its own.
  */
 
 /** Basketball and American football: margin and total as independent normals. */
@@ -69,6 +70,14 @@ export function countScoreGrid(x: CountScoreParams): ScoreGrid {
 }
 
 export const handballGrid = countScoreGrid;
+
+/** First halves carry about 45 % of the goals in European football. */
+export const FIRST_HALF_GOAL_SHARE = 0.45;
+
+/** Soccer's first-half score: the full time's Dixon-Coles rates scaled to the half's share of goals. */
+export function firstHalfGrid(lambdaHome: number, lambdaAway: number, rho = 0, share = FIRST_HALF_GOAL_SHARE): ScoreGrid {
+  return dcScoreGrid(lambdaHome * share, lambdaAway * share, rho);
+}
 
 /**
  * A regulation grid whose ties are decided by one extra unit for the winner: the overtime or
@@ -164,34 +173,4 @@ export function setProbabilityFromMatch(matchWin: number, bestOf: 3 | 5): number
     else hi = mid;
   }
   return (lo + hi) / 2;
-}
-
-export type SportModelParams =
-  | { sportId: 1; lambdaHome: number; lambdaAway: number; rho?: number }
-  | ({ sportId: 2 | 6 } & NormalScoreParams)
-  | ({ sportId: 3 } & SetsParams)
-  | ({ sportId: 4 } & BaseballParams)
-  | ({ sportId: 5 } & Omit<SetsParams, 'bestOf'> & { bestOf?: 3 | 5 })
-  | ({ sportId: 7 } & HockeyParams)
-  | ({ sportId: 8 } & CountScoreParams);
-
-/** The full-time score distribution for any sport of the catalog. */
-export function scoreGridForSport(x: SportModelParams): ScoreGrid {
-  switch (x.sportId) {
-    case 1:
-      return dcScoreGrid(x.lambdaHome, x.lambdaAway, x.rho ?? 0);
-    case 2:
-    case 6:
-      return normalScoreGrid(x);
-    case 3:
-      return setsGrid(x);
-    case 4:
-      return baseballGrid(x);
-    case 5:
-      return setsGrid({ ...x, bestOf: x.bestOf ?? 5 });
-    case 7:
-      return iceHockeyGrid(x);
-    case 8:
-      return countScoreGrid(x);
-  }
 }

@@ -1,8 +1,9 @@
-import type { LocalizedText, SportId } from '../sports';
+import type { SportId } from '../sports/ids';
+import type { LocalizedText } from '../sports/locales';
 
 /**
- * The market catalog: the one contract shared by ingestion (what the feed carries),
- * the AI model (what it prices), settlement (what it grades) and the API (how it is named).
+ * The kinds of market the catalog (catalog.ts) is made of, their outcomes and how they are named;
+ * each sport's markets are in its definition (shared/domain/sports/).
  *
  * Conventions every consumer relies on:
  * - `stat: 'score'` reads homeGoals/awayGoals (the sport's score unit: goals, points, sets, runs),
@@ -64,59 +65,11 @@ export const OUTCOME_CODES: Readonly<Record<MarketKind, readonly string[]>> = {
   doubleChance: codesOf('doubleChance'),
 };
 
-function m(sysname: string, sportId: SportId, kind: MarketKind, name: LocalizedText, stat: MarketStat = 'score', period: MarketPeriod = 'FT'): MarketType {
-  return { sysname, sportId, kind, stat, period, name, outcomes: KIND_OUTCOMES[kind] };
-}
+/** A market of a sport's definition (shared/domain/sports/<sport>.ts); the catalog adds the sport's id. */
+export type MarketDef<S extends string = string> = Omit<MarketType, 'sportId' | 'sysname'> & { sysname: S };
 
-export const MARKET_TYPES: readonly MarketType[] = [
-  // 1 soccer
-  m('SOCCER_MATCH_RESULT', 1, 'result3', { en: 'Match Result', es: 'Resultado del Partido', pt: 'Resultado Final' }),
-  m('SOCCER_UNDER_OVER', 1, 'total', { en: 'Total Goals Over/Under', es: 'Total de Goles Más/Menos', pt: 'Total de Gols Mais/Menos' }),
-  m('SOCCER_BOTH_TEAMS_TO_SCORE', 1, 'btts', { en: 'Both Teams to Score', es: 'Ambos Equipos Marcan', pt: 'Ambas as Equipes Marcam' }),
-  m('SOCCER_DOUBLE_CHANCE', 1, 'doubleChance', { en: 'Double Chance', es: 'Doble Oportunidad', pt: 'Dupla Chance' }),
-  m('SOCCER_ASIAN_HANDICAP', 1, 'handicap', { en: 'Asian Handicap', es: 'Hándicap Asiático', pt: 'Handicap Asiático' }),
-  m('SOCCER_CORNERS_UNDER_OVER', 1, 'total', { en: 'Total Corners Over/Under', es: 'Total de Córners Más/Menos', pt: 'Total de Escanteios Mais/Menos' }, 'corners'),
-  m('SOCCER_CARDS_UNDER_OVER', 1, 'total', { en: 'Total Cards Over/Under', es: 'Total de Tarjetas Más/Menos', pt: 'Total de Cartões Mais/Menos' }, 'cards'),
-  m('SOCCER_FIRST_HALF_RESULT', 1, 'result3', { en: 'First Half Result', es: 'Resultado del Primer Tiempo', pt: 'Resultado do Primeiro Tempo' }, 'score', '1H'),
-  m('SOCCER_FIRST_HALF_UNDER_OVER', 1, 'total', { en: 'First Half Goals Over/Under', es: 'Goles del Primer Tiempo Más/Menos', pt: 'Gols do Primeiro Tempo Mais/Menos' }, 'score', '1H'),
-  // 2 basketball (score = points, overtime included)
-  m('BASKETBALL_MONEYLINE', 2, 'winner2', { en: 'Moneyline', es: 'Ganador del Partido', pt: 'Vencedor da Partida' }),
-  m('BASKETBALL_SPREAD', 2, 'handicap', { en: 'Point Spread', es: 'Hándicap de Puntos', pt: 'Handicap de Pontos' }),
-  m('BASKETBALL_TOTAL_POINTS', 2, 'total', { en: 'Total Points Over/Under', es: 'Total de Puntos Más/Menos', pt: 'Total de Pontos Mais/Menos' }),
-  // 3 tennis (score = sets)
-  m('TENNIS_MATCH_WINNER', 3, 'winner2', { en: 'Match Winner', es: 'Ganador del Partido', pt: 'Vencedor da Partida' }),
-  m('TENNIS_SET_HANDICAP', 3, 'handicap', { en: 'Set Handicap', es: 'Hándicap de Sets', pt: 'Handicap de Sets' }),
-  m('TENNIS_TOTAL_SETS', 3, 'total', { en: 'Total Sets Over/Under', es: 'Total de Sets Más/Menos', pt: 'Total de Sets Mais/Menos' }),
-  // 4 baseball (score = runs)
-  m('BASEBALL_MONEYLINE', 4, 'winner2', { en: 'Moneyline', es: 'Ganador del Partido', pt: 'Vencedor da Partida' }),
-  m('BASEBALL_RUN_LINE', 4, 'handicap', { en: 'Run Line', es: 'Línea de Carreras', pt: 'Linha de Corridas' }),
-  m('BASEBALL_TOTAL_RUNS', 4, 'total', { en: 'Total Runs Over/Under', es: 'Total de Carreras Más/Menos', pt: 'Total de Corridas Mais/Menos' }),
-  // 5 volleyball (score = sets)
-  m('VOLLEYBALL_MATCH_WINNER', 5, 'winner2', { en: 'Match Winner', es: 'Ganador del Partido', pt: 'Vencedor da Partida' }),
-  m('VOLLEYBALL_SET_HANDICAP', 5, 'handicap', { en: 'Set Handicap', es: 'Hándicap de Sets', pt: 'Handicap de Sets' }),
-  m('VOLLEYBALL_TOTAL_SETS', 5, 'total', { en: 'Total Sets Over/Under', es: 'Total de Sets Más/Menos', pt: 'Total de Sets Mais/Menos' }),
-  // 6 american football (score = points, overtime included)
-  m('AMERICAN_FOOTBALL_MONEYLINE', 6, 'winner2', { en: 'Moneyline', es: 'Ganador del Partido', pt: 'Vencedor da Partida' }),
-  m('AMERICAN_FOOTBALL_SPREAD', 6, 'handicap', { en: 'Point Spread', es: 'Hándicap de Puntos', pt: 'Handicap de Pontos' }),
-  m('AMERICAN_FOOTBALL_TOTAL_POINTS', 6, 'total', { en: 'Total Points Over/Under', es: 'Total de Puntos Más/Menos', pt: 'Total de Pontos Mais/Menos' }),
-  // 7 ice hockey (score = goals including overtime and shootout winner goal)
-  m('ICE_HOCKEY_MONEYLINE', 7, 'winner2', { en: 'Moneyline (incl. OT)', es: 'Ganador (incl. prórroga)', pt: 'Vencedor (incl. prorrogação)' }),
-  m('ICE_HOCKEY_PUCK_LINE', 7, 'handicap', { en: 'Puck Line', es: 'Hándicap de Goles', pt: 'Handicap de Gols' }),
-  m('ICE_HOCKEY_TOTAL_GOALS', 7, 'total', { en: 'Total Goals Over/Under', es: 'Total de Goles Más/Menos', pt: 'Total de Gols Mais/Menos' }),
-  // 8 handball (score = goals, regulation time)
-  m('HANDBALL_MATCH_RESULT', 8, 'result3', { en: 'Match Result', es: 'Resultado del Partido', pt: 'Resultado Final' }),
-  m('HANDBALL_HANDICAP', 8, 'handicap', { en: 'Handicap', es: 'Hándicap', pt: 'Handicap' }),
-  m('HANDBALL_TOTAL_GOALS', 8, 'total', { en: 'Total Goals Over/Under', es: 'Total de Goles Más/Menos', pt: 'Total de Gols Mais/Menos' }),
-];
-
-const BY_SYSNAME = new Map(MARKET_TYPES.map((t) => [t.sysname, t]));
-
-export function marketType(sysname: string): MarketType | undefined {
-  return BY_SYSNAME.get(sysname);
-}
-
-export function marketTypesForSport(sportId: number): MarketType[] {
-  return MARKET_TYPES.filter((t) => t.sportId === sportId);
+export function market<const S extends string>(sysname: S, kind: MarketKind, name: LocalizedText, stat: MarketStat = 'score', period: MarketPeriod = 'FT'): MarketDef<S> {
+  return { sysname, kind, stat, period, name, outcomes: KIND_OUTCOMES[kind] };
 }
 
 export function hasLine(type: MarketType): boolean {

@@ -1,40 +1,20 @@
-// Sport ids are part of the public API contract (served as each event's sportId): never renumber.
-export const SPORTS = [
-  { id: 1, sysname: 'soccer', name: { en: 'Soccer', es: 'Fútbol', pt: 'Futebol' }, hasDraw: true },
-  { id: 2, sysname: 'basketball', name: { en: 'Basketball', es: 'Baloncesto', pt: 'Basquete' }, hasDraw: false },
-  { id: 3, sysname: 'tennis', name: { en: 'Tennis', es: 'Tenis', pt: 'Tênis' }, hasDraw: false },
-  { id: 4, sysname: 'baseball', name: { en: 'Baseball', es: 'Béisbol', pt: 'Beisebol' }, hasDraw: false },
-  { id: 5, sysname: 'volleyball', name: { en: 'Volleyball', es: 'Voleibol', pt: 'Vôlei' }, hasDraw: false },
-  { id: 6, sysname: 'american-football', name: { en: 'American Football', es: 'Fútbol Americano', pt: 'Futebol Americano' }, hasDraw: false },
-  { id: 7, sysname: 'ice-hockey', name: { en: 'Ice Hockey', es: 'Hockey sobre Hielo', pt: 'Hóquei no Gelo' }, hasDraw: false },
-  { id: 8, sysname: 'handball', name: { en: 'Handball', es: 'Balonmano', pt: 'Handebol' }, hasDraw: true },
-] as const;
+import { findSportDefinition, SPORT_LIST } from './registry';
 
-export type Sport = (typeof SPORTS)[number];
-export type SportName = Sport['sysname'];
-export type SportId = Sport['id'];
+export { isSportId, SPORT_IDS, type SportId } from './ids';
+export { LOCALES, localize, perLocale, type Locale, type LocalizedText } from './locales';
+export { findSportDefinition, sportDefinition, SPORT_DEFINITIONS, SPORT_NAMES, type SportName } from './registry';
+export type { SportDefinition } from './definition';
 
-export const LOCALES = ['en', 'es', 'pt'] as const;
-export type Locale = (typeof LOCALES)[number];
-/** A name in every supported locale; English is the fallback. */
-export type LocalizedText = { en: string; es?: string | null; pt?: string | null };
+/** A sport as the API names it: id, name and whether its matches can end in a draw. */
+export type Sport = Pick<(typeof SPORT_LIST)[number], 'id' | 'sysname' | 'name' | 'hasDraw'>;
 
-/** One value per locale, each made by `f` (in LOCALES order). */
-export function perLocale<T>(f: (locale: Locale) => T): Record<Locale, T> {
-  return { en: f('en'), es: f('es'), pt: f('pt') };
-}
-
-export const SPORT_NAMES: SportName[] = SPORTS.map((s) => s.sysname);
+/** Every sport, in id order (ids are part of the public API contract: never renumber). */
+export const SPORTS: readonly Sport[] = SPORT_LIST;
 
 export function sportById(id: number): Sport | undefined {
-  return SPORTS.find((s) => s.id === id);
+  return findSportDefinition(id);
 }
 
 export function sportByName(name: string): Sport | undefined {
   return SPORTS.find((s) => s.sysname === name);
-}
-
-export function localize(text: LocalizedText | undefined, locale: Locale): string {
-  if (!text) return '';
-  return text[locale] ?? text.en;
 }

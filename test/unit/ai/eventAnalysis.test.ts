@@ -4,7 +4,8 @@ import { analyzeEvent, fullQuotes, withProbability, type AnalysisEvent } from '.
 import { marketFair, rankBooks } from '../../../shared/domain/ai/fairPrice';
 import { priceFromSummary, summarizeGrid, mixGrids } from '../../../shared/domain/ai/gridPricing';
 import { effectiveProbability, priceOutcome } from '../../../shared/domain/ai/pricing';
-import { invertMarket, sportParamModel } from '../../../shared/domain/ai/sportParams';
+import { invertMarket } from '../../../shared/domain/ai/inversion';
+import { sportDefinition } from '../../../shared/domain/sports/registry';
 import { MAX_CREDIBLE_EDGE, edgePercentage } from '../../../shared/domain/ai/staking';
 import { mulberry32 } from '../../../shared/domain/ai/random';
 import { marketType, MARKET_TYPES } from '../../../shared/domain/markets/catalog';
@@ -28,7 +29,7 @@ describe('event analysis', () => {
     ];
     for (const c of cases) {
       it(`sport ${c.sportId}: every full-time market at several lines`, () => {
-        const grid = sportParamModel(c.sportId).grid(c.x, {});
+        const grid = sportDefinition(c.sportId).model.grid(c.x, {});
         const s = summarizeGrid(grid);
         for (const type of MARKET_TYPES.filter((t) => t.sportId === c.sportId && t.stat === 'score' && t.period === 'FT')) {
           const lines = type.kind === 'total' ? [2.25, 2.5, 3, 7.5, 45, 220.5, 221] : type.kind === 'handicap' ? [-1.5, -0.75, 0, 0.25, 1, 4.5] : [null];
@@ -98,15 +99,15 @@ describe('event analysis', () => {
     ] as const;
     for (const c of cases) {
       it(`sport ${c.sportId}`, () => {
-        const model = sportParamModel(c.sportId);
+        const sport = sportDefinition(c.sportId);
         const inputs = trueInputs(c.sportId, [...c.x]);
         const targets = c.markets.flatMap(([sysname, line]) => {
           const type = marketType(sysname)!;
           return type.outcomes.slice(0, -1).map((o) => ({ sysname, code: o.code, line, probability: priceOutcome(inputs, sysname, o.code, line).probability }));
         });
-        const inv = invertMarket(model, targets)!;
+        const inv = invertMarket(sport, targets)!;
         expect(inv.residual).to.be.below(1e-6);
-        inv.x.forEach((v, i) => expect(v, model.names[i]).to.be.closeTo(c.x[i], 0.01 * Math.max(1, Math.abs(c.x[i]))));
+        inv.x.forEach((v, i) => expect(v, sport.model.names[i]).to.be.closeTo(c.x[i], 0.01 * Math.max(1, Math.abs(c.x[i]))));
       });
     }
   });
@@ -244,8 +245,8 @@ describe('event analysis', () => {
   });
 
   it('mixGrids aligns grids that start at different scores', () => {
-    const a = sportParamModel(2).grid([2, 210], {});
-    const b = sportParamModel(2).grid([-4, 230], {});
+    const a = sportDefinition(2).model.grid([2, 210], {});
+    const b = sportDefinition(2).model.grid([-4, 230], {});
     const m = mixGrids(a, b, 0.25);
     const pa = priceFromSummary(summarizeGrid(a), 'BASKETBALL_MONEYLINE', '1', null).probability;
     const pb = priceFromSummary(summarizeGrid(b), 'BASKETBALL_MONEYLINE', '1', null).probability;

@@ -2,29 +2,33 @@ import { expect } from 'chai';
 import { priceMarket, priceOutcome } from '../../../shared/domain/ai/pricing';
 import { expectedScore, forEachCell, resultProbabilities } from '../../../shared/domain/ai/scoreGrid';
 import { normalCdf } from '../../../shared/domain/ai/countDistributions';
-import { baseballGrid, iceHockeyGrid, normalScoreGrid, scoreGridForSport, setProbabilityFromMatch, setsGrid, type SportModelParams } from '../../../shared/domain/ai/sportModels';
+import { baseballGrid, iceHockeyGrid, normalScoreGrid, setProbabilityFromMatch, setsGrid } from '../../../shared/domain/ai/sportModels';
+import type { GridOptions } from '../../../shared/domain/ai/sportParams';
+import { sportDefinition } from '../../../shared/domain/sports/registry';
 import { MARKET_TYPES } from '../../../shared/domain/markets/catalog';
 
 const total = (g: ReturnType<typeof setsGrid>) => g.p.flat().reduce((a, b) => a + b, 0);
 
 describe('sport models', () => {
-  const params: { name: string; x: SportModelParams; line: number; noTies: boolean }[] = [
-    { name: 'basketball', x: { sportId: 2, expectedMargin: 4.5, marginSD: 12, expectedTotal: 221.5, totalSD: 17 }, line: 220.5, noTies: true },
-    { name: 'tennis', x: { sportId: 3, setWinProbability: 0.62, bestOf: 3 }, line: 2.5, noTies: true },
-    { name: 'baseball', x: { sportId: 4, home: 4.6, away: 4.1 }, line: 8.5, noTies: true },
-    { name: 'volleyball', x: { sportId: 5, setWinProbability: 0.55 }, line: 3.5, noTies: true },
-    { name: 'american football', x: { sportId: 6, expectedMargin: -3, marginSD: 13.5, expectedTotal: 44.5, totalSD: 13 }, line: 44.5, noTies: true },
-    { name: 'ice hockey', x: { sportId: 7, home: 3.1, away: 2.8 }, line: 5.5, noTies: true },
-    { name: 'handball', x: { sportId: 8, home: 29, away: 27 }, line: 55.5, noTies: false },
+  const logit = (p: number) => Math.log(p / (1 - p));
+  // Each sport's own model (its definition's), at parameters of a typical match.
+  const params: { name: string; sportId: number; x: number[]; options?: GridOptions; line: number; noTies: boolean }[] = [
+    { name: 'basketball', sportId: 2, x: [4.5, 221.5], options: { marginSD: 12, totalSD: 17 }, line: 220.5, noTies: true },
+    { name: 'tennis', sportId: 3, x: [logit(0.62)], options: { bestOf: 3 }, line: 2.5, noTies: true },
+    { name: 'baseball', sportId: 4, x: [Math.log(4.6), Math.log(4.1)], line: 8.5, noTies: true },
+    { name: 'volleyball', sportId: 5, x: [logit(0.55)], line: 3.5, noTies: true },
+    { name: 'american football', sportId: 6, x: [-3, 44.5], options: { marginSD: 13.5, totalSD: 13 }, line: 44.5, noTies: true },
+    { name: 'ice hockey', sportId: 7, x: [Math.log(3.1), Math.log(2.8)], line: 5.5, noTies: true },
+    { name: 'handball', sportId: 8, x: [Math.log(29), Math.log(27)], line: 55.5, noTies: false },
   ];
   for (const c of params) {
     it(`${c.name}: a proper distribution that prices every catalog market`, () => {
-      const grid = scoreGridForSport(c.x);
+      const grid = sportDefinition(c.sportId).model.grid(c.x, c.options ?? {});
       expect(total(grid)).to.be.closeTo(1, 1e-9);
       if (c.noTies) expect(resultProbabilities(grid).draw).to.be.below(1e-12);
-      for (const t of MARKET_TYPES.filter((m) => m.sportId === c.x.sportId)) {
+      for (const t of MARKET_TYPES.filter((m) => m.sportId === c.sportId)) {
         const line = t.kind === 'total' ? c.line : t.kind === 'handicap' ? -1.5 : null;
-        const priced = priceMarket({ sportId: c.x.sportId, fullTime: grid }, t.sysname, line);
+        const priced = priceMarket({ sportId: c.sportId, fullTime: grid }, t.sysname, line);
         const sum = priced.reduce((s, p) => s + p.distribution.win, 0);
         // Two-way markets at half lines are exhaustive; three-way result markets too.
         if (t.kind !== 'doubleChance') expect(sum, t.sysname).to.be.closeTo(1, 1e-9);

@@ -4,7 +4,7 @@ import type { MarketFair } from '../fairPrice';
 import type { Sentence } from '../narrative';
 import type { MatchSimulation } from '../simulate';
 import type { SportFitParams } from '../sportFit';
-import { sportParamModel } from '../sportParams';
+import { sportDefinition } from '../../sports/registry';
 import { local, pct, round } from './format';
 import type { MainMarketView } from './mainMarket';
 import type { AnalysisEvent, AnalysisFit, InsightDraft, RecommendationDraft } from './types';
@@ -96,7 +96,7 @@ function analysisInsight(x: InsightContext): Record<string, unknown> {
   const consensus = mainFair?.consensus;
   const home = String(event.homeTeam.id);
   const away = String(event.awayTeam.id);
-  const describe = sportParamModel(event.sportId).describe;
+  const describe = sportDefinition(event.sportId).model.describe;
   return {
     sportModel: { sportId: event.sportId, family: fit?.params.family ?? null, grid: 'fair = (1 - blendWeight) x market grid + blendWeight x model grid' },
     market: inversion ? { parameters: describe(inversion.x), residual: round(inversion.residual, 6), targets: targets.length } : null,

@@ -1,24 +1,13 @@
 import { marketEfficiency, type EfficiencyBreakdown } from '../efficiency';
 import type { BookQuote, MarketFair } from '../fairPrice';
 import { effectiveProbability } from '../pricing';
+import { sportDefinition } from '../../sports/registry';
 import type { TypedMarket } from './quotes';
 import { distributionIn, type PriceViews } from './views';
 
-/** Main market of each sport: its de-vigged price drives efficiency and the blend-weight fit. */
-export const MAIN_MARKET: Record<number, string> = {
-  1: 'SOCCER_MATCH_RESULT',
-  2: 'BASKETBALL_MONEYLINE',
-  3: 'TENNIS_MATCH_WINNER',
-  4: 'BASEBALL_MONEYLINE',
-  5: 'VOLLEYBALL_MATCH_WINNER',
-  6: 'AMERICAN_FOOTBALL_MONEYLINE',
-  7: 'ICE_HOCKEY_MONEYLINE',
-  8: 'HANDBALL_MATCH_RESULT',
-};
-
 /** The event's main market as the insight reports it: its quotes, fair price, model view and efficiency. */
 export interface MainMarketView {
-  sysname: string | undefined;
+  sysname: string;
   main: TypedMarket | undefined;
   quotes: BookQuote[];
   fair: MarketFair | null;
@@ -28,7 +17,7 @@ export interface MainMarketView {
 }
 
 export function mainMarketView(sportId: number, markets: readonly TypedMarket[], quotes: Map<string, BookQuote[]>, fairs: Map<string, MarketFair>, views: PriceViews): MainMarketView {
-  const sysname = MAIN_MARKET[sportId];
+  const sysname = sportDefinition(sportId).mainMarket;
   const main = markets.find((m) => m.type.sysname === sysname);
   const mainQuotes = main ? (quotes.get(main.market.id) ?? []) : [];
   const grids = views.modelGrids;

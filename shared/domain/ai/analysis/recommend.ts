@@ -1,3 +1,4 @@
+import { sportDefinition } from '../../sports/registry';
 import type { MarketFair } from '../fairPrice';
 import { buildNarrative } from '../narrative';
 import type { MatchSimulation } from '../simulate';
@@ -34,6 +35,7 @@ function recommendationOf(it: Priced, x: RecommendationContext): RecommendationD
   const { event } = x;
   const fair = x.fairs.get(it.marketId);
   const isMain = it.sysname === x.mainSysname;
+  const { narrativeScore } = sportDefinition(event.sportId);
   const narrative = (['en', 'es', 'pt'] as const).map((locale) =>
     buildNarrative({
       homeTeam: event.homeTeam.name[locale] ?? event.homeTeam.name.en,
@@ -46,7 +48,7 @@ function recommendationOf(it: Priced, x: RecommendationContext): RecommendationD
       kellyFraction: it.kellyFraction,
       confidence: it.confidence,
       standardError: it.standardError,
-      expectedScore: event.sportId === 3 || event.sportId === 5 ? undefined : x.expected,
+      expectedScore: narrativeScore ? x.expected : undefined,
       modelWeight: x.w,
       devigMethod: fair?.method,
       marginPercent: fair ? 100 * fair.margin : undefined,

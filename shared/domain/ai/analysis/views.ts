@@ -1,14 +1,16 @@
 import type { MarketType } from '../../markets/catalog';
 import type { MarketFair } from '../fairPrice';
 import { priceFromSummary, summarizeGrid, type GridSummary } from '../gridPricing';
-import { firstHalfGrid, priceOutcome, type OutcomeDistribution } from '../pricing';
+import { sportDefinition } from '../../sports/registry';
+import { invertMarket, type PriceTarget } from '../inversion';
+import { priceOutcome, type OutcomeDistribution } from '../pricing';
 import type { ScoreGrid } from '../scoreGrid';
 import { asCountModel, modelView, type ModelView } from '../sportFit';
-import { invertMarket, sportParamModel, type GridOptions, type PriceTarget } from '../sportParams';
+import type { GridOptions } from '../sportParams';
 import type { TypedMarket } from './quotes';
 import type { AnalysisEvent, AnalysisFit } from './types';
 
-/** The grids one view (market or model) gives: full time, first half (soccer), counts. */
+/** The grids one view (market or model) gives: full time, first half (a sport with first-half markets), counts. */
 export interface View {
   x: number[];
   full: ScoreGrid;
@@ -35,14 +37,9 @@ export interface PriceViews {
 }
 
 function viewOf(sportId: number, x: number[], options: GridOptions): View {
-  const model = sportParamModel(sportId);
-  const full = model.grid(x, options);
-  return {
-    x,
-    full,
-    summary: summarizeGrid(full),
-    firstHalf: sportId === 1 ? firstHalfGrid(Math.exp(x[0]), Math.exp(x[1]), options.rho ?? -0.05) : undefined,
-  };
+  const sport = sportDefinition(sportId);
+  const full = sport.model.grid(x, options);
+  return { x, full, summary: summarizeGrid(full), firstHalf: sport.firstHalf?.(x, options) };
 }
 
 /** The settlement distribution of one outcome in a view, or null when the view cannot price it. */
@@ -74,7 +71,7 @@ export function priceViews(event: AnalysisEvent, fit: AnalysisFit | null, market
   const targets = inversionTargets(markets, fairs);
   const model = fit ? modelView(fit.params, String(event.homeTeam.id), String(event.awayTeam.id)) : null;
   const gridOptions: GridOptions = model?.options ?? {};
-  const inversion = invertMarket(sportParamModel(event.sportId), targets, gridOptions, model?.x);
+  const inversion = invertMarket(sportDefinition(event.sportId), targets, gridOptions, model?.x);
   if (!inversion && !model) return null;
   const w = !inversion ? 1 : model && fit ? Math.min(1, Math.max(0, fit.blendWeight)) : 0;
   const perturbed =
