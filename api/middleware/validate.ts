@@ -71,7 +71,9 @@ export function queryValidator<T>(schema: ParametersSchema, options: ValidateOpt
   const validate = ajv.compile<T>({ additionalProperties: false, ...schema });
   // ajv's coercion would read "1e2", "0x10" or " 7" as numbers; only plain decimals are accepted.
   const props = Object.entries(schema.properties);
-  const integerParams = props.filter(([, s]) => s.type === 'integer').map(([k]) => k);
+  const integerParams = props.filter(([, s]) => s.type === 'integer' || s.anyOf?.some((b) => b.type === 'integer')).map(([k]) => k);
+  // The words a parameter of two forms takes besides its integers (days=all).
+  const words = new Map(props.map(([k, s]) => [k, new Set((s.anyOf ?? []).flatMap((b) => (b.type === 'string' ? (b.enum ?? []) : [])))]));
   const numberParams = props.filter(([, s]) => s.type === 'number').map(([k]) => k);
   return (raw) => {
     const query: Record<string, unknown> = {};
@@ -87,7 +89,7 @@ export function queryValidator<T>(schema: ParametersSchema, options: ValidateOpt
     splitLists(query, options.lists ?? []);
     for (const k of integerParams) {
       const v = query[k];
-      if (typeof v === 'string' && !/^-?[0-9]{1,15}$/.test(v)) return refused(options.messages?.[k] ?? `${k} must be an integer`);
+      if (typeof v === 'string' && !/^-?[0-9]{1,15}$/.test(v) && !words.get(k)?.has(v)) return refused(options.messages?.[k] ?? `${k} must be an integer`);
     }
     for (const k of numberParams) {
       const v = query[k];

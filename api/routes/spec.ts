@@ -8,6 +8,8 @@ import type { CacheScope } from '../../shared/platform/cache/versions';
 export interface ParameterSchema {
   readonly type?: string | readonly string[];
   readonly description?: string;
+  /** A parameter of two forms (a number of days or the word `all`): each branch a schema of its own. */
+  readonly anyOf?: readonly { readonly type?: string | readonly string[]; readonly enum?: readonly unknown[] }[];
 }
 
 /** The JSON Schema of a route's query or path parameters: an object of named parameters. */

@@ -1,10 +1,13 @@
 import { chainPage, proofOf, publishedHeads } from '../../shared/app/commitments/read';
 import { trackRecordChartSvg } from '../../shared/domain/trackRecord/charts';
-import { chartSubtitle, loadTrackRecordBets, trackRecordReport } from '../../shared/app/trackRecord/load';
+import { chartSubtitle, loadTrackRecordBets, MAX_TRACK_RECORD_DAYS, trackRecordReport } from '../../shared/app/trackRecord/load';
 import { badRequest, notFound } from '../errors';
 import { chainHeadsQuery, chainQuery, proofParams, proofQuery, trackRecordChartQuery, trackRecordQuery, trackRecordResponses } from '../schemas/trackRecord';
 import { route } from './route';
 import type { Route } from './spec';
+
+/** A window of days or all, in one wording whatever was wrong with it. */
+const DAYS_MESSAGE = `days must be an integer from 1 to ${MAX_TRACK_RECORD_DAYS}, or all`;
 
 /**
  * /v2/ai/track-record: the record of settled recommendations, computed from the bets, and the
@@ -19,12 +22,13 @@ export function trackRecordRoutes(): Route[] {
       operationId: 'trackRecord',
       summary: 'Track record of the settled recommendations, with the commitments chain head',
       description:
-        'Settled recommendations whose event started in the last `days` days, optionally of one sport and confidence: bets, wins, losses, pushes, ' +
+        'Settled recommendations whose event started in the last `days` days (or ever, `days=all`), optionally of one sport and confidence: bets, wins, losses, pushes, ' +
         'profit and ROI on flat 1-unit stakes, closing line value (mean, standard error, share beating the close) where a closing line was captured, ' +
         'calibration bins (predicted against observed) and the same by confidence; `head` is the current head of the commitments chain, `lastPublishedHead` the latest hourly published one.',
       tag: 'AI',
       auth: 'key',
       query: trackRecordQuery,
+      messages: { days: DAYS_MESSAGE },
       response: trackRecordResponses.trackRecord,
       handler: async ({ query: q, json, app }) => json(await trackRecordReport(app, q)),
     }),
@@ -37,6 +41,7 @@ export function trackRecordRoutes(): Route[] {
       tag: 'AI',
       auth: 'key',
       query: trackRecordChartQuery,
+      messages: { days: DAYS_MESSAGE },
       response: trackRecordResponses.trackRecordChart,
       mediaType: 'image/svg+xml',
       handler: async ({ query: q, text, app }) => {

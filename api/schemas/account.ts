@@ -2,7 +2,7 @@ import { CREDIT_PACKAGES } from '../../shared/domain/billing/packages';
 import { MAX_USAGE_DAYS } from '../../shared/domain/accounts/usage';
 import { MIN_PASSWORD_LENGTH } from '../../shared/domain/accounts/passwordPolicy';
 import { CHART_KINDS } from '../../shared/domain/trackRecord/charts';
-import { MAX_TRACK_RECORD_DAYS } from '../../shared/app/trackRecord/load';
+import { trackRecordDays } from './trackRecord';
 
 /**
  * Request and response schemas of the account API (/v2/account, api/routes/account/), as JSON
@@ -151,7 +151,7 @@ export const usageQuery = { type: 'object', properties: { days: { type: 'integer
 
 /** The dashboard's track record window: as on /v2/ai/track-record. */
 const trackRecordWindow = {
-  days: { type: 'integer', minimum: 1, maximum: MAX_TRACK_RECORD_DAYS, default: 30 },
+  days: trackRecordDays,
   per: { type: 'string', enum: ['recommendation', 'outcome'], default: 'recommendation' },
 } as const;
 

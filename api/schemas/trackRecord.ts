@@ -1,11 +1,20 @@
 import { MAX_PROOF_PATH } from '../../shared/domain/commitments/chain';
 import { MAX_TRACK_RECORD_DAYS } from '../../shared/app/trackRecord/load';
-import { sportName, windowDays } from './params';
+import { sportName } from './params';
 
 /** Request and response schemas of /v2/ai/track-record and its proof, chain, heads and charts (ajv JSON Schema). */
 export const MAX_CHAIN_PAGE = 1000;
 
-const days = windowDays(MAX_TRACK_RECORD_DAYS, `Window in days ending now (simulated clock), 1 to ${MAX_TRACK_RECORD_DAYS}; a bet counts by its event's start.`);
+/** The window: a number of days ending now, or `all`. One schema for /v2/ai/track-record and the dashboard's own. */
+export const trackRecordDays = {
+  anyOf: [
+    { type: 'integer', minimum: 1, maximum: MAX_TRACK_RECORD_DAYS },
+    { type: 'string', enum: ['all'] },
+  ],
+  default: 30,
+  description: `Window in days ending now (the world clock), 1 to ${MAX_TRACK_RECORD_DAYS}, or \`all\`: every settled recommendation, however old; a bet counts by its event's start.`,
+} as const;
+const days = trackRecordDays;
 const sport = { ...sportName, description: 'Only recommendations of this sport.' } as const;
 const confidence = { type: 'string', enum: ['High', 'Medium', 'Low'], description: 'Only recommendations of this confidence.' } as const;
 
@@ -117,7 +126,15 @@ export const trackRecordResponse = {
   type: 'object',
   required: ['period', 'filters', ...summaryRequired, 'calibration', 'byConfidence', 'head', 'lastPublishedHead'],
   properties: {
-    period: { type: 'object', required: ['days', 'from', 'to'], properties: { days: { type: 'integer' }, from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } } },
+    period: {
+      type: 'object',
+      required: ['days', 'from', 'to'],
+      properties: {
+        days: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['all'] }], description: 'The window asked for: days ending `to`, or `all`.' },
+        from: { type: ['string', 'null'], format: 'date-time', description: 'Where the window starts; null for `all` (no start).' },
+        to: { type: 'string', format: 'date-time', description: "The world clock's now." },
+      },
+    },
     filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, confidence: { type: ['string', 'null'] }, per: { type: 'string', enum: ['recommendation', 'outcome'] } } },
     ...summaryProps,
     calibration: {
@@ -133,6 +150,24 @@ export const trackRecordResponse = {
     byConfidence: { type: 'array', items: { type: 'object', required: ['confidence', ...summaryRequired], properties: { confidence: { type: 'string' }, ...summaryProps } } },
     head,
     lastPublishedHead: { oneOf: [publishedHead, { type: 'null' }] },
+  },
+} as const;
+
+/**
+ * GET /v2/account/track-record: the same record with its three charts drawn from the same read of
+ * the bets (the dashboard shows both; two reads could see different settlements).
+ */
+export const accountTrackRecordResponse = {
+  ...trackRecordResponse,
+  required: [...trackRecordResponse.required, 'charts'],
+  properties: {
+    ...trackRecordResponse.properties,
+    charts: {
+      type: 'object',
+      required: ['cumulative', 'clv', 'calibration'],
+      description: 'The charts of GET /v2/ai/track-record/chart.svg for the same window, drawn from the same bets as the figures: standalone SVG documents (no script), as text.',
+      properties: { cumulative: { type: 'string' }, clv: { type: 'string' }, calibration: { type: 'string' } },
+    },
   },
 } as const;
 

@@ -145,8 +145,5 @@ export const confirmCardSetup = (setupId) => request('POST', '/payment-method/co
 export const removeCard = () => request('DELETE', '/payment-method');
 export const clearAutoRecharge = () => request('DELETE', '/auto-recharge');
 
-/** The model's track record over the last `days` days (the figures of /v2/ai/track-record). */
+/** The model's track record over the last `days` days or `all` (the figures of /v2/ai/track-record), with its charts drawn from the same bets. */
 export const getTrackRecord = (days, per) => request('GET', `/track-record?days=${encodeURIComponent(days)}&per=${encodeURIComponent(per)}`);
-
-/** Where the server-rendered chart of a kind is: an image, sent with the session cookie. */
-export const trackRecordChartUrl = (kind, days, per) => `${BASE}/track-record/chart.svg?kind=${encodeURIComponent(kind)}&days=${encodeURIComponent(days)}&per=${encodeURIComponent(per)}`;

@@ -144,7 +144,7 @@ describe('dashboard in Chromium', function () {
     process.stderr.write(`      (page load to first successful API call with the new key: ${firstCall} ms, typing at machine speed)\n`);
   });
 
-  it('happy: the track record page shows the settled record and its three server-rendered charts, with the chain head', async () => {
+  it('happy: the track record page shows the settled record and its three server-rendered charts from the same answer, over all time, with the chain head', async () => {
     // A settled bet of its own, so the record is never empty whatever ran before.
     const start = new Date(Date.now() - 4 * 3600_000);
     const eventId = await createEvent({ start });
@@ -155,26 +155,40 @@ describe('dashboard in Chromium', function () {
     await browser?.close();
     browser = await launchBrowser();
     const { page } = browser;
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/track-record')) reads.push(new URL(r.url()).pathname + new URL(r.url()).search);
+    });
     await signIn(page);
     await page.getByRole('navigation').getByRole('link', { name: 'Track record' }).click();
     await page.getByRole('heading', { name: 'Track record' }).waitFor();
     await page.locator('#track-bets').waitFor();
+    expect(await page.getByRole('button', { name: 'All time' }).getAttribute('aria-pressed')).to.equal('true');
+    // Three images, each a chart the server drew in the same answer as the figures, loaded (an image that failed has no natural width).
+    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].length === 3 && [...document.querySelectorAll('img.chart-img')].every((i) => i.complete && i.naturalWidth > 0)");
+    const ALL = '/v2/account/track-record?days=all&per=recommendation';
+    expect(reads, 'one read of the record, no chart fetched apart').to.deep.equal([ALL]);
     // The page shows what the account API serves for the same window (all, every recommendation).
-    const served = await page.evaluate<{ bets: number; head: { hash: string } }>("fetch('/v2/account/track-record?days=3650&per=recommendation').then((r) => r.json())");
+    const served = await page.evaluate<{ bets: number; head: { hash: string } }>(`fetch('${ALL}').then((r) => r.json())`);
     expect(served.bets).to.be.at.least(1);
     expect(await text(page, '#track-bets')).to.equal(served.bets.toLocaleString('en-US'));
     expect(await text(page, '#track-head')).to.include(served.head.hash);
-    // Three images, each a chart the server drew, loaded (an image that failed has no natural width).
-    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].length === 3 && [...document.querySelectorAll('img.chart-img')].every((i) => i.complete && i.naturalWidth > 0)");
-    const kinds = await page.evaluate<[string, number][]>("[...document.querySelectorAll('img.chart-img')].map((i) => [i.dataset.kind, i.naturalWidth])"); // runs in the page (no DOM types here)
-    expect(kinds).to.deep.equal([
+    const charts = () =>
+      page.evaluate<[string, number, string][]>(
+        "[...document.querySelectorAll('img.chart-img')].map((i) => [i.dataset.kind, i.naturalWidth, decodeURIComponent(i.src.slice(i.src.indexOf(',') + 1))])",
+      ); // runs in the page (no DOM types here)
+    const drawn = await charts();
+    expect(drawn.map(([kind, width]) => [kind, width])).to.deep.equal([
       ['cumulative', 640],
       ['clv', 640],
       ['calibration', 640],
     ]);
-    // Counting the first bet per outcome reloads the figures and the charts with per=outcome.
+    // Said as all, and the bets the headline counts are the bets the charts draw.
+    for (const [kind, , svg] of drawn) expect(svg, kind).to.include(`<desc>all time, ${served.bets} settled bets</desc>`);
+    // Counting the first bet per outcome reloads the figures and the charts with per=outcome, in one read again.
     await page.getByRole('button', { name: 'First per outcome' }).click();
-    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].every((i) => i.src.includes('per=outcome') && i.complete && i.naturalWidth > 0)");
+    await pageUntil(page, "[...document.querySelectorAll('img.chart-img')].every((i) => decodeURIComponent(i.src).includes('first bet per outcome') && i.complete && i.naturalWidth > 0)");
+    expect(reads, "the page's reads and this test's own").to.deep.equal([ALL, ALL, '/v2/account/track-record?days=all&per=outcome']);
     expect(unexpected(browser), 'console errors, page errors or CSP refusals').to.deep.equal([]);
   });
 

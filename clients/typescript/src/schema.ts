@@ -377,7 +377,7 @@ export interface paths {
     };
     /**
      * Track record of the settled recommendations, with the commitments chain head
-     * @description Settled recommendations whose event started in the last `days` days, optionally of one sport and confidence: bets, wins, losses, pushes, profit and ROI on flat 1-unit stakes, closing line value (mean, standard error, share beating the close) where a closing line was captured, calibration bins (predicted against observed) and the same by confidence; `head` is the current head of the commitments chain, `lastPublishedHead` the latest hourly published one. Costs 2 credits per request.
+     * @description Settled recommendations whose event started in the last `days` days (or ever, `days=all`), optionally of one sport and confidence: bets, wins, losses, pushes, profit and ROI on flat 1-unit stakes, closing line value (mean, standard error, share beating the close) where a closing line was captured, calibration bins (predicted against observed) and the same by confidence; `head` is the current head of the commitments chain, `lastPublishedHead` the latest hourly published one. Costs 2 credits per request.
      */
     get: operations['trackRecord'];
     put?: never;
@@ -683,7 +683,7 @@ export interface paths {
     };
     /**
      * The model's track record, for the dashboard
-     * @description The same figures as /v2/ai/track-record (without the sport and confidence filters), for a signed-in session: what the dashboard shows. Free: no credits, not metered.
+     * @description The same figures as /v2/ai/track-record (without the sport and confidence filters), for a signed-in session, with its three charts (`charts`, SVG documents as text) drawn from the same read of the bets: what the dashboard shows, figures and charts always of the same bets. Free: no credits, not metered.
      */
     get: operations['accountTrackRecord'];
     put?: never;
@@ -2972,8 +2972,8 @@ export interface operations {
   trackRecord: {
     parameters: {
       query?: {
-        /** @description Window in days ending now (simulated clock), 1 to 3650; a bet counts by its event's start. */
-        days?: number;
+        /** @description Window in days ending now (the world clock), 1 to 3650, or `all`: every settled recommendation, however old; a bet counts by its event's start. */
+        days?: number | 'all';
         /** @description Only recommendations of this sport. */
         sport?: 'soccer' | 'basketball' | 'tennis' | 'baseball' | 'volleyball' | 'american-football' | 'ice-hockey' | 'handball';
         /** @description Only recommendations of this confidence. */
@@ -2995,10 +2995,17 @@ export interface operations {
         content: {
           'application/json': {
             period: {
-              days: number;
-              /** Format: date-time */
-              from: string;
-              /** Format: date-time */
+              /** @description The window asked for: days ending `to`, or `all`. */
+              days: number | 'all';
+              /**
+               * Format: date-time
+               * @description Where the window starts; null for `all` (no start).
+               */
+              from: string | null;
+              /**
+               * Format: date-time
+               * @description The world clock's now.
+               */
               to: string;
             };
             filters: {
@@ -3138,8 +3145,8 @@ export interface operations {
       query?: {
         /** @description cumulative (the default): profit in units after each bet; clv: closing line value histogram; calibration: reliability diagram. */
         kind?: 'cumulative' | 'clv' | 'calibration';
-        /** @description Window in days ending now (simulated clock), 1 to 3650; a bet counts by its event's start. */
-        days?: number;
+        /** @description Window in days ending now (the world clock), 1 to 3650, or `all`: every settled recommendation, however old; a bet counts by its event's start. */
+        days?: number | 'all';
         /** @description Only recommendations of this sport. */
         sport?: 'soccer' | 'basketball' | 'tennis' | 'baseball' | 'volleyball' | 'american-football' | 'ice-hockey' | 'handball';
         /** @description Only recommendations of this confidence. */
@@ -4503,7 +4510,8 @@ export interface operations {
   accountTrackRecord: {
     parameters: {
       query?: {
-        days?: number;
+        /** @description Window in days ending now (the world clock), 1 to 3650, or `all`: every settled recommendation, however old; a bet counts by its event's start. */
+        days?: number | 'all';
         per?: 'recommendation' | 'outcome';
       };
       header?: never;
@@ -4520,10 +4528,17 @@ export interface operations {
         content: {
           'application/json': {
             period: {
-              days: number;
-              /** Format: date-time */
-              from: string;
-              /** Format: date-time */
+              /** @description The window asked for: days ending `to`, or `all`. */
+              days: number | 'all';
+              /**
+               * Format: date-time
+               * @description Where the window starts; null for `all` (no start).
+               */
+              from: string | null;
+              /**
+               * Format: date-time
+               * @description The world clock's now.
+               */
               to: string;
             };
             filters: {
@@ -4599,6 +4614,12 @@ export interface operations {
               /** Format: date-time */
               time: string;
             } | null;
+            /** @description The charts of GET /v2/ai/track-record/chart.svg for the same window, drawn from the same bets as the figures: standalone SVG documents (no script), as text. */
+            charts: {
+              cumulative: string;
+              clv: string;
+              calibration: string;
+            };
           };
         };
       };
@@ -4635,7 +4656,8 @@ export interface operations {
     parameters: {
       query?: {
         kind?: 'cumulative' | 'clv' | 'calibration';
-        days?: number;
+        /** @description Window in days ending now (the world clock), 1 to 3650, or `all`: every settled recommendation, however old; a bet counts by its event's start. */
+        days?: number | 'all';
         per?: 'recommendation' | 'outcome';
       };
       header?: never;

@@ -1,11 +1,11 @@
-import { getTrackRecord, trackRecordChartUrl } from '../api.js';
+import { getTrackRecord } from '../api.js';
 import { alertBox, h } from '../dom.js';
 import { credits, when } from '../format.js';
 
 const RANGES = [
   [30, '30 days'],
   [365, '1 year'],
-  [3650, 'All'],
+  ['all', 'All time'],
 ];
 const COUNTING = [
   ['recommendation', 'Every recommendation'],
@@ -20,12 +20,17 @@ const CHARTS = [
 const pct = (x, digits = 1) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(digits)} %`);
 const withSe = (x, se) => (x === null || x === undefined ? '–' : `${pct(x)} ± ${se === null || se === undefined ? '–' : pct(se)}`);
 
+/** An SVG document the API drew, as an image's source (the page's CSP allows data: images, never inline script). */
+const svgSource = (svg) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+
 /**
  * The model's settled record and its charts (server-rendered SVG, the same as the metered
- * /v2/ai/track-record/chart.svg), with the commitments chain head a customer can verify.
+ * /v2/ai/track-record/chart.svg), with the commitments chain head a customer can verify. Figures
+ * and charts come in one answer, drawn from one read of the bets: read apart, a settlement
+ * written between the two would make them disagree.
  */
 export async function renderTrackRecord(ctx) {
-  const state = { days: ctx.trackRecordDays || 3650, per: ctx.trackRecordPer || 'recommendation' };
+  const state = { days: ctx.trackRecordDays || 'all', per: ctx.trackRecordPer || 'recommendation' };
   const body = h('div', { class: 'track-body' });
   const rangeSel = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Period' });
   const perSel = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Counting' });
@@ -51,7 +56,7 @@ export async function renderTrackRecord(ctx) {
         stat('Beat the close', 'track-beat', pct(r.clv.beatCloseShare)),
       ),
       h('p', { class: 'hint' }, '± is one standard error, clustered by event. A figure within about two of them of zero is not told apart from luck.'),
-      ...CHARTS.map(([kind, alt]) => h('figure', { class: 'chart' }, h('img', { class: 'chart-img', src: trackRecordChartUrl(kind, state.days, state.per), alt, width: 640, height: 360, dataset: { kind } }))),
+      ...CHARTS.map(([kind, alt]) => h('figure', { class: 'chart' }, h('img', { class: 'chart-img', src: svgSource(r.charts[kind]), alt, width: 640, height: 360, dataset: { kind } }))),
       h(
         'p',
         { class: 'hint', id: 'track-head' },

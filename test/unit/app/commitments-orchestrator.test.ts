@@ -145,7 +145,7 @@ describe('track record (in-memory context)', () => {
     const { bets, from, to } = await loadTrackRecordBets(ctx, { days: 30 });
     expect(bets.map((b) => b.eventId)).to.deep.equal(['e1']);
     expect(to).to.deep.equal(ctx.clock.worldNow());
-    expect(from.toISOString()).to.equal('2026-10-22T12:00:00.000Z');
+    expect(from?.toISOString()).to.equal('2026-10-22T12:00:00.000Z');
   });
 
   it('happy: per outcome counts the first bet of each outcome of an event; the report carries the chain head', async () => {
