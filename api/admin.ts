@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 import { ALL_QUEUES } from '../jobs';
 import { queueFor } from '../jobs/client';
 import { ApiError } from './errors';
-import { release } from '../shared/app/accounts/limits';
+import { release } from '../shared/platform/accounts/limits';
 import { limitTaken, perAddress } from './middleware/perAddress';
 
 export const ADMIN_BASE_PATH = '/admin/queues';

@@ -12,6 +12,7 @@
  */
 import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
+import { processContext } from '../shared/app/processContext';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,9 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { startLocalServices } from '../scripts/services';
 import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
-import { chargesNotYetInLedger } from '../shared/app/billing/credits';
+import { chargesNotYetInLedger } from '../shared/platform/billing/credits';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';
-import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { startLedgerConsumer } from '../shared/platform/billing/ledgerConsumer';
 import { bootstrapEnv, setEnvForChildren } from '../shared/platform/config';
 import { bumpCacheVersion } from '../shared/platform/cache/versions';
 import { publishEventWrites } from '../shared/platform/listing/store';
@@ -146,9 +147,9 @@ async function main(): Promise<void> {
     await seed();
     // The API is called as a paying client: every request is metered (key check, debit on the
     // account's ledger, credit headers), which is the work the service really does per request.
-    const account = await createAccount({ name: 'bench client' });
-    for (let i = 0; i < 5; i++) await addCredits({ accountId: String(account.id), packageCredits: 2000000 });
-    const auth = { Authorization: `Bearer ${(await createKey({ accountId: String(account.id), name: 'bench' })).key}` };
+    const account = await createAccount(processContext(), { name: 'bench client' });
+    for (let i = 0; i < 5; i++) await addCredits(processContext(), { accountId: String(account.id), packageCredits: 2000000 });
+    const auth = { Authorization: `Bearer ${(await createKey(processContext(), { accountId: String(account.id), name: 'bench' })).key}` };
 
     // The ledger consumer runs as it does in the service (the settlement process), on this machine.
     const consumer = startLedgerConsumer();
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
     await consumer.drained(300000);
     const drainMs = performance.now() - drainStart;
     await consumer.stop();
-    const ledger = await checkLedger();
+    const ledger = await checkLedger(processContext());
 
     // Each fresh() renders one page: those misses happen outside the measured rounds.
     const forced = 2 * (ROUNDS + 1);

@@ -12,6 +12,7 @@
  */
 import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { fork, type ChildProcess } from 'node:child_process';
+import { processContext } from '../shared/app/processContext';
 import { resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { startLocalServices } from '../scripts/services';
@@ -98,10 +99,10 @@ async function main(): Promise<void> {
         })),
       );
     }
-    const account = await createAccount({ name: 'bench hostile' });
-    await addCredits({ accountId: String(account.id), packageCredits: 2_000_000 });
-    const live = (await createKey({ accountId: String(account.id), name: 'bench' })).key;
-    const test = (await createKey({ accountId: String(account.id), name: 'bench test', mode: 'test' })).key;
+    const account = await createAccount(processContext(), { name: 'bench hostile' });
+    await addCredits(processContext(), { accountId: String(account.id), packageCredits: 2_000_000 });
+    const live = (await createKey(processContext(), { accountId: String(account.id), name: 'bench' })).key;
+    const test = (await createKey(processContext(), { accountId: String(account.id), name: 'bench test', mode: 'test' })).key;
     api = await startApi(env);
     const url = `http://127.0.0.1:${api.port}`;
     if (STACK === 'demo') {

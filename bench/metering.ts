@@ -18,8 +18,8 @@ import { errorHandler, notFoundRoute } from '../api/middleware/errors';
 import { meterAccess, meterDebit } from '../api/middleware/metering';
 import { requestLog } from '../api/middleware/requestLog';
 import { addCredits, createAccount, createKey } from '../shared/app/billing/accounts';
-import { balanceOf } from '../shared/app/billing/credits';
-import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { balanceOf } from '../shared/platform/billing/credits';
+import { startLedgerConsumer } from '../shared/platform/billing/ledgerConsumer';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import { drainMetering } from '../shared/app/billing/metering';
 import { processContext } from '../shared/app/processContext';
@@ -85,10 +85,10 @@ async function main() {
   });
   try {
     await connectMongo();
-    const account = await createAccount({ name: 'bench' });
-    for (let i = 0; i < 3; i++) await addCredits({ accountId: account.id, packageCredits: 2000000 });
-    const live = await createKey({ accountId: account.id, name: 'bench live', mode: 'live' });
-    const test = await createKey({ accountId: account.id, name: 'bench test', mode: 'test' });
+    const account = await createAccount(processContext(), { name: 'bench' });
+    for (let i = 0; i < 3; i++) await addCredits(processContext(), { accountId: account.id, packageCredits: 2000000 });
+    const live = await createKey(processContext(), { accountId: account.id, name: 'bench live', mode: 'live' });
+    const test = await createKey(processContext(), { accountId: account.id, name: 'bench test', mode: 'test' });
     const servers = [app(false), app(true)].map((a) => a.listen(0, '127.0.0.1'));
     await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
     const [plain, meteredUrl] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/v2/matches`);
@@ -121,7 +121,7 @@ async function main() {
     console.log('| path | req/s | p50 ms | p99 ms | ratio to unmetered | non-2xx |');
     console.log('|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.label} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${(r.reqPerSec / base).toFixed(2)} | ${r.non2xx} |`);
-    const ledger = await checkLedger();
+    const ledger = await checkLedger(processContext());
     console.log(`\nlive-key credits debited: ${spent}; ledger check: ${ledger.problems.length === 0 ? 'OK' : JSON.stringify(ledger.problems)}`);
     servers.forEach((s) => s.close());
     await mongoose.connection.db!.dropDatabase();

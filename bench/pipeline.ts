@@ -9,6 +9,7 @@
  */
 import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { mkdtempSync } from 'node:fs';
+import { processContext } from '../shared/app/processContext';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,8 +122,8 @@ async function main(): Promise<void> {
     say(`SIM_SPEED=${a.speed} POLL_INTERVAL_MS=${a.pollMs} SETTLEMENT_DELAY_MS=${a.settlementDelayMs}, ${a.minutes} min; database and Redis prefix ${runId}`);
 
     await connectMongo();
-    const account = await createAccount({ name: 'bench:pipeline' });
-    const apiKey = (await createKey({ accountId: String(account.id), name: 'bench:pipeline', mode: 'test' })).key;
+    const account = await createAccount(processContext(), { name: 'bench:pipeline' });
+    const apiKey = (await createKey(processContext(), { accountId: String(account.id), name: 'bench:pipeline', mode: 'test' })).key;
 
     const logDir = mkdtempSync(join(tmpdir(), `${runId}-`));
     const polls: { total: number; events: number; live: number; at: number }[] = [];

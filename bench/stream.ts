@@ -243,6 +243,7 @@ async function main(): Promise<void> {
   const { connectMongo, disconnectMongo } = await import('../shared/platform/db/mongo');
   const { closeAllRedis } = await import('../shared/platform/db/redis');
   const { addCredits, createAccount, createKey } = await import('../shared/app/billing/accounts');
+  const { processContext } = await import('../shared/app/processContext');
   const { appendChanges, readChanges } = await import('../shared/platform/feed/changeFeed');
   type Change = import('../shared/platform/feed/changeFeed').Change;
 
@@ -252,9 +253,9 @@ async function main(): Promise<void> {
     await connectMongo();
     const keys: string[] = [];
     for (let i = 0; i < KEYS; i++) {
-      const account = await createAccount({ name: `bench stream ${i}` });
-      await addCredits({ accountId: String(account.id), packageCredits: 2000000 });
-      keys.push((await createKey({ accountId: String(account.id), name: 'bench' })).key);
+      const account = await createAccount(processContext(), { name: `bench stream ${i}` });
+      await addCredits(processContext(), { accountId: String(account.id), packageCredits: 2000000 });
+      keys.push((await createKey(processContext(), { accountId: String(account.id), name: 'bench' })).key);
     }
     const started = await startServer({}, bootstrapEnv().all);
     server = started.child;

@@ -6,7 +6,8 @@ import '../shared/platform/entry'; // first: a bad variable stops here, before a
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closeQueues } from '../jobs/client';
 import { BillingInputError } from '../shared/domain/billing/errors';
-import { accountSummary, addCredits, clearAutoRecharge, createAccount, createKey, demoKey, listKeys, revokeKey, setAutoRecharge } from '../shared/app/billing/accounts';
+import { accountSummary, addCredits, clearAutoRecharge, createAccount, createKey, listKeys, revokeKey, setAutoRecharge } from '../shared/app/billing/accounts';
+import { demoKey } from './demoKey';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';
 import type { KeyMode } from '../shared/domain/billing/keys';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
@@ -109,7 +110,7 @@ const testLine = (testBalances: Record<string, number>) => {
 const checkLedgerCommand = defineCommand({
   usage: 'check-ledger (or ledger-check)',
   options: {},
-  run: () => checkLedger(),
+  run: () => checkLedger(processContext()),
   failed: (r) => r.problems.length > 0,
   human: (r) =>
     r.problems.length === 0
@@ -122,42 +123,42 @@ const COMMANDS: Record<string, Command<unknown>> = {
     usage: 'create-account --name <name> [--email <email>]',
     options: { name: { type: 'string' }, email: { type: 'string' } },
     required: ['name'],
-    run: (v) => createAccount({ name: str(v, 'name'), email: (v.email as string) ?? null }),
+    run: (v) => createAccount(processContext(), { name: str(v, 'name'), email: (v.email as string) ?? null }),
     human: (r) => `account ${r.id} (${r.name}) created with ${r.balance} free credits`,
   }),
   'create-key': defineCommand({
     usage: 'create-key --account <id> --name <name> [--mode live|test]',
     options: { account: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' } },
     required: ['account', 'name'],
-    run: (v) => createKey({ accountId: str(v, 'account'), name: str(v, 'name'), mode: (v.mode as string) ?? 'live' }),
+    run: (v) => createKey(processContext(), { accountId: str(v, 'account'), name: str(v, 'name'), mode: (v.mode as string) ?? 'live' }),
     human: (r) => `key ${r.id} (${r.mode}, "${r.name}") for ${r.accountId}:\n\n  ${r.key}\n\nThis is the only time the key is shown; it is stored hashed.`,
   }),
   'list-keys': defineCommand({
     usage: 'list-keys --account <id>',
     options: { account: { type: 'string' } },
     required: ['account'],
-    run: (v) => listKeys(str(v, 'account')),
+    run: (v) => listKeys(processContext(), str(v, 'account')),
     human: (r) => table(r),
   }),
   'revoke-key': defineCommand({
     usage: 'revoke-key --key <keyId>',
     options: { key: { type: 'string' } },
     required: ['key'],
-    run: (v) => revokeKey(str(v, 'key')),
+    run: (v) => revokeKey(processContext(), str(v, 'key')),
     human: (r) => (r.alreadyRevoked ? `key ${r.id} was already revoked (${r.revokedAt.toISOString()})` : `key ${r.id} revoked`),
   }),
   'add-credits': defineCommand({
     usage: 'add-credits --account <id> --package 20000|100000|500000|2000000',
     options: { account: { type: 'string' }, package: { type: 'string' } },
     required: ['account', 'package'],
-    run: (v) => addCredits({ accountId: str(v, 'account'), packageCredits: int('package', v.package) }),
+    run: (v) => addCredits(processContext(), { accountId: str(v, 'account'), packageCredits: int('package', v.package) }),
     human: (r) => `added ${r.credits} credits to ${r.accountId} ($${(r.priceCents / 100).toFixed(2)}); balance ${r.balance}`,
   }),
   balance: defineCommand({
     usage: 'balance --account <id> [--days 30]',
     options: { account: { type: 'string' }, days: { type: 'string' } },
     required: ['account'],
-    run: (v) => accountSummary(str(v, 'account'), v.days === undefined ? 30 : int('days', v.days)),
+    run: (v) => accountSummary(processContext(), str(v, 'account'), v.days === undefined ? 30 : int('days', v.days)),
     human: (r) =>
       [
         `${r.id} (${r.name}): balance ${r.balance} credits${r.testBalance ? `; test credits ${r.testBalance} (bought through the test gateway: test keys see them, nothing spends them)` : ''}`,
@@ -175,7 +176,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
     options: { account: { type: 'string' }, threshold: { type: 'string' }, package: { type: 'string' }, 'payment-method': { type: 'string' }, customer: { type: 'string' } },
     required: ['account', 'threshold', 'package'],
     run: (v) =>
-      setAutoRecharge({
+      setAutoRecharge(processContext(), {
         accountId: str(v, 'account'),
         threshold: int('threshold', v.threshold),
         packageCredits: int('package', v.package),
@@ -188,7 +189,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
     usage: 'clear-auto-recharge --account <id>',
     options: { account: { type: 'string' } },
     required: ['account'],
-    run: (v) => clearAutoRecharge(str(v, 'account')),
+    run: (v) => clearAutoRecharge(processContext(), str(v, 'account')),
     human: (r) => `auto-recharge off for ${r.accountId}`,
   }),
   'check-ledger': checkLedgerCommand,
@@ -212,7 +213,7 @@ const COMMANDS: Record<string, Command<unknown>> = {
   'demo-key': defineCommand({
     usage: 'demo-key [--mode live|test]',
     options: { mode: { type: 'string' } },
-    run: (v) => demoKey(((v.mode as string) ?? 'live') as KeyMode),
+    run: (v) => demoKey(processContext(), ((v.mode as string) ?? 'live') as KeyMode),
     human: (r) => r.key,
     note: (r) => `(demo account ${r.accountId}; try: curl -H "Authorization: Bearer ${r.key}" ${publicBase()}/v2/matches)`,
   }),

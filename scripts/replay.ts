@@ -11,12 +11,14 @@
  */
 import { failEntry } from '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { type ChildProcess, spawn } from 'node:child_process';
+import { processContext } from '../shared/app/processContext';
 import { existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootstrapEnv, getConfigOrExit, setEnvForChildren } from '../shared/platform/config';
-import { addCredits, demoKey } from '../shared/app/billing/accounts';
+import { addCredits } from '../shared/app/billing/accounts';
+import { demoKey } from './demoKey';
 import { countRecommendationsMatching, countSettledRecommendations } from '../shared/platform/db/repositories/ai';
 import { countEventsMatching } from '../shared/platform/db/repositories/events';
 import { findEventsForSettlement } from '../shared/platform/db/repositories/settlementEvents';
@@ -163,8 +165,8 @@ async function run(): Promise<void> {
   }
   say(`${matches.length} matches of ${opts.seasons.join(', ')} at ${opts.speed}x, database and Redis prefix ${stamp}, API on port ${port}`);
   await connectMongo();
-  const { key, accountId } = await demoKey('live');
-  await addCredits({ accountId, packageCredits: 100000 });
+  const { key, accountId } = await demoKey(processContext(), 'live');
+  await addCredits(processContext(), { accountId, packageCredits: 100000 });
 
   // The stack's log is kept (beside the results with --out): a match that did not play out is explained there.
   const logFile = join(opts.out ?? tmpdir(), `${stamp}-stack.log`);

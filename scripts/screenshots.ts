@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { createApp } from '../api/app';
 import { listen } from '../api/server';
 import { closeQueues } from '../jobs/client';
-import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { startLedgerConsumer } from '../shared/platform/billing/ledgerConsumer';
 import { drainMetering } from '../shared/app/billing/metering';
 import { setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';

@@ -135,25 +135,25 @@ async function healthSample(port: number): Promise<HealthSample> {
 
 async function createAccounts(): Promise<{ traffic: SoakAccount[]; verifierKey: string }> {
   const make = async (name: string, weight: number, setup: (id: string) => Promise<unknown>): Promise<SoakAccount> => {
-    const { id } = await createAccount({ name: `soak ${name}` });
+    const { id } = await createAccount(processContext(), { name: `soak ${name}` });
     await setup(id);
-    const live = (await createKey({ accountId: id, name: 'live' })).key;
-    const test = (await createKey({ accountId: id, name: 'test', mode: 'test' })).key;
+    const live = (await createKey(processContext(), { accountId: id, name: 'live' })).key;
+    const test = (await createKey(processContext(), { accountId: id, name: 'test', mode: 'test' })).key;
     return { name, id, live, test, weight, mix: [], next: 0, served: 0, refused: 0 };
   };
   const traffic = [
-    await make('funded', 3, (id) => addCredits({ accountId: id, packageCredits: 500_000 })),
+    await make('funded', 3, (id) => addCredits(processContext(), { accountId: id, packageCredits: 500_000 })),
     // 500 free credits, under its threshold at once: a recharge per 20,000-credit window.
-    await make('recharging', 3, (id) => setAutoRecharge({ accountId: id, threshold: 19_500, packageCredits: 20_000, paymentMethod: 'pm_card_visa', operator: true })),
+    await make('recharging', 3, (id) => setAutoRecharge(processContext(), { accountId: id, threshold: 19_500, packageCredits: 20_000, paymentMethod: 'pm_card_visa', operator: true })),
     // A declining card: attempt 1 declined, attempt 2 delayed an hour, then it runs out.
-    await make('declined-card', 1, (id) => setAutoRecharge({ accountId: id, threshold: 400, packageCredits: 20_000, paymentMethod: 'pm_card_chargeDeclined', operator: true })),
+    await make('declined-card', 1, (id) => setAutoRecharge(processContext(), { accountId: id, threshold: 400, packageCredits: 20_000, paymentMethod: 'pm_card_chargeDeclined', operator: true })),
     await make('small', 2, async () => undefined),
   ];
   // A test-key-only client: its "live" key is its test key.
   const tester = await make('test-only', 1, async () => undefined);
   tester.live = tester.test;
   traffic.push(tester);
-  const verifier = await make('verifier', 0, (id) => addCredits({ accountId: id, packageCredits: 2_000_000 }));
+  const verifier = await make('verifier', 0, (id) => addCredits(processContext(), { accountId: id, packageCredits: 2_000_000 }));
   return { traffic, verifierKey: verifier.live };
 }
 
@@ -417,7 +417,7 @@ async function main(opts: SoakOptions): Promise<number> {
       });
 
       // Billing.
-      const lc = await checkLedger();
+      const lc = await checkLedger(processContext());
       results.push({
         name: "every account's balance equal to its ledger (check-ledger)",
         pass: lc.problems.length === 0,

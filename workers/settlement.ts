@@ -1,7 +1,7 @@
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
-import { startLedgerConsumer } from '../shared/app/billing/ledgerConsumer';
+import { startLedgerConsumer } from '../shared/platform/billing/ledgerConsumer';
 import { processContext } from '../shared/app/processContext';
 import { getConfig } from '../shared/platform/config';
 import { rechargeHandlers } from './handlers/recharge';

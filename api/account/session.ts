@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../shared/domain/accounts/cookies';
 import { csrfMatches, resolveSession, SESSION_TTL_S, type SessionView } from '../../shared/app/accounts/sessions';
+import type { AppContext } from '../../shared/app/context';
 import { getConfig } from '../../shared/platform/config';
 import { ApiError } from '../errors';
 
@@ -37,10 +38,10 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * session's token. A cross-site page can make the browser send the cookie (a top-level GET under
  * SameSite=Lax), never read the token, so it cannot forge a change.
  */
-export function requireSession(): RequestHandler {
+export function requireSession(ctx: AppContext): RequestHandler {
   return async (req, _res, next) => {
     try {
-      const session = await resolveSession(cookieSessionId(req));
+      const session = await resolveSession(ctx, cookieSessionId(req));
       if (!session) return next(notSignedIn());
       if (STATE_CHANGING.has(req.method) && !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)) {
         return next(new ApiError('CSRF_REJECTED', 'Missing or wrong X-CSRF-Token header: send the csrfToken of GET /v2/account'));

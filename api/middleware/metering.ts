@@ -1,8 +1,8 @@
 import type { RequestHandler, Response } from 'express';
-import { checkAccess, type KeyIdentity } from '../../shared/app/billing/access';
+import { checkAccess, type KeyIdentity } from '../../shared/platform/billing/access';
 import { priceOf, type Priced } from '../../shared/domain/billing/costs';
 import { bearerKey } from '../../shared/domain/billing/keys';
-import { testBalanceOf } from '../../shared/app/billing/credits';
+import { testBalanceOf } from '../../shared/platform/billing/credits';
 import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/app/billing/metering';
 import type { AppContext } from '../../shared/app/context';
 import { ApiError } from '../errors';
@@ -13,7 +13,7 @@ import { ApiError } from '../errors';
  * nothing).
  *
  * 1. `meterAccess`, mounted once in front of all routers (api/app.ts): key check, rate limit and
- *    a live key's debit, one Redis script (shared/app/billing/access.ts with credits.ts's debit).
+ *    a live key's debit, one Redis script (shared/platform/billing/access.ts with credits.ts's debit).
  *    401 or 429 if not allowed.
  * 2. `meterDebit`, in every route's chain after its validation (api/routes/spec.ts): the credit
  *    headers, or the 402/403 of a refused debit (after validation: a bad parameter is a 400 even

@@ -1,10 +1,10 @@
 import type { RequestHandler, Response } from 'express';
-import { take } from '../../shared/app/accounts/limits';
+import { take } from '../../shared/platform/accounts/limits';
 import { ApiError } from '../errors';
 import { clientAddress } from '../requestAddress';
 
 /**
- * A fixed-window limit per client address (shared/app/accounts/limits.ts), counted before anything
+ * A fixed-window limit per client address (shared/platform/accounts/limits.ts), counted before anything
  * else is done: past it a 429 with Retry-After. The attempt taken is kept with the response
  * (limitTaken) for a later step to give back (a right admin password is not a failure). When Redis
  * cannot count, the request is refused as unavailable (503), never let through uncounted.

@@ -1,6 +1,6 @@
 import { ALL_QUEUES } from '../../jobs';
 import { queueFor } from '../../jobs/client';
-import { collectMetrics } from '../../shared/app/metrics/collect';
+import { collectMetrics } from '../../shared/platform/metrics/collect';
 import { basicAuth, throttledAdminAuth } from '../admin';
 import { route } from './route';
 import type { Route } from './spec';

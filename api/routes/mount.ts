@@ -191,7 +191,7 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
       const knownNames = queryNamesValidator(spec.query, spec.lists);
       session.push((req, _res, next) => next(knownNames(req.query)));
     }
-    session.push(requireSession());
+    session.push(requireSession(app));
   }
   const chain: RequestHandler[] = [...(spec.guards ?? []), ...session, validate, ...(spec.price ? [meterDebit()] : []), handle];
   router[ROUTER_METHOD[spec.method ?? 'GET']](path, ...chain);

@@ -6,7 +6,7 @@ import type { CorrectionStore, RollupStore, SettlementStore } from './settlement
 import type { IngestStore } from './ingest/ports';
 import type { AnalysisStore } from './ai/ports';
 import type { PicksStore } from './ai/picksPorts';
-import type { CreditsStore } from './billing/ports';
+import type { AccountStore, CreditsStore, LedgerStore, Payments, RechargeStore, SessionStore, ThrottleStore } from './billing/ports';
 import type { CommitmentStore } from './commitments/ports';
 import type { TrackRecordStore } from './trackRecord/ports';
 
@@ -42,6 +42,17 @@ export interface AppContext {
   readonly picks: PicksStore;
   /** Metering's credits: the admission balance and its holds, the ledger's credits, the auto-recharge settings. */
   readonly credits: CreditsStore;
+  /** Accounts, their keys, sign-ins, payment settings and usage. */
+  readonly accounts: AccountStore;
+  /** Auto-recharge attempts. */
+  readonly recharges: RechargeStore;
+  /** The credit ledger as its check reads it. */
+  readonly ledger: LedgerStore;
+  /** The payment gateway. */
+  readonly payments: Payments;
+  /** Login throttling's counters. */
+  readonly throttle: ThrottleStore;
+  readonly sessions: SessionStore;
   /** The commitments chain: its links, published heads, and the bets it commits. */
   readonly commitments: CommitmentStore;
   readonly trackRecord: TrackRecordStore;

@@ -3,11 +3,11 @@ import { toRealTime, worldNow } from '../platform/clock/worldClock';
 import { getConfig } from '../platform/config';
 import { childLogger } from '../platform/logger';
 import { analysisStore } from '../platform/stores/analysis';
+import { accountStore, creditsStore, ledgerStore, payments, rechargeStore, sessionStore, throttleStore } from '../platform/stores/billing';
 import { commitmentStore } from '../platform/stores/commitments';
 import { picksStore } from '../platform/stores/picks';
 import { correctionStore, rollupStore, settlementStore } from '../platform/stores/settlement';
 import { trackRecordStore } from '../platform/stores/trackRecord';
-import { creditsStore } from './billing/store';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
 import type { AppContext } from './context';
 import { ingestStore } from './ingest/store';
@@ -44,6 +44,12 @@ export function productionContext(): AppContext {
     analysis: { ...analysisStore(), commitRecommendations: (ids, event, written) => commitRecommendations(ctx, ids, event, written) },
     picks: picksStore(),
     credits: creditsStore(),
+    accounts: accountStore(),
+    recharges: rechargeStore(),
+    ledger: ledgerStore(),
+    payments: payments(),
+    throttle: throttleStore(),
+    sessions: sessionStore(),
     commitments: commitmentStore(),
     trackRecord: trackRecordStore(),
   };

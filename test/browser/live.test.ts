@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { processContext } from '../../shared/app/processContext';
 import type { Page } from 'playwright-core';
 import { createApp } from '../../api/app';
 import { endSession } from '../../shared/app/accounts/sessions';
@@ -97,7 +98,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await append([price(2.0)]);
     await rows(page, 'odds').first().waitFor();
     expect(await rows(page, 'odds').first().textContent())
-      .to.include('Match Result · Home')
+      .to.include('soccer match result · 1')
       .and.include('2.00');
     await append([price(2.25)]);
     const moved = rows(page, 'odds').first().locator('.move-up');
@@ -110,7 +111,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await append([score(1, 0)]);
     await rows(page, 'scores').first().locator('.score', { hasText: '1 – 0' }).waitFor();
     expect(await rows(page, 'scores').first().textContent())
-      .to.include(`Event ${EVENT}`)
+      .to.include(`#${EVENT}`)
       .and.include('21′');
     await append([recommendation()]);
     await rows(page, 'recommendations').first().waitFor();
@@ -208,7 +209,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await state(page, 'connected');
     const cookie = (await browser.context.cookies()).find((c) => c.name === 'odds_session');
     expect(cookie, 'the session cookie').to.not.equal(undefined);
-    await endSession(cookie?.value);
+    await endSession(processContext(), cookie?.value);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByText('Your session has ended.').waitFor();
     await pageUntil(page, "document.getElementById('live-status') === null");

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { processContext } from '../../shared/app/processContext';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../api/app';
@@ -46,8 +47,8 @@ export async function startApi(): Promise<TestServer> {
   await connectMongo();
   setEnvForChildren({ RATE_LIMIT_LIVE_RPS: '1000000' });
   const server = await serve(createApp());
-  const account = await createAccount({ name: 'functional tests' });
-  await addCredits({ accountId: String(account.id), packageCredits: 2000000 });
-  const { key } = await createKey({ accountId: String(account.id), name: 'functional tests' });
+  const account = await createAccount(processContext(), { name: 'functional tests' });
+  await addCredits(processContext(), { accountId: String(account.id), packageCredits: 2000000 });
+  const { key } = await createKey(processContext(), { accountId: String(account.id), name: 'functional tests' });
   return { ...server, key, get: (path, headers = {}) => server.get(path, { Authorization: `Bearer ${key}`, ...headers }) };
 }

@@ -1,4 +1,4 @@
-import { startLedgerConsumer, type LedgerConsumer, type LedgerConsumerOptions } from '../../shared/app/billing/ledgerConsumer';
+import { startLedgerConsumer, type LedgerConsumer, type LedgerConsumerOptions } from '../../shared/platform/billing/ledgerConsumer';
 import { drainMetering } from '../../shared/app/billing/metering';
 import { connectMongo } from '../../shared/platform/db/mongo';
 

@@ -5,7 +5,7 @@ import { requestLog } from '../../api/middleware/requestLog';
 import { createAccount, createKey } from '../../shared/app/billing/accounts';
 import { COST_TABLE } from '../../shared/domain/billing/costs';
 import type { KeyMode } from '../../shared/domain/billing/keys';
-import { applyCredit } from '../../shared/app/billing/credits';
+import { applyCredit } from '../../shared/platform/billing/credits';
 import { processContext } from '../../shared/app/processContext';
 import { FREE_CREDITS } from '../../shared/domain/billing/packages';
 import { setEnvForChildren } from '../../shared/platform/config';
@@ -50,9 +50,9 @@ export function meteredTestApp(): Express {
 
 /** An account holding exactly `balance` credits (its grant, then an adjustment), and a key of it. */
 export async function accountWithKey(balance: number, mode: KeyMode = 'live'): Promise<{ accountId: string; key: string; keyId: string }> {
-  const account = await createAccount({ name: `test ${balance}` });
+  const account = await createAccount(processContext(), { name: `test ${balance}` });
   if (balance !== FREE_CREDITS) await applyCredit(account.id, { ref: `adjust:${account.id}`, kind: 'adjustment', delta: balance - FREE_CREDITS });
-  const key = await createKey({ accountId: account.id, name: 'test key', mode });
+  const key = await createKey(processContext(), { accountId: account.id, name: 'test key', mode });
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
 

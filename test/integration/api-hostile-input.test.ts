@@ -4,7 +4,7 @@ import { MAX_HEADER_BYTES } from '../../api/server';
 import { hashKey } from '../../shared/domain/billing/keys';
 import { setEnvForChildren } from '../../shared/platform/config';
 import { redis } from '../../shared/platform/db/redis';
-import { cacheKey } from '../../shared/app/billing/access';
+import { cacheKey } from '../../shared/platform/billing/access';
 import { ledgerConsumerForThisSuite } from '../helpers/ledgerConsumer';
 import { findLedgerEntriesOfAccount } from '../../shared/platform/db/repositories/fixtures';
 import { serve, startApi, type TestServer } from '../helpers/api';

@@ -86,8 +86,8 @@ export function billingRoutes(): Route[] {
         409: 'No payment method saved, or Idempotency-Key reused for another purchase.',
         503: 'Gateway did not answer: retry with the same key.',
       },
-      handler: async ({ req, body, json }) => {
-        const purchase = await purchasePackage({
+      handler: async ({ req, body, json, app }) => {
+        const purchase = await purchasePackage(app, {
           accountId: sessionOf(req).accountId,
           package: body.package,
           paymentMethod: body.paymentMethod,
@@ -106,9 +106,9 @@ export function billingRoutes(): Route[] {
       description: 'What purchases and auto-recharge charge; null when none is saved.',
       query: noQuery,
       response: paymentMethodResponse,
-      handler: async ({ req, json }) => {
-        const { gateway, testCards } = gatewayView();
-        return json({ paymentMethod: published(await savedPaymentMethod(sessionOf(req).accountId)), gateway, testCards: [...testCards] });
+      handler: async ({ req, json, app }) => {
+        const { gateway, testCards } = gatewayView(app);
+        return json({ paymentMethod: published(await savedPaymentMethod(app, sessionOf(req).accountId)), gateway, testCards: [...testCards] });
       },
     }),
     route({
@@ -125,9 +125,9 @@ export function billingRoutes(): Route[] {
       status: 201,
       response: paymentMethodSetupResponse,
       errors: { 400: 'testCard missing (test gateway) or sent (Stripe), or another field.', 403: MONEY_403, 503: 'Gateway did not answer: retry.' },
-      handler: async ({ req, body, json }) => {
+      handler: async ({ req, body, json, app }) => {
         onlyFields(body, 'testCard');
-        return json(publishedSetup(await startSetup(sessionOf(req).accountId, { testCard: body.testCard }, setupReturnUrl(req))));
+        return json(publishedSetup(await startSetup(app, sessionOf(req).accountId, { testCard: body.testCard }, setupReturnUrl(req))));
       },
     }),
     route({
@@ -142,9 +142,9 @@ export function billingRoutes(): Route[] {
       body: confirmBody,
       response: paymentMethodSetupResponse,
       errors: { 400: 'Bad setupId.', 403: MONEY_403, 404: 'No setup of this account with this id.', 409: 'The setup is not complete (or expired).', 503: 'Gateway did not answer: retry.' },
-      handler: async ({ req, body, json }) => {
+      handler: async ({ req, body, json, app }) => {
         onlyFields(body, 'setupId');
-        return json(publishedSetup(await confirmSetup(sessionOf(req).accountId, body.setupId)));
+        return json(publishedSetup(await confirmSetup(app, sessionOf(req).accountId, body.setupId)));
       },
     }),
     route({
@@ -157,10 +157,10 @@ export function billingRoutes(): Route[] {
       description: 'Nothing can be charged until a card is saved again; auto-recharge is turned off.',
       query: null,
       response: paymentMethodRemovedResponse,
-      handler: async ({ req, json }) => {
+      handler: async ({ req, json, app }) => {
         const { accountId } = sessionOf(req);
-        await removePaymentMethod(accountId);
-        return json({ paymentMethod: null, autoRecharge: (await accountView(accountId)).autoRecharge });
+        await removePaymentMethod(app, accountId);
+        return json({ paymentMethod: null, autoRecharge: (await accountView(app, accountId)).autoRecharge });
       },
     }),
     route({
@@ -176,10 +176,10 @@ export function billingRoutes(): Route[] {
       body: autoRechargeBody,
       response: autoRechargeSettingsResponse,
       errors: { 400: "Bad package, a threshold not below the package's credits, or a paymentMethod or customer sent.", 403: MONEY_403, 409: 'No payment method saved.' },
-      handler: async ({ req, body, json }) => {
+      handler: async ({ req, body, json, app }) => {
         const { accountId } = sessionOf(req);
-        await setAutoRecharge({ accountId, threshold: body.threshold, packageCredits: body.package, paymentMethod: body.paymentMethod, customer: body.customer });
-        return json({ autoRecharge: (await accountView(accountId)).autoRecharge });
+        await setAutoRecharge(app, { accountId, threshold: body.threshold, packageCredits: body.package, paymentMethod: body.paymentMethod, customer: body.customer });
+        return json({ autoRecharge: (await accountView(app, accountId)).autoRecharge });
       },
     }),
     route({
@@ -192,10 +192,10 @@ export function billingRoutes(): Route[] {
       description: 'No further charges.',
       query: null,
       response: autoRechargeSettingsResponse,
-      handler: async ({ req, json }) => {
+      handler: async ({ req, json, app }) => {
         const { accountId } = sessionOf(req);
-        await clearAutoRecharge(accountId);
-        return json({ autoRecharge: (await accountView(accountId)).autoRecharge });
+        await clearAutoRecharge(app, accountId);
+        return json({ autoRecharge: (await accountView(app, accountId)).autoRecharge });
       },
     }),
   ];

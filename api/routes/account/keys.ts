@@ -18,7 +18,7 @@ export function keyRoutes(): Route[] {
       description: 'The unrevoked keys: name, mode, prefix, created, last used. Never a secret.',
       query: noQuery,
       response: keysResponse,
-      handler: async ({ req, json }) => json({ data: await keysOf(sessionOf(req).accountId) }),
+      handler: async ({ req, json, app }) => json({ data: await keysOf(app, sessionOf(req).accountId) }),
     }),
     route({
       ...ACCOUNT,
@@ -33,7 +33,7 @@ export function keyRoutes(): Route[] {
       status: 201,
       response: newKeyResponse,
       errors: { 400: 'Bad name or mode.', 409: 'Too many keys.' },
-      handler: async ({ req, body, json }) => json(await newKey(sessionOf(req).accountId, { name: body.name, mode: body.mode })),
+      handler: async ({ req, body, json, app }) => json(await newKey(app, sessionOf(req).accountId, { name: body.name, mode: body.mode })),
     }),
     route({
       ...ACCOUNT,
@@ -47,7 +47,7 @@ export function keyRoutes(): Route[] {
       query: null,
       response: revokedKeyResponse,
       errors: { 404: 'No such key in this account.' },
-      handler: async ({ req, params, json }) => json(await revokeOwnKey(sessionOf(req).accountId, params.id)),
+      handler: async ({ req, params, json, app }) => json(await revokeOwnKey(app, sessionOf(req).accountId, params.id)),
     }),
     route({
       ...ACCOUNT,
@@ -60,7 +60,7 @@ export function keyRoutes(): Route[] {
       messages: { days: `days must be an integer from 1 to ${MAX_USAGE_DAYS}` },
       response: accountUsageResponse,
       errors: { 400: 'Bad days.' },
-      handler: async ({ req, query, json }) => json(await usageOf(sessionOf(req).accountId, query.days)),
+      handler: async ({ req, query, json, app }) => json(await usageOf(app, sessionOf(req).accountId, query.days)),
     }),
   ];
 }

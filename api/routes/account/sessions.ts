@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { endSession, startSession } from '../../../shared/app/accounts/sessions';
+import type { AppContext } from '../../../shared/app/context';
 import { accountView, logIn, signUp } from '../../../shared/app/accounts/selfServe';
 import { getConfig } from '../../../shared/platform/config';
 import { clearSessionCookie, cookieSessionId, sessionOf, setSessionCookie } from '../../account/session';
@@ -11,12 +12,12 @@ import { noContent, type Route } from '../spec';
 import { ACCOUNT } from './common';
 
 /** A new session for the account: the cookie set, the account and the session's CSRF token answered. */
-async function signedIn(req: Request, res: Response, accountId: string) {
+async function signedIn(ctx: AppContext, req: Request, res: Response, accountId: string) {
   // Rotated at every sign-in: a session id planted before login is worthless after it.
-  await endSession(cookieSessionId(req));
-  const session = await startSession(accountId);
+  await endSession(ctx, cookieSessionId(req));
+  const session = await startSession(ctx, accountId);
   setSessionCookie(req, res, session.sessionId);
-  return { account: await accountView(accountId), csrfToken: session.csrfToken };
+  return { account: await accountView(ctx, accountId), csrfToken: session.csrfToken };
 }
 
 /** Sign-up, login, logout and the signed-in account. */
@@ -42,9 +43,9 @@ export function sessionRoutes(): Route[] {
         415: 'Not a JSON body.',
         429: 'Too many sign-ups or requests from this address; Retry-After says when to try again.',
       },
-      handler: async ({ req, res, body, json }) => {
-        const { accountId } = await signUp({ email: body.email, password: body.password });
-        return json(await signedIn(req, res, accountId));
+      handler: async ({ req, res, body, json, app }) => {
+        const { accountId } = await signUp(app, { email: body.email, password: body.password });
+        return json(await signedIn(app, req, res, accountId));
       },
     }),
     route({
@@ -63,9 +64,9 @@ export function sessionRoutes(): Route[] {
         401: 'Wrong e-mail or password (one answer for both).',
         429: 'Too many failed logins for this e-mail or from this address; Retry-After says when to try again.',
       },
-      handler: async ({ req, res, body, json }) => {
-        const { accountId } = await logIn({ email: body.email, password: body.password }, clientAddress(req));
-        return json(await signedIn(req, res, accountId));
+      handler: async ({ req, res, body, json, app }) => {
+        const { accountId } = await logIn(app, { email: body.email, password: body.password }, clientAddress(req));
+        return json(await signedIn(app, req, res, accountId));
       },
     }),
     route({
@@ -79,8 +80,8 @@ export function sessionRoutes(): Route[] {
       query: null,
       status: 204,
       response: noContent,
-      handler: async ({ req, res, noContent }) => {
-        await endSession(cookieSessionId(req));
+      handler: async ({ req, res, noContent, app }) => {
+        await endSession(app, cookieSessionId(req));
         clearSessionCookie(req, res);
         return noContent();
       },
@@ -94,9 +95,9 @@ export function sessionRoutes(): Route[] {
       description: 'E-mail, balance (live credits), testBalance (test credits, apart: only test keys see them), auto-recharge settings and the CSRF token of the session.',
       query: noQuery,
       response: accountSessionResponse,
-      handler: async ({ req, json }) => {
+      handler: async ({ req, json, app }) => {
         const { accountId, csrfToken } = sessionOf(req);
-        return json({ account: await accountView(accountId), csrfToken });
+        return json({ account: await accountView(app, accountId), csrfToken });
       },
     }),
   ];

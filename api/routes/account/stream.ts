@@ -88,7 +88,7 @@ export function accountStreamRoutes(): Route[] {
           const check = setInterval(() => {
             if (checking) return;
             checking = true;
-            resolveSession(cookie)
+            resolveSession(app, cookie)
               .then((live) => {
                 if (live) return;
                 if (!body.destroyed) body.write(sseMessage('error', notSignedIn(req), null));

@@ -1,31 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { getConfig } from '../../platform/config';
-import {
-  accountExists,
-  createAccountDocument,
-  createApiKeyDocument,
-  enableAutoRecharge,
-  findAccountById,
-  findApiKeyByHash,
-  findApiKeyById,
-  findApiKeysOfAccount,
-  findRechargeAttemptsOfAccount,
-  saveBillingPaymentMethod,
-  setApiKeyRevokedAt,
-  turnOffAutoRecharge,
-} from '../../platform/db/repositories/accounts';
-import { streamUsageEntriesOfAccount } from '../../platform/db/repositories/ledger';
-import { lastUsed, tombstone } from './access';
-import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
-import { generateKey, hashKey, KEY_MODES, newId, randomBase62, type KeyMode } from '../../domain/billing/keys';
-import { applyCredit, balanceOf, forgetBalance, testBalanceOf } from './credits';
-import { ledgerOf } from '../../domain/billing/creditModes';
-import { resetHint } from './ledger';
-import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
-import { isDuplicateKey } from '../../platform/db/duplicateKey';
-import { daysBefore } from '../../domain/days';
 import { BillingInputError } from '../../domain/billing/errors';
+import { generateKey, KEY_MODES, newId, randomBase62 } from '../../domain/billing/keys';
+import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
+import { daysBefore } from '../../domain/days';
+import type { AppContext } from '../context';
+import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
+import type { AccountRow } from './ports';
 
 /** Operator actions on accounts, keys, credits and auto-recharge (the CLI prints what these return). */
 
@@ -38,45 +17,51 @@ function checkId(argument: string, value: unknown): string {
   return value;
 }
 
-async function mustFindAccount(accountId: unknown) {
+async function mustFindAccount(ctx: AppContext, accountId: unknown): Promise<AccountRow> {
   const id = checkId('account', accountId);
-  const account = await findAccountById(id);
+  const account = await ctx.accounts.findAccount(id);
   if (!account) throw new BillingInputError('account', `no account "${id}"`);
   return account;
 }
 
-export async function createAccount(input: { name: string; email?: string | null; id?: string }) {
+/** The live balance: what live keys are admitted against and see. */
+export async function balanceOf(ctx: AppContext, accountId: string): Promise<number> {
+  return (await ctx.credits.admissionHead(accountId)).balance;
+}
+
+export async function createAccount(ctx: AppContext, input: { name: string; email?: string | null; id?: string }) {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || name.length > 200) throw new BillingInputError('name', 'is required (1 to 200 characters)');
   const id = input.id ?? newId('acct');
-  if (await accountExists(id)) throw new BillingInputError('id', `account "${id}" exists`);
-  await resetHint(id);
-  await resetHint(ledgerOf(id, 'test'));
-  await forgetBalance(id);
+  if (await ctx.accounts.accountExists(id)) throw new BillingInputError('id', `account "${id}" exists`);
+  await ctx.credits.forgetBalances(id);
   // The grant first: a crash before the account exists leaves a harmless orphan entry, never an
   // account without its free credits. Its ref makes a retry a no-op.
-  await applyCredit(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
-  const account = await createAccountDocument({ _id: id, name, email: input.email ?? null, balance: FREE_CREDITS });
-  return { id: account._id, name: account.name, balance: await balanceOf(id) };
+  await ctx.credits.applyCredit(id, { ref: `grant:${id}`, kind: 'grant', delta: FREE_CREDITS });
+  if ((await ctx.accounts.createAccount({ _id: id, name, email: input.email ?? null, balance: FREE_CREDITS })) === 'exists') {
+    throw new BillingInputError('id', `account "${id}" exists`);
+  }
+  return { id, name, balance: await balanceOf(ctx, id) };
 }
 
-export async function createKey(input: { accountId: string; name: string; mode?: string }) {
-  const account = await mustFindAccount(input.accountId);
+export async function createKey(ctx: AppContext, input: { accountId: string; name: string; mode?: string }) {
+  const account = await mustFindAccount(ctx, input.accountId);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name || name.length > 100) throw new BillingInputError('name', 'is required (1 to 100 characters)');
-  const mode = (input.mode ?? 'live') as KeyMode;
-  if (!KEY_MODES.includes(mode)) throw new BillingInputError('mode', 'must be live or test');
+  const mode = KEY_MODES.find((m) => m === (input.mode ?? 'live'));
+  if (!mode) throw new BillingInputError('mode', 'must be live or test');
   const key = generateKey(mode);
-  const doc = await createApiKeyDocument({ _id: newId('key'), accountId: account._id, name, mode, hash: key.hash, prefix: key.prefix });
+  const id = newId('key');
+  await ctx.accounts.createApiKey({ _id: id, accountId: account._id, name, mode, hash: key.hash, prefix: key.prefix });
   // The plaintext leaves here once and is stored nowhere.
-  return { id: doc._id, accountId: account._id, name, mode, prefix: key.prefix, key: key.plaintext };
+  return { id, accountId: account._id, name, mode, prefix: key.prefix, key: key.plaintext };
 }
 
-export async function listKeys(accountId: string) {
-  const account = await mustFindAccount(accountId);
-  const keys = await findApiKeysOfAccount(account._id);
+export async function listKeys(ctx: AppContext, accountId: string) {
+  const account = await mustFindAccount(ctx, accountId);
+  const keys = await ctx.accounts.findApiKeysOfAccount(account._id);
   keys.sort((a, b) => +a.createdAt - +b.createdAt);
-  const used = await lastUsed(keys.map((k) => k.hash));
+  const used = await ctx.accounts.keysLastUsed(keys.map((k) => k.hash));
   return keys.map((k, i) => ({
     id: k._id,
     name: k.name,
@@ -88,34 +73,39 @@ export async function listKeys(accountId: string) {
   }));
 }
 
-export async function revokeKey(keyId: string) {
+export async function revokeKey(ctx: AppContext, keyId: string) {
   const id = checkId('key', keyId);
-  const doc = await findApiKeyById(id);
+  const doc = await ctx.accounts.findApiKeyById(id);
   if (!doc) throw new BillingInputError('key', `no key "${id}"`);
-  const revokedAt = doc.revokedAt ?? new Date();
-  if (!doc.revokedAt) await setApiKeyRevokedAt(id, revokedAt);
-  await tombstone(doc.hash);
+  const revokedAt = doc.revokedAt ?? ctx.clock.now();
+  if (!doc.revokedAt) await ctx.accounts.setApiKeyRevokedAt(id, revokedAt);
+  await ctx.accounts.refuseKey(doc.hash);
   return { id, revokedAt, alreadyRevoked: Boolean(doc.revokedAt) };
 }
 
-export async function addCredits(input: { accountId: string; packageCredits: number; ref?: string }) {
-  const account = await mustFindAccount(input.accountId);
+export async function addCredits(ctx: AppContext, input: { accountId: string; packageCredits: number; ref?: string }) {
+  const account = await mustFindAccount(ctx, input.accountId);
   if (typeof input.packageCredits !== 'number' || !isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   const ref = `purchase:${input.ref ?? randomBase62(16)}`;
-  const r = await applyCredit(account._id, { ref, kind: 'purchase', delta: input.packageCredits });
-  return { accountId: account._id, credits: input.packageCredits, priceCents: PACKAGE_PRICES_CENTS[input.packageCredits], applied: r.status === 'applied', balance: await balanceOf(account._id) };
+  const r = await ctx.credits.applyCredit(account._id, { ref, kind: 'purchase', delta: input.packageCredits });
+  return {
+    accountId: account._id,
+    credits: input.packageCredits,
+    priceCents: PACKAGE_PRICES_CENTS[input.packageCredits],
+    applied: r.status === 'applied',
+    balance: await balanceOf(ctx, account._id),
+  };
 }
 
 /** Balance (and test credits, apart), auto-recharge settings, recent recharges and usage per endpoint over `days`. */
-export async function accountSummary(accountId: string, days = 30) {
-  const account = await mustFindAccount(accountId);
+export async function accountSummary(ctx: AppContext, accountId: string, days = 30) {
+  const account = await mustFindAccount(ctx, accountId);
   if (!Number.isInteger(days) || days < 1 || days > 3650) throw new BillingInputError('days', 'must be an integer from 1 to 3650');
-  const since = daysBefore(Date.now(), days);
-  const [balance, testBalance, attempts] = await Promise.all([balanceOf(account._id), testBalanceOf(account._id), findRechargeAttemptsOfAccount(account._id)]);
+  const since = daysBefore(ctx.clock.now().getTime(), days);
+  const [balance, testBalance, attempts] = await Promise.all([balanceOf(ctx, account._id), ctx.credits.testBalanceOf(account._id), ctx.recharges.findAttemptsOfAccount(account._id)]);
   // Summed here rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably.
   const usage = new Map<string, { endpoint: string; requests: number; credits: number }>();
-  const cursor = streamUsageEntriesOfAccount(account._id, since);
-  for await (const e of cursor) {
+  for await (const e of ctx.accounts.usageEntries(account._id, since)) {
     if (!e.endpoint) continue;
     const u = usage.get(e.endpoint) ?? { endpoint: e.endpoint, requests: 0, credits: 0 };
     // A refunded request is not a billed request: its refund cancels its debit.
@@ -150,15 +140,15 @@ export async function accountSummary(accountId: string, days = 30) {
  * may save one with the settings (`paymentMethod`, and `customer` where the gateway needs one),
  * as the operator vouches for it.
  */
-export async function setAutoRecharge(input: { accountId: string; threshold: unknown; packageCredits: unknown; paymentMethod?: unknown; customer?: unknown; operator?: boolean }) {
-  const account = await mustFindAccount(input.accountId);
-  if (typeof input.packageCredits !== 'number' || !isPackage(input.packageCredits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
-  const credits = input.packageCredits as number;
+export async function setAutoRecharge(ctx: AppContext, input: { accountId: string; threshold: unknown; packageCredits: unknown; paymentMethod?: unknown; customer?: unknown; operator?: boolean }) {
+  const account = await mustFindAccount(ctx, input.accountId);
+  const credits = input.packageCredits;
+  if (typeof credits !== 'number' || !isPackage(credits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   if (typeof input.threshold !== 'number' || !Number.isInteger(input.threshold) || input.threshold < 1 || input.threshold >= credits) {
     throw new BillingInputError('threshold', `must be an integer from 1 to ${credits - 1}: below the package's ${credits} credits, so that one recharge lifts the balance above it`);
   }
   const threshold = input.threshold;
-  mustSell();
+  mustSell(ctx);
   if (input.paymentMethod !== undefined || input.customer !== undefined) {
     if (!input.operator) {
       throw new BillingInputError(
@@ -166,64 +156,26 @@ export async function setAutoRecharge(input: { accountId: string; threshold: unk
         'is not accepted: auto-recharge charges the payment method saved on the account (POST /v2/account/payment-method)',
       );
     }
-    await saveOperatorPaymentMethod(account._id, input.paymentMethod, input.customer ?? null);
+    await saveOperatorPaymentMethod(ctx, account._id, input.paymentMethod, input.customer ?? null);
   } else {
-    await paymentMethodToCharge(account._id);
+    await paymentMethodToCharge(ctx, account._id);
   }
-  await enableAutoRecharge(account._id, { threshold, packageCredits: credits, version: (account.autoRecharge?.version ?? 0) + 1 });
-  const saved = await savedPaymentMethod(account._id);
+  await ctx.accounts.enableAutoRecharge(account._id, { threshold, packageCredits: credits, version: (account.autoRecharge?.version ?? 0) + 1 });
+  const saved = await savedPaymentMethod(ctx, account._id);
   return { accountId: account._id, enabled: true, threshold, packageCredits: credits, paymentMethod: saved?.paymentMethod ?? null, customer: saved?.customer ?? null };
 }
 
 /** The operator's CLI saves a payment method it vouches for; `customer` is required where the gateway needs one (Stripe). */
-async function saveOperatorPaymentMethod(accountId: string, paymentMethod: unknown, customer: unknown): Promise<void> {
+async function saveOperatorPaymentMethod(ctx: AppContext, accountId: string, paymentMethod: unknown, customer: unknown): Promise<void> {
   if (typeof paymentMethod !== 'string' || !PAYMENT_METHOD.test(paymentMethod)) throw new BillingInputError('payment-method', 'must be a gateway payment method id (pm_...)');
   if (customer !== null && (typeof customer !== 'string' || !CUSTOMER.test(customer))) throw new BillingInputError('customer', 'must be a gateway customer id (cus_...)');
-  const gateway = getConfig().PAYMENT_GATEWAY;
+  const gateway = ctx.config.PAYMENT_GATEWAY;
   if (customer === null && gateway === 'stripe') throw new BillingInputError('customer', `is required with PAYMENT_GATEWAY=${gateway}: the customer the payment method is attached to (cus_...)`);
-  await saveBillingPaymentMethod(accountId, gateway, customer, paymentMethod);
+  await ctx.accounts.saveBillingPaymentMethod(accountId, gateway, customer, paymentMethod);
 }
 
-export async function clearAutoRecharge(accountId: string) {
-  const account = await mustFindAccount(accountId);
-  await turnOffAutoRecharge(account._id, (account.autoRecharge?.version ?? 0) + 1);
+export async function clearAutoRecharge(ctx: AppContext, accountId: string) {
+  const account = await mustFindAccount(ctx, accountId);
+  await ctx.accounts.turnOffAutoRecharge(account._id, (account.autoRecharge?.version ?? 0) + 1);
   return { accountId: account._id, enabled: false };
-}
-
-export const DEMO_ACCOUNT_ID = 'acct_demo';
-const DEMO_KEY_FILE = join(resolve(__dirname, '..', '..', '..'), '.local', 'demo-key.json');
-
-/**
- * A working key for the embedded default. The demo account is created once. Keys are stored only
- * hashed, so the demo key's plaintext is kept in .local/demo-key.json (gitignored, mode 0600, this
- * machine only) and printed again while it still works; otherwise a new one is made.
- */
-export async function demoKey(mode: KeyMode = 'live') {
-  if (!KEY_MODES.includes(mode)) throw new BillingInputError('mode', 'must be live or test');
-  if (!(await accountExists(DEMO_ACCOUNT_ID))) {
-    await createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo account' }).catch(async (err) => {
-      // Created concurrently by another demo-key.
-      if (!isDuplicateKey(err) && !(err instanceof BillingInputError && err.argument === 'id')) throw err;
-    });
-  }
-  const scope = `${getConfig().MONGODB_URI}/${getConfig().MONGODB_DB}`;
-  const saved = readSaved();
-  const existing = saved[`${scope}|${mode}`];
-  if (existing) {
-    const doc = await findApiKeyByHash(hashKey(existing));
-    if (doc && !doc.revokedAt && doc.accountId === DEMO_ACCOUNT_ID) return { accountId: DEMO_ACCOUNT_ID, id: doc._id, mode, key: existing, created: false };
-  }
-  const created = await createKey({ accountId: DEMO_ACCOUNT_ID, name: `demo (${mode})`, mode });
-  saved[`${scope}|${mode}`] = created.key;
-  mkdirSync(join(DEMO_KEY_FILE, '..'), { recursive: true });
-  writeFileSync(DEMO_KEY_FILE, JSON.stringify(saved, null, 2), { mode: 0o600 });
-  return { accountId: DEMO_ACCOUNT_ID, id: created.id, mode, key: created.key, created: true };
-}
-
-function readSaved(): Record<string, string> {
-  try {
-    return existsSync(DEMO_KEY_FILE) ? (JSON.parse(readFileSync(DEMO_KEY_FILE, 'utf8')) as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
-import type { AdmissionOutcome } from './access';
-import type { AdmissionHead } from './credits';
+import type { AdmissionOutcome } from '../../platform/billing/access';
+import type { AdmissionHead } from '../../platform/billing/credits';
 import { randomBase62 } from '../../domain/billing/keys';
 import { afterDebit } from './recharge';
 export type { CreditsStore } from './ports';
@@ -37,7 +37,7 @@ export async function debitRequest(ctx: AppContext, input: { accountId: string; 
   return { ok: true, ref, hold: r.hold, balance: r.head.balance, at };
 }
 
-/** The debit the key check made in its step (shared/app/billing/access.ts), as debitRequest gives it. */
+/** The debit the key check made in its step (shared/platform/billing/access.ts), as debitRequest gives it. */
 export async function debitOfAdmission(ctx: AppContext, input: { accountId: string; cost: number; ref: string }, admission: AdmissionOutcome): Promise<Debit> {
   if (admission.outcome === 'unseeded') return debitRequest(ctx, input);
   if (admission.outcome === 'insufficient') return { ok: false, balance: admission.balance };

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { key, redis } from '../../platform/db/redis';
-import { findAccountById } from '../../platform/db/repositories/accounts';
 import { AccountError } from '../../domain/accounts/errors';
 import { BillingInputError } from '../../domain/billing/errors';
-import { chargeThroughBreaker, GatewayUnavailableError, paymentGateway } from '../../platform/billing/gateway';
+import { GatewayUnavailableError } from '../../domain/billing/gateway/types';
+import type { AppContext } from '../context';
+import { balanceOf } from './accounts';
 import { paymentMethodToCharge } from './paymentMethods';
-import { applyCredit, balanceOf, testBalanceOf } from './credits';
 import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
 
@@ -22,7 +21,6 @@ import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Without an Idempotency-Key header, identical purchases within this window are one purchase. */
 export const DERIVED_KEY_WINDOW_MS = 10 * 60 * 1000;
-const PARAMS_TTL_S = 86400;
 
 export interface PurchaseInput {
   accountId: string;
@@ -46,29 +44,27 @@ export function purchaseId(accountId: string, params: string, clientKey: string 
   return createHash('sha256').update(`${accountId}|${material}`).digest('base64url').slice(0, 32);
 }
 
-export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
+export async function purchasePackage(ctx: AppContext, input: PurchaseInput) {
   const credits = input.package;
   if (typeof credits !== 'number' || !isPackage(credits)) throw new BillingInputError('package', `must be one of ${Object.keys(PACKAGE_PRICES_CENTS).join(', ')}`);
   for (const field of ['paymentMethod', 'customer'] as const) {
     if (input[field] !== undefined) throw new BillingInputError(field, 'is not accepted: a purchase charges the payment method saved on the account (POST /v2/account/payment-method)');
   }
-  if (!(await findAccountById(input.accountId))) throw new AccountError('not-found', 'Account not found');
-  const { paymentMethod, customer } = await paymentMethodToCharge(input.accountId);
+  if (!(await ctx.accounts.findAccount(input.accountId))) throw new AccountError('not-found', 'Account not found');
+  const { paymentMethod, customer } = await paymentMethodToCharge(ctx, input.accountId);
 
   // Test money is test money: the test gateway's charges buy test credits, on a ledger of their own.
-  const mode = creditModeOfGateway(paymentGateway().name);
+  const mode = creditModeOfGateway(ctx.payments.name());
   const params = JSON.stringify([credits, paymentMethod, customer]);
-  const id = purchaseId(input.accountId, params, input.idempotencyKey, now);
+  const id = purchaseId(input.accountId, params, input.idempotencyKey, ctx.clock.now().getTime());
   // The first request under a key records what it buys; a retry must ask for the same.
-  const paramsKey = key('purchase', input.accountId, id);
-  const first = await redis().set(paramsKey, params, 'EX', PARAMS_TTL_S, 'NX');
-  if (first !== 'OK' && (await redis().get(paramsKey)) !== params) {
+  if ((await ctx.accounts.claimPurchase(input.accountId, id, params)) === 'other') {
     throw new AccountError('idempotency-conflict', 'This Idempotency-Key was used for another purchase: send a new key for a new purchase');
   }
 
   let result;
   try {
-    result = await chargeThroughBreaker({
+    result = await ctx.payments.charge({
       amountCents: PACKAGE_PRICES_CENTS[credits],
       currency: CURRENCY,
       paymentMethod,
@@ -79,14 +75,15 @@ export async function purchasePackage(input: PurchaseInput, now = Date.now()) {
     });
   } catch (err) {
     // Unknown outcome (timeout, 5xx, breaker open): the same request again replays or completes it.
-    if (err instanceof GatewayUnavailableError || (err as Error).name === 'OpenCircuitError' || (err as Error).name === 'TimeoutError') {
+    const name = err instanceof Error ? err.name : '';
+    if (err instanceof GatewayUnavailableError || name === 'OpenCircuitError' || name === 'TimeoutError') {
       throw new AccountError('gateway-unavailable', 'The payment gateway did not answer: retry the same request (with the same Idempotency-Key); you will be charged at most once');
     }
     throw err;
   }
   if (result.status === 'declined') throw new AccountError('declined', `Payment declined: ${result.message} (${result.code})`);
-  const entry = await applyCredit(ledgerOf(input.accountId, mode), { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
-  const [balance, testBalance] = await Promise.all([balanceOf(input.accountId), testBalanceOf(input.accountId)]);
+  const entry = await ctx.credits.applyCredit(ledgerOf(input.accountId, mode), { ref: `purchase:${input.accountId}:${id}`, kind: 'purchase', delta: credits });
+  const [balance, testBalance] = await Promise.all([balanceOf(ctx, input.accountId), ctx.credits.testBalanceOf(input.accountId)]);
   return {
     id,
     package: credits,

@@ -1,23 +1,10 @@
 import { RECHARGE_RETRY_DELAY_MS, type EnqueueIntentOf } from '../intents';
 import type { AppContext } from '../context';
 import { processMemo } from '../../platform/processScope';
-import {
-  createRechargeAttempt,
-  disableAutoRechargeIfVersion,
-  findAccountById,
-  findAccountsWithAutoRechargeEnabled,
-  findRechargeAttemptById,
-  findRechargeAttemptsOfAccount,
-  setRechargeAttemptFields,
-} from '../../platform/db/repositories/accounts';
-import { childLogger } from '../../platform/logger';
-import { getConfig } from '../../platform/config';
-import { chargeThroughBreaker, paymentGateway } from '../../platform/billing/gateway';
+import type { AdmissionHead } from '../../platform/billing/credits';
 import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
-import { admissionHead, type AdmissionHead } from './credits';
 import type { AutoRechargeSettings } from './ports';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS, type PackageCredits } from '../../domain/billing/packages';
-import { isDuplicateKey } from '../../platform/db/duplicateKey';
 import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes';
 
 /**
@@ -35,8 +22,7 @@ import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes'
  * the one charged; its job id then collapses every later trigger of that window (one charge).
  */
 
-// Lazy: importing this module must not read the configuration (entry points validate it first).
-const log = () => childLogger({ component: 'recharge' });
+const log = (ctx: AppContext) => ctx.log({ component: 'recharge' });
 
 export const rechargeWindow = (version: number, topUpSeq: number) => `v${version}s${topUpSeq}`;
 const attemptIdOf = (accountId: string, window: string, attempt: number) => `${accountId}|${window}|${attempt}`;
@@ -101,42 +87,40 @@ export type ChargeOutcome =
 export async function runCharge(ctx: AppContext, payload: { accountId: string; window: string; attempt: number }): Promise<ChargeOutcome> {
   const { accountId, window, attempt } = payload;
   const id = attemptIdOf(accountId, window, attempt);
-  let doc = await findRechargeAttemptById(id);
+  const store = ctx.recharges;
+  let doc = await store.findAttempt(id);
   if (!doc) {
-    const why = await whyNotCharge(accountId, window, attempt);
+    const why = await whyNotCharge(ctx, accountId, window, attempt);
     if ('reason' in why) {
       if (!why.disable) return { outcome: 'skipped', reason: why.reason };
-      await disable(accountId, why.disable.version, why.reason);
-      log().warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
+      await ctx.accounts.disableAutoRechargeIfVersion(accountId, why.disable.version, why.reason);
+      log(ctx).warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
       return { outcome: 'disabled', reason: why.reason };
     }
     const { credits, saved } = why;
-    try {
-      await createRechargeAttempt({
-        _id: id,
-        accountId,
-        window,
-        attempt,
-        packageCredits: credits,
-        amountCents: PACKAGE_PRICES_CENTS[credits],
-        paymentMethod: saved.paymentMethod,
-        customer: saved.customer,
-        gateway: paymentGateway().name,
-        idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
-        status: 'pending',
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    doc = await findRechargeAttemptById(id);
+    // An attempt stored already (a replay) is taken as stored.
+    await store.createAttempt({
+      _id: id,
+      accountId,
+      window,
+      attempt,
+      packageCredits: credits,
+      amountCents: PACKAGE_PRICES_CENTS[credits],
+      paymentMethod: saved.paymentMethod,
+      customer: saved.customer,
+      gateway: ctx.payments.name(),
+      idempotencyKey: `recharge-${accountId}-${window}-a${attempt}`,
+      status: 'pending',
+    });
+    doc = await store.findAttempt(id);
     if (!doc) throw new Error(`recharge attempt ${id} not found after its insert`);
   }
 
   if (doc.status === 'pending' || doc.status === 'charging') {
     // First call, or a replay after a crash or an unknown outcome: the same idempotency key makes
     // the gateway answer the first call's outcome instead of charging again.
-    await setRechargeAttemptFields(id, { status: 'charging' });
-    const result = await chargeThroughBreaker({
+    await store.setAttemptFields(id, { status: 'charging' });
+    const result = await ctx.payments.charge({
       amountCents: doc.amountCents,
       currency: CURRENCY,
       paymentMethod: doc.paymentMethod,
@@ -145,13 +129,13 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
       description: `${doc.packageCredits} credits (auto-recharge)`,
       metadata: { accountId, attemptId: id },
     });
-    const decidedAt = new Date();
+    const decidedAt = ctx.clock.now();
     if (result.status === 'succeeded') {
-      await setRechargeAttemptFields(id, { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null });
+      await store.setAttemptFields(id, { status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt, error: null });
       doc = { ...doc, status: 'succeeded', gatewayChargeId: result.chargeId, decidedAt };
     } else {
       const error = `${result.code}: ${result.message}`;
-      await setRechargeAttemptFields(id, { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error });
+      await store.setAttemptFields(id, { status: 'declined', gatewayChargeId: result.chargeId, decidedAt, error });
       doc = { ...doc, status: 'declined', error, decidedAt };
     }
   }
@@ -160,8 +144,8 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
     // The ledger ref is the attempt: however often this runs, the package is credited once; to the
     // test credits when the attempt was charged through the test gateway.
     await ctx.credits.applyCredit(ledgerOf(accountId, creditModeOfGateway(doc.gateway)), { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
-    if (!doc.credited) await setRechargeAttemptFields(id, { credited: true });
-    log().info({ accountId, attemptId: id, credits: doc.packageCredits, mode: creditModeOfGateway(doc.gateway) }, 'auto-recharge credited');
+    if (!doc.credited) await store.setAttemptFields(id, { credited: true });
+    log(ctx).info({ accountId, attemptId: id, credits: doc.packageCredits, mode: creditModeOfGateway(doc.gateway) }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
   }
 
@@ -169,18 +153,13 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
   if (attempt === 1) {
     const now = ctx.clock.now().getTime();
     await ctx.dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : now, now)]);
-    log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
+    log(ctx).warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }
   // Disable only the settings this window was charged under; new settings saved meanwhile stay.
-  await disable(accountId, versionOfWindow(window), `payment declined twice (${doc.error})`);
-  log().warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
+  await ctx.accounts.disableAutoRechargeIfVersion(accountId, versionOfWindow(window), `payment declined twice (${doc.error})`);
+  log(ctx).warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
   return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
-}
-
-/** Turns auto-recharge off with its reason, only while the settings are still those of `version`. */
-async function disable(accountId: string, version: number, reason: string): Promise<void> {
-  await disableAutoRechargeIfVersion(accountId, version, reason);
 }
 
 /** What a charge takes: a package and the saved payment method. */
@@ -214,21 +193,21 @@ export function rechargeBudgetProblem(attempts: readonly { window: string; statu
  * a decline); `disable` when the settings themselves cannot be charged, naming their version.
  * Otherwise, what the charge takes, as checked.
  */
-async function whyNotCharge(accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | Chargeable> {
+async function whyNotCharge(ctx: AppContext, accountId: string, window: string, attempt: number): Promise<{ reason: string; disable?: { version: number } } | Chargeable> {
   if (attempt !== 1 && attempt !== 2) return { reason: `no attempt ${attempt}: a recharge is retried once` };
-  const account = await findAccountById(accountId);
+  const account = await ctx.accounts.findAccount(accountId);
   const ar = account?.autoRecharge;
   if (!account || !ar?.enabled) return { reason: 'auto-recharge is off' };
-  const chargeable = chargeableSettings(ar, await savedPaymentMethod(accountId));
+  const chargeable = chargeableSettings(ar, await savedPaymentMethod(ctx, accountId));
   if ('problem' in chargeable) return { reason: chargeable.problem, disable: { version: ar.version ?? 0 } };
-  const head = await admissionHead(accountId);
+  const head = await ctx.credits.admissionHead(accountId);
   if (rechargeWindow(ar.version ?? 0, head.topUpSeq) !== window) return { reason: 'window closed (topped up or settings changed)' };
   if (head.balance >= (ar.threshold ?? 0)) return { reason: 'balance is not under the threshold' };
   if (attempt === 2) {
-    const first = await findRechargeAttemptById(attemptIdOf(accountId, window, 1));
+    const first = await ctx.recharges.findAttempt(attemptIdOf(accountId, window, 1));
     if (first?.status !== 'declined') return { reason: 'attempt 1 was not declined' };
   }
-  const budget = rechargeBudgetProblem(await findRechargeAttemptsOfAccount(accountId), window, Date.now(), getConfig().AUTO_RECHARGE_MAX_PER_DAY);
+  const budget = rechargeBudgetProblem(await ctx.recharges.findAttemptsOfAccount(accountId), window, ctx.clock.now().getTime(), ctx.config.AUTO_RECHARGE_MAX_PER_DAY);
   if (budget) return { reason: budget };
   return chargeable;
 }
@@ -260,17 +239,26 @@ export function windowCredited(first: { status?: string | null; credited?: boole
  * window's next step (attempt 1, or attempt 2 after a decline), with failed charge jobs (gateway
  * unreachable past their retries) put back to work. The recharge worker carries them out.
  */
-export async function rechargeSweepIntents(): Promise<ChargeIntent[]> {
-  const accounts = await findAccountsWithAutoRechargeEnabled();
+export async function rechargeSweepIntents(ctx: AppContext): Promise<ChargeIntent[]> {
+  const accounts = await ctx.accounts.findAccountsWithAutoRechargeEnabled();
   const intents: ChargeIntent[] = [];
   for (const a of accounts) {
-    const head = await admissionHead(a._id);
+    const head = await ctx.credits.admissionHead(a._id);
     if (head.balance >= (a.autoRecharge?.threshold ?? 0)) continue;
     const window = rechargeWindow(a.autoRecharge?.version ?? 0, head.topUpSeq);
-    const first = await findRechargeAttemptById(attemptIdOf(a._id, window, 1));
-    const second = first?.status === 'declined' ? await findRechargeAttemptById(attemptIdOf(a._id, window, 2)) : null;
+    const first = await ctx.recharges.findAttempt(attemptIdOf(a._id, window, 1));
+    const second = first?.status === 'declined' ? await ctx.recharges.findAttempt(attemptIdOf(a._id, window, 2)) : null;
     if (windowCredited(first, second)) continue;
-    intents.push(sweepChargeIntent(a._id, window, first, Date.now()));
+    intents.push(sweepChargeIntent(a._id, window, first, ctx.clock.now().getTime()));
   }
   return intents;
+}
+
+/**
+ * The recharge sweep: makes sure every enabled account under its threshold has its window's next
+ * charge queued, and puts failed charge jobs back to work.
+ */
+export async function sweepRecharges(ctx: AppContext): Promise<{ ensured: number }> {
+  const results = await ctx.dispatch(await rechargeSweepIntents(ctx));
+  return { ensured: results.length };
 }

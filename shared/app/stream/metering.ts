@@ -1,5 +1,4 @@
-import type { KeyIdentity } from '../billing/access';
-import { checkAccess } from '../billing/access';
+import type { KeyIdentity } from '../../platform/billing/access';
 import { debitOfAdmission, debitRequest, settleRequest, type Debit } from '../billing/metering';
 import type { AppContext } from '../context';
 
@@ -25,7 +24,7 @@ export interface PeriodInput {
 
 export async function chargePeriod(ctx: AppContext, input: PeriodInput): Promise<PeriodOutcome> {
   const live = input.key.mode === 'live';
-  const access = await checkAccess(input.plaintext, live ? { cost: input.cost, ref: input.ref } : undefined);
+  const access = await ctx.credits.checkKey(input.plaintext, live ? { cost: input.cost, ref: input.ref } : undefined);
   if (access.outcome === 'invalid') return { ok: false, reason: 'revoked' };
   // Test keys consume no credits, but their stream is requests of their daily cap: at the cap it ends.
   if (access.outcome === 'capped') return { ok: false, reason: 'capped', cap: access.cap, retryAfterS: access.retryAfterS };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { processContext } from '../../../shared/app/processContext';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../api/app';
@@ -73,7 +74,7 @@ export async function startAccountApi(): Promise<TestServer> {
 }
 
 /** Every test file's logins come from 127.0.0.1: forget its failures so one file's throttle tests do not refuse another's logins. */
-export const forgetLocalFailures = () => Promise.all(['127.0.0.1', '::ffff:127.0.0.1', '::1'].map(clearAddressFailures));
+export const forgetLocalFailures = () => Promise.all(['127.0.0.1', '::ffff:127.0.0.1', '::1'].map((address) => clearAddressFailures(processContext(), address)));
 
 async function freePort(): Promise<number> {
   const srv = createServer();

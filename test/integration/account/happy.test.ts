@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import { ledgerConsumerForThisSuite } from '../../helpers/ledgerConsumer';
 import { listKeys, accountSummary } from '../../../shared/app/billing/accounts';
 import { TEST_GATEWAY_LOG } from '../../../shared/platform/billing/gateway/testGateway';
@@ -142,16 +143,16 @@ describe('account API: happy paths', function () {
     expect(on.body.autoRecharge).to.include({ enabled: true, threshold: 1000, package: 100000 });
     const accountId = (await browser.send('GET', '/v2/account')).body.account.id;
     // The operator's view is the same repositories: one code path.
-    expect((await accountSummary(accountId)).autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 100000 });
+    expect((await accountSummary(processContext(), accountId)).autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 100000 });
     const off = await browser.send('DELETE', '/v2/account/auto-recharge');
     expect(off.status).to.equal(200);
     expect(off.body.autoRecharge.enabled).to.equal(false);
-    expect((await accountSummary(accountId)).autoRecharge.enabled).to.equal(false);
+    expect((await accountSummary(processContext(), accountId)).autoRecharge.enabled).to.equal(false);
   });
 
   it('happy: the operator CLI code sees the self-serve account and its keys (no second code path)', async () => {
     const accountId = (await browser.send('GET', '/v2/account')).body.account.id;
-    const keys = await listKeys(accountId);
+    const keys = await listKeys(processContext(), accountId);
     expect(keys.map((k) => k.name)).to.deep.equal(['production bot', 'staging']);
     expect(keys[0].revokedAt).to.be.instanceOf(Date);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApp } from '../../../api/app';
-import { applyCredit } from '../../../shared/app/billing/credits';
+import { applyCredit } from '../../../shared/platform/billing/credits';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { appendChanges, type Change } from '../../../shared/platform/feed/changeFeed';

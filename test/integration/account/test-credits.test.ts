@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { FREE_CREDITS } from '../../../shared/domain/billing/packages';
 import { setEnvForChildren } from '../../../shared/platform/config';
@@ -82,7 +83,7 @@ describe('account API: test credits are apart from live credits', function () {
     const liveEntries = await findLedgerEntriesOfAccount(accountId);
     expect(liveEntries.filter((e) => e.kind === 'purchase')).to.deep.equal([]);
     expect(liveEntries.at(-1)?.balance).to.equal(0);
-    const check = await checkLedger();
+    const check = await checkLedger(processContext());
     expect(check.problems).to.deep.equal([]);
     expect(check.balances[accountId]).to.equal(0);
     expect(check.testBalances[accountId]).to.equal(4000000);

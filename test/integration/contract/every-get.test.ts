@@ -231,9 +231,9 @@ describe('contract: every GET operation of the served OpenAPI document answers a
     );
     await appendCommitments(processContext(), [{ kind: 'recommendation', recordId: RECORD_ID, record: canonicalize({ id: RECORD_ID, odds: 2.05 }) }]);
     await bumpCacheVersion('events', 'competitions');
-    const account = await createAccount({ name: 'contract test keys' });
-    await addCredits({ accountId: String(account.id), packageCredits: 20000 });
-    testKey = (await createKey({ accountId: String(account.id), name: 'contract', mode: 'test' })).key;
+    const account = await createAccount(processContext(), { name: 'contract test keys' });
+    await addCredits(processContext(), { accountId: String(account.id), packageCredits: 20000 });
+    testKey = (await createKey(processContext(), { accountId: String(account.id), name: 'contract', mode: 'test' })).key;
     browser = new Browser(api.url);
     const signedUp = await browser.signup();
     expect(signedUp.status, JSON.stringify(signedUp.body)).to.equal(201);

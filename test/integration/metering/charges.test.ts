@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import { createApp } from '../../../api/app';
 import { revokeKey } from '../../../shared/app/billing/accounts';
 import { COST_TABLE } from '../../../shared/domain/billing/costs';
-import { applyCredit, balanceOf, testBalanceOf } from '../../../shared/app/billing/credits';
+import { applyCredit, balanceOf, testBalanceOf } from '../../../shared/platform/billing/credits';
 import { ledgerOf } from '../../../shared/domain/billing/creditModes';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
@@ -204,7 +205,7 @@ describe('metering: charges, headers and keys', function () {
   describe('security', () => {
     it('missing, unknown, malformed and revoked keys get the identical 401 body', async () => {
       const { key, keyId } = await accountWithKey(100);
-      await revokeKey(keyId);
+      await revokeKey(processContext(), keyId);
       const bodies = await Promise.all(
         (
           [
@@ -229,7 +230,7 @@ describe('metering: charges, headers and keys', function () {
     it('a revoked key stops working at once, even while cached', async () => {
       const { key, keyId } = await accountWithKey(100);
       expect((await api.get('/v2/matches', bearer(key))).status).to.equal(200); // now cached in Redis
-      await revokeKey(keyId);
+      await revokeKey(processContext(), keyId);
       expect((await api.get('/v2/matches', bearer(key))).status).to.equal(401);
     });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { hashKey } from '../../../shared/domain/billing/keys';
-import { slotOf } from '../../../shared/app/billing/ledger';
+import { slotOf } from '../../../shared/platform/billing/ledger';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { findApiKeyByHash } from '../../../shared/platform/db/repositories/accounts';
 import { deleteLedgerEntryByRef, insertForgedLedgerEntry } from '../../../shared/platform/db/repositories/fixtures';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import { addCredits } from '../../../shared/app/billing/accounts';
-import { balanceOf, heldRequestsOf } from '../../../shared/app/billing/credits';
+import { balanceOf, heldRequestsOf } from '../../../shared/platform/billing/credits';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { accountWithKey, bearer, meteredApiForThisSuite } from '../../helpers/meteredApp';
@@ -56,7 +57,7 @@ describe('metering: exact under concurrency', function () {
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
     expect(await heldRequestsOf(accountId)).to.equal(0);
-    expect((await checkLedger()).problems).to.deep.equal([]);
+    expect((await checkLedger(processContext())).problems).to.deep.equal([]);
   });
 
   it('happy: the same across two API processes', async () => {
@@ -79,13 +80,13 @@ describe('metering: exact under concurrency', function () {
     expect(l.usageSum).to.equal(-500);
     expect(l.minBalance).to.equal(0);
     expect(await heldRequestsOf(accountId)).to.equal(0);
-    expect((await checkLedger()).problems).to.deep.equal([]);
+    expect((await checkLedger(processContext())).problems).to.deep.equal([]);
   });
 
   it('happy: a top-up racing spends stays exact', async () => {
     const { accountId, key } = await accountWithKey(300);
     const spends = Array.from({ length: 1200 }, () => hit(api.url, key));
-    const topUps = [addCredits({ accountId, packageCredits: 20000 }), addCredits({ accountId, packageCredits: 20000 })];
+    const topUps = [addCredits(processContext(), { accountId, packageCredits: 20000 }), addCredits(processContext(), { accountId, packageCredits: 20000 })];
     const [hits] = await Promise.all([Promise.all(spends), Promise.all(topUps)]);
     await api.written();
     const ok = hits.filter((h) => h.status === 200).length;
@@ -95,6 +96,6 @@ describe('metering: exact under concurrency', function () {
     const l = await ledgerOf(accountId);
     expect(l.debits.length - l.refunds.length).to.equal(ok);
     expect(l.minBalance).to.be.at.least(0);
-    expect((await checkLedger()).problems).to.deep.equal([]);
+    expect((await checkLedger(processContext())).problems).to.deep.equal([]);
   });
 });

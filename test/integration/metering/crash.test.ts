@@ -1,11 +1,11 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { balanceOf, heldRequestsOf } from '../../../shared/app/billing/credits';
+import { balanceOf, heldRequestsOf } from '../../../shared/platform/billing/credits';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { sweepStaleHolds } from '../../../shared/app/billing/metering';
 import { processContext } from '../../../shared/app/processContext';
 import { connectMongo } from '../../../shared/platform/db/mongo';
-import { applyCredit } from '../../../shared/app/billing/credits';
+import { applyCredit } from '../../../shared/platform/billing/credits';
 import { countMeterHoldsOfAccount, findLedgerEntriesOfAccount, insertLegacyMeterHold } from '../../../shared/platform/db/repositories/fixtures';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { sigkillTree } from '../../helpers/kill';
@@ -46,7 +46,7 @@ describe('metering: a web process that crashes or loses Redis', function () {
     expect(await balanceOf(accountId)).to.equal(100);
     expect(await heldRequestsOf(accountId)).to.equal(0);
     expect(await findLedgerEntriesOfAccount(accountId, ['debit', 'refund'])).to.have.length(0);
-    expect((await checkLedger()).problems).to.deep.equal([]);
+    expect((await checkLedger(processContext())).problems).to.deep.equal([]);
   });
 
   it('error: holds an earlier version left in MongoDB (debit in the ledger, never settled) are refunded once', async () => {
@@ -59,7 +59,7 @@ describe('metering: a web process that crashes or loses Redis', function () {
     expect(await balanceOf(accountId)).to.equal(100);
     expect((await findLedgerEntriesOfAccount(accountId, ['refund'])).map((e) => e.ref)).to.deep.equal(['refund:legacy1']);
     expect(await countMeterHoldsOfAccount(accountId)).to.equal(0);
-    expect((await checkLedger()).problems).to.deep.equal([]);
+    expect((await checkLedger(processContext())).problems).to.deep.equal([]);
   });
 
   it('error: with Redis unreachable a metered request answers 503, charges nothing and leaks nothing', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import mongoose from 'mongoose';
 import { createKey, listKeys, revokeKey } from '../../../shared/app/billing/accounts';
 import { hashKey } from '../../../shared/domain/billing/keys';
@@ -45,13 +46,13 @@ describe('metering: keys at rest and in logs', function () {
     expect(text).to.not.include(key);
     expect(text).to.not.include(key.slice(doc.prefix.length)); // not even the secret part alone
     expect(await redisText()).to.not.include(key);
-    const listed = await listKeys(accountId);
+    const listed = await listKeys(processContext(), accountId);
     expect(JSON.stringify(listed)).to.not.include(key);
   });
 
   it('security: keys are unique and random', async () => {
     const { accountId } = await accountWithKey(500);
-    const keys = await Promise.all(Array.from({ length: 20 }, (_, i) => createKey({ accountId, name: `k${i}`, mode: i % 2 ? 'test' : 'live' })));
+    const keys = await Promise.all(Array.from({ length: 20 }, (_, i) => createKey(processContext(), { accountId, name: `k${i}`, mode: i % 2 ? 'test' : 'live' })));
     expect(new Set(keys.map((k) => k.key)).size).to.equal(20);
     expect(keys.filter((k) => k.mode === 'test').every((k) => k.key.startsWith('sk_test_'))).to.equal(true);
   });
@@ -68,7 +69,7 @@ describe('metering: keys at rest and in logs', function () {
       expect(await get('/v2/matches?fail=500', bearer(key))).to.equal(500);
       expect(await get(`/v2/matches?api_key=${other.key}`)).to.equal(401);
       expect(await get(`/v2/nope/${other.key}`)).to.equal(404);
-      await revokeKey(keyId);
+      await revokeKey(processContext(), keyId);
       expect(await get('/v2/matches', bearer(key))).to.equal(401);
       expect(await get('/v2/matches', bearer(`sk_live_${'Z'.repeat(32)}`))).to.equal(401);
       web.child.kill('SIGTERM');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { balanceOf, chargeStreamKey } from '../../../shared/app/billing/credits';
-import { findHead } from '../../../shared/app/billing/ledger';
+import { balanceOf, chargeStreamKey } from '../../../shared/platform/billing/credits';
+import { findHead } from '../../../shared/platform/billing/ledger';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
-import { startLedgerConsumer, writeCharges } from '../../../shared/app/billing/ledgerConsumer';
+import { startLedgerConsumer, writeCharges } from '../../../shared/platform/billing/ledgerConsumer';
 import { debitRequest, drainMetering, settleRequest } from '../../../shared/app/billing/metering';
 import { processContext } from '../../../shared/app/processContext';
 import { connectMongo } from '../../../shared/platform/db/mongo';
@@ -30,7 +30,7 @@ async function expectChargedOnce(accountId: string, served: number, opening: num
   expect(new Set(debits.map((d) => d.ref)).size).to.equal(served);
   expect((await findHead(accountId)).balance).to.equal(opening - served);
   expect(await balanceOf(accountId)).to.equal(opening - served);
-  expect((await checkLedger()).problems).to.deep.equal([]);
+  expect((await checkLedger(processContext())).problems).to.deep.equal([]);
 }
 
 describe('ledger consumer: charges written once, whatever dies', function () {

@@ -5,15 +5,15 @@ import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../../jobs/recharge';
 import { setAutoRecharge } from '../../../shared/app/billing/accounts';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { TEST_GATEWAY_LOG } from '../../../shared/platform/billing/gateway/testGateway';
-import { balanceOf, testBalanceOf } from '../../../shared/app/billing/credits';
+import { balanceOf, testBalanceOf } from '../../../shared/platform/billing/credits';
 import { ledgerOf, type CreditMode } from '../../../shared/domain/billing/creditModes';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
-import { runCharge } from '../../../shared/app/billing/recharge';
+import { runCharge, sweepRecharges } from '../../../shared/app/billing/recharge';
 import { redis } from '../../../shared/platform/db/redis';
 import { findAccountById, findRechargeAttemptsOfAccount } from '../../../shared/platform/db/repositories/accounts';
 import { findLedgerEntriesOfAccount, findRechargeAttemptOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { processContext } from '../../../shared/app/processContext';
-import { rechargeHandlers, sweepRecharges } from '../../../workers/handlers/recharge';
+import { rechargeHandlers } from '../../../workers/handlers/recharge';
 import { createQueueWorker } from '../../../workers/registry';
 import { type TestServer } from '../../helpers/api';
 import { FAKE_STRIPE_CUSTOMER, startFakeStripe, type FakeStripe } from '../../helpers/fakeStripe';
@@ -47,7 +47,7 @@ describe('auto-recharge', function () {
 
     it('happy: 20 simultaneous low-balance triggers give one charge and one credit', async () => {
       const { accountId, key } = await accountWithKey(1020);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
+      await setAutoRecharge(processContext(), { accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
       // 40 debits: the last 20 each leave the balance under 1000, and each triggers.
       const statuses = await spend(api, key, 40);
       expect(statuses.every((s) => s === 200)).to.equal(true);
@@ -63,12 +63,12 @@ describe('auto-recharge', function () {
       expect(await testBalanceOf(accountId)).to.equal(20000);
       const attempt = await findRechargeAttemptOfAccount(accountId);
       expect(attempt).to.include({ status: 'succeeded', credited: true, attempt: 1, amountCents: 1000 });
-      expect((await checkLedger()).problems).to.deep.equal([]);
+      expect((await checkLedger(processContext())).problems).to.deep.equal([]);
     });
 
     it('error: decline, retry after 1 hour, decline again: auto-recharge disabled, never a third charge', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_chargeDeclined', operator: true });
+      await setAutoRecharge(processContext(), { accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_chargeDeclined', operator: true });
       await spend(api, key, 5);
       await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
       const first = (await findRechargeAttemptOfAccount(accountId, 1))!;
@@ -108,11 +108,11 @@ describe('auto-recharge', function () {
 
     it('happy: a card fixed during the hour makes the retry succeed', async () => {
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', operator: true });
+      await setAutoRecharge(processContext(), { accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds', operator: true });
       await spend(api, key, 1);
       await waitUntil('attempt 1 to be declined', async () => (await findRechargeAttemptOfAccount(accountId, 1))?.status === 'declined', 30000);
       // New settings open a new window: the next trigger charges the new card at once.
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard', operator: true });
+      await setAutoRecharge(processContext(), { accountId, threshold: 1000, packageCredits: 100000, paymentMethod: 'pm_card_mastercard', operator: true });
       await new Promise((r) => setTimeout(r, 5100)); // the web process re-reads settings every 5 s
       await spend(api, key, 1);
       await waitUntil('the recharge to be credited', async () => (await rechargeEntries(accountId, 'test')).length > 0, 30000);
@@ -132,10 +132,10 @@ describe('auto-recharge', function () {
     });
     const stripeEnv = () => ({ PAYMENT_GATEWAY: 'stripe', STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey });
     /** The operator saves the settings as a Stripe deployment does (the card recorded as Stripe's). */
-    const setOnStripe = async (settings: Parameters<typeof setAutoRecharge>[0]) => {
+    const setOnStripe = async (settings: Parameters<typeof setAutoRecharge>[1]) => {
       setEnvForChildren(stripeEnv());
       try {
-        return await setAutoRecharge(settings);
+        return await setAutoRecharge(processContext(), settings);
       } finally {
         setEnvForChildren({ PAYMENT_GATEWAY: 'test', STRIPE_API_URL: 'https://api.stripe.com', STRIPE_SECRET_KEY: '' });
       }
@@ -198,7 +198,7 @@ describe('auto-recharge', function () {
     it('error: a card saved on the test gateway is never charged through Stripe: auto-recharge disabled with the reason', async () => {
       // Saved while this process runs the test gateway (no customer), charged by a Stripe worker.
       const { accountId, key } = await accountWithKey(1000);
-      await setAutoRecharge({ accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
+      await setAutoRecharge(processContext(), { accountId, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', operator: true });
       if (!workers.some((w) => w.child.exitCode === null)) spawnWorker();
       await spend(api, key, 1);
       await waitUntil('auto-recharge to be disabled', async () => (await findAccountById(accountId))?.autoRecharge?.enabled === false, 60000, 250);

@@ -1,11 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
+import { processContext } from '../../../shared/app/processContext';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { freePort, startRedisServer } from '../../../scripts/services';
-import { balanceKey, chargeStreamKey } from '../../../shared/app/billing/credits';
-import { findHead } from '../../../shared/app/billing/ledger';
+import { balanceKey, chargeStreamKey } from '../../../shared/platform/billing/credits';
+import { findHead } from '../../../shared/platform/billing/ledger';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { countLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
@@ -95,7 +96,7 @@ describe('metering: Redis restarted empty under load', function () {
       // Seeded again from the ledger: never below it, above it by no more than the bound.
       const admission = Number(await client.hget(balanceKey(accountId), 'bal'));
       expect(admission - ledgerBalance).to.be.within(0, bound);
-      expect((await checkLedger()).problems).to.deep.equal([]);
+      expect((await checkLedger(processContext())).problems).to.deep.equal([]);
     } finally {
       running = false;
       for (const p of procs) await sigkillTree(p);

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { processContext } from '../../../shared/app/processContext';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -31,9 +32,9 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
 
   before(async () => {
     await connectMongo();
-    const account = await createAccount({ name: 'live chain' });
-    await addCredits({ accountId: String(account.id), packageCredits: 20000 });
-    auth = { Authorization: `Bearer ${(await createKey({ accountId: String(account.id), name: 'live chain' })).key}` };
+    const account = await createAccount(processContext(), { name: 'live chain' });
+    await addCredits(processContext(), { accountId: String(account.id), packageCredits: 20000 });
+    auth = { Authorization: `Bearer ${(await createKey(processContext(), { accountId: String(account.id), name: 'live chain' })).key}` };
     stack = new Stack(await freePort(), DEMO);
     stack.start();
     let sampling = false;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { processContext } from '../../../shared/app/processContext';
 import { addCredits, createAccount, createKey } from '../../../shared/app/billing/accounts';
 import { countRecommendationsMatching } from '../../../shared/platform/db/repositories/ai';
 import { countEventsMatching } from '../../../shared/platform/db/repositories/events';
@@ -27,9 +28,9 @@ describe('pipeline: two real matchdays replayed through every process (FerretDB,
   before(async function () {
     if (!hasSeason(SEASON)) return this.skip();
     await connectMongo();
-    const account = await createAccount({ name: 'replay chain' });
-    await addCredits({ accountId: String(account.id), packageCredits: 20000 });
-    key = (await createKey({ accountId: String(account.id), name: 'replay chain' })).key;
+    const account = await createAccount(processContext(), { name: 'replay chain' });
+    await addCredits(processContext(), { accountId: String(account.id), packageCredits: 20000 });
+    key = (await createKey(processContext(), { accountId: String(account.id), name: 'replay chain' })).key;
     const folder = dataFolder({ [`${SEASON}.csv`]: seasonLines(SEASON, ROWS).join('\n') });
     stack = new Stack(await freePort(), {
       PROVIDERS: 'replay',

@@ -12,6 +12,7 @@ import { MemoryCreditsStore } from './memoryCreditsStore';
 import { MemoryCommitmentStore } from './memoryCommitmentStore';
 import { MemoryPicksStore } from './memoryPicksStore';
 import { MemoryCorrectionStore, MemoryRollupStore } from './memorySettlementStores';
+import { MemoryAccountStore, MemoryLedgerStore, MemoryPayments, MemoryRechargeStore, MemorySessionStore, MemoryThrottleStore } from './memoryBillingStores';
 import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
 
 /**
@@ -112,6 +113,12 @@ export interface FakeContext extends AppContext {
   readonly analysis: MemoryAnalysisStore;
   readonly picks: MemoryPicksStore;
   readonly credits: MemoryCreditsStore;
+  readonly accounts: MemoryAccountStore;
+  readonly recharges: MemoryRechargeStore;
+  readonly ledger: MemoryLedgerStore;
+  readonly payments: MemoryPayments;
+  readonly throttle: MemoryThrottleStore;
+  readonly sessions: MemorySessionStore;
   readonly commitments: MemoryCommitmentStore;
   readonly trackRecord: MemoryTrackRecordStore;
   /** Every intention dispatched, in order. */
@@ -149,6 +156,12 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<s
     analysis: new MemoryAnalysisStore(),
     picks: new MemoryPicksStore(),
     credits: new MemoryCreditsStore(() => now),
+    accounts: new MemoryAccountStore(() => now),
+    recharges: new MemoryRechargeStore(() => now),
+    ledger: new MemoryLedgerStore(),
+    payments: new MemoryPayments(),
+    throttle: new MemoryThrottleStore(),
+    sessions: new MemorySessionStore(),
     commitments: new MemoryCommitmentStore(),
     trackRecord: new MemoryTrackRecordStore(),
     dispatched,

@@ -5,7 +5,7 @@ import { routeLabel } from '../../../api/middleware/httpMetrics';
 import type { PollOutcome } from '../../../shared/app/ingest/poll';
 import { recordAnalysis, recordFirstSettlements, recordPoll } from '../../../shared/app/metrics/record';
 import { processRegistry } from '../../../shared/platform/metrics/registry';
-import { jobAgeMs } from '../../../shared/app/metrics/scrape';
+import { jobAgeMs } from '../../../shared/platform/metrics/scrape';
 import { parsePrometheus, valueOf } from '../../helpers/prometheus';
 
 const req = (method: string, originalUrl: string, route?: string, baseUrl = '') => ({ method, originalUrl, baseUrl, route: route === undefined ? undefined : { path: route } }) as unknown as Request;

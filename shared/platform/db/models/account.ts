@@ -42,7 +42,7 @@ const AccountSchema = new Schema(
     email: { type: String, default: null },
     /**
      * Opening balance, written once at creation. The live balance is the head of the account's
-     * ledger (shared/app/billing/ledger.ts balanceOf): on FerretDB 1.x a frequently rewritten counter
+     * ledger (shared/platform/billing/ledger.ts balanceOf): on FerretDB 1.x a frequently rewritten counter
      * here would race with settings updates, so nothing on the request path writes this document.
      */
     balance: { type: Number, required: true, min: 0 },

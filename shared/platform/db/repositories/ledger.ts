@@ -7,7 +7,7 @@ import { findWhereIn } from '../lookup';
 
 /*
  * The credit ledger (CreditLedger, one chain of positions per account) and the in-flight debits
- * (MeterHold). The exactly-once guarantees of shared/app/billing/ledger.ts rest on the unique indexes
+ * (MeterHold). The exactly-once guarantees of shared/platform/billing/ledger.ts rest on the unique indexes
  * on `ref` and `slot`: these functions are its queries and hold none of its rules.
  */
 

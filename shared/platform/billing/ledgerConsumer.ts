@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createRedis, redis, type RedisClient } from '../../platform/db/redis';
-import { findLedgerRefsPresent } from '../../platform/db/repositories/ledger';
-import { childLogger } from '../../platform/logger';
-import { creditsDebited, creditsUncharged } from '../../platform/metrics/registry';
+import { createRedis, redis, type RedisClient } from '../db/redis';
+import { findLedgerRefsPresent } from '../db/repositories/ledger';
+import { childLogger } from '../logger';
+import { creditsDebited, creditsUncharged } from '../metrics/registry';
 import { chargeStreamKey } from './credits';
 import { apply } from './ledger';
 

@@ -1,6 +1,6 @@
-import { luaScript } from '../../platform/db/luaScript';
+import { luaScript } from '../db/luaScript';
 import { createHash } from 'node:crypto';
-import { key, redis } from '../../platform/db/redis';
+import { key, redis } from '../db/redis';
 
 /**
  * Fixed-window counters in Redis, shared by every web process. `take` counts the attempt and

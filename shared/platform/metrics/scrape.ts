@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import { Gauge, Registry } from 'prom-client';
 import { chargesNotYetInLedger } from '../billing/credits';
-import { findProviderStatesForMetrics } from '../../platform/db/repositories/providers';
+import { findProviderStatesForMetrics } from '../db/repositories/providers';
 
 /**
  * State read when /metrics is scraped, by the web process that answers it: queue depth and age

@@ -1,7 +1,7 @@
 import { AggregatorRegistry, Gauge, Registry } from 'prom-client';
-import { childLogger } from '../../platform/logger';
-import { ownSnapshotKey, readSnapshots, type MetricsJson, type Snapshot } from '../../platform/metrics/publish';
-import { metricsProcess, processRegistry } from '../../platform/metrics/registry';
+import { childLogger } from '../logger';
+import { ownSnapshotKey, readSnapshots, type MetricsJson, type Snapshot } from './publish';
+import { metricsProcess, processRegistry } from './registry';
 import { scrapeState, type QueueSource } from './scrape';
 
 /**

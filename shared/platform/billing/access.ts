@@ -1,8 +1,8 @@
-import { getConfig } from '../../platform/config';
-import { luaScript } from '../../platform/db/luaScript';
+import { getConfig } from '../config';
+import { luaScript } from '../db/luaScript';
 import { balancePrefix, DEBIT_LUA, holdsKey, meterKey } from './credits';
-import { redis } from '../../platform/db/redis';
-import { findApiKeyForAccess } from '../../platform/db/repositories/accounts';
+import { redis } from '../db/redis';
+import { findApiKeyForAccess } from '../db/repositories/accounts';
 import { hashKey, type KeyMode } from '../../domain/billing/keys';
 
 /**
@@ -38,7 +38,7 @@ const lastUsedKey = (hash: string) => meterKey('apikey-used', hash);
 // prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end, then the debit:
 // cost (0: none), balance key prefix, holds key, the request's ref.
 // Returns {0} miss, {-1} revoked, {1, value, remaining[, debit...]} allowed (a live key's request
-// debited in the same step: shared/app/billing/credits.ts DEBIT_LUA), {2, value, retryAfterMs} limited
+// debited in the same step: shared/platform/billing/credits.ts DEBIT_LUA), {2, value, retryAfterMs} limited
 // (the key's bucket or its account's), {3, value, retryAfterS} the account's test keys' daily cap.
 // The account's keys are named by the cached value (mode|keyId|accountId), so the account's bucket
 // and cap are found in the same step: nothing is counted unless everything allows the request.

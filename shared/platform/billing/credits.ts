@@ -1,16 +1,16 @@
-import { luaScript } from '../../platform/db/luaScript';
-import { getConfig } from '../../platform/config';
-import { key, redis, tag } from '../../platform/db/redis';
-import { findLedgerEntryByRef } from '../../platform/db/repositories/ledger';
+import { luaScript } from '../db/luaScript';
+import { getConfig } from '../config';
+import { key, redis, tag } from '../db/redis';
+import { findLedgerEntryByRef } from '../db/repositories/ledger';
 import { apply, findHead, isTopUp, type LedgerOp, type OpResult } from './ledger';
 import { ledgerOf } from '../../domain/billing/creditModes';
 
 /**
  * The balance requests are admitted against: one small hash per account in Redis, debited and
  * credited by Lua scripts, so a request's debit is one atomic step whatever the number of web
- * processes. The MongoDB ledger (shared/app/billing/ledger.ts) stays the record: every kept charge is
+ * processes. The MongoDB ledger (shared/platform/billing/ledger.ts) stays the record: every kept charge is
  * appended to a Redis stream in the same step that settles it, and the ledger consumer
- * (shared/app/billing/ledgerConsumer.ts) writes the stream to the ledger in batches.
+ * (shared/platform/billing/ledgerConsumer.ts) writes the stream to the ledger in batches.
  *
  *   admission balance = ledger balance - charges still in the stream - requests in flight
  *
@@ -51,7 +51,7 @@ export const balancePrefix = () => `${meterKey('balance')}:`;
 const CREDIT_MEMORY_S = 7 * 24 * 3600;
 
 /**
- * The debit, as a Lua fragment shared by DEBIT and the key check's script (shared/app/billing/access.ts,
+ * The debit, as a Lua fragment shared by DEBIT and the key check's script (shared/platform/billing/access.ts,
  * which debits in the same step as the rate limit). Reads `balKey`, `holdsKey`, `cost`, `member`,
  * `now`; sets `debit` to {-1} no balance (seed it), {0, balance} refused, or {1, balance after,
  * topUpSeq} debited and held.

@@ -1,13 +1,13 @@
-import { processMemo } from '../../platform/processScope';
-import { luaScript } from '../../platform/db/luaScript';
-import { getConfig } from '../../platform/config';
-import { key, redis } from '../../platform/db/redis';
-import { findLedgerEntryAtSlot, insertLedgerEntriesInOrder, ledgerEntryExistsByRef } from '../../platform/db/repositories/ledger';
+import { processMemo } from '../processScope';
+import { luaScript } from '../db/luaScript';
+import { getConfig } from '../config';
+import { key, redis } from '../db/redis';
+import { findLedgerEntryAtSlot, insertLedgerEntriesInOrder, ledgerEntryExistsByRef } from '../db/repositories/ledger';
 import type { LEDGER_KINDS } from '../../domain/billing/ledgerKinds';
 
 /**
  * The credit ledger is the record of every change of balance (requests are admitted against the
- * balance in Redis, shared/app/billing/credits.ts; served requests' charges reach the ledger through
+ * balance in Redis, shared/platform/billing/credits.ts; served requests' charges reach the ledger through
  * the ledger consumer). Each account's entries form a chain (seq 1, 2, 3, ...) and every entry
  * carries the running balance after it. A change of balance is ONE insert at the next position
  * (`slot` = accountId#seq, unique): it succeeds only if no other writer took that position first
