@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { DEVIG_METHODS } from '../domain/ai/devig';
 
 /**
  * The one reader of process.env. Every variable is declared here with its type, default and
@@ -139,6 +140,13 @@ export const CONFIG_VARS = {
     "How often (real time) the scheduler asks for a refit of every sport's model, skipped when the world clock's hour has not changed since the last one: hourly in production; a replay at 3000x sets 60000 (a refit every two of its days).",
   ),
   AI_MIN_EDGE: integer('2', 0, 25, 'Minimum edge, in percent of the stake, for the AI worker to write a recommendation (and the default minEdge of /v2/ai/value-opportunities).'),
+  AI_DEVIG: {
+    type: 'string',
+    default: 'shin',
+    enum: DEVIG_METHODS,
+    description:
+      "How the AI worker takes the bookmaker's margin out of a price (the sharp book's fair price and the other books' consensus): shin (Shin's insider model, which corrects the favourite-longshot bias; where it has no answer, power, then proportional), power (each implied probability raised to one power), or proportional (1/odds over their sum). An event is analysed again at its next price move after a change.",
+  },
   RATE_LIMIT_LIVE_RPS: integer('20', 1, 1000000, 'Requests per second allowed to one live key (bursts up to twice that).'),
   ACCOUNT_RATE_LIMIT_RPS: integer(
     '0',
@@ -218,7 +226,9 @@ type ValueOf<S> = S extends { type: 'integer'; default: '' }
       ? boolean
       : S extends { type: 'list' }
         ? string[]
-        : string;
+        : S extends { enum: readonly (infer E extends string)[] }
+          ? E
+          : string;
 
 type Values = { readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_VARS)[K]> };
 

@@ -35,6 +35,7 @@ describe('config', () => {
       [{ ADMIN_PASSWORD: 'pw' }, 'ADMIN_USER'],
       [{ PROVIDERS: 'theoddsapi' }, 'THEODDSAPI_KEY'],
       [{ SIM_SPEED: '0' }, 'SIM_SPEED'],
+      [{ AI_DEVIG: 'multiplicative' }, 'AI_DEVIG'],
       [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
       [{ SIM_EPOCH: 'yesterday' }, 'SIM_EPOCH'],
       [{ THEODDSAPI_QUOTA_RESERVE: '-1' }, 'THEODDSAPI_QUOTA_RESERVE'],

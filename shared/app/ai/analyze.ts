@@ -1,7 +1,7 @@
 import { processMemo } from '../../platform/processScope';
 import { createHash } from 'node:crypto';
 import { getConfig } from '../../platform/config';
-import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket } from '../../domain/ai/eventAnalysis';
+import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket, type AnalysisOptions } from '../../domain/ai/eventAnalysis';
 import { normalizeName } from '../../domain/ai/selection';
 import { utcDay } from '../../domain/days';
 import type { AppContext } from '../context';
@@ -96,7 +96,7 @@ function remember(eventId: string, hash: string, recommendationIds: string[]): v
 }
 
 /** Everything an analysis depends on, hashed: the same inputs are never analysed twice. */
-export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number): string {
+export function inputHash(event: AnalysisEvent, fitKey: unknown, settings: Pick<AnalysisOptions, 'minEdge' | 'devigMethod'>): string {
   const markets = event.markets.map((m) => [
     m.id,
     m.betTypeSysname,
@@ -104,7 +104,7 @@ export function inputHash(event: AnalysisEvent, fitKey: unknown, minEdge: number
     m.betItems.map((i) => [i.id, i.code, i.price, i.isAvailable !== false, Object.entries(i.bookPrices ?? {}).sort(([a], [b]) => a.localeCompare(b))]),
   ]);
   return createHash('sha1')
-    .update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, minEdge]))
+    .update(JSON.stringify([event.startDateTime.toISOString(), markets, fitKey, settings.minEdge, settings.devigMethod]))
     .digest('hex');
 }
 
@@ -135,10 +135,10 @@ async function analyze(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
     return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
-  const minEdge = getConfig().AI_MIN_EDGE;
+  const { AI_MIN_EDGE: minEdge, AI_DEVIG: devigMethod } = getConfig();
   const input = toAnalysisEvent(event);
   const { fit, bookRanking, key: fitKey } = await loadFit(ctx, event.sportId);
-  const hash = inputHash(input, fitKey, minEdge);
+  const hash = inputHash(input, fitKey, { minEdge, devigMethod });
   const known = memoOf().get(eventId);
   // This process wrote another analysis of the event: the inputs changed, no need to read it.
   if (known?.hash === hash) return { status: 'unchanged' };
@@ -152,7 +152,7 @@ async function analyze(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome
   }
 
   const at = now();
-  const analysis = analyzeEvent(input, fit, { minEdge, now: at, bookRanking });
+  const analysis = analyzeEvent(input, fit, { minEdge, devigMethod, now: at, bookRanking });
   if (!analysis) return { status: 'no-prices' };
   // The analysis took time: the kickoff rule is checked again right before writing.
   if (started()) return { status: 'started' };

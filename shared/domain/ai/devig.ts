@@ -3,7 +3,8 @@
  * Proportional is the textbook baseline; power and Shin correct the favourite-longshot bias
  * (books load more margin onto longshots), which matters most for three-way soccer markets.
  */
-export type DevigMethod = 'proportional' | 'power' | 'shin';
+export const DEVIG_METHODS = ['shin', 'proportional', 'power'] as const;
+export type DevigMethod = (typeof DEVIG_METHODS)[number];
 
 export interface DevigResult {
   probabilities: number[];
@@ -83,8 +84,12 @@ export function devigShin(odds: readonly number[]): DevigResult {
   return devigShinStrict(odds) ?? devigPower(odds) ?? devigProportional(odds);
 }
 
+/**
+ * The fair probabilities by `method` (the model's setting, AI_DEVIG), each falling back as far as
+ * proportional; odds without a margin have no bias to correct and are only rescaled.
+ */
 export function devig(odds: readonly number[], method: DevigMethod = 'shin'): DevigResult {
-  if (method === 'proportional') return devigProportional(odds);
+  if (method === 'proportional' || implied(odds).reduce((s, x) => s + x, 0) <= 1) return devigProportional(odds);
   if (method === 'power') return devigPower(odds) ?? devigProportional(odds);
   return devigShin(odds);
 }

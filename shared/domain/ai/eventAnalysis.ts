@@ -31,7 +31,7 @@ export function analyzeEvent(event: AnalysisEvent, fit: AnalysisFit | null, opti
   const markets = typedMarkets(event);
   const quotes = quotesByMarket(markets, event.dataSource);
   const ranking = sharpestBooks(markets, quotes, options.bookRanking);
-  const fairs = deVigMarkets(markets, quotes, ranking);
+  const fairs = deVigMarkets(markets, quotes, ranking, options.devigMethod);
   const views = priceViews(event, fit, markets, fairs);
   if (!views) return null;
   const items = priceItems(event, markets, fairs, views, options.priceMoveScale ?? PRICE_MOVE_SCALE);

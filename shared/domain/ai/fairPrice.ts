@@ -1,8 +1,9 @@
-import { devigProportional, devigShin, type DevigMethod } from './devig';
+import { devig, type DevigMethod } from './devig';
 
 /**
  * The market's fair probabilities for one market from several bookmakers' quotes: the sharpest
- * bookmaker's price with its margin removed (Shin, falling back to power, then proportional), and
+ * bookmaker's price with its margin removed (by the model's method, AI_DEVIG: Shin by default,
+ * falling back to power, then proportional), and
  * the consensus of the others beside it (for uncertainty and dispersion, never mixed in: on EPL
  * data the soft books' consensus adds almost nothing to Pinnacle's price, docs/ai.md).
  *
@@ -58,10 +59,12 @@ function valid(q: BookQuote, width: number): boolean {
 }
 
 /**
- * Fair probabilities from the best-ranked book quoting the whole market. `ranking` lists books
- * sharpest first; a book missing from it ranks after every listed one. Null without a usable quote.
+ * Fair probabilities from the best-ranked book quoting the whole market, de-vigged by `method`
+ * (devig's default without one).
+ * `ranking` lists books sharpest first; a book missing from it ranks after every listed one. Null
+ * without a usable quote.
  */
-export function marketFair(quotes: readonly BookQuote[], ranking: readonly string[]): MarketFair | null {
+export function marketFair(quotes: readonly BookQuote[], ranking: readonly string[], method?: DevigMethod): MarketFair | null {
   if (quotes.length === 0) return null;
   const width = quotes[0].odds.length;
   const usable = quotes.filter((q) => valid(q, width));
@@ -71,11 +74,10 @@ export function marketFair(quotes: readonly BookQuote[], ranking: readonly strin
     return i < 0 ? ranking.length : i;
   };
   const sharp = [...usable].sort((a, b) => rank(a.book) - rank(b.book) || overround(a.odds) - overround(b.odds) || a.book.localeCompare(b.book))[0];
-  const fair = overround(sharp.odds) > 0 ? devigShin(sharp.odds) : devigProportional(sharp.odds);
-  const others = usable.filter((q) => q !== sharp);
-  const consensus = others.length
-    ? Array.from({ length: width }, (_, k) => others.reduce((s, q) => s + (overround(q.odds) > 0 ? devigShin(q.odds) : devigProportional(q.odds)).probabilities[k], 0) / others.length)
-    : null;
+  const fairOf = (q: BookQuote) => devig(q.odds, method);
+  const fair = fairOf(sharp);
+  const others = usable.filter((q) => q !== sharp).map((q) => fairOf(q).probabilities);
+  const consensus = others.length ? Array.from({ length: width }, (_, k) => others.reduce((s, p) => s + p[k], 0) / others.length) : null;
   return { sharpBook: sharp.book, probabilities: fair.probabilities, method: fair.method, margin: fair.margin, consensus, books: usable.length };
 }
 

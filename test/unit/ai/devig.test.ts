@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { devig, devigPower, devigProportional, devigShin, devigShinStrict } from '../../../shared/domain/ai/devig';
+import { DEVIG_METHODS, devig, devigPower, devigProportional, devigShin, devigShinStrict } from '../../../shared/domain/ai/devig';
+import { marketFair } from '../../../shared/domain/ai/fairPrice';
+import { loadConfig } from '../../../shared/platform/config';
 
 const sum = (p: number[]) => p.reduce((a, b) => a + b, 0);
 
@@ -66,5 +68,43 @@ describe('devig', () => {
   it('rejects odds that are not decimal prices above one', () => {
     expect(() => devigProportional([1, 2])).to.throw(RangeError);
     expect(() => devigShin([2])).to.throw(RangeError);
+  });
+});
+
+describe('the de-vig method is a setting of the model (AI_DEVIG)', () => {
+  const quotes = [
+    { book: 'sharp', odds: [1.52, 4.3, 7.4] },
+    { book: 'soft', odds: [1.48, 4.1, 6.9] },
+    { book: 'softer', odds: [1.45, 4.0, 6.5] },
+  ];
+  const mean = (rows: number[][], k: number) => rows.reduce((s, r) => s + r[k], 0) / rows.length;
+  for (const method of DEVIG_METHODS) {
+    it(`happy: ${method}: the sharp book's fair price and the others' consensus are both ${method}'s`, () => {
+      const fair = marketFair(quotes, ['sharp', 'soft', 'softer'], method)!;
+      expect(fair.method).to.equal(method);
+      expect(fair.probabilities).to.deep.equal(devig(quotes[0].odds, method).probabilities);
+      const others = quotes.slice(1).map((q) => devig(q.odds, method).probabilities);
+      fair.consensus!.forEach((p, k) => expect(p).to.be.closeTo(mean(others, k), 1e-15));
+    });
+  }
+
+  it('happy: the methods disagree where they should: Shin and power take from the longshot what proportional leaves', () => {
+    const fair = Object.fromEntries(DEVIG_METHODS.map((m) => [m, marketFair(quotes, ['sharp'], m)!.probabilities[2]]));
+    expect(fair.shin).to.be.below(fair.proportional);
+    expect(fair.power).to.be.below(fair.proportional);
+  });
+
+  it('edge: odds without a margin are only rescaled, whatever the method', () => {
+    for (const method of DEVIG_METHODS) {
+      const r = devig([2.1, 2.1], method);
+      expect(r.method, method).to.equal('proportional');
+      expect(r.probabilities).to.deep.equal([0.5, 0.5]);
+    }
+  });
+
+  it("happy: without a setting, Shin (the configuration's default)", () => {
+    expect(marketFair(quotes, ['sharp'])!.method).to.equal('shin');
+    expect(loadConfig({}).AI_DEVIG).to.equal('shin');
+    expect(loadConfig({ AI_DEVIG: 'power' }).AI_DEVIG).to.equal('power');
   });
 });

@@ -1,4 +1,5 @@
 import { marketType, type MarketType } from '../../markets/catalog';
+import type { DevigMethod } from '../devig';
 import { marketFair, overround, rankBooks, type BookQuote, type MarketFair } from '../fairPrice';
 import type { AnalysisBetItem, AnalysisEvent, AnalysisMarket } from './types';
 
@@ -53,14 +54,14 @@ export function sharpestBooks(markets: readonly TypedMarket[], quotes: Map<strin
   return rankBooks(margins);
 }
 
-/** Step 3, de-vig: the sharp book's fair price of each fully quoted market. */
-export function deVigMarkets(markets: readonly TypedMarket[], quotes: Map<string, BookQuote[]>, ranking: readonly string[]): Map<string, MarketFair> {
+/** Step 3, de-vig: the sharp book's fair price of each fully quoted market, by `method`. */
+export function deVigMarkets(markets: readonly TypedMarket[], quotes: Map<string, BookQuote[]>, ranking: readonly string[], method?: DevigMethod): Map<string, MarketFair> {
   const fairs = new Map<string, MarketFair>();
   for (const { market, type } of markets) {
     // Double chance outcomes overlap (their probabilities sum to two): no de-vig applies; the
     // grid prices them from the exclusive markets.
     if (type.kind === 'doubleChance') continue;
-    const f = marketFair(quotes.get(market.id) ?? [], ranking);
+    const f = marketFair(quotes.get(market.id) ?? [], ranking, method);
     if (f) fairs.set(market.id, f);
   }
   return fairs;

@@ -1,4 +1,5 @@
 import type { LocalizedText } from '../../sports';
+import type { DevigMethod } from '../devig';
 import type { EventHeader, RecommendationIdentity } from '../eventHeader';
 import type { Sentence } from '../narrative';
 import type { OutcomeDistribution } from '../pricing';
@@ -38,6 +39,8 @@ export interface AnalysisFit {
 
 export interface AnalysisOptions {
   minEdge: number;
+  /** How a price's margin is taken out (AI_DEVIG); devig's default (Shin) when not given. */
+  devigMethod?: DevigMethod;
   now: Date;
   /** Books sharpest first, from the refit's margin history; absent or empty: rank within this event. */
   bookRanking?: readonly string[];
