@@ -6,6 +6,7 @@ import type { CorrectionStore, RollupStore, SettlementStore } from './settlement
 import type { IngestStore } from './ingest/ports';
 import type { AnalysisStore } from './ai/ports';
 import type { PicksStore } from './ai/picksPorts';
+import type { RefitStore } from './ai/refitPorts';
 import type { AccountStore, CreditsStore, LedgerStore, Payments, RechargeStore, SessionStore, ThrottleStore } from './billing/ports';
 import type { CommitmentStore } from './commitments/ports';
 import type { TrackRecordStore } from './trackRecord/ports';
@@ -40,6 +41,8 @@ export interface AppContext {
   readonly analysis: AnalysisStore;
   /** A day's featured picks. */
   readonly picks: PicksStore;
+  /** A sport's model fit. */
+  readonly refit: RefitStore;
   /** Metering's credits: the admission balance and its holds, the ledger's credits, the auto-recharge settings. */
   readonly credits: CreditsStore;
   /** Accounts, their keys, sign-ins, payment settings and usage. */

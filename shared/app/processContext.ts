@@ -6,6 +6,7 @@ import { analysisStore } from '../platform/stores/analysis';
 import { accountStore, creditsStore, ledgerStore, payments, rechargeStore, sessionStore, throttleStore } from '../platform/stores/billing';
 import { commitmentStore } from '../platform/stores/commitments';
 import { picksStore } from '../platform/stores/picks';
+import { refitStore } from '../platform/stores/refit';
 import { correctionStore, rollupStore, settlementStore } from '../platform/stores/settlement';
 import { trackRecordStore } from '../platform/stores/trackRecord';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
@@ -43,6 +44,7 @@ export function productionContext(): AppContext {
     ingest: ingestStore(),
     analysis: { ...analysisStore(), commitRecommendations: (ids, event, written) => commitRecommendations(ctx, ids, event, written) },
     picks: picksStore(),
+    refit: refitStore(),
     credits: creditsStore(),
     accounts: accountStore(),
     recharges: rechargeStore(),

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { beginAnalysis, beginPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
-import { analyzeEventJob, forgetFits } from '../../shared/app/ai/analyze';
+import { analyzeEventJob } from '../../shared/app/ai/analyze';
 import { rebuildPicksForDay } from '../../shared/app/ai/picks';
 import { refitJob } from '../../shared/app/ai/refit';
 import type { AppContext } from '../../shared/app/context';
@@ -23,14 +23,6 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
         return rebuildPicksForDay(ctx, job.data.day);
       },
     ],
-    [
-      'refit',
-      async (job: Job<AiPayloads['refit']>) => {
-        // The world's now: a replay of 2018 fits on 2018's games (the real clock would see none in its window).
-        const outcome = await refitJob(job.data.sportId, job.data.window, ctx.clock.worldNow());
-        forgetFits();
-        return outcome;
-      },
-    ],
+    ['refit', (job: Job<AiPayloads['refit']>) => refitJob(ctx, job.data.sportId, job.data.window)],
   ];
 }

@@ -11,6 +11,7 @@ import { MemoryAnalysisStore } from './memoryAnalysisStore';
 import { MemoryCreditsStore } from './memoryCreditsStore';
 import { MemoryCommitmentStore } from './memoryCommitmentStore';
 import { MemoryPicksStore } from './memoryPicksStore';
+import { MemoryRefitStore } from './memoryRefitStore';
 import { MemoryCorrectionStore, MemoryRollupStore } from './memorySettlementStores';
 import { MemoryAccountStore, MemoryLedgerStore, MemoryPayments, MemoryRechargeStore, MemorySessionStore, MemoryThrottleStore } from './memoryBillingStores';
 import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
@@ -112,6 +113,7 @@ export interface FakeContext extends AppContext {
   readonly ingest: MemoryIngestStore;
   readonly analysis: MemoryAnalysisStore;
   readonly picks: MemoryPicksStore;
+  readonly refit: MemoryRefitStore;
   readonly credits: MemoryCreditsStore;
   readonly accounts: MemoryAccountStore;
   readonly recharges: MemoryRechargeStore;
@@ -155,6 +157,7 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<s
     ingest: new MemoryIngestStore(),
     analysis: new MemoryAnalysisStore(),
     picks: new MemoryPicksStore(),
+    refit: new MemoryRefitStore(),
     credits: new MemoryCreditsStore(() => now),
     accounts: new MemoryAccountStore(() => now),
     recharges: new MemoryRechargeStore(() => now),

@@ -1,4 +1,5 @@
 import { liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../../domain/events/liveViews';
+import type { ClosingLine } from '../../../domain/ingest/closing';
 import type { StoredMarket } from '../../../domain/ingest/stored';
 import { findWhereIn } from '../lookup';
 import { Event, EventPrices, LiveEventData, ProviderState } from '../models';
@@ -157,7 +158,7 @@ export async function findLiveOddsDataSourcesOfEvent(eventId: string): Promise<s
 export async function findEventMarketsOfSportSince(sportId: number, since: Date, limit: number) {
   const events = await Event.find({ sportId, startDateTime: { $gte: since } }, { dataSource: 1, closingLine: 1 })
     .limit(limit)
-    .lean<{ _id: string; dataSource: string; closingLine?: unknown }[]>();
+    .lean<{ _id: string; dataSource: string; closingLine?: ClosingLine | null }[]>();
   const prices = await findPricesOfEvents(events.map((e) => String(e._id)));
   return events.map((e) => ({ ...e, markets: prices.get(String(e._id))?.markets ?? [] }));
 }
