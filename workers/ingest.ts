@@ -1,7 +1,6 @@
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { hostname } from 'node:os';
 import { ingestQueue } from '../jobs/ingest';
-import { getConfig } from '../shared/platform/config';
 import { invalidateListing } from '../shared/platform/listing/store';
 import { migrateStoredEvents } from '../shared/app/ingest/migrate';
 import { closeProviders, providerHandle } from '../shared/platform/providers/registry';
@@ -14,12 +13,13 @@ import { main, workerService, type Service } from './runtime';
 export async function startIngest(): Promise<Service> {
   // Build every configured provider now: a bad scenario file stops the process at start,
   // naming the offending field, instead of failing each poll.
-  for (const name of getConfig().PROVIDERS) providerHandle(name);
-  await migrateStoredEvents();
+  const ctx = processContext();
+  for (const name of ctx.config.PROVIDERS) providerHandle(name);
+  await migrateStoredEvents(ctx);
   // This worker's state is read back from the store; a poll of a previous run may have died
   // between its writes and the listing's: the next reader rebuilds the listing from the store.
   await invalidateListing();
-  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers(processContext()), { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
+  const service = workerService(createQueueWorker(ingestQueue, ingestHandlers(ctx), { concurrency: 1, name: `ingest@${hostname()}:${process.pid}` }));
   return {
     name: service.name,
     stop: async () => {

@@ -11,7 +11,7 @@ import { correctionStore, rollupStore, settlementStore } from '../platform/store
 import { trackRecordStore } from '../platform/stores/trackRecord';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
 import type { AppContext } from './context';
-import { ingestStore } from './ingest/store';
+import { ingestStore } from '../platform/stores/ingest';
 import { dispatch } from './intents';
 import { recordFirstSettlements } from './metrics/record';
 import { refreshRollupDays, RollupRefresher } from './settlement/rollups';

@@ -1,5 +1,4 @@
 import type { ingestQueue } from '../../jobs/ingest';
-import { getConfig } from '../../shared/platform/config';
 import { pollProvider, type PollOutcome } from '../../shared/app/ingest/poll';
 import { providerHandle } from '../../shared/platform/providers/registry';
 import type { AppContext } from '../../shared/app/context';
@@ -14,7 +13,7 @@ export function ingestHandlers(ctx: AppContext): Registration<typeof ingestQueue
       // worker still describes the same instant.
       async (job): Promise<PollOutcome> => {
         const { provider, slot } = job.data;
-        const intervalMs = getConfig().POLL_INTERVAL_MS;
+        const intervalMs = ctx.config.POLL_INTERVAL_MS;
         if (job.data.intervalMs !== undefined && job.data.intervalMs !== intervalMs) {
           // Left in the queue by a run with another POLL_INTERVAL_MS: its slot means another instant.
           ctx.log({ provider, slot }).warn({ jobIntervalMs: job.data.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');

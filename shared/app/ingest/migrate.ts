@@ -1,7 +1,5 @@
-import { getConfig } from '../../platform/config';
-import { hasEventsOfEarlierLayout, migrateEventsOfEarlierLayout, type MigrationOutcome } from '../../platform/db/repositories/eventMigration';
-import { childLogger } from '../../platform/logger';
-import { forgetIngestState, whileIngestPaused } from './state';
+import type { AppContext } from '../context';
+import type { MigrationOutcome } from './ports';
 
 /**
  * Moves events stored in the layout before prices had documents of their own (a deployment
@@ -9,11 +7,13 @@ import { forgetIngestState, whileIngestPaused } from './state';
  * The ingest worker runs it at start; a store already migrated costs one query. Returns what
  * moved, or null when nothing had to.
  */
-export async function migrateStoredEvents(providers: readonly string[] = getConfig().PROVIDERS): Promise<MigrationOutcome | null> {
-  if (!(await hasEventsOfEarlierLayout())) return null;
-  const paused = (i: number): Promise<MigrationOutcome> => (i < providers.length ? whileIngestPaused(providers[i], () => paused(i + 1)) : migrateEventsOfEarlierLayout());
+export async function migrateStoredEvents(ctx: AppContext, providers: readonly string[] = ctx.config.PROVIDERS): Promise<MigrationOutcome | null> {
+  const store = ctx.ingest;
+  if (!(await store.hasEventsOfEarlierLayout())) return null;
+  const paused = (i: number): Promise<MigrationOutcome> => (i < providers.length ? store.whilePaused(providers[i], () => paused(i + 1)) : store.migrateEventsOfEarlierLayout());
   const out = await paused(0);
-  for (const p of providers) await forgetIngestState(p);
-  childLogger({ component: 'ingest' }).warn(out, 'events of the earlier layout moved: prices, views and settlement markers in documents of their own');
+  // Every ingest worker reads the moved events back from the store on its next poll.
+  for (const p of providers) await store.invalidateState(p);
+  ctx.log({ component: 'ingest' }).warn(out, 'events of the earlier layout moved: prices, views and settlement markers in documents of their own');
   return out;
 }

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { utcDay } from '../../domain/days';
 import { isRecord } from '../../domain/records';
-import { getConfig } from '../../platform/config';
 import type { AppContext } from '../context';
 import type { Intent } from '../intents';
 import { BreakerOpenError, guardedCall, type BreakerState } from '../../platform/providers/breaker';
@@ -53,7 +52,7 @@ interface SlotState {
   intervalMs: number;
 }
 
-const slotState = (opts: PollOptions): SlotState => ({ slot: opts.slot, intervalMs: opts.intervalMs ?? getConfig().POLL_INTERVAL_MS });
+const slotState = (ctx: AppContext, opts: PollOptions): SlotState => ({ slot: opts.slot, intervalMs: opts.intervalMs ?? ctx.config.POLL_INTERVAL_MS });
 
 /**
  * The last slot polled, if it can be compared with this one. A state written under another
@@ -215,7 +214,7 @@ async function runPoll(ctx: AppContext, handle: ProviderHandle, opts: PollOption
   const read = nowMs();
   const now = ctx.clock.now();
   const capturedAt = provider.feedTime ? provider.feedTime(opts.at) : now;
-  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: getConfig().AI_REANALYZE_MINUTES * 60_000 });
+  const plan = planIngest({ provider: name, capturedAt, events, odds, live: liveStats, results }, previous, now, { reanalyzeMs: ctx.config.AI_REANALYZE_MINUTES * 60_000 });
   const planned = nowMs();
   // Until the writes are acknowledged no memory of this provider's state is valid (a crash here
   // makes the next poll read the store); the changes are staged first so that a crash after the
@@ -232,7 +231,7 @@ async function runPoll(ctx: AppContext, handle: ProviderHandle, opts: PollOption
   const stageMs = lap();
   const { counts: written, ms: stored } = await store.applyPlan(plan, now);
   lap();
-  await followUps(ctx, plan, events, opts.settlementDelayMs ?? (() => getConfig().settlementDelayMs()));
+  await followUps(ctx, plan, events, opts.settlementDelayMs ?? (() => ctx.config.settlementDelayMs()));
   const followUpsMs = lap();
   const partial = errors.length > 0;
   // The provider's freshness, once per poll: the instant every live form of its events is served
@@ -249,7 +248,7 @@ async function runPoll(ctx: AppContext, handle: ProviderHandle, opts: PollOption
   });
   await store.publishStagedChanges(name);
   await store.saveState(name, plan.next);
-  await store.recordSlot(name, JSON.stringify(slotState(opts)));
+  await store.recordSlot(name, JSON.stringify(slotState(ctx, opts)));
   const writeMs = { ...stored, stage: stageMs, followUps: followUpsMs, finish: lap() };
   const done = nowMs();
   const outcome: PollOutcome = {
@@ -279,7 +278,7 @@ export async function pollProvider(ctx: AppContext, handle: ProviderHandle, opts
   const name = handle.provider.name;
   const res = await ctx.ingest.withProviderLock(name, async (): Promise<PollOutcome> => {
     const heldFrom = ctx.clock.now().getTime();
-    const last = lastSlot(ctx, name, await ctx.ingest.readSlot(name), slotState(opts), heldFrom);
+    const last = lastSlot(ctx, name, await ctx.ingest.readSlot(name), slotState(ctx, opts), heldFrom);
     if (last !== null && last >= opts.slot) {
       ctx.log({ provider: name, slot: opts.slot }).info({ lastSlot: last }, 'this slot or a later one was already polled: skipped');
     }

@@ -1,7 +1,33 @@
 import type { CacheScope } from '../../domain/cacheScopes';
 import type { Change } from '../../domain/feed/changes';
 import type { IngestPlan, PrevState } from '../../domain/ingest/plan';
-import type { ProviderStateFields } from '../../platform/db/repositories/providers';
+
+/** What a poll writes of its provider's state (what /v2/health and the metrics read). */
+export interface ProviderStateFields {
+  lastAttemptAt?: Date;
+  lastSuccessAt?: Date;
+  lastError?: string | null;
+  eventsSeen?: number;
+  /** The breaker as the poll left it. */
+  breaker?: string;
+  /** Whether the provider's last stored prices are served as stale (its last poll failed, or was partial). */
+  stale?: boolean;
+  /** The feed instant (world time) the poll read: the provider's freshness. */
+  capturedAt?: Date;
+  /** The request quota the provider reported. */
+  quota?: unknown;
+}
+
+/** What the migration of events stored in an earlier layout moved. */
+export interface MigrationOutcome {
+  events: number;
+  prices: number;
+  views: number;
+  markers: number;
+  snapshotsDropped: boolean;
+  /** Prices documents whose tables were stored nested, now packed. */
+  pricesPacked: number;
+}
 
 /** What a poll wrote, by kind of document (upserted or modified). */
 export interface ApplyCounts {
@@ -20,7 +46,7 @@ export interface AppliedPlan {
   ms: Record<keyof Omit<ApplyCounts, 'markets'>, number>;
 }
 
-/** The stored state of a provider's events as the planner compares against it (./state.ts). */
+/** The stored state of a provider's events as the planner compares against it (shared/platform/ingest/state.ts). */
 export interface LoadedState {
   states: Map<string, PrevState>;
   /** Events read from the store (0 when ingestion's memory of them held). */
@@ -30,7 +56,7 @@ export interface LoadedState {
 /**
  * What a poll of a provider reads and writes, besides the provider itself. The process binds it
  * to the repositories, ingestion's state memory, the change feed, the page cache's versions, the
- * listing, Redis and the world clock (./store.ts); unit tests to memory.
+ * listing, Redis and the world clock (shared/platform/stores/ingest.ts); unit tests to memory.
  */
 export interface IngestStore {
   /** Sets fields of the provider's state (what /v2/health and the metrics read), creating it on the first poll. */
@@ -50,7 +76,7 @@ export interface IngestStore {
   /** Once the writes are acknowledged: the state they left is the next poll's. */
   saveState(provider: string, states: Map<string, PrevState>): Promise<void>;
 
-  /** Writes a plan: references and events first, then prices, live data and history (./apply.ts). */
+  /** Writes a plan: references and events first, then prices, live data and history (shared/platform/ingest/apply.ts). */
   applyPlan(plan: IngestPlan, now: Date): Promise<AppliedPlan>;
   /** The insights of events whose status changed follow it. */
   syncInsightStatuses(changes: IngestPlan['statusChanges']): Promise<void>;
@@ -72,4 +98,8 @@ export interface IngestStore {
   withProviderLock<T>(provider: string, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
   /** Moves the shared simulated clock forward (never back, never on real time). */
   skipWorldClockTo(worldMs: number): Promise<void>;
+  /** Whether events are stored in the layout before prices had documents of their own (a deployment upgraded in place). */
+  hasEventsOfEarlierLayout(): Promise<boolean>;
+  /** Moves every event of the earlier layout; returns what moved. */
+  migrateEventsOfEarlierLayout(): Promise<MigrationOutcome>;
 }

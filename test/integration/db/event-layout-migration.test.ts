@@ -5,6 +5,7 @@ import { collectionExists, deleteAllIngested, insertRawEventDocuments, insertRaw
 import { findEventsForSettlement } from '../../../shared/platform/db/repositories/settlementEvents';
 import { findIngestStateRows } from '../../../shared/platform/db/repositories/events';
 import { migrateStoredEvents } from '../../../shared/app/ingest/migrate';
+import { processContext } from '../../../shared/app/processContext';
 import { eventDoc, seedReference } from '../../helpers/fixtures';
 
 /**
@@ -26,7 +27,7 @@ describe('events of the earlier layout are moved at ingest start', function () {
     const completed = { ...eventDoc({ id: 'm2', start, status: 'completed' }), views: 0, settledVersion: 1, settledAt: new Date('2026-11-20T21:00:00Z'), resultVersion: 1, liveStats: null };
     await insertRawEventDocuments([upcoming, completed], [{ _id: 'm2|simulated', eventId: 'm2', dataSource: 'simulated', capturedAt: start, liveMarkets: [] }]);
 
-    const out = await migrateStoredEvents(['simulated']);
+    const out = await migrateStoredEvents(processContext(), ['simulated']);
     expect(out).to.include({ events: 2, prices: 2, views: 1, markers: 1, snapshotsDropped: true });
 
     const m1 = (await findEventById('m1'))!;
@@ -44,7 +45,7 @@ describe('events of the earlier layout are moved at ingest start', function () {
       for (const f of ['markets', 'views', 'settledVersion', 'settledAt', 'liveStats', 'oddsUpdatedAt', 'analysisVersion']) expect(e, `${id}.${f}`).to.not.have.property(f);
     }
     expect(await collectionExists('liveoddssnapshots')).to.equal(false);
-    expect(await migrateStoredEvents(['simulated'])).to.equal(null);
+    expect(await migrateStoredEvents(processContext(), ['simulated'])).to.equal(null);
   });
 
   it('happy: prices stored with nested tables are packed, served the same, and a second run packs nothing', async () => {
@@ -53,7 +54,7 @@ describe('events of the earlier layout are moved at ingest start', function () {
     const previous = [{ id: nested.markets[0].betItems[0].id, price: 1.01, bookPrices: { simbook: 1.02 } }];
     await insertRawPricesDocuments([{ _id: 'm3', dataSource: 'simulated', markets: nested.markets, previous, movedAt: new Date(), liveFrom: null, analysisVersion: 2 }]);
 
-    const out = await migrateStoredEvents(['simulated']);
+    const out = await migrateStoredEvents(processContext(), ['simulated']);
     expect(out).to.include({ pricesPacked: 1 });
 
     const raw = (await findRawPricesDocument('m3'))!;
@@ -62,6 +63,6 @@ describe('events of the earlier layout are moved at ingest start', function () {
     expect(JSON.parse(raw.marketsJson as string)).to.deep.equal(nested.markets);
     expect((await findEventById('m3'))!.markets).to.deep.equal(nested.markets);
     expect((await findIngestStateRows(['m3'])).prices.get('m3')).to.deep.include({ analysisVersion: 2, markets: nested.markets });
-    expect(await migrateStoredEvents(['simulated'])).to.equal(null);
+    expect(await migrateStoredEvents(processContext(), ['simulated'])).to.equal(null);
   });
 });

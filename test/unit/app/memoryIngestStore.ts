@@ -1,8 +1,7 @@
-import type { AppliedPlan, IngestStore, LoadedState } from '../../../shared/app/ingest/ports';
+import type { AppliedPlan, IngestStore, LoadedState, MigrationOutcome, ProviderStateFields } from '../../../shared/app/ingest/ports';
 import type { CacheScope } from '../../../shared/domain/cacheScopes';
 import type { Change } from '../../../shared/domain/feed/changes';
 import type { DocWrite, HistoryDoc, IngestPlan, PrevState } from '../../../shared/domain/ingest/plan';
-import type { ProviderStateFields } from '../../../shared/platform/db/repositories/providers';
 
 type Step = keyof IngestStore;
 
@@ -174,5 +173,17 @@ export class MemoryIngestStore implements IngestStore {
   async skipWorldClockTo(worldMs: number) {
     this.step('skipWorldClockTo');
     this.worldClockSkips.push(worldMs);
+  }
+  /** Events stored in the earlier layout (what a migration moves), as its outcome counts them. */
+  earlierLayout: MigrationOutcome | null = null;
+  async hasEventsOfEarlierLayout() {
+    this.step('hasEventsOfEarlierLayout');
+    return this.earlierLayout !== null;
+  }
+  async migrateEventsOfEarlierLayout() {
+    this.step('migrateEventsOfEarlierLayout');
+    const moved = this.earlierLayout ?? { events: 0, prices: 0, views: 0, markers: 0, snapshotsDropped: false, pricesPacked: 0 };
+    this.earlierLayout = null;
+    return moved;
   }
 }

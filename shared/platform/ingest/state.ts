@@ -1,8 +1,8 @@
-import { processMemo } from '../../platform/processScope';
+import { processMemo } from '../processScope';
 import { randomUUID } from 'node:crypto';
-import { key, redis } from '../../platform/db/redis';
-import { waitForLock } from '../../platform/locks';
-import { findIngestStateRows } from '../../platform/db/repositories/events';
+import { key, redis } from '../db/redis';
+import { waitForLock } from '../locks';
+import { findIngestStateRows } from '../db/repositories/events';
 import { statsOf, type StatKey } from '../../domain/stats';
 import type { PrevLive, PrevState } from '../../domain/ingest/plan';
 import type { StoredMarket, StoredStats } from '../../domain/ingest/stored';

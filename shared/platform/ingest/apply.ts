@@ -1,14 +1,16 @@
-import { processMemo } from '../../platform/processScope';
+import { processMemo } from '../processScope';
 import type { Document } from 'mongodb';
-import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, writeLiveEventData } from '../../platform/db/repositories/events';
-import { setInsightsStatusWhereDifferent } from '../../platform/db/repositories/ai';
-import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../../platform/db/repositories/reference';
-import type { BulkCounts } from '../../platform/db/bulk';
+import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, writeLiveEventData } from '../db/repositories/events';
+import { setInsightsStatusWhereDifferent } from '../db/repositories/ai';
+import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../db/repositories/reference';
+import type { BulkCounts } from '../db/bulk';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { IngestPlan } from '../../domain/ingest/plan';
-import type { AppliedPlan } from './ports';
 
-/** The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts). */
+/**
+ * The I/O half of ingestion: write what a plan decided (the state it compares against: state.ts);
+ * the poll (shared/app/ingest/poll.ts) reaches it through the ingest store.
+ */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type WriteOp = AnyBulkWriteOperation<any>;
@@ -59,7 +61,7 @@ export async function syncInsightStatuses(changes: IngestPlan['statusChanges']):
  * changed ones updated by id; a reprice's history is one insert that a unique id deduplicates, so
  * a replay appends nothing.
  */
-export async function applyPlan(plan: IngestPlan, now: Date): Promise<AppliedPlan> {
+export async function applyPlan(plan: IngestPlan, now: Date) {
   let t = Date.now();
   const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
