@@ -52,7 +52,7 @@ export function streamRoute(): Route {
       const filter = streamFilterOf(query);
       const cfg = getConfig();
       const { key, priced, debit } = metered;
-      const start = await startOf(lastEventId);
+      const start = await startOf(app, lastEventId);
       const connectionId = nextRef();
       const limit = key.mode === 'live' ? cfg.STREAM_MAX_CONNECTIONS_LIVE : cfg.STREAM_MAX_CONNECTIONS_TEST;
       if (!(await acquireSlot(key.keyId, connectionId, limit, cfg.STREAM_HEARTBEAT_MS * 3))) {

@@ -9,6 +9,7 @@ import type { PicksStore } from './ai/picksPorts';
 import type { RefitStore } from './ai/refitPorts';
 import type { AccountStore, CreditsStore, LedgerStore, Payments, RechargeStore, SessionStore, ThrottleStore } from './billing/ports';
 import type { CommitmentStore } from './commitments/ports';
+import type { StreamStore } from './stream/ports';
 import type { TrackRecordStore } from './trackRecord/ports';
 
 /**
@@ -59,6 +60,8 @@ export interface AppContext {
   /** The commitments chain: its links, published heads, and the bets it commits. */
   readonly commitments: CommitmentStore;
   readonly trackRecord: TrackRecordStore;
+  /** An open stream's change feed, connection slots and events' meta. */
+  readonly stream: StreamStore;
 }
 
 export interface Clock {

@@ -8,6 +8,7 @@ import { commitmentStore } from '../platform/stores/commitments';
 import { picksStore } from '../platform/stores/picks';
 import { refitStore } from '../platform/stores/refit';
 import { correctionStore, rollupStore, settlementStore } from '../platform/stores/settlement';
+import { streamStore } from '../platform/stores/stream';
 import { trackRecordStore } from '../platform/stores/trackRecord';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
 import type { AppContext } from './context';
@@ -54,6 +55,7 @@ export function productionContext(): AppContext {
     sessions: sessionStore(),
     commitments: commitmentStore(),
     trackRecord: trackRecordStore(),
+    stream: streamStore(),
   };
   return ctx;
 }

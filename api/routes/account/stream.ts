@@ -61,7 +61,7 @@ export function accountStreamRoutes(): Route[] {
         const lastEventId = lastEventIdOf(req, query);
         const filter = streamFilterOf(query);
         const cfg = getConfig();
-        const start = await startOf(lastEventId);
+        const start = await startOf(app, lastEventId);
         const connectionId = nextRef();
         const slot = accountStreamSlot(accountId);
         if (!(await acquireSlot(slot, connectionId, cfg.STREAM_MAX_CONNECTIONS_TEST, cfg.STREAM_HEARTBEAT_MS * 3))) {

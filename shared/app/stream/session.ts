@@ -12,12 +12,8 @@ import {
   type StreamFilter,
   type StreamMessage,
 } from '../../domain/stream/messages';
-import { getConfig } from '../../platform/config';
-import { readChanges, resumePoint } from '../../platform/feed/changeFeed';
-import { feedReader, type FeedSubscriber } from '../../platform/stream/feedReader';
-import { refreshSlot, releaseSlot } from '../../platform/stream/slots';
+import type { FeedSubscriber } from '../../platform/stream/feedReader';
 import type { AppContext } from '../context';
-import { eventMetaOf, keptEventMeta } from './eventMeta';
 
 /**
  * One open stream (GET /v2/stream and GET /v2/account/stream, docs/stream.md): where it starts
@@ -45,9 +41,9 @@ export interface SseSink {
 export type StreamStart = { from: 'now'; snapshot?: SnapshotReason } | { from: 'id'; afterId: string };
 
 /** Decides where a stream starts from the client's last id (read before the stream's headers go out). */
-export async function startOf(lastEventId: string | undefined): Promise<StreamStart> {
+export async function startOf(ctx: AppContext, lastEventId: string | undefined): Promise<StreamStart> {
   if (lastEventId === undefined) return { from: 'now' };
-  return resumeDecision(lastEventId, getConfig().STREAM_RESUME_WINDOW_MS, await resumePoint(lastEventId));
+  return resumeDecision(lastEventId, ctx.config.STREAM_RESUME_WINDOW_MS, await ctx.stream.resumePoint(lastEventId));
 }
 
 /** What a period's check decided: go on, or end the stream with this error (the error shape). */
@@ -97,10 +93,10 @@ const DELAYED_POLL_MS = 1000;
 const messages = new WeakMap<ChangeEntry, StreamMessage>();
 const texts = new WeakMap<StreamMessage, string>();
 const delayedTexts = new WeakMap<StreamMessage, string>();
-function messageOfEntry(e: ChangeEntry): StreamMessage {
+function messageOfEntry(ctx: AppContext, e: ChangeEntry): StreamMessage {
   let m = messages.get(e);
   if (m === undefined) {
-    m = messageOf(e, keptEventMeta(e.change.eventId));
+    m = messageOf(e, ctx.stream.keptEventMeta(e.change.eventId));
     messages.set(e, m);
   }
   return m;
@@ -159,9 +155,9 @@ export class StreamSession implements FeedSubscriber {
   async run(): Promise<void> {
     open.add(this);
     this.sink.once('close', () => this.close());
-    const cfg = getConfig();
+    const cfg = this.ctx.config;
     try {
-      const position = await feedReader().subscribe(this);
+      const position = await this.ctx.stream.subscribe(this);
       if (this.closed) return;
       if (this.heard === null || (position !== null && after(position, this.heard))) this.heard = position;
       this.sink.write('retry: 2000\n\n');
@@ -247,7 +243,7 @@ export class StreamSession implements FeedSubscriber {
         this.awaitDrain();
         return;
       }
-      if (this.behindSince !== null && Date.now() - this.behindSince > getConfig().STREAM_SLOW_READER_MS) {
+      if (this.behindSince !== null && Date.now() - this.behindSince > this.ctx.config.STREAM_SLOW_READER_MS) {
         await this.mergeBehind();
         continue;
       }
@@ -291,7 +287,7 @@ export class StreamSession implements FeedSubscriber {
     let i = 0;
     while (i < this.queue.length && !this.sink.writableNeedDrain) {
       const e = this.queue[i++];
-      this.write(textOf(messageOfEntry(e), delayed));
+      this.write(textOf(messageOfEntry(this.ctx, e), delayed));
       this.done = e.id;
     }
     this.queue = i === this.queue.length ? [] : this.queue.slice(i);
@@ -303,13 +299,13 @@ export class StreamSession implements FeedSubscriber {
     if (!entries.length) return;
     const { filter } = this.input;
     if (needsMeta(filter)) {
-      const metas = await eventMetaOf(entries.filter((e) => !filter.eventIds || filter.eventIds.has(e.change.eventId)).map((e) => e.change.eventId));
+      const metas = await this.ctx.stream.eventMetaOf(entries.filter((e) => !filter.eventIds || filter.eventIds.has(e.change.eventId)).map((e) => e.change.eventId));
       for (const e of entries) if (passes(filter, e, metas.get(e.change.eventId))) this.queue.push(e);
     } else {
       const passing = entries.filter((e) => passes(filter, e, undefined));
       // The teams' names the messages carry, kept per process and read once per event. Names are
       // an aid, not the change: when MongoDB is slow or away the messages go out without them.
-      await eventMetaOf(
+      await this.ctx.stream.eventMetaOf(
         passing.map((e) => e.change.eventId),
         { namesOnly: true },
       );
@@ -325,7 +321,7 @@ export class StreamSession implements FeedSubscriber {
    * the next entry to come due).
    */
   private async readPage(): Promise<boolean> {
-    const { entries, gap } = await readChanges(this.examined, PAGE);
+    const { entries, gap } = await this.ctx.stream.readChanges(this.examined, PAGE);
     if (this.closed) return false;
     if (gap) {
       if (this.syntheticStart) {
@@ -375,10 +371,10 @@ export class StreamSession implements FeedSubscriber {
    * stream ends with snapshot_required (slow_consumer).
    */
   private async mergeBehind(): Promise<void> {
-    const cfg = getConfig();
+    const cfg = this.ctx.config;
     const pending = new PendingMessages();
     const from = this.done;
-    for (const e of this.queue) pending.add(messageOfEntry(e));
+    for (const e of this.queue) pending.add(messageOfEntry(this.ctx, e));
     this.queue = [];
     if (this.source === 'live') {
       const inbox = this.inbox;
@@ -386,7 +382,7 @@ export class StreamSession implements FeedSubscriber {
       this.inboxSize = 0;
       for (const batch of inbox) {
         await this.examine(batch.filter((e) => after(e.id, this.examined)));
-        for (const e of this.queue) pending.add(messageOfEntry(e));
+        for (const e of this.queue) pending.add(messageOfEntry(this.ctx, e));
         this.queue = [];
       }
     }
@@ -399,12 +395,12 @@ export class StreamSession implements FeedSubscriber {
         return;
       }
       if (delayMs === 0 && this.heard !== null && this.examined !== null && compareChangeIds(this.examined, this.heard) >= 0) break;
-      const { entries, gap } = await readChanges(this.examined, PAGE);
+      const { entries, gap } = await this.ctx.stream.readChanges(this.examined, PAGE);
       if (this.closed) return;
       if (gap) break;
       const due = delayMs > 0 ? entries.filter((e) => idTime(e.id) <= Date.now() - delayMs) : entries;
       await this.examine(due);
-      for (const e of this.queue) pending.add(messageOfEntry(e));
+      for (const e of this.queue) pending.add(messageOfEntry(this.ctx, e));
       this.queue = [];
       if (due.length < PAGE) break;
     }
@@ -418,7 +414,7 @@ export class StreamSession implements FeedSubscriber {
   }
 
   private snapshot(reason: SnapshotReason): void {
-    this.write(sseMessage('snapshot_required', { reason, resumeWindowSeconds: getConfig().STREAM_RESUME_WINDOW_MS / 1000 }, null));
+    this.write(sseMessage('snapshot_required', { reason, resumeWindowSeconds: this.ctx.config.STREAM_RESUME_WINDOW_MS / 1000 }, null));
   }
 
   private write(text: string): void {
@@ -429,9 +425,9 @@ export class StreamSession implements FeedSubscriber {
 
   private beat(): void {
     if (this.closed) return;
-    const cfg = getConfig();
+    const cfg = this.ctx.config;
     // The slot lives three heartbeats: a process that dies frees its streams' slots soon after.
-    refreshSlot(this.input.keyId, this.input.connectionId, cfg.STREAM_HEARTBEAT_MS * 3).catch(() => undefined);
+    this.ctx.stream.refreshSlot(this.input.keyId, this.input.connectionId, cfg.STREAM_HEARTBEAT_MS * 3).catch(() => undefined);
     if (!this.wroteSinceBeat && !this.sink.writableNeedDrain) this.sink.write(sseComment('heartbeat'));
     this.wroteSinceBeat = false;
   }
@@ -464,8 +460,8 @@ export class StreamSession implements FeedSubscriber {
     open.delete(this);
     for (const t of this.timers) clearInterval(t);
     if (this.delayTimer) clearTimeout(this.delayTimer);
-    feedReader().unsubscribe(this);
-    releaseSlot(this.input.keyId, this.input.connectionId).catch(() => undefined);
+    this.ctx.stream.unsubscribe(this);
+    this.ctx.stream.releaseSlot(this.input.keyId, this.input.connectionId).catch(() => undefined);
     if (!this.sink.destroyed) this.sink.end();
     this.finish();
   }

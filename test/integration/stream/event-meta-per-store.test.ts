@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { eventMetaOf } from '../../../shared/app/stream/eventMeta';
+import { eventMetaOf } from '../../../shared/platform/stream/eventMeta';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { clearReadData, COMPETITIONS, insertEvents, seedReference } from '../../helpers/fixtures';
 

@@ -12,6 +12,7 @@ import { MemoryCreditsStore } from './memoryCreditsStore';
 import { MemoryCommitmentStore } from './memoryCommitmentStore';
 import { MemoryPicksStore } from './memoryPicksStore';
 import { MemoryRefitStore } from './memoryRefitStore';
+import { MemoryStreamStore } from './memoryStreamStore';
 import { MemoryCorrectionStore, MemoryRollupStore } from './memorySettlementStores';
 import { MemoryAccountStore, MemoryLedgerStore, MemoryPayments, MemoryRechargeStore, MemorySessionStore, MemoryThrottleStore } from './memoryBillingStores';
 import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
@@ -123,6 +124,7 @@ export interface FakeContext extends AppContext {
   readonly sessions: MemorySessionStore;
   readonly commitments: MemoryCommitmentStore;
   readonly trackRecord: MemoryTrackRecordStore;
+  readonly stream: MemoryStreamStore;
   /** Every intention dispatched, in order. */
   readonly dispatched: Intent[];
   /** Every page-cache scope bumped, in order. */
@@ -167,6 +169,7 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<s
     sessions: new MemorySessionStore(),
     commitments: new MemoryCommitmentStore(),
     trackRecord: new MemoryTrackRecordStore(),
+    stream: new MemoryStreamStore(),
     dispatched,
     bumped,
     setNow: (next) => {

@@ -1,7 +1,7 @@
 import type { EventMeta } from '../../domain/stream/messages';
 import { localize } from '../../domain/sports';
-import { findEventHeadsByIds } from '../../platform/db/repositories/eventForms';
-import { processMemo } from '../../platform/processScope';
+import { findEventHeadsByIds } from '../db/repositories/eventForms';
+import { processMemo } from '../processScope';
 
 /**
  * The sport, competition and team names of the events a stream filters and names its messages by
