@@ -4,8 +4,10 @@
  *   I/O: no store, queue, server or network package);
  * - shared/platform: adapters and platform (db, redis, providers, clock, config, logger, metrics,
  *   read models); imports shared/domain and shared/platform;
- * - shared/app: use cases (one per job and endpoint family); imports the two below, and jobs/
- *   only through the dispatcher of intentions (shared/app/intents.ts);
+ * - shared/app: use cases (one per job and endpoint family); imports the two below, but not
+ *   shared/platform/db (its stores are ports of its context, bound to the database in
+ *   shared/platform/stores/), and jobs/ only through the dispatcher of intentions
+ *   (shared/app/intents.ts);
  * - shared/research: offline research (the backtest); imports shared/domain and shared/platform;
  * - api/, workers/, jobs/, scripts/, bench/ and test/ sit on top.
  * No cycles anywhere, type-only imports included.
@@ -43,6 +45,13 @@ module.exports = {
       comment: 'shared/app imports shared/domain, shared/platform and shared/app; jobs/ only through shared/app/intents.ts.',
       from: { path: '^shared/app/', pathNot: '^shared/app/intents[.]ts$' },
       to: { path: `^shared/research/|${ABOVE_SHARED}` },
+    },
+    {
+      name: 'app-not-on-the-database',
+      severity: 'error',
+      comment: 'A use case reads and writes through the ports of its context (shared/app/<area>/ports.ts), bound to the database in shared/platform/stores/: import the port, not the repository.',
+      from: { path: '^shared/app/' },
+      to: { path: '^shared/platform/db/' },
     },
     {
       name: 'intents-dispatch-jobs-only',

@@ -32,16 +32,21 @@ const CLEAN: Record<string, string> = {
   'shared/domain/rule.ts': 'export const rule = (x: number) => x + 1;\n',
   'shared/platform/db/models/thing.ts': 'export const Thing = {};\n',
   'shared/platform/db/repositories/things.ts': "import { Thing } from '../models/thing';\nimport { rule } from '../../../domain/rule';\nexport const find = () => [Thing, rule(1)];\n",
-  'shared/app/useCase.ts': "import { find } from '../platform/db/repositories/things';\nexport const run = () => find();\n",
+  'shared/platform/stores/things.ts': "import { find } from '../db/repositories/things';\nexport const thingStore = () => ({ find });\n",
+  'shared/app/ports.ts': 'export interface ThingStore {\n  find(): unknown[];\n}\n',
+  'shared/app/useCase.ts': "import type { ThingStore } from './ports';\nexport const run = (store: ThingStore) => store.find();\n",
+  'shared/app/processContext.ts': "import { thingStore } from '../platform/stores/things';\nimport type { ThingStore } from './ports';\nexport const things: ThingStore = thingStore();\n",
   'shared/app/intents.ts': "import { queue } from '../../jobs/queue';\nexport const dispatch = () => queue;\n",
   'jobs/queue.ts': 'export const queue = 1;\n',
-  'api/route.ts': "import { run } from '../shared/app/useCase';\nexport const handler = () => run();\n",
+  'api/route.ts': "import { run } from '../shared/app/useCase';\nimport { things } from '../shared/app/processContext';\nexport const handler = () => run(things);\n",
 };
 
 const BREACHES: Record<string, string> = {
   'shared/domain/impure.ts': "import { find } from '../platform/db/repositories/things';\nexport const x = find;\n",
   'shared/platform/upward.ts': "import { run } from '../app/useCase';\nexport const y = run;\n",
   'shared/app/enqueues.ts': "import { queue } from '../../jobs/queue';\nexport const z = queue;\n",
+  // A type-only import too: a port's row type copied from a repository ties the use case to the store.
+  'shared/app/reads.ts': "import type { find } from '../platform/db/repositories/things';\nexport type Found = ReturnType<typeof find>;\n",
   'shared/research/backtest.ts': "import { run } from '../app/useCase';\nexport const w = run;\n",
   'api/model.ts': "import { Thing } from '../shared/platform/db/models/thing';\nexport const v = Thing;\n",
   'shared/domain/stored.ts': "import type { Document } from 'mongodb';\nexport type Row = Document;\n",
@@ -65,6 +70,7 @@ describe('layers: the lint fails on an up-import or a cycle', function () {
       ['domain-has-no-io', 'shared/domain/stored.ts'],
       ['platform-below-app', 'shared/platform/upward.ts'],
       ['app-below-entries', 'shared/app/enqueues.ts'],
+      ['app-not-on-the-database', 'shared/app/reads.ts'],
       ['research-below-app', 'shared/research/backtest.ts'],
       ['models-only-in-the-data-layer', 'api/model.ts'],
       ['no-circular', 'shared/domain/a.ts'],
