@@ -21,7 +21,7 @@ const CARD_FIELDS = ['homeRedCards', 'awayRedCards'] as const;
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function pick(stats: Record<string, unknown> | null | undefined, fields: readonly string[]): Record<string, number | null> {
+function pick<K extends string>(stats: Partial<Record<K, unknown>> | null | undefined, fields: readonly K[]): Record<string, number | null> {
   return Object.fromEntries(fields.map((f) => [f, int(stats?.[f])]));
 }
 

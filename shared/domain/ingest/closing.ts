@@ -1,31 +1,12 @@
 import type { FeedEvent } from '../providers/types';
-import type { PrevEvent, StoredMarket } from './stored';
+import type { ClosingLine, PrevEvent, StoredMarket } from './stored';
 
-/**
- * The closing line: at kickoff, each market's last pre-match price per book, kept on the event
- * (Event.closingLine) so settlement can grade every recommendation against it (CLV). Pure.
+export type { ClosingBetItem, ClosingLine, ClosingMarket } from './stored';
+
+/*
+ * The closing line (stored.ts): at kickoff, each market's last pre-match price per book, kept on
+ * the event so settlement can grade every recommendation against it (CLV). Pure.
  */
-export interface ClosingBetItem {
-  id: string;
-  code: string;
-  /** The consensus (median of the books) at the close. */
-  price: number;
-  /** dataSource -> closing price. */
-  bookPrices: Record<string, number>;
-}
-
-export interface ClosingMarket {
-  id: string;
-  betTypeSysname: string;
-  line: number | null;
-  betItems: ClosingBetItem[];
-}
-
-export interface ClosingLine {
-  /** The kickoff the line was captured at. */
-  capturedAt: Date;
-  markets: ClosingMarket[];
-}
 
 /**
  * The markets still quoted before kickoff (a market withdrawn earlier, such as a moved handicap

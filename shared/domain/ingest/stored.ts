@@ -1,3 +1,5 @@
+import type { EventStatus } from '../events/status';
+import type { LocalizedText } from '../sports/locales';
 import type { EventStats } from '../stats';
 
 /**
@@ -22,29 +24,113 @@ export interface StoredMarket {
 
 export type StoredStats = EventStats & { phase?: string | null };
 
-/** The stored fields of an event the planner compares against (its prices, live data, views and settlement live elsewhere). */
-export interface PrevEvent {
-  _id: string;
-  status: string;
-  voided?: boolean;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  startDateTime?: Date;
-  stats?: StoredStats | null;
-  resultVersion?: number;
-  /** An operator corrected the result: the feed's results no longer apply to this event. */
-  resultOverride?: unknown;
-  lineups?: unknown;
-  sportId?: number;
-  competitionId?: number;
-  regionId?: number;
-  homeTeam?: unknown;
-  awayTeam?: unknown;
-  competition?: unknown;
-  region?: unknown;
-  priority?: number;
-  dataSource?: string;
-  providerEventId?: string | null;
-  /** Kept on the event once captured; the planner only needs to know it is there. */
-  closingLine?: unknown;
+/**
+ * The closing line: at kickoff, each market's last pre-match price per book, kept on the event
+ * (closing.ts captures it) so settlement can grade every recommendation against it (CLV).
+ */
+export interface ClosingBetItem {
+  id: string;
+  code: string;
+  /** The consensus (median of the books) at the close. */
+  price: number;
+  /** dataSource -> closing price. */
+  bookPrices: Record<string, number>;
 }
+
+export interface ClosingMarket {
+  id: string;
+  betTypeSysname: string;
+  line: number | null;
+  betItems: ClosingBetItem[];
+}
+
+export interface ClosingLine {
+  /** The kickoff the line was captured at. */
+  capturedAt: Date;
+  markets: ClosingMarket[];
+}
+
+/** An operator's result correction: from then on the event's result is the operator's. */
+export interface ResultOverride {
+  at: Date;
+  resultVersion: number;
+  /** The stats fields (and `voided`) the operator set. */
+  fields: string[];
+}
+
+export interface StoredTeam {
+  id: number;
+  name: LocalizedText;
+  regionId?: number | null;
+}
+
+export interface StoredNamed {
+  id: number;
+  name: LocalizedText;
+}
+
+/**
+ * An event as stored: the one declaration of the `events` document. The Event model
+ * (shared/platform/db/models/event.ts) is declared with it (its schema must store exactly these
+ * fields), and every row a reader takes of it is a Pick of it. Its prices, live data, views and
+ * settlement marker are documents of their own.
+ */
+export interface StoredEvent {
+  _id: string;
+  sportId: number;
+  competitionId: number;
+  regionId: number;
+  homeTeam: StoredTeam;
+  awayTeam: StoredTeam;
+  competition: StoredNamed;
+  region: StoredNamed;
+  startDateTime: Date;
+  status: EventStatus;
+  /** Abandoned events complete with the void flag: every bet pushes. */
+  voided: boolean;
+  /** When the event went live (postponed-after-start settles; never-started does not). */
+  startedAt: Date | null;
+  endedAt: Date | null;
+  /** Popularity of the competition, for `prioritize` on the live list. */
+  priority: number;
+  /** Final or current counts, with the phase they were read in. */
+  stats: StoredStats | null;
+  /** Bumped when final stats change after completion: settlement re-grades on a new version. */
+  resultVersion: number;
+  resultOverride: ResultOverride | null;
+  dataSource: string;
+  providerEventId?: string | null;
+  /** Null until the event starts. */
+  closingLine: ClosingLine | null;
+  /** Announced lineups, when the provider has them. */
+  lineups: { home: string[]; away: string[] } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The fields of a stored event the planner writes and compares against: id and status always, the others once a poll has set them. */
+export type PrevEvent = Pick<StoredEvent, '_id' | 'status'> &
+  Partial<
+    Pick<
+      StoredEvent,
+      | 'voided'
+      | 'startedAt'
+      | 'endedAt'
+      | 'startDateTime'
+      | 'stats'
+      | 'resultVersion'
+      | 'resultOverride'
+      | 'lineups'
+      | 'sportId'
+      | 'competitionId'
+      | 'regionId'
+      | 'homeTeam'
+      | 'awayTeam'
+      | 'competition'
+      | 'region'
+      | 'priority'
+      | 'dataSource'
+      | 'providerEventId'
+      | 'closingLine'
+    >
+  >;

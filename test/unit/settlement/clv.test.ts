@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { EventStatus } from '../../../shared/domain/events/status';
 import { resultUpdate } from '../../../shared/platform/db/repositories/ai';
 import { closingAtKickoff, closingLineOf, type ClosingLine, type ClosingMarket } from '../../../shared/domain/ingest/closing';
 import { planIngest } from '../../../shared/domain/ingest/plan';
@@ -116,7 +117,7 @@ describe('closing line captured at kickoff (pure)', () => {
     // A handicap line withdrawn before kickoff: it has no closing price.
     { id: '9-SOCCER_ASIAN_HANDICAP@-0.5', betTypeSysname: 'SOCCER_ASIAN_HANDICAP', line: -0.5, betItems: [{ id: 'x', code: '1', price: 2, isAvailable: false }] },
   ];
-  const prev = (status: string): PrevEvent => ({ _id: '9', status });
+  const prev = (status: EventStatus): PrevEvent => ({ _id: '9', status });
   const started = { status: 'live' as const, startedAt: KICKOFF, startDateTime: KICKOFF };
 
   it('happy: upcoming -> started stores the last pre-match prices of every quoted market, per book', () => {
@@ -163,8 +164,8 @@ describe('ingest planner writes the closing line once, at kickoff', () => {
       lineups: null,
     };
     const batch = { provider: 'replay', capturedAt: KICKOFF, events: [e], odds: new Map(), live: new Map(), results: new Map() };
-    const plan = (status: string) => planIngest(batch, new Map([['9', { event: { _id: '9', status, startDateTime: KICKOFF }, prices: { markets }, live: null }]]), KICKOFF);
-    const set = (status: string) => plan(status).events.find((w) => w.id === '9')?.set ?? {};
+    const plan = (status: EventStatus) => planIngest(batch, new Map([['9', { event: { _id: '9', status, startDateTime: KICKOFF }, prices: { markets }, live: null }]]), KICKOFF);
+    const set = (status: EventStatus) => plan(status).events.find((w) => w.id === '9')?.set ?? {};
     expect(set('upcoming').closingLine).to.deep.equal(closingLineOf(markets, KICKOFF));
     expect(set('live')).to.not.have.property('closingLine');
     // The kickoff's closing line also goes out on the change feed, once.

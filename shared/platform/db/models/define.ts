@@ -1,4 +1,4 @@
-import { model, type IndexDefinition, type IndexOptions, type Model, type Schema, type Types } from 'mongoose';
+import { model, type IndexDefinition, type IndexOptions, type InferSchemaType, type Model, type Schema, type Types } from 'mongoose';
 
 /*
  * The vocabulary of the model files: each model is one defineModel call whose fields read as a
@@ -46,6 +46,25 @@ export type Lean<T> = 0 extends 1 & T
           : T extends object
             ? { [K in keyof T]: Lean<T[K]> }
             : T;
+
+/** What a schema stores differently from a declared document: fields it lacks, fields it adds, fields whose declared values it would not accept. */
+type Disagreement<Declared, S extends Schema> = {
+  missing: Exclude<keyof Declared, keyof Lean<InferSchemaType<S>>>;
+  extra: Exclude<keyof Lean<InferSchemaType<S>>, keyof Declared>;
+  mismatched: { [K in keyof Declared & keyof Lean<InferSchemaType<S>>]: Declared[K] extends Lean<InferSchemaType<S>>[K] ? never : K }[keyof Declared & keyof Lean<InferSchemaType<S>>];
+};
+
+/**
+ * The schema of a document declared in shared/domain (which may not see the models): it compiles
+ * only when the schema stores exactly the declared fields, each accepting the declared values,
+ * so the domain's type and the stored shape cannot drift apart. A Mixed path accepts anything:
+ * the declaration is what gives it a type.
+ */
+export function declaredSchema<Declared>() {
+  return <S extends Schema>(
+    schema: S & (Disagreement<Declared, S> extends { missing: never; extra: never; mismatched: never } ? unknown : { disagreesWithItsDeclaration: Disagreement<Declared, S> }),
+  ): S => schema;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyModel = Model<any>;

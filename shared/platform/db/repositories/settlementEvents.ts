@@ -1,8 +1,7 @@
 import type { FilterQuery } from 'mongoose';
-import type { ClosingLine } from '../../../domain/ingest/closing';
+import type { StoredEvent } from '../../../domain/ingest/stored';
 import { findWhereIn } from '../lookup';
 import { Event } from '../models';
-import type { EventDoc } from '../models/event';
 import { findSettledVersion, findSettledVersions } from './eventSettlements';
 
 /**
@@ -20,21 +19,14 @@ const SETTLEMENT_EVENT_FILTER = {
  * that each document has one writer; these reads put it back where settlement expects it.
  */
 
+/** An event's settlement marker as these reads put it back on the event (null: never settled). */
+type WithSettledVersion = { settledVersion?: number | null };
+
 /** An event as the result correction reads it. */
-export type CorrectionEventRow = Pick<EventDoc, '_id' | 'status' | 'voided' | 'startedAt' | 'resultVersion' | 'stats'> & { settledVersion?: number | null };
+export type CorrectionEventRow = Pick<StoredEvent, '_id' | 'status' | 'voided' | 'startedAt' | 'resultVersion' | 'stats'> & WithSettledVersion;
 
 /** An event as settlement reads it. */
-export interface SettlementEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: Record<string, number | null> | null;
-  closingLine?: ClosingLine | null;
-}
+export type SettlementEventRow = Pick<StoredEvent, '_id' | 'status' | 'voided' | 'startedAt' | 'endedAt' | 'resultVersion' | 'stats' | 'closingLine'> & WithSettledVersion;
 
 /** An event as the settlement sweep reads it (no stats). */
 export type SweepEventRow = Omit<SettlementEventRow, 'stats'>;
@@ -99,11 +91,11 @@ export function findSettlementsOverdue(w: OverdueWindow): Promise<string[]> {
   return findEventsNeverSettled({ ...SETTLEMENT_EVENT_FILTER, createdAt: { $lt: w.createdBefore }, endedAt: { $lt: w.endedBefore, $gte: w.endedFrom } });
 }
 
-export async function countEventsNeverSettled(filter: FilterQuery<EventDoc>): Promise<number> {
+export async function countEventsNeverSettled(filter: FilterQuery<StoredEvent>): Promise<number> {
   return (await findEventsNeverSettled(filter)).length;
 }
 
-async function findEventsNeverSettled(filter: FilterQuery<EventDoc>): Promise<string[]> {
+async function findEventsNeverSettled(filter: FilterQuery<StoredEvent>): Promise<string[]> {
   const ids = (await Event.find(filter, { _id: 1 }).lean<{ _id: string }[]>()).map((e) => String(e._id));
   if (ids.length === 0) return [];
   const markers = await findSettledVersions(ids);

@@ -1,4 +1,5 @@
-import type { ClosingLine } from '../../../domain/ingest/closing';
+import type { ClosingLine, StoredEvent } from '../../../domain/ingest/stored';
+import type { StatKey } from '../../../domain/stats';
 import type { ReplayMatch } from './season';
 
 /**
@@ -7,12 +8,8 @@ import type { ReplayMatch } from './season';
  * A poll that came too late (a loaded machine at a high speed) shows here as a closing line
  * captured at earlier prices, which would make every CLV of that match wrong. Pure.
  */
-export interface ReplayedEvent {
-  _id: string;
-  status: string;
-  stats?: Record<string, number | null> | null;
-  closingLine?: ClosingLine | null;
-}
+/** A replayed match's event as stored. */
+export type ReplayedEvent = Pick<StoredEvent, '_id' | 'status' | 'stats' | 'closingLine'>;
 
 export interface ReplayFidelity {
   matches: number;
@@ -27,7 +24,7 @@ export interface ReplayFidelity {
 }
 
 /** Stored stat -> the file's count (only counts the file has are compared). */
-const COUNTS: readonly [stat: string, count: (m: ReplayMatch) => number | null][] = [
+const COUNTS: readonly [stat: StatKey, count: (m: ReplayMatch) => number | null][] = [
   ['homeGoals', (m) => m.counts.fthg],
   ['awayGoals', (m) => m.counts.ftag],
   ['homeCorners', (m) => m.counts.homeCorners],
