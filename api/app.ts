@@ -1,5 +1,5 @@
 import express, { type Express, type Router } from 'express';
-import { getConfig } from '../shared/platform/config';
+import type { Config } from '../shared/platform/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter, jsonActionsOnly, throttledAdminAuth } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
@@ -28,19 +28,19 @@ import { trackRecordRoutes } from './routes/trackRecord';
  * would match it). Each feature adds its routes here. The document describes them and the
  * account API's (mounted on their own router: api/account/router.ts).
  */
-export function v2Routes(): Route[] {
-  const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes(), streamRoute()];
-  return [...api, ...docsRoutes([...api, ...accountRoutes()])];
+export function v2Routes(cfg: Config): Route[] {
+  const api = [healthRoute(), costsRoute(), ...readRoutes(), ...aiRoutes(), ...performanceRoutes(), ...trackRecordRoutes(), ...betsRoutes(), streamRoute(cfg)];
+  return [...api, ...docsRoutes([...api, ...accountRoutes(cfg)], cfg.PUBLIC_URL)];
 }
 
 /** Routers mounted under /v2, in order. */
 export function v2Routers(app: AppContext): Router[] {
-  return [mountRoutes(v2Routes(), app)];
+  return [mountRoutes(v2Routes(app.config), app)];
 }
 
 /** The HTTP app, its routes and metering running in `ctx` (the process's context unless a test gives one). */
 export function createApp(ctx: AppContext = processContext()): Express {
-  const cfg = getConfig();
+  const cfg = ctx.config;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -65,7 +65,7 @@ export function createApp(ctx: AppContext = processContext()): Express {
   // its validation (docs/metering.md).
   app.use('/v2', meterAccess(ctx));
   // The account API (free, sessions, JSON bodies): the one /v2 router with other methods than GET.
-  app.use('/v2/account', accountRouter(accountRoutes(), ctx));
+  app.use('/v2/account', accountRouter(accountRoutes(cfg), ctx));
   for (const router of v2Routers(ctx)) app.use('/v2', router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -1,4 +1,3 @@
-import { getConfig } from '../shared/platform/config';
 import type { ErrorStatuses, RouteDescription } from './routes/spec';
 import { costOf } from '../shared/domain/billing/costs';
 import { accountComponents } from './schemas/account';
@@ -145,8 +144,7 @@ const OPERATION_KEY = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DE
  * The OpenAPI 3.1 document of the given routes, built from the very schemas the validator
  * compiles (query and path) and the response schemas the tests validate served bodies against.
  */
-export function openApiDocument(routes: readonly RouteDescription[]): Record<string, unknown> {
-  const cfg = getConfig();
+export function openApiDocument(routes: readonly RouteDescription[], publicUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
     if (route.documented) (paths[publishedPath(route)] ??= {})[OPERATION_KEY[route.method]] = operation(route);
@@ -166,7 +164,7 @@ export function openApiDocument(routes: readonly RouteDescription[]): Record<str
         CONTRACT_CHOICES.map((c) => `- ${c.reading}`).join('\n'),
     },
     'x-contract-choices': CONTRACT_CHOICES.map(({ id, question, reading }) => ({ id, question, reading })),
-    servers: [{ url: cfg.PUBLIC_URL.replace(/\/+$/, '') || '/' }], // served with the request's origin instead (api/routes/docs.ts)
+    servers: [{ url: publicUrl.replace(/\/+$/, '') || '/' }], // served with the request's origin instead (api/routes/docs.ts)
     tags: [
       { name: 'Events', description: 'Event lists, details, trending, live events and live odds.' },
       { name: 'Reference', description: 'Competitions, regions and teams.' },

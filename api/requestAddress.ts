@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { getConfig } from '../shared/platform/config';
 
 /** The client's address: the socket's, or with TRUST_PROXY the one the trusted proxies forwarded. */
 export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -10,8 +9,8 @@ export const clientAddress = (req: Request): string => req.ip ?? req.socket.remo
  * socket's own end, which a client cannot forge, unlike a Host header), over https when the request
  * came over it (a trusted proxy's X-Forwarded-Proto counts only with TRUST_PROXY).
  */
-export function publicOrigin(req: Request): string {
-  const configured = getConfig().PUBLIC_URL.replace(/\/+$/, '');
+export function publicOrigin(req: Request, publicUrl: string): string {
+  const configured = publicUrl.replace(/\/+$/, '');
   if (configured) return configured;
   const address = req.socket.localAddress ?? '127.0.0.1';
   const host = address.includes(':') ? (address.startsWith('::ffff:') ? address.slice(7) : `[${address}]`) : address;

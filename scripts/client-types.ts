@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
-import { CONFIG_VARS, setEnvForChildren } from '../shared/platform/config';
+import { CONFIG_VARS, getConfig, setEnvForChildren } from '../shared/platform/config';
 
 const ROOT = resolve(__dirname, '..');
 export const SCHEMA_FILE = resolve(ROOT, 'clients/typescript/src/schema.ts');
@@ -23,9 +23,10 @@ export const SCHEMA_FILE = resolve(ROOT, 'clients/typescript/src/schema.ts');
 /** The document /v2/openapi.json serves, under the default configuration, without its servers. */
 export async function defaultDocument(): Promise<Record<string, unknown>> {
   setEnvForChildren(Object.fromEntries(Object.entries(CONFIG_VARS).map(([name, spec]) => [name, spec.default ?? ''])));
-  // Loaded after the configuration is set: the routes read it as they are built.
+  // Loaded after the configuration is set: the routes are built with it.
   const [{ openApiDocument }, { v2Routes }, { accountRoutes }] = await Promise.all([import('../api/openapi'), import('../api/app'), import('../api/routes/account')]);
-  const { servers: _servers, ...document } = openApiDocument([...v2Routes(), ...accountRoutes()]);
+  const cfg = getConfig();
+  const { servers: _servers, ...document } = openApiDocument([...v2Routes(cfg), ...accountRoutes(cfg)], cfg.PUBLIC_URL);
   return document;
 }
 

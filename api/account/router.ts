@@ -1,5 +1,4 @@
 import express, { Router } from 'express';
-import { getConfig } from '../../shared/platform/config';
 import { perAddress } from '../middleware/perAddress';
 import { refuseOtherMethods } from '../routes/mount';
 import type { Route } from '../routes/spec';
@@ -16,7 +15,7 @@ export function accountRouter(routes: readonly Route[], app: AppContext): Router
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(perAddress('account-addr', () => getConfig().ACCOUNT_API_PER_ADDRESS_PER_MINUTE, 60, 'account requests'));
+  router.use(perAddress('account-addr', () => app.config.ACCOUNT_API_PER_ADDRESS_PER_MINUTE, 60, 'account requests'));
   router.use(express.json({ limit: '10kb', strict: true, type: 'application/json' }));
   for (const r of routes) r.mountOn(router, app);
   refuseOtherMethods(router, routes);

@@ -2,19 +2,18 @@ import type { Request, RequestHandler, Response } from 'express';
 import { clearedSessionCookie, isSecureContext, sessionCookie, sessionIdFromCookieHeader } from '../../shared/domain/accounts/cookies';
 import { csrfMatches, resolveSession, SESSION_TTL_S, type SessionView } from '../../shared/app/accounts/sessions';
 import type { AppContext } from '../../shared/app/context';
-import { getConfig } from '../../shared/platform/config';
 import { ApiError } from '../errors';
 
 /** The session of the account API: who is signed in, and the CSRF check (the `session` access of a RouteSpec). */
 
-export const cookieContext = (req: Request) => ({ secure: isSecureContext(req.secure, getConfig().PUBLIC_URL) });
+export const cookieContext = (ctx: AppContext, req: Request) => ({ secure: isSecureContext(req.secure, ctx.config.PUBLIC_URL) });
 
-export function setSessionCookie(req: Request, res: Response, sessionId: string): void {
-  res.setHeader('Set-Cookie', sessionCookie(sessionId, SESSION_TTL_S, cookieContext(req)));
+export function setSessionCookie(ctx: AppContext, req: Request, res: Response, sessionId: string): void {
+  res.setHeader('Set-Cookie', sessionCookie(sessionId, SESSION_TTL_S, cookieContext(ctx, req)));
 }
 
-export function clearSessionCookie(req: Request, res: Response): void {
-  res.setHeader('Set-Cookie', clearedSessionCookie(cookieContext(req)));
+export function clearSessionCookie(ctx: AppContext, req: Request, res: Response): void {
+  res.setHeader('Set-Cookie', clearedSessionCookie(cookieContext(ctx, req)));
 }
 
 export const cookieSessionId = (req: Request) => sessionIdFromCookieHeader(req.headers.cookie);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCb, constants as zlib, gzip as gzipCb } from 'node:zlib';
 import type { Request, Response } from 'express';
-import { getConfig } from '../../shared/platform/config';
 import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/platform/cache/versions';
 import { execAll, key, redis } from '../../shared/platform/db/redis';
 import { errorMessage } from '../../shared/platform/errorFields';
@@ -138,8 +137,14 @@ async function renderAndStore(k: string, versions: string, ttlS: number, render:
  * else Redis, else `render()` (once per process however many requests wait for it). When Redis is
  * unreachable the page is rendered for this request alone (never a 500 because of the cache).
  */
-export async function cachedPage(endpoint: string, query: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<unknown>): Promise<{ page: Page; outcome: CacheOutcome }> {
-  const ttlS = getConfig().CACHE_TTL_S;
+export async function cachedPage(
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+  /** How long a page is kept (CACHE_TTL_S); 0: not cached at all. */
+  ttlS: number,
+): Promise<{ page: Page; outcome: CacheOutcome }> {
   const bypass = async () => {
     cacheStats.bypasses++;
     return { page: { ...(await renderBody(render)), versions: '', expiresAt: 0 }, outcome: 'BYPASS' as const };
@@ -238,7 +243,15 @@ export async function sendPage(req: Request, res: Response, page: Page, outcome:
 }
 
 /** Validated query in, cached JSON out: the whole of a cached read handler. */
-export async function sendCached(req: Request, res: Response, endpoint: string, query: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<unknown>): Promise<void> {
-  const { page, outcome } = await cachedPage(endpoint, query, scopes, render);
+export async function sendCached(
+  req: Request,
+  res: Response,
+  endpoint: string,
+  query: Record<string, unknown>,
+  scopes: readonly CacheScope[],
+  render: () => Promise<unknown>,
+  ttlS: number,
+): Promise<void> {
+  const { page, outcome } = await cachedPage(endpoint, query, scopes, render, ttlS);
   await sendPage(req, res, page, outcome);
 }

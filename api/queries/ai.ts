@@ -1,7 +1,6 @@
 import { worldNow } from '../../shared/platform/clock/worldClock';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/domain/ai/selection';
-import { getConfig } from '../../shared/platform/config';
 import {
   countRecommendationsWhere,
   findFeaturedPicks,
@@ -93,8 +92,9 @@ async function insightsByListing(q: Infer<typeof processedInsightsQuery>, status
   return { data: out };
 }
 
-export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>): Promise<Body<'valueOpportunities'>> {
-  const minEdge = q.minEdge ?? getConfig().AI_MIN_EDGE;
+/** `defaultMinEdge`: what a query without minEdge asks (AI_MIN_EDGE: every recommendation written). */
+export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery>, defaultMinEdge: number): Promise<Body<'valueOpportunities'>> {
+  const minEdge = q.minEdge ?? defaultMinEdge;
   const all = (await currentOpportunityRecommendations(worldNow())).filter((r) => r.edgePercentage >= minEdge && (!q.confidence || r.confidence === q.confidence));
   const averageEdge = all.length ? all.reduce((s, r) => s + r.edgePercentage, 0) / all.length : 0;
   return {

@@ -44,7 +44,7 @@ export function aiRoutes(): Route[] {
       auth: 'key',
       query: valueOpportunitiesQuery,
       response: aiResponses.valueOpportunities,
-      handler: ({ query, cached }) => cached('value-opportunities', query, ['events', 'ai'], () => valueOpportunities(query)),
+      handler: ({ query, cached, app }) => cached('value-opportunities', query, ['events', 'ai'], () => valueOpportunities(query, app.config.AI_MIN_EDGE)),
     }),
     route({
       path: '/ai/betting-recommendations',

@@ -1,4 +1,3 @@
-import { getConfig } from '../../shared/platform/config';
 import { findClosingValuesOfRecommendations, findPicksOfEvent, findRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
 import { findEventWithoutMarketsById, findLiveEventDataOfEvent, findPriceHistoryOfItem } from '../../shared/platform/db/repositories/events';
 import { findSettledVersion } from '../../shared/platform/db/repositories/eventSettlements';
@@ -133,8 +132,9 @@ async function oddsMovement({
   query: q,
   params: { betItemId },
   json,
+  app,
 }: Context<typeof oddsMovementQuery, typeof oddsMovementParams, 'oddsMovement'>): Promise<Answer<Infer<(typeof settlementResponses)['oddsMovement']>>> {
-  const dataSource = q.dataSource ?? getConfig().PROVIDERS[0];
+  const dataSource = q.dataSource ?? app.config.PROVIDERS[0];
   const all = await findPriceHistoryOfItem(betItemId);
   const points = all.filter((p) => p.dataSource === dataSource);
   const newest = points.slice(-(HISTORY_LIMIT + 1)).reverse();

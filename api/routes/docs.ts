@@ -1,4 +1,3 @@
-import { getConfig } from '../../shared/platform/config';
 import { notFound } from '../errors';
 import { publicOrigin } from '../requestAddress';
 import { openApiDocument } from '../openapi';
@@ -46,9 +45,9 @@ const INITIALIZER = `window.onload = function () {
  * PUBLIC_URL when set, else the address and port the request arrived on (never its Host header,
  * which any client can set: api/requestAddress.ts).
  */
-export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
-  const document = openApiDocument(routes);
-  const configured = getConfig().PUBLIC_URL.replace(/\/+$/, '');
+export function docsRoutes(routes: readonly RouteDescription[], publicUrl: string): Route[] {
+  const document = openApiDocument(routes, publicUrl);
+  const configured = publicUrl.replace(/\/+$/, '');
   const serialize = (server: string): Buffer => Buffer.from(JSON.stringify({ ...document, servers: [{ url: server }] }));
   const fixed: Buffer | undefined = configured ? serialize(configured) : undefined;
   const byOrigin = new Map<string, Buffer>(); // a few hosts at most; bounded anyway
@@ -65,7 +64,7 @@ export function docsRoutes(routes: readonly RouteDescription[]): Route[] {
       handler: ({ req, text }) => {
         let body: Buffer | undefined = fixed;
         if (!body) {
-          const origin = publicOrigin(req);
+          const origin = publicOrigin(req, publicUrl);
           const built: Buffer = byOrigin.get(origin) ?? serialize(origin);
           if (byOrigin.size < 32) byOrigin.set(origin, built);
           body = built;

@@ -4,7 +4,6 @@ import { cachedPage, sendCached } from '../cache/pageCache';
 import { pendingError, renderingsKey, sendRendering, testKeyAnswer, type Rendering } from '../cache/testSnapshots';
 import { cacheVersionsSince } from '../../shared/platform/cache/versions';
 import { ApiError } from '../errors';
-import { getConfig } from '../../shared/platform/config';
 import { storeUnavailable } from '../middleware/errors';
 import { meterDebit } from '../middleware/metering';
 import { bodyValidator, ignoredBody, ignoredQuery, paramsValidator, queryNamesValidator, queryValidator } from '../middleware/validate';
@@ -38,8 +37,8 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
   };
 }
 
-/** Writes a handler's answer. */
-async function write<B>(req: Request, res: Response, answer: Answer<B>): Promise<void> {
+/** Writes a handler's answer (a cached one kept CACHE_TTL_S, `cacheTtlS`). */
+async function write<B>(req: Request, res: Response, answer: Answer<B>, cacheTtlS: number): Promise<void> {
   switch (answer.kind) {
     case 'json':
       for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
@@ -49,7 +48,7 @@ async function write<B>(req: Request, res: Response, answer: Answer<B>): Promise
       res.status(204).end();
       return;
     case 'cached':
-      await sendCached(req, res, answer.endpoint, answer.key, answer.scopes, answer.render);
+      await sendCached(req, res, answer.endpoint, answer.key, answer.scopes, answer.render, cacheTtlS);
       return;
     case 'text':
       res.status(answer.status);
@@ -80,7 +79,7 @@ async function write<B>(req: Request, res: Response, answer: Answer<B>): Promise
  * rendered. A redirect is written as is, unless `detached` (rendered after the request was
  * answered: the chain's next rendering touches nothing of the response).
  */
-async function keep<B>(res: Response, answer: Answer<B>, detached: boolean): Promise<Rendering | undefined> {
+async function keep<B>(res: Response, answer: Answer<B>, detached: boolean, cacheTtlS: number): Promise<Rendering | undefined> {
   const at = Date.now();
   const rendering = (status: number, contentType: string, body: Buffer, dataFrom = at, headers?: Record<string, string>): Rendering => ({
     status,
@@ -97,7 +96,7 @@ async function keep<B>(res: Response, answer: Answer<B>, detached: boolean): Pro
       return rendering(204, JSON_TYPE, Buffer.alloc(0));
     case 'cached': {
       const before = await cacheVersionsSince(answer.scopes);
-      const { page } = await cachedPage(answer.endpoint, answer.key, answer.scopes, answer.render);
+      const { page } = await cachedPage(answer.endpoint, answer.key, answer.scopes, answer.render, cacheTtlS);
       const after = await cacheVersionsSince(answer.scopes);
       const unchanged = page.versions === before.versions && after.versions === before.versions;
       return rendering(page.status, JSON_TYPE, page.body, unchanged ? before.since : at);
@@ -132,7 +131,7 @@ async function answerTestKey<Q, P, B, D>(
   delayS: number,
 ): Promise<void> {
   const answer = await testKeyAnswer(renderingsKey(spec.path, valid.query, valid.params), delayS, async (mode) =>
-    keep(res, await spec.handler(context<Q, P, B, D>(app, req, res, valid, status)), mode === 'background'),
+    keep(res, await spec.handler(context<Q, P, B, D>(app, req, res, valid, status)), mode === 'background', app.config.CACHE_TTL_S),
   );
   if (answer.kind === 'pending') throw pendingError(delayS, answer.retryAfterS);
   if (answer.kind !== 'sent') sendRendering(res, answer.rendering, answer.kind === 'rendering');
@@ -175,9 +174,9 @@ export function mountRoute<Q extends ParametersSchema, P extends ParametersSchem
     const valid = validated.get(req);
     if (!valid) return next(new Error(`route ${spec.path}: handler reached without validation`));
     try {
-      const delayS = getConfig().TEST_KEY_SNAPSHOT_S;
+      const delayS = app.config.TEST_KEY_SNAPSHOT_S;
       if (spec.price && spec.snapshots !== false && res.locals.metered?.key?.mode === 'test' && delayS > 0) await answerTestKey(spec, app, req, res, valid, status, delayS);
-      else await write(req, res, await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status)));
+      else await write(req, res, await spec.handler(context<Infer<Q>, Infer<P>, Infer<R>, Body>(app, req, res, valid, status)), app.config.CACHE_TTL_S);
     } catch (err) {
       next(spec.refusals ? spec.refusals(err) : (storeUnavailable(err) ?? err));
     }

@@ -3,7 +3,7 @@ import { nextRef } from '../../shared/app/billing/metering';
 import { backlogMinutes, chargeBacklog, chargeOpening, chargePeriod } from '../../shared/app/stream/metering';
 import { StreamSession, startOf, type PeriodVerdict } from '../../shared/app/stream/session';
 import { idTime } from '../../shared/domain/stream/messages';
-import { getConfig } from '../../shared/platform/config';
+import type { Config } from '../../shared/platform/config';
 import { acquireSlot, releaseSlot } from '../../shared/platform/stream/slots';
 import { ApiError } from '../errors';
 import { streamHeaders, streamQuery, streamResponse } from '../schemas/stream';
@@ -11,16 +11,14 @@ import { route } from './route';
 import type { Route } from './spec';
 import { lastEventIdOf, streamFilterOf } from './streamRequest';
 
-const RESUME_WINDOW_S = () => Math.floor(getConfig().STREAM_RESUME_WINDOW_MS / 1000);
-
 /**
  * GET /v2/stream: the change feed as Server-Sent Events (docs/stream.md). Everything that can
  * refuse the request (parameters, key, balance, the key's open streams, the resume point's read)
  * answers in the error shape before the stream's first byte; afterwards the stream ends with an
  * `error` message instead.
  */
-export function streamRoute(): Route {
-  const window = RESUME_WINDOW_S();
+export function streamRoute(cfg: Config): Route {
+  const window = Math.floor(cfg.STREAM_RESUME_WINDOW_MS / 1000);
   return route({
     path: '/stream',
     price: '/v2/stream',
@@ -31,10 +29,10 @@ export function streamRoute(): Route {
       'Every change the service stores, pushed as Server-Sent Events: odds (price moves, closing lines), scores (live scores and stats, lineups), status, recommendations (each new one) and settlements (graded bets, results and corrections), ' +
       'filtered by channels, sport, competition and event ids. Every message carries an id; reconnect with `Last-Event-ID` (or `lastEventId`) to receive exactly the entries missed, each as a message of its own, in order, ' +
       `within the resume window of ${window} seconds (\`x-resume-window-seconds\`): the backlog is written at the pace the connection drains, never merged because it is large. Past the window, or from an id this feed never sent, the first message is \`snapshot_required\` with the reason: fetch the REST state, then keep reading (the stream goes on live). ` +
-      `A heartbeat comment every ${Math.round(getConfig().STREAM_HEARTBEAT_MS / 1000)} seconds when idle. A reader that stays behind the live feed for more than ${Math.round(getConfig().STREAM_SLOW_READER_MS / 1000)} seconds gets what it has not read merged per event and kind: each merged message says \`conflated\`, how many entries it covers (\`merged\`, \`firstEntryId\`, \`lastEntryId\`) and carries an id a resume from which is exact; past ${getConfig().STREAM_MAX_PENDING} merged messages, \`snapshot_required\` (slow_consumer) and the end. ` +
-      `Open streams per key: ${getConfig().STREAM_MAX_CONNECTIONS_LIVE} (live), ${getConfig().STREAM_MAX_CONNECTIONS_TEST} (test); past it a 429 too_many_streams. ` +
+      `A heartbeat comment every ${Math.round(cfg.STREAM_HEARTBEAT_MS / 1000)} seconds when idle. A reader that stays behind the live feed for more than ${Math.round(cfg.STREAM_SLOW_READER_MS / 1000)} seconds gets what it has not read merged per event and kind: each merged message says \`conflated\`, how many entries it covers (\`merged\`, \`firstEntryId\`, \`lastEntryId\`) and carries an id a resume from which is exact; past ${cfg.STREAM_MAX_PENDING} merged messages, \`snapshot_required\` (slow_consumer) and the end. ` +
+      `Open streams per key: ${cfg.STREAM_MAX_CONNECTIONS_LIVE} (live), ${cfg.STREAM_MAX_CONNECTIONS_TEST} (test); past it a 429 too_many_streams. ` +
       'Credits: debited at open and at the start of each further minute while connected; a resume also pays each started minute it replays, less the open (`X-Credits-Consumed` says the total; without the credits a 402/403 before any byte). A balance that runs out, or a revoked key, ends the stream with an `error` message in the error shape. ' +
-      `Test keys: the test feed, each change ${getConfig().TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\` (\`X-Data-Delayed\`), no credits; each minute is one request of the account's daily test cap, and the stream ends at it (rate_limited).`,
+      `Test keys: the test feed, each change ${cfg.TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\` (\`X-Data-Delayed\`), no credits; each minute is one request of the account's daily test cap, and the stream ends at it (rate_limited).`,
     tag: 'Stream',
     query: streamQuery,
     lists: ['channels', 'eventIds'],
@@ -50,19 +48,19 @@ export function streamRoute(): Route {
       if (!metered || !plaintext) throw new Error('GET /v2/stream reached without its key check');
       const lastEventId = lastEventIdOf(req, query);
       const filter = streamFilterOf(query);
-      const cfg = getConfig();
+      const settings = app.config;
       const { key, priced, debit } = metered;
       const start = await startOf(app, lastEventId);
       const connectionId = nextRef();
-      const limit = key.mode === 'live' ? cfg.STREAM_MAX_CONNECTIONS_LIVE : cfg.STREAM_MAX_CONNECTIONS_TEST;
-      if (!(await acquireSlot(key.keyId, connectionId, limit, cfg.STREAM_HEARTBEAT_MS * 3))) {
+      const limit = key.mode === 'live' ? settings.STREAM_MAX_CONNECTIONS_LIVE : settings.STREAM_MAX_CONNECTIONS_TEST;
+      if (!(await acquireSlot(key.keyId, connectionId, limit, settings.STREAM_HEARTBEAT_MS * 3))) {
         throw new ApiError('TOO_MANY_STREAMS', `This key holds ${limit} open streams, its limit: close one, or retry later.`, { limit }, { 'Retry-After': '5' });
       }
       const live = key.mode === 'live';
       const charges: Record<string, string> = {};
       if (live && start.from === 'id') {
         // A resume replays the feed since its id: priced by the minutes it covers (the open pays the first).
-        const minutes = backlogMinutes(idTime(start.afterId), Date.now(), cfg.STREAM_BILLING_INTERVAL_MS) * priced.credits;
+        const minutes = backlogMinutes(idTime(start.afterId), Date.now(), settings.STREAM_BILLING_INTERVAL_MS) * priced.credits;
         if (minutes > 0) {
           const charged = await chargeBacklog(app, { key, cost: minutes, ref: `${connectionId}.backlog`, endpoint: priced.id });
           if (!charged.ok) {
@@ -102,7 +100,7 @@ export function streamRoute(): Route {
           }).toBody(req.id),
         };
       };
-      const delayMs = live ? 0 : cfg.TEST_KEY_SNAPSHOT_S * 1000;
+      const delayMs = live ? 0 : settings.TEST_KEY_SNAPSHOT_S * 1000;
       const session = new StreamSession(app, res, { connectionId, filter, start, keyId: key.keyId, period, delayMs });
       const delayed: Record<string, string> = delayMs > 0 ? { 'X-Data-Delayed': 'true', 'X-Data-Delay-Seconds': String(delayMs / 1000) } : {};
       return stream(

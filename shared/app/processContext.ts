@@ -1,7 +1,4 @@
-import { bumpCacheVersion } from '../platform/cache/versions';
-import { toRealTime, worldNow } from '../platform/clock/worldClock';
-import { getConfig } from '../platform/config';
-import { childLogger } from '../platform/logger';
+import { platformRuntime } from '../platform/runtime';
 import { analysisStore } from '../platform/stores/analysis';
 import { accountStore, creditsStore, ledgerStore, payments, rechargeStore, sessionStore, throttleStore } from '../platform/stores/billing';
 import { commitmentStore } from '../platform/stores/commitments';
@@ -26,14 +23,14 @@ export function productionContext(): AppContext {
   // One per context: refreshes of the rollups coalesce across the jobs it runs.
   const rollups = new RollupRefresher((days) => refreshRollupDays(ctx, days));
   const ctx: AppContext = {
-    clock: { now: () => new Date(), worldNow, toRealTime },
-    // Read on use: a test file's settings (overrideEnv) reach the context it shares with the files before it.
+    clock: platformRuntime.clock,
+    // Read on use, not copied (shared/platform/runtime.ts).
     get config() {
-      return getConfig();
+      return platformRuntime.config;
     },
-    log: childLogger,
+    log: platformRuntime.log,
     dispatch,
-    cache: { bump: (...scopes) => bumpCacheVersion(...scopes) },
+    cache: platformRuntime.cache,
     settlement: {
       ...settlementStore(),
       refreshRollups: (days) => rollups.request(days),

@@ -32,7 +32,7 @@ function onlyFields(body: object, ...allowed: string[]): void {
 }
 
 /** Where the gateway's card page sends the owner back: the dashboard, which confirms the setup. */
-const setupReturnUrl = (req: Request) => `${publicOrigin(req)}/dashboard/?setup={SETUP_ID}#/billing`;
+const setupReturnUrl = (req: Request, publicUrl: string) => `${publicOrigin(req, publicUrl)}/dashboard/?setup={SETUP_ID}#/billing`;
 
 const isCardGateway = (gateway: string): gateway is 'test' | 'stripe' => gateway === 'test' || gateway === 'stripe';
 
@@ -127,7 +127,7 @@ export function billingRoutes(): Route[] {
       errors: { 400: 'testCard missing (test gateway) or sent (Stripe), or another field.', 403: MONEY_403, 503: 'Gateway did not answer: retry.' },
       handler: async ({ req, body, json, app }) => {
         onlyFields(body, 'testCard');
-        return json(publishedSetup(await startSetup(app, sessionOf(req).accountId, { testCard: body.testCard }, setupReturnUrl(req))));
+        return json(publishedSetup(await startSetup(app, sessionOf(req).accountId, { testCard: body.testCard }, setupReturnUrl(req, app.config.PUBLIC_URL))));
       },
     }),
     route({

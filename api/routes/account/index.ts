@@ -2,6 +2,7 @@ import { billingRoutes } from './billing';
 import { keyRoutes } from './keys';
 import { sessionRoutes } from './sessions';
 import { accountStreamRoutes } from './stream';
+import type { Config } from '../../../shared/platform/config';
 import type { Route } from '../spec';
 import { accountTrackRecordRoutes } from './trackRecord';
 
@@ -10,6 +11,6 @@ import { accountTrackRecordRoutes } from './trackRecord';
  * for a developer in a browser (the dashboard) or a script, mounted by api/account/router.ts. In
  * the order of the OpenAPI document.
  */
-export function accountRoutes(): Route[] {
-  return [...sessionRoutes(), ...keyRoutes(), ...accountTrackRecordRoutes(), ...accountStreamRoutes(), ...billingRoutes()];
+export function accountRoutes(cfg: Config): Route[] {
+  return [...sessionRoutes(cfg), ...keyRoutes(), ...accountTrackRecordRoutes(), ...accountStreamRoutes(cfg), ...billingRoutes()];
 }

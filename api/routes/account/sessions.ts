@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { endSession, startSession } from '../../../shared/app/accounts/sessions';
 import type { AppContext } from '../../../shared/app/context';
 import { accountView, logIn, signUp } from '../../../shared/app/accounts/selfServe';
-import { getConfig } from '../../../shared/platform/config';
+import type { Config } from '../../../shared/platform/config';
 import { clearSessionCookie, cookieSessionId, sessionOf, setSessionCookie } from '../../account/session';
 import { perAddress } from '../../middleware/perAddress';
 import { clientAddress } from '../../requestAddress';
@@ -16,12 +16,12 @@ async function signedIn(ctx: AppContext, req: Request, res: Response, accountId:
   // Rotated at every sign-in: a session id planted before login is worthless after it.
   await endSession(ctx, cookieSessionId(req));
   const session = await startSession(ctx, accountId);
-  setSessionCookie(req, res, session.sessionId);
+  setSessionCookie(ctx, req, res, session.sessionId);
   return { account: await accountView(ctx, accountId), csrfToken: session.csrfToken };
 }
 
 /** Sign-up, login, logout and the signed-in account. */
-export function sessionRoutes(): Route[] {
+export function sessionRoutes(cfg: Config): Route[] {
   return [
     route({
       ...ACCOUNT,
@@ -32,7 +32,7 @@ export function sessionRoutes(): Route[] {
       summary: 'Create an account',
       description: 'Creates the account with 500 free credits and signs in: sets the session cookie (HttpOnly, SameSite=Lax).',
       // Counted before any work: each sign-up costs a 32 MiB scrypt and grants free credits.
-      guards: [perAddress('signup-addr', () => getConfig().SIGNUP_PER_ADDRESS_PER_HOUR, 3600, 'sign-ups')],
+      guards: [perAddress('signup-addr', () => cfg.SIGNUP_PER_ADDRESS_PER_HOUR, 3600, 'sign-ups')],
       query: null,
       body: credentialsBody,
       status: 201,
@@ -82,7 +82,7 @@ export function sessionRoutes(): Route[] {
       response: noContent,
       handler: async ({ req, res, noContent, app }) => {
         await endSession(app, cookieSessionId(req));
-        clearSessionCookie(req, res);
+        clearSessionCookie(app, req, res);
         return noContent();
       },
     }),

@@ -3,7 +3,7 @@ import { resolveSession } from '../../../shared/app/accounts/sessions';
 import { nextRef } from '../../../shared/app/billing/metering';
 import { StreamSession, startOf } from '../../../shared/app/stream/session';
 import { sseMessage } from '../../../shared/domain/stream/messages';
-import { getConfig } from '../../../shared/platform/config';
+import type { Config } from '../../../shared/platform/config';
 import { acquireSlot } from '../../../shared/platform/stream/slots';
 import { cookieSessionId, sessionOf } from '../../account/session';
 import { ApiError } from '../../errors';
@@ -31,9 +31,9 @@ const notSignedIn = (req: Request) => new ApiError('NOT_SIGNED_IN', 'Not signed 
  * STREAM_MAX_CONNECTIONS_TEST open per account across every web process, and it ends with an
  * `error` message (not_signed_in) at the first heartbeat after the session ended (logout, expiry).
  */
-export function accountStreamRoutes(): Route[] {
-  const window = Math.floor(getConfig().STREAM_RESUME_WINDOW_MS / 1000);
-  const limit = getConfig().STREAM_MAX_CONNECTIONS_TEST;
+export function accountStreamRoutes(settings: Config): Route[] {
+  const window = Math.floor(settings.STREAM_RESUME_WINDOW_MS / 1000);
+  const limit = settings.STREAM_MAX_CONNECTIONS_TEST;
   return [
     route({
       ...ACCOUNT,
@@ -43,7 +43,7 @@ export function accountStreamRoutes(): Route[] {
       summary: 'Stream of changes for the dashboard (Server-Sent Events)',
       description:
         "The stream of GET /v2/stream (same channels, filters, messages, resume with `Last-Event-ID` or `lastEventId` within the resume window, `snapshot_required`, heartbeats, merging for a reader that stays behind) for the signed-in session instead of a key: what the dashboard's Live page reads with EventSource. " +
-        `Under a test key's rules: free, so it is the test feed (each change ${getConfig().TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\`, \`X-Data-Delayed\`) whatever the balance; at most ${limit} open per account (past it a 429 too_many_streams). ` +
+        `Under a test key's rules: free, so it is the test feed (each change ${settings.TEST_KEY_SNAPSHOT_S} seconds after it was stored, marked \`delayed\`, \`X-Data-Delayed\`) whatever the balance; at most ${limit} open per account (past it a 429 too_many_streams). ` +
         'It ends with an `error` message (not_signed_in) at the first heartbeat after the session ended (sign-out or expiry).',
       query: streamQuery,
       lists: ['channels', 'eventIds'],
@@ -60,7 +60,7 @@ export function accountStreamRoutes(): Route[] {
         const cookie = cookieSessionId(req);
         const lastEventId = lastEventIdOf(req, query);
         const filter = streamFilterOf(query);
-        const cfg = getConfig();
+        const cfg = app.config;
         const start = await startOf(app, lastEventId);
         const connectionId = nextRef();
         const slot = accountStreamSlot(accountId);

@@ -1,6 +1,5 @@
 import { processMemo } from '../../platform/processScope';
 import { createHash } from 'node:crypto';
-import { getConfig } from '../../platform/config';
 import { analyzeEvent, type AnalysisEvent, type AnalysisFit, type AnalysisMarket, type AnalysisOptions } from '../../domain/ai/eventAnalysis';
 import { normalizeName } from '../../domain/ai/selection';
 import { utcDay } from '../../domain/days';
@@ -135,7 +134,7 @@ async function analyze(ctx: AppContext, eventId: string): Promise<AnalyzeOutcome
     // Cancelled or postponed before its start: its recommendations leave the day's picks.
     return now() < event.startDateTime ? { status: 'started', picksDay: utcDay(event.startDateTime) } : { status: 'started' };
   }
-  const { AI_MIN_EDGE: minEdge, AI_DEVIG: devigMethod } = getConfig();
+  const { AI_MIN_EDGE: minEdge, AI_DEVIG: devigMethod } = ctx.config;
   const input = toAnalysisEvent(event);
   const { fit, bookRanking, key: fitKey } = await loadFit(ctx, event.sportId);
   const hash = inputHash(input, fitKey, { minEdge, devigMethod });

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { CONTRACT_CHOICES } from '../../../api/contractChoices';
 import { openApiDocument } from '../../../api/openapi';
 import { v2Routes } from '../../../api/app';
+import { getConfig } from '../../../shared/platform/config';
 
 const page = readFileSync(resolve(__dirname, '../../../docs/contract-choices.md'), 'utf8');
 
@@ -16,7 +17,11 @@ describe('contract choices: one reading, the same in the docs and the OpenAPI do
   });
 
   it('happy: the OpenAPI document lists them and each operation concerned carries its reading', () => {
-    const doc = openApiDocument(v2Routes()) as { 'x-contract-choices': { id: string }[]; info: { description: string }; paths: Record<string, { get?: { operationId: string; description: string } }> };
+    const doc = openApiDocument(v2Routes(getConfig()), getConfig().PUBLIC_URL) as {
+      'x-contract-choices': { id: string }[];
+      info: { description: string };
+      paths: Record<string, { get?: { operationId: string; description: string } }>;
+    };
     expect(doc['x-contract-choices'].map((c) => c.id)).to.deep.equal(CONTRACT_CHOICES.map((c) => c.id));
     const byOperation = new Map(Object.values(doc.paths).flatMap((p) => (p.get ? [[p.get.operationId, p.get.description] as const] : [])));
     for (const c of CONTRACT_CHOICES) {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { analyzeEventJob } from '../../../shared/app/ai/analyze';
-import { overrideEnv } from '../../../shared/platform/config';
 import { renewProcessScope } from '../../../shared/platform/processScope';
 import { SOCCER_MARKETS, simEvent } from '../../helpers/simEvents';
 import { fakeContext, type FakeContext } from './fakeContext';
@@ -22,9 +21,7 @@ function mainMarketOf(ctx: FakeContext, id: string): { devigMethod: string; fair
 }
 
 describe('analyse orchestrator: the de-vig method (AI_DEVIG)', () => {
-  let restore: (() => void) | undefined;
   beforeEach(renewProcessScope);
-  afterEach(() => restore?.());
 
   it('happy: the default is Shin; proportional set, the same inputs are analysed again and priced by proportional', async () => {
     const ctx = fakeContext();
@@ -33,7 +30,7 @@ describe('analyse orchestrator: the de-vig method (AI_DEVIG)', () => {
     const shin = mainMarketOf(ctx, 'd1');
     expect(shin.devigMethod).to.equal('shin');
 
-    restore = overrideEnv({ AI_DEVIG: 'proportional' });
+    ctx.setEnv({ AI_DEVIG: 'proportional' });
     expect((await analyzeEventJob(ctx, 'd1')).status, 'the method is part of the inputs').to.equal('analyzed');
     const proportional = mainMarketOf(ctx, 'd1');
     expect(proportional.devigMethod).to.equal('proportional');

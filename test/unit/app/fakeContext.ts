@@ -131,6 +131,8 @@ export interface FakeContext extends AppContext {
   readonly bumped: CacheScope[];
   /** Moves the clock (real and world alike). */
   setNow(at: Date): void;
+  /** Changes settings (as environment variables, over those the context was made with). */
+  setEnv(env: Record<string, string>): void;
 }
 
 /**
@@ -139,12 +141,15 @@ export interface FakeContext extends AppContext {
  */
 export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<string, string> = {}): FakeContext {
   let now = at;
+  let config = loadConfig(env);
   const dispatched: Intent[] = [];
   const bumped: CacheScope[] = [];
   const silent = pino({ level: 'silent' });
   return {
     clock: { now: () => now, worldNow: () => now, toRealTime: (worldMs) => worldMs },
-    config: loadConfig(env),
+    get config() {
+      return config;
+    },
     log: (bindings) => silent.child(bindings),
     dispatch: async (intents): Promise<DispatchResult[]> => {
       dispatched.push(...intents);
@@ -174,6 +179,9 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<s
     bumped,
     setNow: (next) => {
       now = next;
+    },
+    setEnv: (more) => {
+      config = loadConfig({ ...env, ...more });
     },
   };
 }

@@ -7,6 +7,7 @@ import { accountRouter } from '../../../api/account/router';
 import { createApp, v2Routes } from '../../../api/app';
 import { accountRoutes } from '../../../api/routes/account';
 import { processContext } from '../../../shared/app/processContext';
+import { getConfig } from '../../../shared/platform/config';
 import { metricsRoute } from '../../../api/routes/metrics';
 import { costOf, priceOf } from '../../../shared/domain/billing/costs';
 
@@ -50,7 +51,7 @@ describe('typed routes: the routing layer', () => {
   // The account API's router (api/account/router.ts) mounts RouteSpecs of its own (checked below);
   // the dashboard's static files are the one router outside RouteSpec (docs/architecture.md).
   it('happy: every mounted path of the app comes from a RouteSpec (Bull Board, the account router and the dashboard aside)', () => {
-    const specs = [...v2Routes(), metricsRoute('u', 'p')].map((r) => `${r.mount}${r.path.replace(/\{(\w+)\}/g, ':$1')}`);
+    const specs = [...v2Routes(getConfig()), metricsRoute('u', 'p')].map((r) => `${r.mount}${r.path.replace(/\{(\w+)\}/g, ':$1')}`);
     const mounted: string[] = [];
     type Layer = { route?: { path: string }; handle: { stack?: Layer[] }; name: string; rawPath?: string; match(path: string): boolean };
     const walk = (stack: Layer[], prefix: string) => {
@@ -70,7 +71,7 @@ describe('typed routes: the routing layer', () => {
 
   it('happy: every path the account router mounts is one of the account RouteSpecs, and each spec is mounted', () => {
     type Layer = { route?: { path: string; methods: Record<string, boolean> } };
-    const router = accountRouter(accountRoutes(), processContext()) as unknown as { stack: Layer[] };
+    const router = accountRouter(accountRoutes(getConfig()), processContext()) as unknown as { stack: Layer[] };
     const mounted = router.stack.flatMap((l) =>
       l.route
         ? Object.keys(l.route.methods)
@@ -78,14 +79,14 @@ describe('typed routes: the routing layer', () => {
             .map((m) => `${m.toUpperCase()} ${l.route?.path}`)
         : [],
     );
-    const specs = accountRoutes().map((r) => `${r.method ?? 'GET'} ${r.path.replace(/\{(\w+)\}/g, ':$1')}`);
+    const specs = accountRoutes(getConfig()).map((r) => `${r.method ?? 'GET'} ${r.path.replace(/\{(\w+)\}/g, ':$1')}`);
     expect(specs.length).to.be.greaterThan(15);
     for (const s of specs) expect(mounted, s).to.include(s);
     expect([...new Set(mounted.filter((m) => !specs.includes(m)).map((m) => m.split(' ')[0]))].every((m) => m === 'HEAD' || m === 'OPTIONS' || m === 'ALL')).to.equal(true);
   });
 
   it('happy: each route states the price and key requirement of its own cost table row', () => {
-    for (const r of v2Routes()) {
+    for (const r of v2Routes(getConfig())) {
       expect(r.price, r.path).to.not.equal(null);
       const priced = priceOf('GET', `${r.mount}${r.path.replace(/\{\w+\}/g, 'x1')}`);
       expect(priced?.path, r.path).to.equal(r.price);
