@@ -9,7 +9,10 @@
  *   shared/platform/stores/), and jobs/ only through the dispatcher of intentions
  *   (shared/app/intents.ts);
  * - shared/research: offline research (the backtest); imports shared/domain and shared/platform;
- * - api/, workers/, jobs/, scripts/, bench/ and test/ sit on top.
+ * - jobs/: the queues' definitions (names, payloads, options, job ids), importing nothing of the
+ *   house: the platform's queue client (shared/platform/queues/) and the dispatcher of
+ *   intentions import them, so every import runs downwards;
+ * - api/, workers/, scripts/, bench/ and test/ sit on top.
  * No cycles anywhere, type-only imports included.
  */
 const ABOVE_SHARED = '^(api|workers|jobs|scripts|bench|test)/';
@@ -35,9 +38,16 @@ module.exports = {
     {
       name: 'platform-below-app',
       severity: 'error',
-      comment: 'shared/platform imports only shared/domain and shared/platform.',
+      comment: 'shared/platform imports only shared/domain, shared/platform and the queue definitions of jobs/.',
       from: { path: '^shared/platform/' },
-      to: { path: `^shared/(app|research)/|${ABOVE_SHARED}` },
+      to: { path: '^shared/(app|research)/|^(api|workers|scripts|bench|test)/' },
+    },
+    {
+      name: 'jobs-are-definitions',
+      severity: 'error',
+      comment: 'jobs/ holds the queues\' definitions only: the connection, the enqueueing and the coalescing are the platform\'s (shared/platform/queues/), which imports jobs/, not the other way.',
+      from: { path: '^jobs/' },
+      to: { path: '^(shared|api|workers|scripts|bench|test)/' },
     },
     {
       name: 'app-below-entries',

@@ -4,7 +4,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { RequestHandler } from 'express';
 import { ALL_QUEUES } from '../jobs';
-import { queueFor } from '../jobs/client';
+import { queueFor } from '../shared/platform/queues/client';
 import { ApiError } from './errors';
 import { release } from '../shared/platform/accounts/limits';
 import { limitTaken, perAddress } from './middleware/perAddress';

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/platform/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/platform/db/redis');
-  const { closeQueues, queueFor } = await import('../jobs/client');
+  const { closeQueues, queueFor } = await import('../shared/platform/queues/client');
   const { aiQueue } = await import('../jobs/ai');
   const { settlementQueue } = await import('../jobs/settlement');
   const { pollProvider } = await import('../shared/app/ingest/poll');

@@ -12,7 +12,7 @@ import { COST_TABLE } from '../shared/domain/billing/costs';
 import { setEnvForChildren } from '../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis, key } from '../shared/platform/db/redis';
-import { closeQueues } from '../jobs/client';
+import { closeQueues } from '../shared/platform/queues/client';
 import { publishSnapshot } from '../shared/platform/metrics/publish';
 import { httpDuration, httpRequests, jobDuration, jobsFinished, processRegistry } from '../shared/platform/metrics/registry';
 import { startLocalServices } from '../scripts/services';

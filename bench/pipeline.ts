@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { aiQueue } from '../jobs/ai';
-import { closeQueues, queueFor } from '../jobs/client';
+import { closeQueues, queueFor } from '../shared/platform/queues/client';
 import { startLocalServices } from '../scripts/services';
 import { createAccount, createKey } from '../shared/app/billing/accounts';
 import { bootstrapEnv, getConfig, setEnvForChildren } from '../shared/platform/config';

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const mongoose = (await import('mongoose')).default;
   const { connectMongo, disconnectMongo } = await import('../shared/platform/db/mongo');
   const { closeAllRedis, key, redis } = await import('../shared/platform/db/redis');
-  const { closeQueues, enqueueMany, queueFor } = await import('../jobs/client');
+  const { closeQueues, enqueueMany, queueFor } = await import('../shared/platform/queues/client');
   const { settlementQueue } = await import('../jobs/settlement');
   const { insertEventsUnordered, insertLiveEventDataUnordered } = await import('../shared/platform/db/repositories/events');
   const { countSettledPicks, countSettledRecommendations, insertPicksUnordered, insertRecommendationsUnordered } = await import('../shared/platform/db/repositories/ai');

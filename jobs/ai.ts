@@ -1,9 +1,7 @@
-import { enqueueMany } from './client';
-import { beginRun, generationsOf } from './coalesce';
 import { defineQueue, safeJobId } from './define';
 
 /**
- * Model work. `analyze-event` is coalesced per event (jobs/coalesce.ts): at most one waiting
+ * Model work. `analyze-event` is coalesced per event (shared/platform/queues/coalesced.ts): at most one waiting
  * analysis per event whatever the rate of odds changes, reading the latest odds when it runs, with
  * one follow-up for a change that lands during a run. `refit` runs per sport and time window.
  */
@@ -23,26 +21,3 @@ export const aiQueue = defineQueue<AiPayloads>({
     refit: { jobId: (p) => safeJobId('refit', [p.sportId, p.window]) },
   },
 });
-
-/** Asks for an analysis of each event; one already waiting for an event absorbs the request. */
-export async function requestAnalyses(eventIds: readonly string[]): Promise<string[]> {
-  const unique = [...new Set(eventIds)];
-  const generations = await generationsOf(aiQueue.name, unique);
-  return enqueueMany(
-    aiQueue,
-    'analyze-event',
-    unique.map((eventId, i) => ({ eventId, generation: generations[i] })),
-  );
-}
-
-/** The analysis run of an event begins: requests from now on queue a follow-up. */
-export const beginAnalysis = (eventId: string): Promise<number> => beginRun(aiQueue.name, eventId);
-
-/** Asks for a rebuild of a day's picks; one already waiting for that day absorbs the request. */
-export async function requestPicksRebuild(day: string): Promise<string> {
-  const [generation] = await generationsOf(aiQueue.name, [`picks-${day}`]);
-  const [id] = await enqueueMany(aiQueue, 'rebuild-picks', [{ day, generation: generation }]);
-  return id;
-}
-
-export const beginPicksRebuild = (day: string): Promise<number> => beginRun(aiQueue.name, `picks-${day}`);

@@ -4,7 +4,7 @@
  */
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closeQueues } from '../jobs/client';
+import { closeQueues } from '../shared/platform/queues/client';
 import { BillingInputError } from '../shared/domain/billing/errors';
 import { accountSummary, addCredits, clearAutoRecharge, createAccount, createKey, listKeys, revokeKey, setAutoRecharge } from '../shared/app/billing/accounts';
 import { demoKey } from './demoKey';

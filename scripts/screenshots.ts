@@ -14,7 +14,7 @@ import mongoose from 'mongoose';
 import type { Page } from 'playwright-core';
 import { createApp } from '../api/app';
 import { listen } from '../api/server';
-import { closeQueues } from '../jobs/client';
+import { closeQueues } from '../shared/platform/queues/client';
 import { startLedgerConsumer } from '../shared/platform/billing/ledgerConsumer';
 import { drainMetering } from '../shared/app/billing/metering';
 import { setEnvForChildren } from '../shared/platform/config';

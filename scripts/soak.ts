@@ -13,7 +13,7 @@ import { failEntry } from '../shared/platform/entry'; // first: a bad variable s
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { closeQueues, queueFor } from '../jobs/client';
+import { closeQueues, queueFor } from '../shared/platform/queues/client';
 import { ALL_QUEUES } from '../jobs';
 import { addCredits, createAccount, createKey, setAutoRecharge } from '../shared/app/billing/accounts';
 import { checkLedger } from '../shared/app/billing/ledgerCheck';

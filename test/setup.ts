@@ -5,7 +5,7 @@
  * other's; all are removed after.
  */
 import './helpers/runEnv'; // first: before any module of the service reads the config
-import { closeQueues } from '../jobs/client';
+import { closeQueues } from '../shared/platform/queues/client';
 import { getConfig } from '../shared/platform/config';
 import { disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis } from '../shared/platform/db/redis';

@@ -1,5 +1,5 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import { bullPrefix } from '../jobs/client';
+import { bullPrefix } from '../shared/platform/queues/client';
 import type { AnyQueueDefinition, PayloadsOf } from '../jobs/define';
 import { createRedis } from '../shared/platform/db/redis';
 import { childLogger } from '../shared/platform/logger';

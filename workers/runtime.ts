@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import { getConfig, getConfigOrExit } from '../shared/platform/config';
-import { closeQueues } from '../jobs/client';
+import { closeQueues } from '../shared/platform/queues/client';
 import { connectMongo, disconnectMongo } from '../shared/platform/db/mongo';
 import { closeAllRedis } from '../shared/platform/db/redis';
 import { startWorldClock } from '../shared/platform/clock/worldClock';

@@ -1,7 +1,7 @@
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import * as cron from 'node-cron';
 import { aiQueue } from '../jobs/ai';
-import { enqueue, queueFor } from '../jobs/client';
+import { enqueue, queueFor } from '../shared/platform/queues/client';
 import { ingestQueue } from '../jobs/ingest';
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';

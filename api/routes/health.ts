@@ -1,4 +1,4 @@
-import { queueFor } from '../../jobs/client';
+import { queueFor } from '../../shared/platform/queues/client';
 import { ALL_QUEUES } from '../../jobs';
 import { pingMongo } from '../../shared/platform/db/mongo';
 import { redis } from '../../shared/platform/db/redis';

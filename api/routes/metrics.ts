@@ -1,5 +1,5 @@
 import { ALL_QUEUES } from '../../jobs';
-import { queueFor } from '../../jobs/client';
+import { queueFor } from '../../shared/platform/queues/client';
 import { collectMetrics } from '../../shared/platform/metrics/collect';
 import { basicAuth, throttledAdminAuth } from '../admin';
 import { route } from './route';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { requestAnalyses, requestPicksRebuild } from '../../jobs/ai';
-import { enqueue, enqueueMany, queueFor } from '../../jobs/client';
+import { requestAnalyses, requestPicksRebuild } from '../platform/queues/coalesced';
+import { enqueue, enqueueMany, queueFor } from '../platform/queues/client';
 import type { AnyQueueDefinition, PayloadsOf } from '../../jobs/define';
 import { aiQueue, ingestQueue, rechargeQueue, settlementQueue } from '../../jobs/index';
 import { childLogger } from '../platform/logger';

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import mongoose from 'mongoose';
-import { closeQueues } from '../../jobs/client';
+import { closeQueues } from '../../shared/platform/queues/client';
 import { envSnapshot, getConfig, setEnvForChildren } from '../../shared/platform/config';
 import { connectMongo, disconnectMongo } from '../../shared/platform/db/mongo';
 import { renewProcessScope } from '../../shared/platform/processScope';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueue, queueFor } from '../../jobs/client';
+import { enqueue, queueFor } from '../../shared/platform/queues/client';
 import { key, redis } from '../../shared/platform/db/redis';
 import { slowQueue } from '../fixtures/slowWorker';
 import { spawnEntry, waitUntil, type Spawned } from '../helpers/processes';

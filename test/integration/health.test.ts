@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { aiQueue, requestAnalyses } from '../../jobs/ai';
-import { queueFor } from '../../jobs/client';
+import { aiQueue } from '../../jobs/ai';
+import { requestAnalyses } from '../../shared/platform/queues/coalesced';
+import { queueFor } from '../../shared/platform/queues/client';
 import { backdateEventsCreatedAt, deleteAllIngested, insertSeedDocuments, setEventFields } from '../../shared/platform/db/repositories/fixtures';
 import { startApi, type TestServer } from '../helpers/api';
 import { renewProcessScope } from '../../shared/platform/processScope';

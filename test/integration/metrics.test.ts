@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApp } from '../../api/app';
-import { enqueue, queueFor } from '../../jobs/client';
+import { enqueue, queueFor } from '../../shared/platform/queues/client';
 import { ingestQueue } from '../../jobs/ingest';
 import { settlementQueue } from '../../jobs/settlement';
 import { getConfig, setEnvForChildren } from '../../shared/platform/config';

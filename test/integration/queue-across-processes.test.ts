@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueue, queueFor } from '../../jobs/client';
+import { enqueue, queueFor } from '../../shared/platform/queues/client';
 import { settlementQueue } from '../../jobs/settlement';
 import { connectMongo } from '../../shared/platform/db/mongo';
 import { insertSeedDocuments } from '../../shared/platform/db/repositories/fixtures';

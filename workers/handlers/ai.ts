@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { beginAnalysis, beginPicksRebuild, type AiPayloads, type aiQueue } from '../../jobs/ai';
+import { type AiPayloads, type aiQueue } from '../../jobs/ai';
+import { beginAnalysis, beginPicksRebuild } from '../../shared/platform/queues/coalesced';
 import { analyzeEventJob } from '../../shared/app/ai/analyze';
 import { rebuildPicksForDay } from '../../shared/app/ai/picks';
 import { refitJob } from '../../shared/app/ai/refit';

@@ -1,7 +1,8 @@
 import { Worker } from 'bullmq';
 import { expect } from 'chai';
-import { aiQueue, beginAnalysis, requestAnalyses } from '../../../jobs/ai';
-import { bullPrefix, queueFor } from '../../../jobs/client';
+import { aiQueue } from '../../../jobs/ai';
+import { beginAnalysis, requestAnalyses } from '../../../shared/platform/queues/coalesced';
+import { bullPrefix, queueFor } from '../../../shared/platform/queues/client';
 import { createRedis } from '../../../shared/platform/db/redis';
 import { waitUntil } from '../../helpers/processes';
 

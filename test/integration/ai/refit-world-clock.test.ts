@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { enqueue, queueFor } from '../../../jobs/client';
+import { enqueue, queueFor } from '../../../shared/platform/queues/client';
 import { mulberry32, samplePoisson } from '../../../shared/domain/ai/random';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { findModelFitOfSport } from '../../../shared/platform/db/repositories/ai';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { drainViewFlushes, countView } from '../../../api/queries/views';
 import { settlementQueue } from '../../../jobs/settlement';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
 import { findEventById } from '../../../shared/platform/db/repositories/eventForms';

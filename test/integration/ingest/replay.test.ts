@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { findRecommendationsByIds } from '../../../shared/platform/db/repositories/ai';
 import { findEventById } from '../../../shared/platform/db/repositories/eventForms';

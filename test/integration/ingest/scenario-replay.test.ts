@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { pollProvider } from '../../../shared/app/ingest/poll';

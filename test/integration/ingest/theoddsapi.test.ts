@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { loadConfig } from '../../../shared/platform/config';
 import { connectMongo } from '../../../shared/platform/db/mongo';

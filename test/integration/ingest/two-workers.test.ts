@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { enqueue, queueFor } from '../../../jobs/client';
+import { enqueue, queueFor } from '../../../shared/platform/queues/client';
 import { ingestQueue } from '../../../jobs/ingest';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';

@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import { expect } from 'chai';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../../jobs/recharge';
 import { setAutoRecharge } from '../../../shared/app/billing/accounts';
 import { setEnvForChildren } from '../../../shared/platform/config';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { queueFor } from '../../../jobs/client';
+import { queueFor } from '../../../shared/platform/queues/client';
 import { addCredits, createAccount, createKey } from '../../../shared/app/billing/accounts';
 import { countSettledRecommendations } from '../../../shared/platform/db/repositories/ai';
 import { countEventsMatching } from '../../../shared/platform/db/repositories/events';

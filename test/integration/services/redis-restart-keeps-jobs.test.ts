@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Job } from 'bullmq';
-import { closeQueues, queueFor } from '../../../jobs/client';
+import { closeQueues, queueFor } from '../../../shared/platform/queues/client';
 import { rechargeQueue, settlementQueue } from '../../../jobs/index';
 import { freePort, startRedisServer } from '../../../scripts/services';
 import { rechargeWindow, retryIntent } from '../../../shared/app/billing/recharge';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueue, queueFor } from '../../../jobs/client';
+import { enqueue, queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { findLiveEventDataOfEvent } from '../../../shared/platform/db/repositories/events';
 import { findEventById } from '../../../shared/platform/db/repositories/eventForms';

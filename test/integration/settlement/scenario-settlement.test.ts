@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { enqueue, queueFor } from '../../../jobs/client';
+import { enqueue, queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { betProblem, dailyBreakdown, performanceReport, recomputeFromBets, windowDays } from '../../../shared/domain/grading';

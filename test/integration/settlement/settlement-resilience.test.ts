@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueue, enqueueMany, queueFor } from '../../../jobs/client';
+import { enqueue, enqueueMany, queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { equalRollups } from '../../../shared/domain/grading';

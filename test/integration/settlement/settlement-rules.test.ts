@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { enqueue } from '../../../jobs/client';
+import { enqueue } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { performanceReport, recomputeFromBets, windowDays } from '../../../shared/domain/grading';

@@ -38,6 +38,8 @@ const CLEAN: Record<string, string> = {
   'shared/app/processContext.ts': "import { thingStore } from '../platform/stores/things';\nimport type { ThingStore } from './ports';\nexport const things: ThingStore = thingStore();\n",
   'shared/app/intents.ts': "import { queue } from '../../jobs/queue';\nexport const dispatch = () => queue;\n",
   'jobs/queue.ts': 'export const queue = 1;\n',
+  'shared/platform/db/redis.ts': 'export const redis = () => 1;\n',
+  'shared/platform/queues/client.ts': "import { queue } from '../../../jobs/queue';\nimport { redis } from '../db/redis';\nexport const enqueue = () => [queue, redis()];\n",
   'api/route.ts': "import { run } from '../shared/app/useCase';\nimport { things } from '../shared/app/processContext';\nexport const handler = () => run(things);\n",
 };
 
@@ -45,6 +47,7 @@ const BREACHES: Record<string, string> = {
   'shared/domain/impure.ts': "import { find } from '../platform/db/repositories/things';\nexport const x = find;\n",
   'shared/platform/upward.ts': "import { run } from '../app/useCase';\nexport const y = run;\n",
   'shared/app/enqueues.ts': "import { queue } from '../../jobs/queue';\nexport const z = queue;\n",
+  'jobs/connects.ts': "import { redis } from '../shared/platform/db/redis';\nexport const c = redis;\n",
   // A type-only import too: a port's row type copied from a repository ties the use case to the store.
   'shared/app/reads.ts': "import type { find } from '../platform/db/repositories/things';\nexport type Found = ReturnType<typeof find>;\n",
   'shared/research/backtest.ts': "import { run } from '../app/useCase';\nexport const w = run;\n",
@@ -71,6 +74,7 @@ describe('layers: the lint fails on an up-import or a cycle', function () {
       ['platform-below-app', 'shared/platform/upward.ts'],
       ['app-below-entries', 'shared/app/enqueues.ts'],
       ['app-not-on-the-database', 'shared/app/reads.ts'],
+      ['jobs-are-definitions', 'jobs/connects.ts'],
       ['research-below-app', 'shared/research/backtest.ts'],
       ['models-only-in-the-data-layer', 'api/model.ts'],
       ['no-circular', 'shared/domain/a.ts'],

@@ -1,7 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import { getConfig } from '../shared/platform/config';
-import { createRedis, tag } from '../shared/platform/db/redis';
-import type { AnyQueueDefinition, JobNameOf, PayloadsOf } from './define';
+import type { AnyQueueDefinition, JobNameOf, PayloadsOf } from '../../../jobs/define';
+import { getConfig } from '../config';
+import { createRedis, tag } from '../db/redis';
 
 const queues = new Map<string, Queue>();
 

@@ -1,4 +1,4 @@
-import { getMany, key, redis } from '../shared/platform/db/redis';
+import { getMany, key, redis } from '../db/redis';
 
 /**
  * Coalesced jobs: at most one waiting job per subject (an event to analyse, say). The job id
