@@ -1,17 +1,19 @@
 import { getConfig } from '../../shared/platform/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
 import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/repositories/events';
-import { findEventById, findEventListFormsByIds, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, type EventListRow } from '../../shared/platform/db/repositories/eventForms';
-import { findViewsOfEvents } from '../../shared/platform/db/repositories/eventViews';
+import { findEventById, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findProviderFreshness } from '../../shared/platform/db/repositories/eventForms';
 import { findRegionCompetitionsByPriority } from '../../shared/platform/db/repositories/reference';
 import { sportById, type Locale } from '../../shared/domain/sports';
 import { renderDetailEvent } from '../render/detail';
-import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent } from '../render/events';
+import { renderListEvent, renderLiveEvent, renderLiveMarkets, renderTrendingEvent, type ListedEvent } from '../render/events';
 import { notFound } from '../errors';
-import { countView } from './views';
+import { countView, viewCountsOf } from './views';
 import { listingFilter, sportIdOf, todayFilter, uniqueSorted, type EventFilterInput } from './filters';
-import { countListing, listingIds, listingIndex, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/domain/listing/rows';
+import { countListing, listingIds, listingPage, mostViewed, type Listing, type ListingFilter } from '../../shared/domain/listing/rows';
+import type { ListingBody } from '../../shared/domain/listing/bodies';
+import { liveStatsView } from '../../shared/domain/events/liveViews';
 import { currentListing } from '../../shared/platform/listing/store';
+import { listingBodies } from '../../shared/platform/listing/bodies';
 import { recent } from '../../shared/platform/cache/recent';
 import { processMemo } from '../../shared/platform/processScope';
 
@@ -25,43 +27,63 @@ export interface MatchesQuery extends EventFilterInput {
 }
 
 /**
- * Events as a list page serves them, kept per event while its listing row's change version holds
- * and for at most LIST_FORM_MAX_AGE_MS (which bounds how old its view count gets): a page read
- * after a poll reads from the store only the events that poll changed.
+ * A page of the listing with its events' bodies, all from one snapshot (shared/platform/listing/bodies.ts):
+ * an event a write moved after the snapshot was taken is not rendered from it; a newer snapshot
+ * places it (the write's listing step follows its store step within milliseconds). An event still
+ * ahead after the last try (a row a failed poll left stale until the listing's rebuild) is left
+ * out, and `count` with it: a list says what its filter says.
  */
-// In the process scope (shared/platform/processScope.ts): forms of another database's events never answer.
-const formsKept = processMemo(() => new Map<string, { v: number; until: number; form: EventListRow }>());
-const LIST_FORMS_MAX = 50_000;
-export const LIST_FORM_MAX_AGE_MS = 30_000;
+const SNAPSHOT_TRIES = 3;
 
-async function listFormsOf(ids: readonly string[], listing: Listing): Promise<EventListRow[]> {
-  const listForms = formsKept();
-  const rows = listingIndex(listing);
-  const now = Date.now();
-  const kept = (id: string) => {
-    const k = listForms.get(id);
-    return k && k.v === rows.get(id)?.v && k.until > now ? k.form : undefined;
-  };
-  const missing = ids.filter((id) => !kept(id));
-  const read = new Map<string, EventListRow>();
-  if (missing.length) {
-    if (listForms.size > LIST_FORMS_MAX) listForms.clear();
-    for (const form of await findEventListFormsByIds(missing, { live: false })) {
-      read.set(form._id, form);
-      const v = rows.get(form._id)?.v;
-      if (v !== undefined) listForms.set(form._id, { v, until: now + LIST_FORM_MAX_AGE_MS, form });
+async function fromOneSnapshot(select: (listing: Listing) => Promise<{ ids: string[]; count: number }> | { ids: string[]; count: number }) {
+  for (let attempt = 1; ; attempt++) {
+    const listing = await currentListing();
+    const { ids, count } = await select(listing);
+    const { bodies, ahead } = await listingBodies(ids, listing);
+    if (ahead.length === 0 || attempt >= SNAPSHOT_TRIES) {
+      const items = ids.flatMap((id) => {
+        const body = bodies.get(id);
+        return body ? [{ id, body }] : [];
+      });
+      return { items, count: count - ahead.length };
     }
+    await new Promise((r) => setTimeout(r, 10 * attempt));
   }
-  // An event gone from the store since the snapshot is left out, as the store's own page would.
-  return ids.map((id) => read.get(id) ?? kept(id)).filter((f): f is EventListRow => f !== undefined);
 }
 
-/** The page and `count` are chosen from one listing snapshot; only the page's changed events are read. */
+/** Each provider's freshness (the instant its live forms are served as of), read at most once a second per process. */
+// In the process scope (shared/platform/processScope.ts): another database's providers never answer.
+const freshnessRead = processMemo((): { at?: number; value?: Promise<Map<string, { capturedAt: Date | null }>> } => ({}));
+function providerFreshness() {
+  const memo = freshnessRead();
+  const now = Date.now();
+  if (!memo.value || memo.at === undefined || now - memo.at > 1000) {
+    const value = findProviderFreshness();
+    Object.assign(memo, { at: now, value });
+    value.catch(() => Object.assign(memo, { value: undefined }));
+    return value;
+  }
+  return memo.value;
+}
+
+type Item = { id: string; body: ListingBody };
+
+/** The form the list renderers read, from a body: its prices' markets, its views and (`live`) its flat live stats. */
+async function formsOf(items: readonly Item[], opts: { live: boolean; views?: ReadonlyMap<string, number> }): Promise<ListedEvent[]> {
+  const [views, freshness] = await Promise.all([opts.views ?? viewCountsOf(items.map((i) => i.id)), opts.live && items.some((i) => i.body.event.status === 'live') ? providerFreshness() : undefined]);
+  return items.map(({ id, body: { event, prices, live } }) => ({
+    ...event,
+    _id: id,
+    markets: prices?.markets ?? [],
+    views: views.get(id) ?? 0,
+    liveStats: opts.live && event.status === 'live' ? liveStatsView(id, live, prices, freshness?.get(event.dataSource)?.capturedAt ?? null) : null,
+  }));
+}
+
+/** The page and `count` are chosen from one listing snapshot, and the page's events rendered from its bodies. */
 export async function listMatches(q: MatchesQuery) {
-  const listing = await currentListing();
-  const { ids, count } = listingPage(listing, listingFilter(q), { sort: 'start', page: q.page, limit: q.limit });
-  const docs = await listFormsOf(ids, listing);
-  return { data: docs.map((e) => renderListEvent(e, q.locale)), count };
+  const { items, count } = await fromOneSnapshot((listing) => listingPage(listing, listingFilter(q), { sort: 'start', page: q.page, limit: q.limit }));
+  return { data: (await formsOf(items, { live: false })).map((e) => renderListEvent(e, q.locale)), count };
 }
 
 export const TRENDING_SIZE = 5;
@@ -76,11 +98,14 @@ export interface TrendingQuery {
 export async function trendingMatches(q: TrendingQuery, today = todayFilter(q.timezone)) {
   const filter: ListingFilter = { status: uniqueSorted(q.status), startGte: today.range.gte.getTime(), startLt: today.range.lt.getTime() };
   if (q.sport) filter.sportId = sportIdOf(q.sport);
-  // The day's events from the listing, their view counts by id (fresh: the ranking and the counts shown agree), the top ones' forms.
-  const listing = await currentListing();
-  const views = await findViewsOfEvents(listingIds(listing, filter));
-  const top = mostViewed(listing, filter, views, TRENDING_SIZE);
-  const docs = (await listFormsOf(top, listing)).map((e) => ({ ...e, views: views.get(e._id) ?? 0 }));
+  // The day's events from the listing, their view counts (the ranking and the counts shown agree), the top ones' bodies.
+  let views = new Map<string, number>();
+  const { items } = await fromOneSnapshot(async (listing) => {
+    views = await viewCountsOf(listingIds(listing, filter));
+    const top = mostViewed(listing, filter, views, TRENDING_SIZE);
+    return { ids: top, count: top.length };
+  });
+  const docs = await formsOf(items, { live: false, views });
   return { data: docs.map((e) => renderTrendingEvent(e, q.locale)), count: docs.length };
 }
 
@@ -94,9 +119,8 @@ export interface LiveQuery {
 
 export async function liveMatches(q: LiveQuery) {
   const filter = { status: ['live'], ...(q.sport ? { sportId: sportIdOf(q.sport) } : {}) };
-  const { ids, count } = listingPage(await currentListing(), filter, { sort: q.prioritize ? 'priority' : 'start', page: q.page, limit: q.limit });
-  const docs = await findEventListFormsByIds(ids, { live: true });
-  return { data: docs.map((e) => renderLiveEvent(e, q.locale)), count };
+  const { items, count } = await fromOneSnapshot((listing) => listingPage(listing, filter, { sort: q.prioritize ? 'priority' : 'start', page: q.page, limit: q.limit }));
+  return { data: (await formsOf(items, { live: true })).map((e) => renderLiveEvent(e, q.locale)), count };
 }
 
 /** The provider whose snapshot is served when none is asked for. */

@@ -1,5 +1,5 @@
-import { key, redis } from '../../shared/platform/db/redis';
-import { incrementEventViews, raiseEventViewsTo } from '../../shared/platform/db/repositories/eventViews';
+import { getMany, key, redis } from '../../shared/platform/db/redis';
+import { findViewsOfEvents, incrementEventViews, raiseEventViewsTo } from '../../shared/platform/db/repositories/eventViews';
 import { tryWithLock } from '../../shared/platform/locks';
 import { childLogger } from '../../shared/platform/logger';
 
@@ -71,4 +71,32 @@ export async function countView(eventId: string, storedViews: number): Promise<n
     .finally(() => flushing.delete(flush));
   flushing.add(flush);
   return n;
+}
+
+/**
+ * The view counts of these events as the detail view counts them: an event's counter in Redis
+ * when it has one (the stored count follows it), else its stored count, which then seeds the
+ * counter as a view would (SET NX: a view counted meanwhile wins). So a list reads the store only
+ * for events it never showed since their counter expired, and shows the count a view just made.
+ * Redis unreachable: the stored counts.
+ */
+export async function viewCountsOf(ids: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  let counters: (string | null)[];
+  try {
+    counters = await getMany(redis(), ids.map(viewCounterKey));
+  } catch {
+    return findViewsOfEvents(ids);
+  }
+  const unknown: string[] = [];
+  ids.forEach((id, i) => {
+    const n = Number(counters[i]);
+    if (counters[i] !== null && Number.isFinite(n)) out.set(id, n);
+    else unknown.push(id);
+  });
+  if (unknown.length === 0) return out;
+  const stored = await findViewsOfEvents(unknown);
+  for (const id of unknown) out.set(id, stored.get(id) ?? 0);
+  await Promise.all(unknown.map((id) => redis().set(viewCounterKey(id), String(out.get(id)), 'EX', COUNTER_TTL_S, 'NX'))).catch(() => undefined);
+  return out;
 }

@@ -5,6 +5,7 @@ import { isRecord } from '../../domain/records';
 import { execAll, hashReply, key, redis, stringReply, tag } from '../db/redis';
 import { findListingFieldsOfAllEvents } from '../db/repositories/events';
 import { listingFieldsOf, listingRowOf, marketCountOf, sortedListing, type Listing, type ListingRow } from '../../domain/listing/rows';
+import { bodyFieldsOf } from '../../domain/listing/bodies';
 import { processMemo } from '../processScope';
 
 /**
@@ -21,25 +22,65 @@ import { processMemo } from '../processScope';
 const rowsKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'rows');
 const validKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'valid');
 const updatedKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'updated');
+const rebuildsKey = () => key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'rebuilds');
+const bodyPrefix = () => `${key(tag('cache'), 'listing', getConfig().MONGODB_DB, 'body')}:`;
+/** A body nobody wrote for a day (an event long ended) is read from the store again when asked for. */
+const BODY_TTL_S = 24 * 3600;
 
-// KEYS: rows, events version, valid, updated, events version-at. ARGV: now (ms), then id, partial row JSON, ...
-// Returns the new version. Every event named gets the new version as its `v` (what it serves changed).
+// KEYS: rows, events version, valid, updated, events version-at. ARGV: now (ms), the bodies' key
+// prefix, their time to live (s), then per event: id, partial row JSON, '1' when the event is
+// inserted, how many body fields, those fields (name, JSON, ...). Returns the new version. Every
+// event named gets the new version as its `v` (what it serves changed). Its body follows: merged
+// only into the body of the row's previous version (a whole one; anything else is left behind,
+// not made whole by a partial write), or started over by an insert.
 const RECORD = luaScript(
   `
 local new = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[4], ARGV[1])
 redis.call('SET', KEYS[5], new .. ' ' .. ARGV[1])
-for i = 2, #ARGV, 2 do
-  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+local i = 4
+while i <= #ARGV do
+  local id, n = ARGV[i], tonumber(ARGV[i + 3])
+  local cur = redis.call('HGET', KEYS[1], id)
   local row = cur and cjson.decode(cur) or {}
+  local was = row['v']
   for k, v in pairs(cjson.decode(ARGV[i + 1])) do row[k] = v end
   row['v'] = new
-  redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(row))
+  redis.call('HSET', KEYS[1], id, cjson.encode(row))
+  local body = ARGV[2] .. id
+  local whole = ARGV[i + 2] == '1'
+  if whole then
+    redis.call('DEL', body)
+  elseif was ~= nil then
+    whole = redis.call('HGET', body, 'v') == tostring(was)
+  end
+  if whole then
+    for j = i + 4, i + 3 + 2 * n, 2 do redis.call('HSET', body, ARGV[j], ARGV[j + 1]) end
+    redis.call('HSET', body, 'v', new)
+    redis.call('EXPIRE', body, ARGV[3])
+  end
+  i = i + 4 + 2 * n
 end
 if tonumber(redis.call('GET', KEYS[3]) or '-1') == new - 1 then redis.call('SET', KEYS[3], new, 'KEEPTTL') end
 return new
 `,
   5,
+);
+
+// KEYS: rows, body. ARGV: id, the row's `v` the body was read at, time to live (s), the body's
+// fields (name, JSON, ...). A body read from the store is kept only while its row is still at
+// that version: a write landed since is newer than it, and its own step carries the body on.
+const KEEP_BODY = luaScript(
+  `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur or tostring(cjson.decode(cur)['v']) ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[2])
+for j = 4, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[j], ARGV[j + 1]) end
+redis.call('HSET', KEYS[2], 'v', ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
+`,
+  2,
 );
 
 // KEYS: rows, events version, valid, updated. ARGV: the version the rows were read at, seconds the
@@ -83,21 +124,40 @@ export async function invalidateListing(): Promise<void> {
   await redis().del(validKey());
 }
 
-type Write = { id: string; set: Record<string, unknown> };
+type Write = { id: string; insert?: boolean; set: Record<string, unknown> };
 
 /**
- * After the ingest wrote events (their documents, prices, live data): their listing fields and
- * change version into the rows, the time of the write, and the `events` version bumped (the page
- * cache's invalidation), in one step.
+ * After the ingest wrote events (their documents, prices, live data): their listing fields, bodies
+ * and change version into the rows, the time of the write, and the `events` version bumped (the
+ * page cache's invalidation), in one step.
  */
 export async function publishEventWrites(writes: { events: readonly Write[]; prices: readonly Write[]; liveData: readonly Write[] }, now = Date.now()): Promise<void> {
-  const fields = new Map<string, Partial<ListingRow>>();
-  const merge = (id: string, f: Partial<ListingRow> | null) => fields.set(id, { ...fields.get(id), ...f });
-  for (const w of writes.events) merge(w.id, listingFieldsOf(w.set));
-  for (const w of writes.prices) merge(w.id, marketCountOf(w.set));
-  for (const w of writes.liveData) merge(w.id, null);
-  const args = [...fields].flatMap(([id, f]) => [id, JSON.stringify(f)]);
-  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, ...args);
+  const touched = new Map<string, { row: Partial<ListingRow>; insert: boolean; body: string[] }>();
+  const of = (id: string) => touched.get(id) ?? touched.set(id, { row: {}, insert: false, body: [] }).get(id)!;
+  for (const w of writes.events) {
+    const t = of(w.id);
+    Object.assign(t.row, listingFieldsOf(w.set));
+    if (w.insert) t.insert = true;
+    t.body.push(...bodyFieldsOf('e', w.set));
+  }
+  for (const w of writes.prices) {
+    const t = of(w.id);
+    Object.assign(t.row, marketCountOf(w.set));
+    t.body.push(...bodyFieldsOf('p', w.set));
+  }
+  for (const w of writes.liveData) of(w.id).body.push(...bodyFieldsOf('l', w.set));
+  const args = [...touched].flatMap(([id, t]) => [id, JSON.stringify(t.row), t.insert ? '1' : '0', t.body.length / 2, ...t.body]);
+  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, ...args);
+}
+
+/** The stored bodies of these events (a hash each, empty when there is none), in the order given. */
+export async function readBodies(ids: readonly string[]): Promise<Record<string, string>[]> {
+  return Promise.all(ids.map(async (id) => hashReply(await redis().hgetall(bodyPrefix() + id))));
+}
+
+/** Keeps a body read from the store for the readers after, if its row is still at `v` (else a newer write carries it). */
+export async function keepBody(id: string, v: number, fields: readonly string[]): Promise<boolean> {
+  return (await KEEP_BODY(redis(), rowsKey(), bodyPrefix() + id, id, String(v), BODY_TTL_S, ...fields)) === 1;
 }
 
 /** When the ingest last wrote anything an event serves (null before any write this Redis knows of). */
@@ -135,7 +195,9 @@ function parse(rows: Record<string, string>): Listing {
 async function rebuild(): Promise<Listing> {
   const version = (await redis().get(cacheVersionKey('events'))) ?? '0';
   const rows: [string, ListingRow][] = [];
-  const v = Number(version);
+  // A `v` of this rebuild's own, which no body holds (theirs are versions, positive): every body
+  // is read from the store again, so one a failed poll left stale is corrected with its row.
+  const v = -(await redis().incr(rebuildsKey()));
   let updated = 0;
   for await (const e of findListingFieldsOfAllEvents()) {
     rows.push([String(e._id), { ...listingRowOf(e), v }]);
@@ -144,11 +206,19 @@ async function rebuild(): Promise<Listing> {
   const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
   // Landed only when no write came in between; the rows read serve this reader either way.
   if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, ...args)) === 1) {
-    const listing = sortedListing(rows);
+    const listing = versioned(sortedListing(rows), version);
     kept().snapshot = { ns: rowsKey(), version, listing };
     return listing;
   }
-  return sortedListing(rows);
+  return versioned(sortedListing(rows), version);
+}
+
+const versions = new WeakMap<Listing, number>();
+const versioned = (listing: Listing, version: string): Listing => (versions.set(listing, Number(version)), listing);
+
+/** The `events` version a snapshot is complete at: a body written at a later version is newer than it. */
+export function listingVersion(listing: Listing): number {
+  return versions.get(listing) ?? 0;
 }
 
 /** The listing as of now: from memory while the `events` version holds, else from Redis, else rebuilt. */
@@ -161,7 +231,7 @@ export async function currentListing(): Promise<Listing> {
     const [v2, valid2, rows] = await execAll(redis().multi().get(cacheVersionKey('events')).get(validKey()).hgetall(rowsKey()), 'listing read');
     const validNow = stringReply(valid2);
     if ((stringReply(v2) ?? '0') === validNow) {
-      const listing = parse(hashReply(rows));
+      const listing = versioned(parse(hashReply(rows)), validNow);
       kept().snapshot = { ns: rowsKey(), version: validNow, listing };
       return listing;
     }
