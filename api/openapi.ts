@@ -3,6 +3,7 @@ import { costOf } from '../shared/domain/billing/costs';
 import { accountComponents } from './schemas/account';
 import { aiComponents } from './schemas/ai';
 import { components as readComponents } from './schemas/responses';
+import { webhooksDocument } from './schemas/webhooks';
 import { choicesOf, CONTRACT_CHOICES } from './contractChoices';
 
 /** Every named schema, whichever feature's file defines it. */
@@ -175,8 +176,15 @@ export function openApiDocument(routes: readonly RouteDescription[], publicUrl: 
         name: 'Account',
         description: 'Self-serve accounts: sign-up, sessions, API keys, usage, credit packages, auto-recharge and the track record of the model (what the dashboard shows). Free, never metered.',
       },
+      {
+        name: 'Webhooks',
+        description:
+          'Events the service POSTs to an endpoint of the account (Standard Webhooks signatures, retried with backoff for 27 hours, at least once, in no promised order): manage endpoints under /v2/account/webhooks.',
+      },
     ],
     paths,
+    // OpenAPI 3.1: what the service POSTs to a customer's endpoint (docs/webhooks.md), one per event.
+    webhooks: webhooksDocument(),
     components: {
       schemas: components,
       securitySchemes: {

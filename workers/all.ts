@@ -3,6 +3,7 @@ import { startIngest } from './ingest';
 import { startScheduler } from './scheduler';
 import { startLedgerWriter, startRecharge, startSettlement } from './settlement';
 import { startWeb } from './web';
+import { startWebhookFeed, startWebhooks } from './webhookServices';
 import type { Starter } from './runtime';
 
 /** Every process of the Procfile, for the single-process embedded default (`npm start`). */
@@ -12,6 +13,8 @@ export const ALL_STARTERS: Record<string, Starter> = {
   settlement: startSettlement,
   recharge: startRecharge,
   ledger: startLedgerWriter,
+  webhooks: startWebhooks,
+  'webhook-feed': startWebhookFeed,
   scheduler: startScheduler,
   web: startWeb,
 };

@@ -5,6 +5,7 @@ import { enqueue, queueFor } from '../shared/platform/queues/client';
 import { ingestQueue } from '../jobs/ingest';
 import { rechargeQueue } from '../jobs/recharge';
 import { settlementQueue } from '../jobs/settlement';
+import { webhooksQueue } from '../jobs/webhooks';
 import { getConfig } from '../shared/platform/config';
 import { FerretVacuum } from '../shared/platform/db/ferretVacuum';
 import { key, redis } from '../shared/platform/db/redis';
@@ -85,6 +86,11 @@ export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: str
       run: () => enqueue(settlementQueue, 'sweep', { window: String(Math.floor(Date.now() / cfg.SETTLEMENT_SWEEP_MS)) }),
     },
     { name: 'recharge-sweep', cron: '*/5 * * * *', run: () => enqueue(rechargeQueue, 'sweep', { window: minuteStamp() }) },
+    {
+      name: 'webhook-sweep',
+      everyMs: cfg.WEBHOOK_SWEEP_MS,
+      run: () => enqueue(webhooksQueue, 'sweep', { window: String(Math.floor(Date.now() / cfg.WEBHOOK_SWEEP_MS)) }),
+    },
     {
       name: 'refit',
       everyMs: cfg.REFIT_INTERVAL_MS,

@@ -7,6 +7,7 @@ import { getConfig } from '../shared/platform/config';
 import { rechargeHandlers } from './handlers/recharge';
 import { settlementHandlers } from './handlers/settlement';
 import { createQueueWorker } from './registry';
+import { startWebhookFeed, startWebhooks } from './webhookServices';
 import { main, workerService, type Service } from './runtime';
 
 /** Grading and auto-recharge charges (the settlement worker drains both queues); the ledger writer beside them. */
@@ -38,4 +39,5 @@ export async function startLedgerWriter(): Promise<Service> {
   return { name: 'ledger-consumer', stop: () => consumer.stop() };
 }
 
-if (require.main === module) main('settlement', [startSettlement, startRecharge, startLedgerWriter]);
+// Webhook deliveries and their fan-out share this process (docs/webhooks.md): they scale with it.
+if (require.main === module) main('settlement', [startSettlement, startRecharge, startLedgerWriter, startWebhooks, startWebhookFeed]);

@@ -11,6 +11,7 @@ const STATUS_OF: Record<AccountFailure, ErrorCode> = {
   throttled: 'RATE_LIMITED',
   'not-found': 'NOT_FOUND',
   'too-many-keys': 'CONFLICT',
+  'too-many-webhooks': 'CONFLICT',
   declined: 'PAYMENT_REQUIRED',
   'idempotency-conflict': 'CONFLICT',
   'gateway-unavailable': 'UNAVAILABLE',

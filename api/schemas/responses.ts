@@ -262,4 +262,5 @@ export const responses = {
 /** GET /v2/costs: the cost table (shared/domain/billing/costs.ts). */
 export const costsResponse = obj({
   data: arr(obj({ method: { type: 'string', enum: ['GET'] }, path: str, credits: int, keyRequired: bool, note: str }, ['method', 'path', 'credits', 'keyRequired'])),
+  webhooks: arr(obj({ event: str, credits: int, note: str })),
 });

@@ -8,10 +8,11 @@ import { renderLive } from './views/live.js';
 import { renderOverview } from './views/overview.js';
 import { renderTrackRecord } from './views/trackRecord.js';
 import { renderUsage } from './views/usage.js';
+import { renderWebhooks } from './views/webhooks.js';
 
 const PUBLIC_VIEWS = { signup: renderSignUp, signin: renderSignIn };
-const PRIVATE_VIEWS = { overview: renderOverview, keys: renderKeys, usage: renderUsage, billing: renderBilling, 'track-record': renderTrackRecord, live: renderLive };
-const TITLES = { signup: 'Sign up', signin: 'Sign in', overview: 'Overview', keys: 'API keys', usage: 'Usage', billing: 'Billing', 'track-record': 'Track record', live: 'Live' };
+const PRIVATE_VIEWS = { overview: renderOverview, keys: renderKeys, webhooks: renderWebhooks, usage: renderUsage, billing: renderBilling, 'track-record': renderTrackRecord, live: renderLive };
+const TITLES = { signup: 'Sign up', signin: 'Sign in', overview: 'Overview', keys: 'API keys', webhooks: 'Webhooks', usage: 'Usage', billing: 'Billing', 'track-record': 'Track record', live: 'Live' };
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');

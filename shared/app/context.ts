@@ -11,6 +11,7 @@ import type { AccountStore, CreditsStore, LedgerStore, Payments, RechargeStore, 
 import type { CommitmentStore } from './commitments/ports';
 import type { StreamStore } from './stream/ports';
 import type { TrackRecordStore } from './trackRecord/ports';
+import type { WebhookStore } from './webhooks/ports';
 
 /**
  * The context a use case runs in: the stores it reads and writes (each use case declares the port
@@ -62,6 +63,8 @@ export interface AppContext {
   readonly trackRecord: TrackRecordStore;
   /** An open stream's change feed, connection slots and events' meta. */
   readonly stream: StreamStore;
+  /** Webhook endpoints and deliveries, what their events are built from, and the network they are sent over. */
+  readonly webhooks: WebhookStore;
 }
 
 export interface Clock {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { requestAnalyses, requestPicksRebuild } from '../platform/queues/coalesced';
 import { enqueue, enqueueMany, queueFor } from '../platform/queues/client';
 import type { AnyQueueDefinition, PayloadsOf } from '../../jobs/define';
-import { aiQueue, ingestQueue, rechargeQueue, settlementQueue } from '../../jobs/index';
+import { aiQueue, ingestQueue, rechargeQueue, settlementQueue, webhooksQueue } from '../../jobs/index';
 import { childLogger } from '../platform/logger';
 
 /** The recharge queue's retry delay (jobs/recharge.ts), for the domain code that schedules it. */
@@ -16,7 +16,7 @@ export { RECHARGE_RETRY_DELAY_MS } from '../../jobs/recharge';
  */
 
 /** Every queue by its name (jobs/): an intent names its queue, the definition builds the rest. */
-const DEFINITIONS = { ingest: ingestQueue, ai: aiQueue, settlement: settlementQueue, recharge: rechargeQueue } as const;
+const DEFINITIONS = { ingest: ingestQueue, ai: aiQueue, settlement: settlementQueue, recharge: rechargeQueue, webhooks: webhooksQueue } as const;
 
 export type QueueName = keyof typeof DEFINITIONS;
 type QueuePayloads = { [Q in QueueName]: PayloadsOf<(typeof DEFINITIONS)[Q]> };

@@ -7,6 +7,7 @@ import { refitStore } from '../platform/stores/refit';
 import { correctionStore, rollupStore, settlementStore } from '../platform/stores/settlement';
 import { streamStore } from '../platform/stores/stream';
 import { trackRecordStore } from '../platform/stores/trackRecord';
+import { webhookStore } from '../platform/stores/webhooks';
 import { commitRecommendations, commitSettlements } from './commitments/commit';
 import type { AppContext } from './context';
 import { ingestStore } from '../platform/stores/ingest';
@@ -53,6 +54,7 @@ export function productionContext(): AppContext {
     commitments: commitmentStore(),
     trackRecord: trackRecordStore(),
     stream: streamStore(),
+    webhooks: webhookStore(),
   };
   return ctx;
 }

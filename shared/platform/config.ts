@@ -212,6 +212,37 @@ export const CONFIG_VARS = {
     'The metering period of GET /v2/stream: its cost is debited at open and at the start of each further period, and the key is checked again then (a revoked key ends the stream). The cost table prices a minute: change it only for tests.',
   ),
   STREAM_POLL_MS: integer('100', 10, 5000, 'How often the one change feed reader of a web process reads new entries while a stream is open (it fans them out to the streams of that process).'),
+  WEBHOOK_ALLOW_PRIVATE: {
+    type: 'boolean',
+    default: 'false',
+    description:
+      'Lets webhook endpoints name or resolve to loopback, private, link-local and metadata addresses (checked when an endpoint is saved and at every attempt). Only for local use and tests: a deployment that allows them lets any account make the service call its own network.',
+  },
+  WEBHOOK_MAX_ENDPOINTS: integer('10', 1, 1000, 'Webhook endpoints one account may hold (409 past it).'),
+  WEBHOOK_TIMEOUT_MS: integer('15000', 100, 60000, 'How long one webhook attempt may take, from the connection to the end of the answer; past it the attempt failed (timeout) and is retried.'),
+  WEBHOOK_RETRY_SCHEDULE_MS: {
+    type: 'string',
+    default: '5000,300000,1800000,7200000,18000000,36000000,36000000',
+    pattern: '^\\d{1,9}(,\\d{1,9}){0,19}$',
+    description:
+      'The delays (ms, comma-separated) before each retry of a failed webhook attempt: the default is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts over 27.6 hours). Each delay 1 ms to 7 days, at most 20.',
+  },
+  WEBHOOK_DISABLE_AFTER_FAILURES: integer(
+    '20',
+    1,
+    100000,
+    'A webhook endpoint is turned off once this many attempts in a row have failed and the first of them is WEBHOOK_DISABLE_AFTER_MS old (both).',
+  ),
+  WEBHOOK_DISABLE_AFTER_MS: integer(
+    '432000000',
+    0,
+    7776000000,
+    'How long (5 days by default) a webhook endpoint must have failed every attempt, WEBHOOK_DISABLE_AFTER_FAILURES of them at least, before it is turned off.',
+  ),
+  WEBHOOK_CONCURRENCY: integer('16', 1, 1000, 'Webhook attempts one settlement process makes at once (they wait on the receivers: the attempts spread over every settlement process).'),
+  WEBHOOK_FEED_POLL_MS: integer('500', 10, 60000, 'How often the webhook fan-out reads new entries of the change feed (recommendations stored, events settled).'),
+  WEBHOOK_SWEEP_MS: integer('60000', 1000, 3600000, 'How often the webhook sweep runs: attempts whose job was lost are queued again, and low balances are checked for balance.low.'),
+  WEBHOOK_BALANCE_LOW_CREDITS: integer('1000', 1, 1000000000, 'The live balance under which balance.low is sent to an account without auto-recharge (with auto-recharge on: its threshold).'),
   METRICS_PUBLISH_MS: integer('5000', 100, 300000, 'How often each process publishes its metrics to Redis for GET /metrics; a snapshot expires after 3 periods (a dead process drops out).'),
 } as const satisfies Record<string, VarSpec>;
 

@@ -3,6 +3,7 @@ import { aiQueue } from '../../jobs/ai';
 import { ingestQueue } from '../../jobs/ingest';
 import { RECHARGE_RETRY_DELAY_MS, rechargeQueue } from '../../jobs/recharge';
 import { settlementQueue } from '../../jobs/settlement';
+import { webhooksQueue } from '../../jobs/webhooks';
 import { afterDebitIntents, chargeIntent, retryIntent, sweepChargeIntent } from '../../shared/app/billing/recharge';
 import { followUpIntents } from '../../shared/app/ingest/poll';
 import { jobIdOf, type EnqueueIntent, type Intent } from '../../shared/app/intents';
@@ -24,11 +25,13 @@ describe('intentions: job ids are the jobs/ builders (unchanged)', () => {
     ['recharge sweep', { kind: 'enqueue', queue: 'recharge', name: 'sweep', data: { window: 'w' } }, 'recharge-sweep-w'],
     ['poll', { kind: 'enqueue', queue: 'ingest', name: 'poll', data: { provider: 'sim', slot: 7 } }, 'poll-sim-7'],
     ['refit', { kind: 'enqueue', queue: 'ai', name: 'refit', data: { sportId: 1, window: '30d' } }, 'refit-1-30d'],
+    ['webhook attempt', { kind: 'enqueue', queue: 'webhooks', name: 'deliver', data: { deliveryId: 'we_a_msg_b', attempt: 3 } }, 'wh-we_a_msg_b-a3'],
+    ['webhook resend', { kind: 'enqueue', queue: 'webhooks', name: 'deliver', data: { deliveryId: 'we_a_msg_b', attempt: 3, manual: true } }, 'wh-we_a_msg_b-a3m'],
   ];
   for (const [what, intent, id] of cases) {
     it(`happy: ${what} -> ${id}`, () => {
       expect(jobIdOf(intent)).to.equal(id);
-      const def = { settlement: settlementQueue, recharge: rechargeQueue, ingest: ingestQueue, ai: aiQueue }[intent.queue];
+      const def = { settlement: settlementQueue, recharge: rechargeQueue, ingest: ingestQueue, ai: aiQueue, webhooks: webhooksQueue }[intent.queue];
       expect(jobIdOf(intent)).to.equal((def.jobs as Record<string, { jobId: (p: object) => string }>)[intent.name].jobId(intent.data));
     });
   }
@@ -53,7 +56,7 @@ describe('intentions: settlement sweep (sweepIntents)', () => {
     ['no candidates: nothing', [], []],
     ['ended long ago: no delay', [ev('a', { endedAt: at('2024-05-01T11:00:00Z'), resultVersion: 1 })], [settle('a', 1, 0)]],
     ['ended 30 s ago: the rest of the minimum delay', [ev('b', { endedAt: at('2024-05-01T11:59:30Z') })], [settle('b', 0, 90_000)]],
-    ['no end time: no delay, version 0', [ev('c', { status: 'postponed', endedAt: null, resultVersion: null })], [settle('c', 0, 0)]],
+    ['no end time: no delay, version 0', [ev('c', { status: 'postponed', endedAt: null, resultVersion: undefined })], [settle('c', 0, 0)]],
     ['order kept', [ev('x', { resultVersion: 3 }), ev('y', { resultVersion: 2 })], [settle('x', 3, 0), settle('y', 2, 0)]],
   ];
   for (const [what, candidates, want] of cases) it(`happy: ${what}`, () => expect(sweepIntents(candidates, now, 120_000, (ms) => ms)).to.deep.equal(want));

@@ -6,6 +6,7 @@ import { aiHandlers } from '../../workers/handlers/ai';
 import { ingestHandlers } from '../../workers/handlers/ingest';
 import { rechargeHandlers } from '../../workers/handlers/recharge';
 import { settlementHandlers } from '../../workers/handlers/settlement';
+import { webhookHandlers } from '../../workers/handlers/webhooks';
 import { HandlerRegistrationError, resolveHandlers } from '../../workers/registry';
 
 const q = defineQueue<{ a: { id: string }; b: { id: string } }>({
@@ -51,7 +52,13 @@ describe('worker handler registration', () => {
 
   it('every queue of the service boots with its handlers', () => {
     const ctx = processContext();
-    const byQueue: Record<string, unknown[]> = { ingest: ingestHandlers(ctx), ai: aiHandlers(ctx), settlement: settlementHandlers(ctx), recharge: rechargeHandlers(ctx) };
+    const byQueue: Record<string, unknown[]> = {
+      ingest: ingestHandlers(ctx),
+      ai: aiHandlers(ctx),
+      settlement: settlementHandlers(ctx),
+      recharge: rechargeHandlers(ctx),
+      webhooks: webhookHandlers(ctx),
+    };
     for (const def of ALL_QUEUES) expect(() => resolveHandlers(def as never, byQueue[def.name] as never)).not.to.throw();
   });
 

@@ -5,6 +5,7 @@ import { accountStreamRoutes } from './stream';
 import type { Config } from '../../../shared/platform/config';
 import type { Route } from '../spec';
 import { accountTrackRecordRoutes } from './trackRecord';
+import { webhookRoutes } from './webhooks';
 
 /**
  * The account API under /v2/account: sign-up, sessions, keys, usage, purchases and auto-recharge
@@ -12,5 +13,5 @@ import { accountTrackRecordRoutes } from './trackRecord';
  * the order of the OpenAPI document.
  */
 export function accountRoutes(cfg: Config): Route[] {
-  return [...sessionRoutes(cfg), ...keyRoutes(), ...accountTrackRecordRoutes(), ...accountStreamRoutes(cfg), ...billingRoutes()];
+  return [...sessionRoutes(cfg), ...keyRoutes(), ...webhookRoutes(), ...accountTrackRecordRoutes(), ...accountStreamRoutes(cfg), ...billingRoutes()];
 }

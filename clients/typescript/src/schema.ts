@@ -674,6 +674,150 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/account/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description The endpoints of the account, oldest first: URL, events, whether they are on, and their current run of failures. Never a secret. Free: no credits, not metered.
+     */
+    get: operations['accountWebhooksList'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Events of the listed types are POSTed to the URL, signed per the Standard Webhooks specification. The signing secret is in this answer only (rotate it to get a new one). Events of live data cost credits per delivered event (the cost table). Free: no credits, not metered.
+     */
+    post: operations['accountWebhooksCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Nothing more is sent to it, retries included; its deliveries are deleted with it. Free: no credits, not metered.
+     */
+    delete: operations['accountWebhooksDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate an endpoint's signing secret
+     * @description A new secret, shown in this answer only, signs every attempt from now on; the replaced one signs beside it (a second signature) for 24 hours. Free: no credits, not metered.
+     */
+    post: operations['accountWebhooksRotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn a webhook endpoint back on
+     * @description After the service turned it off for failing: it receives events again, its run of failures forgotten. Free: no credits, not metered.
+     */
+    post: operations['accountWebhooksEnable'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description A `ping` event, signed, retried and listed like any other; free. Free: no credits, not metered.
+     */
+    post: operations['accountWebhooksTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An endpoint's deliveries
+     * @description The latest deliveries (at most 100, newest first, kept 30 days): each event's id and type, its state, and every attempt with its time, status code or error, and duration. Free: no credits, not metered.
+     */
+    get: operations['accountWebhooksDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/account/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliver an event again
+     * @description One more attempt, now, with the same webhook-id and body: a delivered event is sent again (not charged again), a failed one tried once more, a pending one’s next attempt brought forward. Free: no credits, not metered.
+     */
+    post: operations['accountWebhooksRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/account/track-record': {
     parameters: {
       query?: never;
@@ -847,7 +991,148 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'recommendation.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recommendation.created
+     * @description The AI worker stored a new betting recommendation (before its event starts). Costs 1 credit per delivered event (charged at its first 2xx; retries are free). Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_recommendation_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'recommendation.settled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recommendation.settled
+     * @description A recommendation was graded once its event ended: its result, return and the event's closing line (a corrected result is a new event). Costs 1 credit per delivered event (charged at its first 2xx; retries are free). Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_recommendation_settled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'pick.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.created
+     * @description A new featured pick (a single or a parlay) joined its day. Costs 1 credit per delivered event (charged at its first 2xx; retries are free). Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_pick_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'balance.low': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * balance.low
+     * @description The account's live balance fell under its auto-recharge threshold, or under the low-balance level when auto-recharge is off; once per top-up. Free. Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_balance_low'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'recharge.succeeded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recharge.succeeded
+     * @description An auto-recharge was charged and its credits added. Free. Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_recharge_succeeded'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'recharge.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recharge.failed
+     * @description An auto-recharge was declined (retried once an hour later) or could not be charged, and whether auto-recharge was turned off. Free. Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_recharge_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  ping: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * ping
+     * @description The test sent by POST /v2/account/webhooks/{id}/test. Free. Signed per the Standard Webhooks specification; retried on failure (docs/webhooks.md).
+     */
+    post: operations['webhook_ping'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Every non-2xx answer. Some codes add fields (documented with the code). */
@@ -4507,6 +4792,577 @@ export interface operations {
       };
     };
   };
+  accountWebhooksList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              url: string;
+              /** @description The events the endpoint receives (at least one). */
+              events: ('recommendation.created' | 'recommendation.settled' | 'pick.created' | 'balance.low' | 'recharge.succeeded' | 'recharge.failed')[];
+              /** Format: date-time */
+              createdAt: string | null;
+              /** @description False once the service turned it off after a run of failures (turn it back on with POST .../enable). */
+              enabled: boolean;
+              /** Format: date-time */
+              disabledAt: string | null;
+              disabledReason: string | null;
+              failedAttemptsInARow: number;
+              /** Format: date-time */
+              failingSince: string | null;
+              /** @description The last failed attempt: `HTTP <status>` or why no answer came (timeout, refused, address_not_allowed: ...). */
+              lastError: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description An unknown query parameter or a bad value: the message names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksCreate: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Where events are POSTed: https in production; not an address of the service’s own network (loopback, private, link-local, metadata), checked now and at every attempt. */
+          url: string;
+          /** @description The events the endpoint receives (at least one). */
+          events: ('recommendation.created' | 'recommendation.settled' | 'pick.created' | 'balance.low' | 'recharge.succeeded' | 'recharge.failed')[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            url: string;
+            /** @description The events the endpoint receives (at least one). */
+            events: ('recommendation.created' | 'recommendation.settled' | 'pick.created' | 'balance.low' | 'recharge.succeeded' | 'recharge.failed')[];
+            /** @description The signing secret (Standard Webhooks: `whsec_` and the base64 of its key). Shown in this answer only. */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+          };
+        };
+      };
+      /** @description Bad url (not http(s), not https in production, an address of the service’s own network, not resolving) or events. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account holds its most endpoints already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksDelete: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** Format: date-time */
+            deletedAt: string;
+          };
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksRotateSecret: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @description The signing secret (Standard Webhooks: `whsec_` and the base64 of its key). Shown in this answer only. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then each attempt is signed with both secrets (two `v1,` signatures).
+             */
+            previousSecretExpiresAt: string;
+          };
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksEnable: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            enabled: boolean;
+          };
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deliveryId: string;
+            /** @description The webhook-id of the ping. */
+            eventId: string;
+            /** @constant */
+            type: 'ping';
+          };
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @description The webhook-id: the same on every attempt. */
+              eventId: string;
+              type: string;
+              /** @enum {string} */
+              status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+              /** Format: date-time */
+              createdAt: string | null;
+              /** Format: date-time */
+              nextAttemptAt: string | null;
+              /** Format: date-time */
+              deliveredAt: string | null;
+              reason: string | null;
+              attempts: {
+                n: number;
+                /** Format: date-time */
+                at: string;
+                /** @description The receiver's status; null when none came back. */
+                statusCode: number | null;
+                /** @description Why no status came back (timeout, a network error, address_not_allowed: ..., insufficient_credits). */
+                error: string | null;
+                durationMs: number;
+                /** @description Asked for with redeliver. */
+                manual: boolean;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description Bad limit. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  accountWebhooksRedeliver: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The csrfToken of the session. */
+        'X-CSRF-Token': string;
+      };
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            attempt: number;
+          };
+        };
+      };
+      /** @description Not signed in (no or expired session cookie). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong X-CSRF-Token. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such endpoint or delivery in this account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests from this address; Retry-After says when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   accountTrackRecord: {
     parameters: {
       query?: {
@@ -5343,6 +6199,342 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  webhook_recommendation_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'recommendation.created';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            id: string;
+            eventId: string;
+            marketId?: string | null;
+            betItemId?: string | null;
+            betTypeSysname?: string | null;
+            code?: string | null;
+            line?: number | null;
+            outcome?: string | null;
+            bookmaker?: string | null;
+            odds: number | null;
+            probability?: number | null;
+            fairOdds?: number | null;
+            edgePercentage?: number | null;
+            confidence?: string | null;
+            kellyFraction?: number | null;
+            /** Format: date-time */
+            eventStartAt?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_recommendation_settled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'recommendation.settled';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            id: string;
+            eventId: string;
+            betItemId?: string | null;
+            code?: string | null;
+            outcome?: string | null;
+            bookmaker?: string | null;
+            odds?: number | null;
+            /** @enum {string|null} */
+            result: 'won' | 'lost' | 'push' | null;
+            resultDetail?: string | null;
+            returnPerUnit?: number | null;
+            /** @description The event's result version graded: a corrected result is a new event. */
+            settledVersion: number;
+            /** Format: date-time */
+            settledAt: string;
+            closingLine: {
+              /** @description The benchmark's closing price of the outcome. */
+              closingOdds: number | null;
+              /** @description Closing-line value: taken odds / de-vigged closing fair odds - 1. */
+              clv: number | null;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_pick_created: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'pick.created';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            id: string;
+            /** @enum {string} */
+            pickType: 'single' | 'parlay';
+            /** Format: date */
+            featuredDate: string;
+            /** Format: date-time */
+            startsAt: string;
+            totalOdds: number;
+            probability?: number;
+            edgePercentage?: number;
+            confidence?: string;
+            kellyFraction?: number;
+            event?: Record<string, never> | null;
+            legs: Record<string, never>[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_balance_low: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'balance.low';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            accountId: string;
+            /** @description The live balance when it was found low. */
+            balance: number;
+            /** @description The level it fell under: the auto-recharge threshold, or the deployment’s low-balance level. */
+            level: number;
+            autoRecharge: {
+              enabled?: boolean;
+              threshold?: number;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_recharge_succeeded: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'recharge.succeeded';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            accountId: string;
+            attemptId: string;
+            credits: number;
+            amountCents: number;
+            currency: string;
+            /**
+             * @description test: charged through the test gateway, credited to the test credits.
+             * @enum {string}
+             */
+            mode: 'live' | 'test';
+            chargeId?: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_recharge_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'recharge.failed';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            accountId: string;
+            attempt?: number | null;
+            code: string;
+            message: string;
+            willRetry: boolean;
+            /** Format: date-time */
+            nextAttemptAt?: string | null;
+            autoRechargeDisabled: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_ping: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event’s id (msg_...): the same on every attempt; dedupe by it. */
+        'webhook-id': string;
+        /** @description The attempt’s time, in seconds since the epoch (refuse one far from your clock). */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the secret’s key; two, separated by a space, for a day after a rotation. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @constant */
+          type: 'ping';
+          /** Format: date-time */
+          timestamp: string;
+          data: {
+            endpointId: string;
+            message: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx delivers it; anything else (or no answer within the timeout) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -2,6 +2,7 @@ import { buildPicks, type PickCandidate } from '../../domain/ai/picks';
 import { utcDayRange } from '../../domain/days';
 import { commitPicks } from '../commitments/commit';
 import type { AppContext } from '../context';
+import { pickCreatedIntent } from '../webhooks/fanout';
 
 /**
  * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
@@ -49,6 +50,10 @@ export async function rebuildPicksForDay(ctx: AppContext, day: string): Promise<
     const keep = new Set(drafts.map((d) => d._id));
     const stale = existing.filter((p) => p.startsAt > at && !keep.has(String(p._id))).map((p) => String(p._id));
     const removed = stale.length ? await store.deleteUnstartedUnsettledPicks(stale, at) : 0;
+    // Announced before they are written (docs/webhooks.md): the announcement waits for the pick,
+    // and a crash between the two loses neither (the next rebuild writes it; the job finds it then).
+    const created = drafts.filter((d) => !byId.has(d._id));
+    if (created.length) await ctx.dispatch(created.map((d) => pickCreatedIntent(d._id)));
     for (const d of drafts) {
       const { _id, ...content } = d;
       // Most rebuilds change few picks: an identical one is not written again.

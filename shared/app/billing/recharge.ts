@@ -6,6 +6,8 @@ import { savedPaymentMethod, type SavedPaymentMethod } from './paymentMethods';
 import type { AutoRechargeSettings } from './ports';
 import { CURRENCY, isPackage, PACKAGE_PRICES_CENTS, type PackageCredits } from '../../domain/billing/packages';
 import { creditModeOfGateway, ledgerOf } from '../../domain/billing/creditModes';
+import { rechargeFailed, rechargeSucceeded } from '../../domain/webhooks/payloads';
+import { announceAccountEvent } from '../webhooks/fanout';
 
 /**
  * Auto-recharge. A low-balance window is named by the settings' version and the latest top-up's
@@ -93,6 +95,19 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
     const why = await whyNotCharge(ctx, accountId, window, attempt);
     if ('reason' in why) {
       if (!why.disable) return { outcome: 'skipped', reason: why.reason };
+      // Announced first: a replay after the disable finds auto-recharge off and would say nothing.
+      const failed = rechargeFailed({
+        accountId,
+        subject: `${accountId}|${window}|settings`,
+        attempt: null,
+        code: 'settings',
+        message: why.reason,
+        willRetry: false,
+        nextAttemptAt: null,
+        autoRechargeDisabled: true,
+        at: ctx.clock.now(),
+      });
+      await announceAccountEvent(ctx, { ...failed, accountId });
       await ctx.accounts.disableAutoRechargeIfVersion(accountId, why.disable.version, why.reason);
       log(ctx).warn({ accountId, reason: why.reason }, 'auto-recharge settings incomplete; disabled without charging');
       return { outcome: 'disabled', reason: why.reason };
@@ -145,6 +160,18 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
     // test credits when the attempt was charged through the test gateway.
     await ctx.credits.applyCredit(ledgerOf(accountId, creditModeOfGateway(doc.gateway)), { ref: `recharge:${id}`, kind: 'recharge', delta: doc.packageCredits });
     if (!doc.credited) await store.setAttemptFields(id, { credited: true });
+    const mode = creditModeOfGateway(doc.gateway);
+    const event = rechargeSucceeded({
+      accountId,
+      attemptId: id,
+      credits: doc.packageCredits,
+      amountCents: doc.amountCents,
+      currency: CURRENCY,
+      mode,
+      chargeId: doc.gatewayChargeId ?? null,
+      at: doc.decidedAt ?? ctx.clock.now(),
+    });
+    await announceAccountEvent(ctx, { ...event, accountId });
     log(ctx).info({ accountId, attemptId: id, credits: doc.packageCredits, mode: creditModeOfGateway(doc.gateway) }, 'auto-recharge credited');
     return { outcome: 'credited', attemptId: id, credits: doc.packageCredits };
   }
@@ -152,12 +179,37 @@ export async function runCharge(ctx: AppContext, payload: { accountId: string; w
   const code = (doc.error ?? 'declined').split(':')[0];
   if (attempt === 1) {
     const now = ctx.clock.now().getTime();
-    await ctx.dispatch([retryIntent(accountId, window, doc.decidedAt ? +doc.decidedAt : now, now)]);
+    const decidedAt = doc.decidedAt ? +doc.decidedAt : now;
+    await ctx.dispatch([retryIntent(accountId, window, decidedAt, now)]);
+    const failed = rechargeFailed({
+      accountId,
+      subject: id,
+      attempt,
+      code,
+      message: doc.error ?? 'declined',
+      willRetry: true,
+      nextAttemptAt: new Date(decidedAt + RECHARGE_RETRY_DELAY_MS),
+      autoRechargeDisabled: false,
+      at: new Date(decidedAt),
+    });
+    await announceAccountEvent(ctx, { ...failed, accountId });
     log(ctx).warn({ accountId, attemptId: id, code }, 'auto-recharge declined; retrying in 1 hour');
     return { outcome: 'declined', attemptId: id, code, next: 'retry' };
   }
   // Disable only the settings this window was charged under; new settings saved meanwhile stay.
   await ctx.accounts.disableAutoRechargeIfVersion(accountId, versionOfWindow(window), `payment declined twice (${doc.error})`);
+  const failed = rechargeFailed({
+    accountId,
+    subject: id,
+    attempt,
+    code,
+    message: doc.error ?? 'declined',
+    willRetry: false,
+    nextAttemptAt: null,
+    autoRechargeDisabled: true,
+    at: doc.decidedAt ?? ctx.clock.now(),
+  });
+  await announceAccountEvent(ctx, { ...failed, accountId });
   log(ctx).warn({ accountId, attemptId: id, code }, 'auto-recharge declined twice; disabled');
   return { outcome: 'declined', attemptId: id, code, next: 'disabled' };
 }

@@ -3,7 +3,18 @@
  * its one error table (api/errors.ts). A bad field is a BillingInputError (shared/app/billing/accounts.ts).
  */
 export type AccountFailure =
-  'email-taken' | 'login-failed' | 'throttled' | 'not-found' | 'too-many-keys' | 'declined' | 'idempotency-conflict' | 'gateway-unavailable' | 'not-selling' | 'no-payment-method' | 'setup-incomplete';
+  | 'email-taken'
+  | 'login-failed'
+  | 'throttled'
+  | 'not-found'
+  | 'too-many-keys'
+  | 'too-many-webhooks'
+  | 'declined'
+  | 'idempotency-conflict'
+  | 'gateway-unavailable'
+  | 'not-selling'
+  | 'no-payment-method'
+  | 'setup-incomplete';
 
 export class AccountError extends Error {
   constructor(

@@ -1,3 +1,5 @@
+import { WEBHOOK_EVENTS } from '../webhooks/events';
+
 /**
  * The one cost table: credits per request for every endpoint of the API contract's "Limits". Where the
  * contract documents two values (docs/contract-choices.md), the cost table wins (trending 2, value-opportunities 5). Paths are
@@ -103,10 +105,21 @@ export function priceOf(method: string, path: string): Priced | undefined {
   return undefined;
 }
 
-/** The table as served by GET /v2/costs. */
-export function costTableDocument(): { data: { method: 'GET'; path: string; credits: number; keyRequired: boolean; note?: string }[] } {
+/**
+ * What a webhook delivery costs, per event type (shared/domain/webhooks/events.ts): live data costs
+ * what one request costs, charged once per delivered event; news of the account's own money is free.
+ */
+export const WEBHOOK_COSTS = WEBHOOK_EVENTS.map((e) => ({
+  event: e.type,
+  credits: e.credits,
+  note: e.credits ? 'per event delivered to an endpoint (its first 2xx); retries and resends are free; refused without the credits, and retried' : "the account's own money: free",
+}));
+
+/** The table as served by GET /v2/costs: the requests, and the webhook deliveries apart. */
+export function costTableDocument(): { data: { method: 'GET'; path: string; credits: number; keyRequired: boolean; note?: string }[]; webhooks: { event: string; credits: number; note: string }[] } {
   return {
     data: COST_TABLE.map((r: CostRow) => ({ method: 'GET' as const, path: r.path, credits: r.credits, keyRequired: !r.public, ...(r.note ? { note: r.note } : {}) })),
+    webhooks: WEBHOOK_COSTS,
   };
 }
 

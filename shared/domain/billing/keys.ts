@@ -67,15 +67,19 @@ const word = (w: string) => [...w].map(char).join('');
 /** A base62 character, plain or encoded: 0-9 (30-39), A-Z (41-5A), a-z (61-7A). */
 const BASE62 = encoded('[0-9a-z]', '3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]');
 const KEY_IN_TEXT = new RegExp(`${word('sk_')}(${word('live')}|${word('test')})${char('_')}${BASE62}+`, 'gi');
+/** A base64 character, plain or encoded: base62's, `+` (2B), `/` (2F) and `=` (3D). */
+const BASE64 = encoded('[0-9a-z+/=]', '3[0-9d]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|2b|2f');
+/** A webhook endpoint's signing secret (`whsec_` and base64: shared/domain/webhooks/signing.ts). */
+const WEBHOOK_SECRET_IN_TEXT = new RegExp(`${word('whsec_')}${BASE64}+`, 'gi');
 
 /** A percent-encoded text decoded however often it was encoded (only what maskKeys matched: no invalid sequences). */
 const decodeAll = (text: string) => text.replace(/%(?:25)*(?:u00)?([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
- * Masks anything shaped like one of our keys (for log lines built from URLs or messages), in any
- * encoding a URL or a header can carry it: `sk_live_...`, `sk%5Flive%5F...`, every character
- * percent-encoded, lower-case hex, encoded twice.
+ * Masks anything shaped like one of our keys or webhook secrets (for log lines built from URLs or
+ * messages), in any encoding a URL or a header can carry it: `sk_live_...`, `sk%5Flive%5F...`,
+ * `whsec_...`, every character percent-encoded, lower-case hex, encoded twice.
  */
 export function maskKeys(text: string): string {
-  return text.replace(KEY_IN_TEXT, (_, mode: string) => `sk_${decodeAll(mode).toLowerCase()}_[redacted]`);
+  return text.replace(KEY_IN_TEXT, (_, mode: string) => `sk_${decodeAll(mode).toLowerCase()}_[redacted]`).replace(WEBHOOK_SECRET_IN_TEXT, 'whsec_[redacted]');
 }

@@ -28,6 +28,9 @@ const answer = async (call: Promise<Result>): Promise<Answer> => settle(await ca
 
 const MOVING_ITEM = betItemId(marketId('2401', 'SOCCER_MATCH_RESULT', null), '1');
 
+/** The operations a client calls: the document's `webhooks` are requests the service makes to its customers. */
+type Called = Exclude<keyof operations, `webhook_${string}`>;
+
 /**
  * The typed client (clients/typescript) against the real app: every operation of the OpenAPI
  * document is called through it with valid parameters (keyed by operationId, so a new operation
@@ -48,6 +51,8 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
   let csrf = '';
   let keyId = '';
   let setupId = '';
+  let webhookId = '';
+  let deliveryId = '';
 
   before(async () => {
     setEnvForChildren({ STREAM_POLL_MS: '100' });
@@ -87,7 +92,7 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
   const csrfHeader = () => ({ 'X-CSRF-Token': csrf });
 
   /** One call per operation of the document, in this order (the account API's in a session's order). */
-  const calls: { [K in keyof operations]: () => Promise<Answer> } = {
+  const calls: { [K in Called]: () => Promise<Answer> } = {
     health: () => answer(client.GET('/v2/health')),
     listMatches: () => answer(client.GET('/v2/matches', { params: { query: { status: ['upcoming', 'live', 'completed'], limit: 5, locale: 'es' } } })),
     trendingMatches: () => answer(client.GET('/v2/matches/trending', { params: { query: { timezone: 'Europe/Madrid' } } })),
@@ -174,16 +179,41 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
     accountPaymentMethodConfirm: () => answer(session.POST('/v2/account/payment-method/confirm', { params: { header: csrfHeader() }, body: { setupId } })),
     accountAutoRechargeSet: () => answer(session.PUT('/v2/account/auto-recharge', { params: { header: csrfHeader() }, body: { threshold: 1000, package: 100000 } })),
     accountAutoRechargeOff: () => answer(session.DELETE('/v2/account/auto-recharge', { params: { header: csrfHeader() } })),
+    accountWebhooksCreate: async () => {
+      // A public address: nothing is delivered here (no delivery worker runs), the endpoint is only managed.
+      const r = await session.POST('/v2/account/webhooks', { params: { header: csrfHeader() }, body: { url: 'https://93.184.216.34/hooks', events: ['recommendation.created', 'balance.low'] } });
+      webhookId = r.data?.id ?? '';
+      return settle(r);
+    },
+    accountWebhooksList: () => answer(session.GET('/v2/account/webhooks')),
+    accountWebhooksTest: async () => {
+      const r = await session.POST('/v2/account/webhooks/{id}/test', { params: { path: { id: webhookId }, header: csrfHeader() } });
+      deliveryId = r.data?.deliveryId ?? '';
+      return settle(r);
+    },
+    accountWebhooksDeliveries: () => answer(session.GET('/v2/account/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { limit: 5 } } })),
+    accountWebhooksRedeliver: () => answer(session.POST('/v2/account/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId }, header: csrfHeader() } })),
+    accountWebhooksRotateSecret: () => answer(session.POST('/v2/account/webhooks/{id}/rotate-secret', { params: { path: { id: webhookId }, header: csrfHeader() } })),
+    accountWebhooksEnable: () => answer(session.POST('/v2/account/webhooks/{id}/enable', { params: { path: { id: webhookId }, header: csrfHeader() } })),
+    accountWebhooksDelete: () => answer(session.DELETE('/v2/account/webhooks/{id}', { params: { path: { id: webhookId }, header: csrfHeader() } })),
   };
 
   /** The session's order: signed up, signed in, a key made and revoked, a card saved and used, signed out last. */
-  const ORDER: (keyof operations)[] = [
+  const ORDER: Called[] = [
     'accountSignup',
     'accountLogin',
     'accountGet',
     'accountKeysCreate',
     'accountKeysList',
     'accountKeysRevoke',
+    'accountWebhooksCreate',
+    'accountWebhooksList',
+    'accountWebhooksTest',
+    'accountWebhooksDeliveries',
+    'accountWebhooksRedeliver',
+    'accountWebhooksRotateSecret',
+    'accountWebhooksEnable',
+    'accountWebhooksDelete',
     'accountUsage',
     'accountTrackRecord',
     'accountTrackRecordChart',
@@ -206,7 +236,7 @@ describe('typed client: every endpoint of the document through @odds-ai/client',
     }
     // The document and the client's calls name the same operations: none without a call, none stale.
     expect([...operationsOf.keys()].sort()).to.deep.equal(Object.keys(calls).sort());
-    const isOperation = (id: string): id is keyof operations => Object.hasOwn(calls, id);
+    const isOperation = (id: string): id is Called => Object.hasOwn(calls, id);
     const order = [
       ...Object.keys(calls)
         .filter(isOperation)

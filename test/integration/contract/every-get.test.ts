@@ -14,6 +14,7 @@ import { appendOddsHistoryIgnoringDuplicates } from '../../../shared/platform/db
 import { clearReadData, insertAiOutput, insertEvents, insertLiveEventData, insertLiveSnapshot, insertSettledRecommendation, seedReference } from '../../helpers/fixtures';
 import { startApi, type TestServer } from '../../helpers/api';
 import { Browser, forgetLocalFailures } from '../account/client';
+import { newSecret } from '../../../shared/domain/webhooks/signing';
 
 /**
  * The served OpenAPI document as a client's tools read it. Every GET operation in its `paths` is
@@ -49,6 +50,8 @@ interface Exchange {
 const MOVING_ITEM = betItemId(marketId('3501', 'SOCCER_MATCH_RESULT', null), '1');
 const RECORD_ID = `contract-rec-${Date.now()}`;
 const UNKNOWN_EVENT = '77777777';
+/** The session's webhook endpoint (its deliveries' list), stored under a known id. */
+const WEBHOOK_ID = `we_contract${Date.now()}`;
 
 /** At least one answer per GET operation of the document, keyed `GET <path>`. */
 const EXAMPLES: Record<string, Example[]> = {
@@ -113,6 +116,11 @@ const EXAMPLES: Record<string, Example[]> = {
   'GET /v2/account/track-record': [{ url: '/v2/account/track-record?days=30', as: 'session', status: 200 }],
   'GET /v2/account/track-record/chart.svg': [{ url: '/v2/account/track-record/chart.svg?kind=calibration', as: 'session', status: 200 }],
   'GET /v2/account/stream': [{ url: '/v2/account/stream?eventIds=3501', as: 'session', status: 200 }],
+  'GET /v2/account/webhooks': [{ url: '/v2/account/webhooks', as: 'session', status: 200 }],
+  'GET /v2/account/webhooks/{id}/deliveries': [
+    { url: `/v2/account/webhooks/${WEBHOOK_ID}/deliveries?limit=5`, as: 'session', status: 200 },
+    { url: '/v2/account/webhooks/we_unknown/deliveries', as: 'session', status: 404 },
+  ],
   'GET /v2/account/packages': [{ url: '/v2/account/packages', as: 'none', status: 200 }],
   'GET /v2/account/payment-method': [{ url: '/v2/account/payment-method', as: 'session', status: 200 }],
 };
@@ -237,6 +245,7 @@ describe('contract: every GET operation of the served OpenAPI document answers a
     browser = new Browser(api.url);
     const signedUp = await browser.signup();
     expect(signedUp.status, JSON.stringify(signedUp.body)).to.equal(201);
+    await processContext().webhooks.createEndpoint({ _id: WEBHOOK_ID, accountId: signedUp.body.account.id, url: 'https://93.184.216.34/hooks', events: ['balance.low'], secret: newSecret() });
     const served = await fetch(`${api.url}/v2/openapi.json`);
     expect(served.status).to.equal(200);
     document = await served.json();

@@ -16,6 +16,7 @@ import { MemoryStreamStore } from './memoryStreamStore';
 import { MemoryCorrectionStore, MemoryRollupStore } from './memorySettlementStores';
 import { MemoryAccountStore, MemoryLedgerStore, MemoryPayments, MemoryRechargeStore, MemorySessionStore, MemoryThrottleStore } from './memoryBillingStores';
 import { MemoryTrackRecordStore } from './memoryTrackRecordStore';
+import { MemoryWebhookStore } from './memoryWebhookStore';
 
 /**
  * An in-memory context for the use cases (shared/app/context.ts): the stores are plain arrays
@@ -125,6 +126,7 @@ export interface FakeContext extends AppContext {
   readonly commitments: MemoryCommitmentStore;
   readonly trackRecord: MemoryTrackRecordStore;
   readonly stream: MemoryStreamStore;
+  readonly webhooks: MemoryWebhookStore;
   /** Every intention dispatched, in order. */
   readonly dispatched: Intent[];
   /** Every page-cache scope bumped, in order. */
@@ -175,6 +177,7 @@ export function fakeContext(at = new Date('2026-11-21T12:00:00Z'), env: Record<s
     commitments: new MemoryCommitmentStore(),
     trackRecord: new MemoryTrackRecordStore(),
     stream: new MemoryStreamStore(),
+    webhooks: new MemoryWebhookStore(() => now),
     dispatched,
     bumped,
     setNow: (next) => {

@@ -24,6 +24,8 @@ export { RechargeAttempt } from './rechargeAttempt';
 export { Region } from './region';
 export { Session } from './session';
 export { Team } from './team';
+export { WebhookDelivery } from './webhookDelivery';
+export { WebhookEndpoint } from './webhookEndpoint';
 
 /** Every model exported above: the re-exports load their files before this line runs. */
 export const ALL_MODELS = definedModels();
