@@ -46,7 +46,7 @@ async function requirePublicHost(ctx: AppContext, host: string): Promise<void> {
   try {
     addresses = await ctx.webhooks.resolveHost(host);
   } catch {
-    throw new BillingInputError('url', `names ${host}, which does not resolve`);
+    addresses = []; // refused as one resolving inward is (addressProblem)
   }
   const problem = addressProblem(host, addresses, ctx.config.WEBHOOK_ALLOW_PRIVATE);
   if (problem) throw new BillingInputError('url', problem);

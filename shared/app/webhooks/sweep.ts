@@ -26,6 +26,8 @@ export async function sweepWebhooks(ctx: AppContext): Promise<{ requeued: number
   }
   const low = await lowBalanceEvents(ctx);
   if (low.length) await fanOut(ctx, low);
-  const deleted = await ctx.webhooks.deleteDeliveriesBefore(new Date(now - DELIVERY_RETENTION_MS));
+  // Hourly, not every sweep: the range delete reads the whole collection on FerretDB.
+  const everyHour = Math.max(1, Math.round(3_600_000 / ctx.config.WEBHOOK_SWEEP_MS));
+  const deleted = Math.floor(now / ctx.config.WEBHOOK_SWEEP_MS) % everyHour === 0 ? await ctx.webhooks.deleteDeliveriesBefore(new Date(now - DELIVERY_RETENTION_MS)) : 0;
   return { requeued: overdue.length, lowBalances: low.length, deleted };
 }

@@ -109,16 +109,17 @@ export function classifyAddress(ip: string): AddressKind | null {
 
 export const isIpLiteral = (host: string): boolean => classifyAddress(host) !== null;
 
-/** Why the addresses a host resolved to may not be called, or null when every one is public (or private ones are allowed). */
+/**
+ * Why the addresses a host resolved to may not be called, or null when every one is public (or
+ * private ones are allowed). The answer names neither the addresses nor which rule refused them:
+ * told apart, a name that resolves inward and one that does not resolve at all would map the
+ * service's own network for whoever saves endpoints.
+ */
 export function addressProblem(host: string, addresses: readonly string[], allowPrivate: boolean): string | null {
-  if (addresses.length === 0) return `${host} resolves to no address`;
+  const refused = `${host} does not resolve to a public address: webhooks are sent to public addresses only`;
+  if (addresses.length === 0) return refused;
   if (allowPrivate) return null;
-  for (const a of addresses) {
-    const kind = classifyAddress(a);
-    if (kind === null) return `${host} resolved to something that is no IP address (${a})`;
-    if (kind !== 'public') return `${host} resolves to a ${kind} address (${a}): webhooks are sent to public addresses only`;
-  }
-  return null;
+  return addresses.every((a) => classifyAddress(a) === 'public') ? null : refused;
 }
 
 export type UrlCheck = { ok: true; url: string; host: string } | { ok: false; message: string };

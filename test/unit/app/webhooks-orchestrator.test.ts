@@ -49,8 +49,8 @@ describe('webhooks (in memory): endpoints, fan-out, attempts, sweep', () => {
 
     const refused: [string, Record<string, string>, { url: unknown; events: unknown }, string][] = [
       ['a loopback URL', {}, { url: 'http://127.0.0.1:9000/hook', events: ['balance.low'] }, 'url: is a loopback address'],
-      ['a name resolving to a private address', {}, { url: 'https://intranet.example.com/x', events: ['balance.low'] }, 'url: intranet.example.com resolves to a private address'],
-      ['a name that does not resolve', {}, { url: 'https://nowhere.example.com/x', events: ['balance.low'] }, 'does not resolve'],
+      ['a name resolving to a private address', {}, { url: 'https://intranet.example.com/x', events: ['balance.low'] }, 'url: intranet.example.com does not resolve to a public address'],
+      ['a name that does not resolve', {}, { url: 'https://nowhere.example.com/x', events: ['balance.low'] }, 'url: nowhere.example.com does not resolve to a public address'],
       ['http in production', { NODE_ENV: 'production', PAYMENT_GATEWAY: 'none' }, { url: 'http://hooks.example.com/x', events: ['balance.low'] }, 'url: must be an https URL'],
       ['no events', {}, { url: URL_A, events: [] }, 'events: must be a non-empty list'],
       ['an unknown event', {}, { url: URL_A, events: ['pick.deleted'] }, 'events: must name events of'],
