@@ -1,29 +1,12 @@
 import type { InsightDraft, RecommendationDraft } from '../../domain/ai/analysis/types';
 import type { SportFitParams } from '../../domain/ai/sportFit';
 import type { CommittedEvent, RecommendationForCommit } from '../../domain/commitments/records';
-import type { StoredMarket } from '../../domain/ingest/stored';
-
-/** A name as stored: English always, the other locales where known. */
-export interface StoredName {
-  en: string;
-  es?: string | null;
-  pt?: string | null;
-}
+import type { StoredEvent, StoredMarket } from '../../domain/ingest/stored';
 
 /** The stored event as the analysis reads it (its prices joined in). */
-export interface AnalysedEventRow {
-  _id: string;
-  status: string;
-  startDateTime: Date;
-  sportId: number;
-  dataSource: string;
-  homeTeam: { id: number; name: StoredName };
-  awayTeam: { id: number; name: StoredName };
-  competition: { id: number; name: StoredName };
-  competitionId: number;
-  regionId: number;
+export type AnalysedEventRow = Pick<StoredEvent, '_id' | 'status' | 'startDateTime' | 'sportId' | 'dataSource' | 'homeTeam' | 'awayTeam' | 'competition' | 'competitionId' | 'regionId'> & {
   markets: StoredMarket[];
-}
+};
 
 /** A sport's stored fit as the analysis reads it (written by the refit job). */
 export interface StoredFitRow {

@@ -1,15 +1,8 @@
 import type { ClosingLine } from '../../domain/ingest/closing';
-import type { StoredMarket } from '../../domain/ingest/stored';
-import type { StoredCounts } from '../settlement/ports';
+import type { StoredEvent, StoredMarket, StoredTeam } from '../../domain/ingest/stored';
 
 /** A completed event as the refit reads it: its teams, start and final counts. */
-export interface CompletedGameRow {
-  _id: string;
-  homeTeam: { id: number };
-  awayTeam: { id: number };
-  startDateTime: Date;
-  stats?: StoredCounts | null;
-}
+export type CompletedGameRow = Pick<StoredEvent, '_id' | 'startDateTime' | 'stats'> & { homeTeam: Pick<StoredTeam, 'id'>; awayTeam: Pick<StoredTeam, 'id'> };
 
 /** An event's insight as the blend weight's fit reads it: its stored analysis (the pre-kickoff views) and when it was made. */
 export interface BlendInputRow {

@@ -1,25 +1,17 @@
 import type { Confidence, Rollup } from '../../domain/grading';
 import type { Change } from '../../domain/feed/changes';
-import type { ClosingLine } from '../../domain/ingest/closing';
 import type { LegRecommendation, PickRead, RecommendationRead, ResultWrite } from '../../domain/settlement/plan';
-import type { StoredStats } from '../../domain/ingest/stored';
+import type { StoredEvent, StoredStats } from '../../domain/ingest/stored';
 import type { EventStats } from '../../domain/stats';
 
 /** The stats of a stored document, a count not stored reading as null. */
 export type StoredCounts = Partial<Record<keyof EventStats, number | null>>;
 
-/** An event as settlement reads it: its own fields and its marker's `settledVersion` (null: never settled). */
-export interface SettlementEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  endedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: StoredCounts | null;
-  closingLine?: ClosingLine | null;
-}
+/** An event's settlement marker as settlement's reads put it back on the event (null: never settled). */
+type WithSettledVersion = { settledVersion?: number | null };
+
+/** An event as settlement reads it: its own fields and its marker's `settledVersion`. */
+export type SettlementEventRow = Pick<StoredEvent, '_id' | 'status'> & Partial<Pick<StoredEvent, 'voided' | 'startedAt' | 'endedAt' | 'resultVersion' | 'stats' | 'closingLine'>> & WithSettledVersion;
 
 /** An event as the settlement sweep reads it (no stats). */
 export type SweepEventRow = Omit<SettlementEventRow, 'stats' | 'closingLine'>;
@@ -99,15 +91,7 @@ export interface RollupStore {
 }
 
 /** An event as a result correction reads it. */
-export interface CorrectionEventRow {
-  _id: string;
-  status: string;
-  voided?: boolean | null;
-  startedAt?: Date | null;
-  resultVersion?: number | null;
-  settledVersion?: number | null;
-  stats?: StoredCounts | null;
-}
+export type CorrectionEventRow = Pick<StoredEvent, '_id' | 'status'> & Partial<Pick<StoredEvent, 'voided' | 'startedAt' | 'resultVersion' | 'stats'>> & WithSettledVersion;
 
 /** What a correction writes on the event, conditional on the version it read. */
 export interface CorrectionWrite {

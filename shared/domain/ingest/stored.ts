@@ -22,7 +22,12 @@ export interface StoredMarket {
   betItems: StoredBetItem[];
 }
 
-export type StoredStats = EventStats & { phase?: string | null };
+/**
+ * An event's counts as stored, with the phase they were read in. A count may be missing: a poll
+ * writes them all, but a result correction sets only those it changes and older or seeded
+ * documents hold fewer; a reader takes a missing count as not reported (null).
+ */
+export type StoredStats = Partial<EventStats> & { phase?: string | null };
 
 /**
  * The closing line: at kickoff, each market's last pre-match price per book, kept on the event

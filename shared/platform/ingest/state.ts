@@ -2,10 +2,10 @@ import { processMemo } from '../processScope';
 import { randomUUID } from 'node:crypto';
 import { key, redis } from '../db/redis';
 import { waitForLock } from '../locks';
-import { findIngestStateRows } from '../db/repositories/events';
+import { findIngestStateRows, type IngestLiveRow } from '../db/repositories/events';
 import { statsOf, type StatKey } from '../../domain/stats';
 import type { PrevLive, PrevState } from '../../domain/ingest/plan';
-import type { StoredMarket, StoredStats } from '../../domain/ingest/stored';
+import type { StoredStats } from '../../domain/ingest/stored';
 
 /**
  * What ingestion knows of the stored state of a provider's events, kept in the worker between
@@ -23,25 +23,22 @@ interface Memo {
 const memosOf = processMemo(() => new Map<string, Memo>());
 const tokenKey = (provider: string) => key('ingest', 'state', provider);
 
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-const date = (v: unknown): Date | null => (v instanceof Date ? v : null);
-
 /** An event's stored stats as the planner compares against them (a count not stored reads as null; the phase as stored). */
 function storedStatsOf(s: Partial<Record<StatKey, number | null>> & { phase?: string | null }): StoredStats {
   return { ...statsOf((k) => s[k] ?? null), ...(s.phase === undefined ? {} : { phase: s.phase }) };
 }
 
-/** A stored LiveEventData document as the planner compares against it. */
-function liveOf(row: Record<string, unknown>): PrevLive {
+/** A stored LiveEventData document as the planner compares against it (a field not stored reads as null). */
+function liveOf(row: IngestLiveRow): PrevLive {
   return {
-    stats: statsOf((k) => num(row[k])),
-    phaseSysname: typeof row.phaseSysname === 'string' ? row.phaseSysname : null,
+    stats: statsOf((k) => row[k] ?? null),
+    phaseSysname: row.phaseSysname ?? null,
     isLive: row.isLive === true,
     isInPlay: row.isInPlay === true,
     details: row.liveDataJson ?? {},
-    elapsedSeconds: num(row.elapsedSeconds),
-    elapsedAt: date(row.elapsedAt),
-    clockRate: num(row.clockRate),
+    elapsedSeconds: row.elapsedSeconds ?? null,
+    elapsedAt: row.elapsedAt ?? null,
+    clockRate: row.clockRate ?? null,
   };
 }
 
@@ -56,11 +53,11 @@ async function readFromStore(ids: readonly string[]): Promise<Map<string, PrevSt
       event: { ...event, stats: event.stats ? storedStatsOf(event.stats) : event.stats },
       prices: prices
         ? {
-            markets: (prices.markets ?? []) as StoredMarket[],
-            liveFrom: date(prices.liveFrom),
-            analysisVersion: num(prices.analysisVersion) ?? 0,
-            analysisRequestedVersion: num(prices.analysisRequestedVersion) ?? 0,
-            analysisRequestedAt: date(prices.analysisRequestedAt),
+            markets: prices.markets,
+            liveFrom: prices.liveFrom ?? null,
+            analysisVersion: prices.analysisVersion ?? 0,
+            analysisRequestedVersion: prices.analysisRequestedVersion ?? 0,
+            analysisRequestedAt: prices.analysisRequestedAt ?? null,
           }
         : null,
       live: live ? liveOf(live) : null,

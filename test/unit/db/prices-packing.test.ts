@@ -24,6 +24,25 @@ describe('price tables are stored packed', () => {
     expect(unpackPrices({ _id: 'e1', analysisVersion: 1 })).to.deep.equal({ _id: 'e1', analysisVersion: 1, markets: [], previous: [] });
   });
 
+  it('happy: a previous price a served snapshot did not know (null) reads back as it was stored', () => {
+    const unknown = [{ id: '1-MR-1', price: null, bookPrices: { a: null, b: 2.1 } }];
+    expect(unpackPrices({ _id: 'e1', previousJson: JSON.stringify(unknown) }).previous).to.deep.equal(unknown);
+  });
+
+  const corrupt: [name: string, table: 'marketsJson' | 'previousJson', rows: unknown][] = [
+    ['a table that is not a list', 'marketsJson', { id: '1-MR' }],
+    ['a market without its items', 'marketsJson', [{ id: '1-MR', betTypeSysname: 'SOCCER_MATCH_RESULT', line: null }]],
+    ['an item whose price is text', 'marketsJson', [{ ...markets[0], betItems: [{ ...markets[0].betItems[0], price: '2.15' }] }]],
+    ['an item with a book price that is not a number', 'marketsJson', [{ ...markets[0], betItems: [{ ...markets[0].betItems[0], bookPrices: { a: 'x' } }] }]],
+    ['a market whose line is text', 'marketsJson', [{ ...markets[0], line: '2.5' }]],
+    ['a previous price without its item id', 'previousJson', [{ price: 2 }]],
+  ];
+  for (const [name, table, rows] of corrupt) {
+    it(`error: ${name} is a corrupt document, not a price`, () => {
+      expect(() => unpackPrices({ _id: 'e1', [table]: JSON.stringify(rows) })).to.throw(/a stored prices document holds a (markets|previous) table of another shape/);
+    });
+  }
+
   it('error: a path into a packed table is refused (it would be written as a new top-level field)', () => {
     expect(() => packPrices({ 'markets.0.betItems.0.price': 2 })).to.throw(/markets\.0\.betItems\.0\.price/);
     expect(() => packPrices({ 'previous.0': {} })).to.throw(/previous\.0/);

@@ -1,11 +1,13 @@
-import { liveStatsView, snapshotSources, snapshotView, type LiveDataView, type PricesView } from '../../../domain/events/liveViews';
+import { liveStatsView, snapshotSources, snapshotView, type LiveDataView } from '../../../domain/events/liveViews';
 import type { ClosingLine } from '../../../domain/ingest/closing';
 import type { StoredMarket } from '../../../domain/ingest/stored';
 import { findWhereIn } from '../lookup';
 import { Event, EventPrices, LiveEventData, ProviderState } from '../models';
 import type { EventDoc } from '../models/event';
 import { findViewsOfEvents } from './eventViews';
-import { unpackPrices } from './pricesPacking';
+import type { Lean } from '../models/define';
+import type { EventPricesDoc } from '../models/eventPrices';
+import { unpackPrices, type PriceTables } from './pricesPacking';
 
 /**
  * The event as the read API and the AI worker read it: the event document joined with what is
@@ -27,19 +29,19 @@ export type EventForm<E = EventDoc> = E & {
 /** The flat live stats of a live event (shared/domain/events/liveViews.ts); null before its first live data. */
 export type LiveStats = ReturnType<typeof liveStatsView>;
 
-type PricesRow = PricesView & { _id: string; oddsUpdatedAt?: Date | null; liveFrom?: Date | null; markets: StoredMarket[] };
+type PricesRow = Omit<Lean<EventPricesDoc>, 'marketsJson' | 'previousJson'> & PriceTables;
 type LiveRow = LiveDataView & { _id: string };
 
 /** Stored prices of these events, by event id. */
 export async function findPricesOfEvents(ids: readonly string[]): Promise<Map<string, PricesRow>> {
-  const rows = await findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids);
-  return new Map(rows.map((r) => [String(r._id), unpackPrices<PricesRow>(r)]));
+  const rows = await findWhereIn<Lean<EventPricesDoc>>(EventPrices, '_id', ids);
+  return new Map(rows.map((r) => [String(r._id), unpackPrices(r)]));
 }
 
 /** Stored prices of one event, or null. */
 export async function findPricesOfEvent(eventId: string): Promise<PricesRow | null> {
-  const row = await EventPrices.findById(eventId).lean<Record<string, unknown>>();
-  return row ? unpackPrices<PricesRow>(row) : null;
+  const row = await EventPrices.findById(eventId).lean<Lean<EventPricesDoc>>();
+  return row ? unpackPrices(row) : null;
 }
 
 async function findLiveDataOfEvents(ids: readonly string[]): Promise<Map<string, LiveRow>> {
@@ -69,7 +71,7 @@ async function formsOf<E extends Base>(events: readonly E[], opts: { live: boole
   return events.map((e) => {
     const id = String(e._id);
     const p = prices.get(id) ?? null;
-    const form = { ...e, _id: id, markets: p?.markets ?? [], views: views.get(id) ?? 0, oddsUpdatedAt: p?.oddsUpdatedAt ?? null } as EventForm<E>;
+    const form: EventForm<E> = { ...e, _id: id, markets: p?.markets ?? [], views: views.get(id) ?? 0, oddsUpdatedAt: p?.oddsUpdatedAt ?? null };
     if (opts.live) form.liveStats = e.status === 'live' ? liveStatsView(id, live.get(id) ?? null, p, freshness.get(e.dataSource ?? '')?.capturedAt ?? null) : null;
     return form;
   });
@@ -173,5 +175,5 @@ export async function countMarketsOfEvents(ids: readonly string[]): Promise<Map<
 export async function findUpcomingEventsOddsUpdatedAt(): Promise<{ _id: string; oddsUpdatedAt: Date }[]> {
   const upcoming = await Event.find({ status: 'upcoming' }, { _id: 1 }).lean<{ _id: string }[]>();
   const prices = await findPricesOfEvents(upcoming.map((e) => String(e._id)));
-  return [...prices.values()].filter((p) => p.oddsUpdatedAt).map((p) => ({ _id: String(p._id), oddsUpdatedAt: p.oddsUpdatedAt! }));
+  return [...prices.values()].flatMap((p) => (p.oddsUpdatedAt ? [{ _id: String(p._id), oddsUpdatedAt: p.oddsUpdatedAt }] : []));
 }

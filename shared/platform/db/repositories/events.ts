@@ -1,13 +1,15 @@
 import type { Collection, Document } from 'mongodb';
 import type { FilterQuery } from 'mongoose';
 import { bulkWriteInBatches, insertInBatches } from '../bulk';
-import { packedProjection, packPrices, unpackPrices } from './pricesPacking';
+import { packedProjection, packPrices, unpackPrices, type PriceTables } from './pricesPacking';
 import { findWhereIn } from '../lookup';
 import { driverCollection } from '../collection';
 import { Event, EventPrices, LiveEventData, OddsHistory } from '../models';
 import type { EventDoc } from '../models/event';
 import type { Lean } from '../models/define';
+import type { EventPricesDoc } from '../models/eventPrices';
 import type { LiveEventDataDoc } from '../models/liveEventData';
+import type { StoredEvent } from '../../../domain/ingest/stored';
 
 /**
  * Repository of the event aggregate's stored documents: Event, EventPrices, LiveEventData,
@@ -139,10 +141,21 @@ export async function insertLiveEventDataUnordered(docs: Partial<LiveEventDataDo
 
 /** The stored documents ingestion compares a poll against, by event id. */
 export interface IngestStateRows {
-  events: Map<string, Lean<EventDoc>>;
-  prices: Map<string, Record<string, unknown>>;
-  live: Map<string, Record<string, unknown>>;
+  events: Map<string, IngestEventRow>;
+  prices: Map<string, IngestPricesRow>;
+  live: Map<string, IngestLiveRow>;
 }
+
+/** An event's live data as ingestion reads it back: all of it. */
+export type IngestLiveRow = Lean<LiveEventDataDoc>;
+
+/** An event as ingestion reads it back: all of it but its timestamps. */
+export type IngestEventRow = Omit<StoredEvent, 'createdAt' | 'updatedAt'>;
+
+/** The prices ingestion compares against: the markets, and its bookkeeping of the AI's inputs. */
+export type IngestPricesRow = Pick<Lean<EventPricesDoc>, '_id' | 'liveFrom' | 'analysisVersion' | 'analysisRequestedVersion' | 'analysisRequestedAt'> & Pick<PriceTables, 'markets'>;
+
+const INGEST_PRICES_FIELDS = { markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 } as const;
 
 /**
  * The stored state of these events (event, prices, live data), read back when ingestion's memory
@@ -155,11 +168,11 @@ export async function findIngestStateRows(ids: readonly string[]): Promise<Inges
   if (ids.length === 0 || !(await Event.findOne({}, { _id: 1 }).lean())) return empty;
   const byId = <T extends { _id?: unknown }>(rows: T[]) => new Map(rows.map((r) => [String(r._id), r]));
   const [events, prices, live] = await Promise.all([
-    findWhereIn<Lean<EventDoc>>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
-    findWhereIn<Record<string, unknown>>(EventPrices, '_id', ids, packedProjection({ markets: 1, liveFrom: 1, analysisVersion: 1, analysisRequestedVersion: 1, analysisRequestedAt: 1 })),
-    findWhereIn<Record<string, unknown>>(LiveEventData, '_id', ids),
+    findWhereIn<IngestEventRow>(Event, '_id', ids, { createdAt: 0, updatedAt: 0 }),
+    findWhereIn<Pick<Lean<EventPricesDoc>, '_id' | 'marketsJson' | Exclude<keyof typeof INGEST_PRICES_FIELDS, 'markets'>>>(EventPrices, '_id', ids, packedProjection(INGEST_PRICES_FIELDS)),
+    findWhereIn<Lean<LiveEventDataDoc>>(LiveEventData, '_id', ids),
   ]);
-  return { events: byId(events), prices: byId(prices.map((p) => unpackPrices<Record<string, unknown>>(p))), live: byId(live) };
+  return { events: byId(events), prices: byId(prices.map((p) => unpackPrices(p))), live: byId(live) };
 }
 
 /** A write of one document by id: inserted whole when new, else its fields set. */
@@ -223,5 +236,7 @@ export async function findEventsWithoutMarketsAndStatsByIds(ids: readonly string
 
 /** A sport's completed, not voided events that started in [since, until]: teams, start and stats. */
 export async function findCompletedEventScoresOfSport(sportId: number, since: Date, until: Date) {
-  return Event.find({ sportId, status: 'completed', voided: { $ne: true }, startDateTime: { $gte: since, $lte: until } }, { homeTeam: 1, awayTeam: 1, startDateTime: 1, stats: 1 }).lean();
+  return Event.find({ sportId, status: 'completed', voided: { $ne: true }, startDateTime: { $gte: since, $lte: until } }, { homeTeam: 1, awayTeam: 1, startDateTime: 1, stats: 1 }).lean<
+    Pick<StoredEvent, '_id' | 'homeTeam' | 'awayTeam' | 'startDateTime' | 'stats'>[]
+  >();
 }
