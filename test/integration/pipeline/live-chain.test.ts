@@ -11,10 +11,14 @@ import { countEventsMatching } from '../../../shared/platform/db/repositories/ev
 import { findAllSettledRecommendations, findEventStartsAndStatusesByIds, findLatestEventStart } from '../../../shared/platform/db/repositories/fixtures';
 import { findProviderState } from '../../../shared/platform/db/repositories/providers';
 import { connectMongo } from '../../../shared/platform/db/mongo';
+import { overrideEnv } from '../../../shared/platform/config';
+import { createEndpoint } from '../../../shared/app/webhooks/endpoints';
 import { waitUntil } from '../../helpers/processes';
 import { freePort, Stack } from '../../helpers/stack';
+import { WebhookReceiver } from '../../helpers/webhookReceiver';
 
-const DEMO = { SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', SETTLEMENT_SWEEP_MS: '10000' };
+// WEBHOOK_ALLOW_PRIVATE: the test's webhook receiver listens on 127.0.0.1.
+const DEMO = { SIM_SPEED: '120', POLL_INTERVAL_MS: '2000', SETTLEMENT_DELAY_MS: '3000', SETTLEMENT_SWEEP_MS: '10000', WEBHOOK_ALLOW_PRIVATE: 'true' };
 const SEASON_MS = 180 * 86_400_000;
 
 /**
@@ -29,14 +33,24 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
   /** Peak count of analyses waiting in the ai queue against the open events at that moment, sampled throughout. */
   const samples: { waiting: number; open: number }[] = [];
   let sampler: NodeJS.Timeout | undefined;
+  /** A customer's webhook endpoint subscribed to recommendations created and settled, from before the start. */
+  const receiver = new WebhookReceiver();
+  let hook: { secret: string };
+  let startedAt = 0;
+  let restoreEnv: (() => void) | undefined;
 
   before(async () => {
     await connectMongo();
     const account = await createAccount(processContext(), { name: 'live chain' });
     await addCredits(processContext(), { accountId: String(account.id), packageCredits: 20000 });
     auth = { Authorization: `Bearer ${(await createKey(processContext(), { accountId: String(account.id), name: 'live chain' })).key}` };
+    restoreEnv = overrideEnv({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const hooks = await createAccount(processContext(), { name: 'live chain webhooks' });
+    await addCredits(processContext(), { accountId: String(hooks.id), packageCredits: 20000 });
+    hook = await createEndpoint(processContext(), hooks.id, { url: await receiver.start(), events: ['recommendation.created', 'recommendation.settled'] });
     stack = new Stack(await freePort(), DEMO);
     stack.start();
+    startedAt = Date.now();
     let sampling = false;
     sampler = setInterval(() => {
       if (sampling) return;
@@ -54,6 +68,8 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
   after(async () => {
     clearInterval(sampler);
     await stack?.kill();
+    await receiver.close();
+    restoreEnv?.();
   });
 
   afterEach(function () {
@@ -90,6 +106,21 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     for (const s of samples) expect(s.waiting, JSON.stringify(s)).to.be.at.most(s.open);
     console.log(
       `      first settled recommendations ${firstSettledAfterS.toFixed(0)} s after start; ${settled.length} settled; peak ai waiting ${Math.max(...samples.map((s) => s.waiting))} (open events then ${samples.reduce((a, s) => (s.waiting > a.waiting ? s : a)).open})`,
+    );
+  });
+
+  it('happy: a webhook receiver subscribed to recommendation.created and .settled gets both within 4 minutes of the start, every body verified with its secret', async () => {
+    const both = () => receiver.ofType('recommendation.created').length > 0 && receiver.ofType('recommendation.settled').length > 0;
+    await waitUntil('a recommendation created and one settled, by webhook', both, Math.max(1000, startedAt + 240_000 - Date.now()), 250);
+    const firstS = (type: string) => (receiver.ofType(type)[0].at - startedAt) / 1000;
+    expect(firstS('recommendation.settled')).to.be.at.most(240);
+    // The specification's own library (standardwebhooks), as a customer verifies them.
+    for (const r of receiver.received) expect(WebhookReceiver.verifies(hook.secret, r), `${r.type} ${r.id}`).to.equal(true);
+    const settled = (JSON.parse(receiver.ofType('recommendation.settled')[0].body) as { data: { result: string; closingLine: object } }).data;
+    expect(['won', 'lost', 'push']).to.include(settled.result);
+    expect(settled.closingLine).to.have.keys('closingOdds', 'clv');
+    console.log(
+      `      webhooks: first recommendation.created ${firstS('recommendation.created').toFixed(0)} s, first recommendation.settled ${firstS('recommendation.settled').toFixed(0)} s after the start; ${receiver.ofType('recommendation.created').length} created and ${receiver.ofType('recommendation.settled').length} settled received`,
     );
   });
 
