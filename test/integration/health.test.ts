@@ -28,7 +28,7 @@ describe('GET /v2/health', () => {
     expect(res.body.reasons).to.deep.equal([]);
     expect(res.body.mongodb.status).to.equal('up');
     expect(res.body.redis.status).to.equal('up');
-    expect(res.body.queues).to.have.all.keys('ingest', 'ai', 'settlement', 'recharge');
+    expect(res.body.queues).to.have.all.keys('ingest', 'ai', 'settlement', 'recharge', 'webhooks');
     expect(res.body.queues.ingest).to.include.keys('waiting', 'active', 'delayed', 'failed', 'oldestWaitingAgeMs');
     expect(res.body.settlement).to.deep.equal({ overdue: 0 });
     expect(res.body.providers[0].lastSuccessAgeMs).to.be.within(0, 5000);

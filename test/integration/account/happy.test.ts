@@ -205,6 +205,14 @@ describe('account API: happy paths', function () {
         'GET /v2/account/track-record',
         'GET /v2/account/track-record/chart.svg',
         'GET /v2/account/stream',
+        'GET /v2/account/webhooks',
+        'POST /v2/account/webhooks',
+        'DELETE /v2/account/webhooks/{id}',
+        'POST /v2/account/webhooks/{id}/rotate-secret',
+        'POST /v2/account/webhooks/{id}/enable',
+        'POST /v2/account/webhooks/{id}/test',
+        'GET /v2/account/webhooks/{id}/deliveries',
+        'POST /v2/account/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       ].sort(),
     );
     for (const item of Object.values<any>(doc.paths).filter((i) => !i.get?.['x-credits'] && !i.get)) for (const op of Object.values<any>(item)) expect(op.tags).to.deep.equal(['Account']);
