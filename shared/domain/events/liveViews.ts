@@ -59,6 +59,8 @@ export type LiveDataView = Partial<EventStats> & {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The instant the latest snapshot describes: the provider's freshness, or (none recorded) the prices' own last move. */
+export function snapshotInstant(prices: Pick<PricesView, 'movedAt'>, freshness: Date | null): Date;
+export function snapshotInstant(prices: Pick<PricesView, 'movedAt'> | null, freshness: Date | null): Date | null;
 export function snapshotInstant(prices: Pick<PricesView, 'movedAt'> | null, freshness: Date | null): Date | null {
   return freshness ?? prices?.movedAt ?? null;
 }
@@ -146,7 +148,7 @@ export function snapshotSources(prices: PricesView): string[] {
  * prices; null when that source quotes nothing of the event.
  */
 export function snapshotView(prices: PricesView, dataSource: string, freshness: Date | null, stale: boolean) {
-  const at = snapshotInstant(prices, freshness)!;
+  const at = snapshotInstant(prices, freshness);
   const consensus = dataSource === prices.dataSource;
   const previous = previousById(prices);
   let quoted = false;

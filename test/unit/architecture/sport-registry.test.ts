@@ -135,7 +135,10 @@ const ninth = {
       patched('shared/platform/providers/simulated/sports/index.ts', /8: handball }/, '8: handball, 9: curling }').replace(/^/, "import { curling } from './curling';\n"),
     ],
   ],
-  oddsApi: (): [string, string] => ['shared/platform/providers/theoddsapi/mapping.ts', patched('shared/platform/providers/theoddsapi/mapping.ts', /(\n\s*8: \{[^\n]*\},)/, '$1\n    9: {},')],
+  oddsApi: (): [string, string] => [
+    'shared/platform/providers/theoddsapi/mapping.ts',
+    patched('shared/platform/providers/theoddsapi/mapping.ts', /(\n\s*8: \{[^\n]*\},)/, "$1\n  9: { group: 'Curling', prefix: 'curling', markets: {} },"),
+  ],
 };
 
 const OPTIONS: ts.CompilerOptions = (() => {

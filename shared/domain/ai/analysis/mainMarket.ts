@@ -21,7 +21,8 @@ export function mainMarketView(sportId: number, markets: readonly TypedMarket[],
   const main = markets.find((m) => m.type.sysname === sysname);
   const mainQuotes = main ? (quotes.get(main.market.id) ?? []) : [];
   const grids = views.modelGrids;
-  const model = main && grids ? main.type.outcomes.map((o) => effectiveProbability(distributionIn(grids, main.type, o.code, null, views.counts)!)) : null;
+  const distributions = main && grids ? main.type.outcomes.map((o) => distributionIn(grids, main.type, o.code, null, views.counts)) : null;
+  const model = distributions?.every((d) => d !== null) ? distributions.map(effectiveProbability) : null;
   return {
     sysname,
     main,

@@ -36,7 +36,10 @@ export function simulatedShare(sim: MatchSimulation, code: string): number | und
 
 /** The fair score grid (the blend of both views' grids), its expected score and its seeded simulation. */
 export function simulateFairGrid(eventId: string, views: PriceViews, iterations = SIMULATION_ITERATIONS) {
-  const fairGrid = views.market && views.modelGrids ? mixGrids(views.market.full, views.modelGrids.full, views.w) : (views.market ?? views.modelGrids)!.full;
+  const only = views.market ?? views.modelGrids;
+  // priceViews gives no views at all rather than views without a grid.
+  if (!only) throw new RangeError(`the price views of ${eventId} have no grid`);
+  const fairGrid = views.market && views.modelGrids ? mixGrids(views.market.full, views.modelGrids.full, views.w) : only.full;
   return {
     simulation: trimmedSimulation(simulateMatch({ grid: fairGrid }, iterations, seedOf(eventId))),
     expected: expectedScore(fairGrid),

@@ -119,13 +119,21 @@ export class TheOddsApiProvider implements OddsProvider {
       }
     }
     const sports = await this.sportList(ctx.signal);
+    // Only the sports we carry, each with our id for it.
+    const carried = (s: ApiSport) => {
+      const sportId = sportIdOf(s.key, s.group);
+      return sportId === undefined ? [] : [{ sport: s, sportId }];
+    };
     const wanted = this.opts.sports.includes('all')
-      ? sports.filter((s) => s.active && !s.has_outrights && sportIdOf(s.key, s.group))
-      : this.opts.sports.map((k) => sports.find((s) => s.key === k)).filter((s): s is ApiSport => Boolean(s?.active && sportIdOf(s.key, s.group)));
+      ? sports.filter((s) => s.active && !s.has_outrights).flatMap(carried)
+      : this.opts.sports.flatMap((k) => {
+          const s = sports.find((x) => x.key === k);
+          return s?.active ? carried(s) : [];
+        });
     const perSport = MARKETS.length * this.opts.regions.length + 2;
     const data: PollData = { at: ctx.at.getTime(), events: new Map(), odds: new Map(), scores: new Map() };
     let polled = 0;
-    for (const sport of wanted) {
+    for (const { sport, sportId } of wanted) {
       if (this.spendable() < perSport) {
         this.opts.log?.warn({ provider: PROVIDER, remaining: this.quota.remaining, reserve: this.opts.quotaReserve, skipped: wanted.length - polled }, 'quota too low for every sport: poll cut short');
         if (polled === 0) {
@@ -134,7 +142,6 @@ export class TheOddsApiProvider implements OddsProvider {
         }
         break;
       }
-      const sportId = sportIdOf(sport.key, sport.group)!;
       const competition = competitionOf(sport.key, sport.title);
       const oddsList = await this.get<ApiOddsEvent[]>(
         `v4/sports/${encodeURIComponent(sport.key)}/odds`,

@@ -1,5 +1,5 @@
 import { countryCode } from '../../../domain/i18n/names';
-import type { SportId } from '../../../domain/sports';
+import { SPORT_IDS, type SportId } from '../../../domain/sports/ids';
 import { hashInt, providerEventId } from '../../../domain/providers/ids';
 import type { FeedCompetition, FeedMarket, FeedOdds } from '../../../domain/providers/types';
 
@@ -60,30 +60,30 @@ export interface ApiScoreEvent {
 
 export const PROVIDER = 'theoddsapi';
 
-const GROUP_SPORT: Record<string, SportId> = {
-  Soccer: 1,
-  Basketball: 2,
-  Tennis: 3,
-  Baseball: 4,
-  Volleyball: 5,
-  'American Football': 6,
-  'Ice Hockey': 7,
-  Handball: 8,
+/** The API's featured markets we read (`h2h3`: its h2h of a sport with draws). */
+type ApiMarketKey = 'h2h' | 'h2h3' | 'spreads' | 'totals';
+
+/**
+ * Each of our sports as The Odds API names it (its group, and its keys' prefix) and the market
+ * type each featured market of it is for us (one it has not, we do not carry).
+ */
+const API_SPORTS: Readonly<Record<SportId, { group: string; prefix: string; markets: Partial<Record<ApiMarketKey, string>> }>> = {
+  1: { group: 'Soccer', prefix: 'soccer', markets: { h2h3: 'SOCCER_MATCH_RESULT', spreads: 'SOCCER_ASIAN_HANDICAP', totals: 'SOCCER_UNDER_OVER' } },
+  2: { group: 'Basketball', prefix: 'basketball', markets: { h2h: 'BASKETBALL_MONEYLINE', spreads: 'BASKETBALL_SPREAD', totals: 'BASKETBALL_TOTAL_POINTS' } },
+  // The API's tennis spreads and totals are in games; our tennis markets are in sets.
+  3: { group: 'Tennis', prefix: 'tennis', markets: { h2h: 'TENNIS_MATCH_WINNER' } },
+  4: { group: 'Baseball', prefix: 'baseball', markets: { h2h: 'BASEBALL_MONEYLINE', spreads: 'BASEBALL_RUN_LINE', totals: 'BASEBALL_TOTAL_RUNS' } },
+  5: { group: 'Volleyball', prefix: 'volleyball', markets: { h2h: 'VOLLEYBALL_MATCH_WINNER' } },
+  6: { group: 'American Football', prefix: 'americanfootball', markets: { h2h: 'AMERICAN_FOOTBALL_MONEYLINE', spreads: 'AMERICAN_FOOTBALL_SPREAD', totals: 'AMERICAN_FOOTBALL_TOTAL_POINTS' } },
+  7: { group: 'Ice Hockey', prefix: 'icehockey', markets: { h2h: 'ICE_HOCKEY_MONEYLINE', spreads: 'ICE_HOCKEY_PUCK_LINE', totals: 'ICE_HOCKEY_TOTAL_GOALS' } },
+  8: { group: 'Handball', prefix: 'handball', markets: { h2h3: 'HANDBALL_MATCH_RESULT', spreads: 'HANDBALL_HANDICAP', totals: 'HANDBALL_TOTAL_GOALS' } },
 };
 
-const PREFIX_SPORT: Record<string, SportId> = {
-  soccer: 1,
-  basketball: 2,
-  tennis: 3,
-  baseball: 4,
-  volleyball: 5,
-  americanfootball: 6,
-  icehockey: 7,
-  handball: 8,
-};
+const BY_GROUP: ReadonlyMap<string, SportId> = new Map(SPORT_IDS.map((id) => [API_SPORTS[id].group, id]));
+const BY_PREFIX: ReadonlyMap<string, SportId> = new Map(SPORT_IDS.map((id) => [API_SPORTS[id].prefix, id]));
 
 export function sportIdOf(key: string, group?: string): SportId | undefined {
-  return (group && GROUP_SPORT[group]) || PREFIX_SPORT[key.split('_')[0]];
+  return (group && BY_GROUP.get(group)) || BY_PREFIX.get(key.split('_')[0]);
 }
 
 /** Competitions we know by name and region; others are named by the API's title. */
@@ -146,19 +146,8 @@ export function eventIdOf(apiId: string): string {
 
 /** Our market type for one of the API's featured markets in a sport, or undefined if we do not carry it. */
 export function sysnameOf(sportId: SportId, apiMarket: string, threeWay: boolean): string | undefined {
-  const table: Record<SportId, Partial<Record<'h2h' | 'h2h3' | 'spreads' | 'totals', string>>> = {
-    1: { h2h3: 'SOCCER_MATCH_RESULT', spreads: 'SOCCER_ASIAN_HANDICAP', totals: 'SOCCER_UNDER_OVER' },
-    2: { h2h: 'BASKETBALL_MONEYLINE', spreads: 'BASKETBALL_SPREAD', totals: 'BASKETBALL_TOTAL_POINTS' },
-    // The API's tennis spreads and totals are in games; our tennis markets are in sets.
-    3: { h2h: 'TENNIS_MATCH_WINNER' },
-    4: { h2h: 'BASEBALL_MONEYLINE', spreads: 'BASEBALL_RUN_LINE', totals: 'BASEBALL_TOTAL_RUNS' },
-    5: { h2h: 'VOLLEYBALL_MATCH_WINNER' },
-    6: { h2h: 'AMERICAN_FOOTBALL_MONEYLINE', spreads: 'AMERICAN_FOOTBALL_SPREAD', totals: 'AMERICAN_FOOTBALL_TOTAL_POINTS' },
-    7: { h2h: 'ICE_HOCKEY_MONEYLINE', spreads: 'ICE_HOCKEY_PUCK_LINE', totals: 'ICE_HOCKEY_TOTAL_GOALS' },
-    8: { h2h3: 'HANDBALL_MATCH_RESULT', spreads: 'HANDBALL_HANDICAP', totals: 'HANDBALL_TOTAL_GOALS' },
-  };
-  const key = apiMarket === 'h2h' ? (threeWay ? 'h2h3' : 'h2h') : (apiMarket as 'spreads' | 'totals');
-  return table[sportId][key];
+  const key: ApiMarketKey | undefined = apiMarket === 'h2h' ? (threeWay ? 'h2h3' : 'h2h') : apiMarket === 'spreads' || apiMarket === 'totals' ? apiMarket : undefined;
+  return key && API_SPORTS[sportId].markets[key];
 }
 
 /** Outcome code of an API outcome: by team name, Draw, Over, Under. */
