@@ -93,7 +93,7 @@ export async function renderWebhooks(ctx) {
               h('td', { 'data-label': 'URL', class: 'webhook-url' }, h('code', {}, e.url)),
               h(
                 'td',
-                { 'data-label': 'Events' },
+                { 'data-label': 'Events', class: 'webhook-events' },
                 e.events.map((t) => h('div', {}, h('code', {}, t))),
               ),
               h(
