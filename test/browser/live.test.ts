@@ -98,7 +98,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await append([price(2.0)]);
     await rows(page, 'odds').first().waitFor();
     expect(await rows(page, 'odds').first().textContent())
-      .to.include('soccer match result · 1')
+      .to.include('Match Result · Home')
       .and.include('2.00');
     await append([price(2.25)]);
     const moved = rows(page, 'odds').first().locator('.move-up');
@@ -111,7 +111,7 @@ describe('dashboard: the Live page in Chromium', function () {
     await append([score(1, 0)]);
     await rows(page, 'scores').first().locator('.score', { hasText: '1 – 0' }).waitFor();
     expect(await rows(page, 'scores').first().textContent())
-      .to.include(`#${EVENT}`)
+      .to.include(`Event ${EVENT}`)
       .and.include('21′');
     await append([recommendation()]);
     await rows(page, 'recommendations').first().waitFor();

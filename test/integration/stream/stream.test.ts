@@ -11,6 +11,7 @@ import { findRecommendationsOfEvent } from '../../../shared/platform/db/reposito
 import { insertSeedDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { appendChanges, type Change } from '../../../shared/platform/feed/changeFeed';
 import { serve, type TestServer } from '../../helpers/api';
+import { insertEvents } from '../../helpers/fixtures';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { SOCCER_MARKETS, simEvent } from '../../helpers/simEvents';
 import { openSse, type SseClient } from '../../helpers/sse';
@@ -86,6 +87,28 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     expect(m2.event).to.equal('scores');
     expect(m2.data).to.deep.include({ kind: 'score', data: { home: 1, away: 0 } });
     expect(m2.data).to.not.have.property('conflated');
+  });
+
+  it("happy: a stored event's messages name its teams, and each priced item its market and outcome; an event not stored goes out without names, at once", async () => {
+    await insertEvents({ id: '8800090', start: '2026-11-26T15:00:00Z' });
+    const { key } = await accountWithKey(1000);
+    const c = await sse(a, '?eventIds=8800090,8800091', bearer(key));
+    await sleep(POLL_MS);
+    const t0 = Date.now();
+    const items = [
+      { id: '8800090-SOCCER_UNDER_OVER@1.5-O', price: 1.9, isAvailable: true },
+      { id: '8800090-SOCCER_MATCH_RESULT-1', price: 2.1, isAvailable: false },
+    ];
+    await append([{ eventId: '8800090', kind: 'price', at, data: { items }, provider: 'simulated' }, score('8800091', 1)]);
+    const [named, unnamed] = await c.waitFor(2);
+    expect(Date.now() - t0).to.be.below(2 * POLL_MS + 400);
+    expect(named.data.event).to.deep.equal({ homeTeam: 'Arsenal', awayTeam: 'Chelsea' });
+    expect(named.data.data?.items).to.deep.equal([
+      { ...items[0], marketCaption: 'Total Goals Over/Under 1.5', caption: 'Over 1.5' },
+      { ...items[1], marketCaption: 'Match Result', caption: 'Home' },
+    ]);
+    expect(unnamed.data).to.deep.include({ eventId: '8800091', data: { home: 1, away: 0 } });
+    expect(unnamed.data).to.not.have.property('event');
   });
 
   it('happy: a reconnect with Last-Event-ID gets exactly the missed messages in order, then live; on the other web server too', async () => {
