@@ -73,7 +73,7 @@ export interface DispatchResult {
 
 // Loosely typed views for the dispatcher: the intent's own type already ties name to payload.
 type AnyDef = AnyQueueDefinition;
-const defOf = (queue: QueueName): AnyDef => DEFINITIONS[queue] as AnyDef;
+const defOf = (queue: QueueName): AnyDef => DEFINITIONS[queue];
 
 /** The deterministic id (jobs/ builder) of an enqueue intent's job. */
 export function jobIdOf(intent: EnqueueIntent): string {
@@ -100,7 +100,7 @@ async function dispatchOne(intent: Intent, log: () => Logger): Promise<DispatchR
           await job.remove().catch((err: Error) => log().warn({ jobId, err: err.message }, `could not replace a finished ${what} job`));
         }
       }
-      const jobId = await enqueue(def, intent.name, intent.data as never, delayOptions(intent.delay));
+      const jobId = await enqueue(def, intent.name, intent.data, delayOptions(intent.delay));
       if (existing === 'retry-failed') {
         const job = await queueFor(def).getJob(jobId);
         if (job && (await job.getState()) === 'failed') await job.retry();
@@ -108,9 +108,9 @@ async function dispatchOne(intent: Intent, log: () => Logger): Promise<DispatchR
       return { intent, jobIds: [jobId], enqueued: true };
     }
     case 'enqueue-many': {
-      const delays = new Map<object, number>(intent.jobs.map((j) => [j.data as object, j.delay]));
-      const payloads = intent.jobs.map((j) => j.data);
-      const jobIds = await enqueueMany(defOf(intent.queue), intent.name, payloads as never[], (p) => ({ delay: delays.get(p as object) }));
+      const delays = new Map<object, number>(intent.jobs.map((j) => [j.data, j.delay]));
+      const payloads: object[] = intent.jobs.map((j) => j.data);
+      const jobIds = await enqueueMany(defOf(intent.queue), intent.name, payloads, (p: object) => ({ delay: delays.get(p) }));
       return { intent, jobIds, enqueued: true };
     }
     case 'request-analyses':

@@ -1,4 +1,5 @@
 import { MAX_PROOF_PATH, type LinkRow } from '../../domain/commitments/chain';
+import { isRecord } from '../../domain/records';
 import type { AppContext } from '../context';
 import { headOf } from './append';
 
@@ -57,6 +58,13 @@ export async function proofOf(ctx: AppContext, id: string, o: { limit?: number; 
   return { kind: 'proof', proof: await buildProof(ctx, id, link, head, Math.min(o.limit ?? MAX_PROOF_PATH, MAX_PROOF_PATH)) };
 }
 
+/** A committed record's canonical JSON, parsed (every record is an object: shared/domain/commitments/records.ts). */
+function parsedRecord(canonical: string): Readonly<Record<string, unknown>> {
+  const parsed: unknown = JSON.parse(canonical);
+  if (!isRecord(parsed)) throw new Error(`a committed record is not an object: ${canonical.slice(0, 80)}`);
+  return parsed;
+}
+
 async function buildProof(ctx: AppContext, id: string, link: LinkRow, head: ServedHead, limit: number) {
   const from = link.seq + 1;
   const page = from < head.length ? await ctx.commitments.findLinksFrom(from, Math.min(limit, head.length - from)) : [];
@@ -66,7 +74,7 @@ async function buildProof(ctx: AppContext, id: string, link: LinkRow, head: Serv
   const settlements = head.length > from ? (await ctx.commitments.findSettlementLinksOf(settlementKind, id)).filter((l) => l.seq < head.length) : [];
   return {
     id,
-    record: { canonical: link.record, parsed: JSON.parse(link.record) as Record<string, unknown> },
+    record: { canonical: link.record, parsed: parsedRecord(link.record) },
     link: servedLink(link),
     settlements: settlements.map(servedLink),
     path,

@@ -55,7 +55,11 @@ export class SettlementBatcher {
     this.run([...batch.keys()])
       .then(
         (outcomes) => {
-          for (const [id, waiters] of batch) waiters.forEach((w) => w.resolve(outcomes.get(id)!));
+          for (const [id, waiters] of batch) {
+            const outcome = outcomes.get(id);
+            // The run answers every id it was given; one left out fails its jobs (retried) rather than answering nothing.
+            waiters.forEach((w) => (outcome ? w.resolve(outcome) : w.reject(new Error(`settlement gave no outcome for ${id}`))));
+          }
         },
         (err) => {
           for (const waiters of batch.values()) waiters.forEach((w) => w.reject(err));

@@ -125,7 +125,7 @@ export class StreamSession implements FeedSubscriber {
   /** The last id the process's reader handed to this stream (the live feed's head, as far as it knows). */
   private heard: string | null = null;
   /** Live batches not examined yet (source live). */
-  private inbox: ChangeEntry[][] = [];
+  private inbox: (readonly ChangeEntry[])[] = [];
   private inboxSize = 0;
   /** Since when (wall ms) the reader has been behind: its socket filled and it has not caught up since. */
   private behindSince: number | null = null;
@@ -192,7 +192,7 @@ export class StreamSession implements FeedSubscriber {
       if (this.input.delayMs === 0) this.wake();
       return;
     }
-    this.inbox.push(batch as ChangeEntry[]);
+    this.inbox.push(batch);
     this.inboxSize += batch.length;
     if (this.inboxSize > MAX_INBOX) {
       // Too much held for a full socket: the feed has it all; read it from where this stream stopped.

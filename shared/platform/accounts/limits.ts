@@ -1,4 +1,4 @@
-import { luaScript } from '../db/luaScript';
+import { luaScript, replyNumbers } from '../db/luaScript';
 import { createHash } from 'node:crypto';
 import { key, redis } from '../db/redis';
 
@@ -42,7 +42,7 @@ export interface Taken {
 
 /** Counts one attempt of `identity` against `limit` per `windowS`; allowed while the count is within it. */
 export async function take(name: string, identity: string, limit: number, windowS: number): Promise<Taken> {
-  const [count, ttl] = (await runTake(redis(), limitKey(name, identity), limit, windowS)) as [number, number];
+  const [count, ttl] = replyNumbers(await runTake(redis(), limitKey(name, identity), limit, windowS));
   return { allowed: count <= limit, count, retryAfterS: Math.max(1, ttl) };
 }
 

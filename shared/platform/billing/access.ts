@@ -1,9 +1,9 @@
 import { getConfig } from '../config';
-import { luaScript } from '../db/luaScript';
+import { luaScript, replyList } from '../db/luaScript';
 import { balancePrefix, DEBIT_LUA, holdsKey, meterKey } from './credits';
 import { redis } from '../db/redis';
 import { findApiKeyForAccess } from '../db/repositories/accounts';
-import { hashKey, type KeyMode } from '../../domain/billing/keys';
+import { hashKey, KEY_MODES, type KeyMode } from '../../domain/billing/keys';
 
 /**
  * Key check and rate limit in one Redis round trip. Key lookups are cached in Redis by hash (a
@@ -99,20 +99,23 @@ export type AccessResult =
   | { outcome: 'allowed'; key: KeyIdentity; remaining: number; limit: number; admission?: AdmissionOutcome };
 
 const encode = (k: KeyIdentity) => `${k.mode}|${k.keyId}|${k.accountId}`;
-function decode(v: string): KeyIdentity {
-  const [mode, keyId, accountId] = v.split('|');
-  return { mode: mode as KeyMode, keyId, accountId };
+/** A cached key's identity; a value of another shape (written by a version before it) is refused. */
+function decode(v: string | number | undefined): KeyIdentity | null {
+  const [mode, keyId, accountId] = String(v).split('|');
+  const known = KEY_MODES.find((m) => m === mode);
+  return known && keyId && accountId ? { mode: known, keyId, accountId } : null;
 }
 
 /** Requests per second of all keys of one account together. */
 export const accountRps = (): number => getConfig().ACCOUNT_RATE_LIMIT_RPS || Math.ceil(getConfig().RATE_LIMIT_LIVE_RPS * 2.5);
 
-function runScript(hash: string, charge?: { cost: number; ref: string }): Promise<[number, string?, number?, number?, number?, number?]> {
+/** The script's reply: its outcome, then the cached value and the outcome's figures (access SCRIPT above). */
+async function runScript(hash: string, charge?: { cost: number; ref: string }): Promise<(number | string)[]> {
   const cfg = getConfig();
   const now = new Date();
   const day = now.toISOString().slice(0, 10);
   const toDayEnd = Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
-  return runAccess(
+  const reply = await runAccess(
     redis(),
     cacheKey(hash),
     rateKey(hash),
@@ -129,7 +132,8 @@ function runScript(hash: string, charge?: { cost: number; ref: string }): Promis
     balancePrefix(),
     holdsKey(),
     charge?.ref ?? '',
-  ) as Promise<[number, string?, number?, number?, number?, number?]>;
+  );
+  return replyList(reply);
 }
 
 /**
@@ -151,7 +155,8 @@ export async function checkAccess(plaintext: string, charge?: { cost: number; re
     if (r[0] === 0) return { outcome: 'invalid' }; // evicted in between: refuse rather than loop
   }
   if (r[0] === -1) return { outcome: 'invalid' };
-  const identity = decode(r[1]!);
+  const identity = decode(r[1]);
+  if (!identity) return { outcome: 'invalid' };
   const cfg = getConfig();
   const limit = (identity.mode === 'live' ? cfg.RATE_LIMIT_LIVE_RPS : cfg.RATE_LIMIT_TEST_RPS) * 2;
   if (r[0] === 2) return { outcome: 'limited', key: identity, retryAfterS: Math.max(1, Math.ceil(Number(r[2]) / 1000)), limit };
@@ -159,7 +164,9 @@ export async function checkAccess(plaintext: string, charge?: { cost: number; re
   return { outcome: 'allowed', key: identity, remaining: Number(r[2]), limit, admission: admissionOf(r[3], r[4], r[5]) };
 }
 
-function admissionOf(status: number | undefined, balance: number | undefined, topUpSeq: number | undefined): AdmissionOutcome | undefined {
+type Field = number | string | undefined;
+
+function admissionOf(status: Field, balance: Field, topUpSeq: Field): AdmissionOutcome | undefined {
   if (status === undefined) return undefined;
   if (status === 1) return { outcome: 'debited', balance: Number(balance), topUpSeq: Number(topUpSeq) };
   if (status === 0) return { outcome: 'insufficient', balance: Number(balance) };

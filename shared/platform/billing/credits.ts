@@ -1,4 +1,4 @@
-import { luaScript } from '../db/luaScript';
+import { luaScript, replyNumbers } from '../db/luaScript';
 import { getConfig } from '../config';
 import { key, redis, tag } from '../db/redis';
 import { findLedgerEntryByRef } from '../db/repositories/ledger';
@@ -167,7 +167,7 @@ export const holdOf = (accountId: string, ref: string, cost: number) => `${accou
 export async function admit(accountId: string, ref: string, cost: number): Promise<Admission> {
   const hold = holdOf(accountId, ref, cost);
   for (let tries = 0; ; tries++) {
-    const r = (await runDebit(redis(), balanceKey(accountId), holdsKey(), cost, hold, Date.now())) as number[];
+    const r = replyNumbers(await runDebit(redis(), balanceKey(accountId), holdsKey(), cost, hold, Date.now()));
     if (r[0] === 1) return { ok: true, hold, head: { balance: r[1], topUpSeq: r[2] } };
     if (r[0] === 0) return { ok: false, balance: r[1] };
     if (tries >= 2) throw new Error(`the balance of ${accountId} could not be seeded`);

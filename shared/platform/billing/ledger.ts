@@ -210,7 +210,8 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     let { seq, balance, topUpSeq } = head;
     const at = new Date();
     // The plan: each item in order either takes the next position or is refused on the running balance.
-    const plan: { p: Pending; entry?: Record<string, unknown>; head?: Head; refusedAt?: number }[] = [];
+    type Written = { p: Pending; entry: Record<string, unknown>; head: Head };
+    const plan: (Written | { p: Pending; refusedAt: number })[] = [];
     for (const p of todo) {
       if (balance + p.op.delta < 0) {
         plan.push({ p, refusedAt: balance });
@@ -237,12 +238,12 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
         },
       });
     }
-    const entries = plan.filter((x) => x.entry);
+    const entries = plan.filter((x): x is Written => 'entry' in x);
 
     // In order, stopping at the first duplicate key (a position or a ref taken); see the repository.
-    const inserted = await insertLedgerEntriesInOrder(entries.map((x) => x.entry!));
+    const inserted = await insertLedgerEntriesInOrder(entries.map((x) => x.entry));
     const failed = inserted < entries.length ? entries[inserted] : undefined;
-    const committed = inserted > 0 ? entries[inserted - 1].head! : head;
+    const committed = inserted > 0 ? entries[inserted - 1].head : head;
     heads().set(accountId, committed);
     if (inserted > 0) await raiseHint(accountId, committed);
     // The conflict is the position or the ref (a replay: a charge written before its consumer died).
@@ -254,8 +255,8 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
     for (const x of plan) {
       if (x === failed) past = true;
       if (!past) {
-        if (x.entry) settle(x.p, { status: 'applied', head: x.head! });
-        else settle(x.p, { status: 'insufficient', balance: x.refusedAt! });
+        if ('entry' in x) settle(x.p, { status: 'applied', head: x.head });
+        else settle(x.p, { status: 'insufficient', balance: x.refusedAt });
       } else if (x === failed && duplicate) {
         settle(x.p, { status: 'duplicate' }); // applied before (a retry, a replay) or by another writer
       } else next.push(x.p);

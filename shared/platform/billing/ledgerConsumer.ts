@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRedis, redis, type RedisClient } from '../db/redis';
 import { findLedgerRefsPresent } from '../db/repositories/ledger';
+import { errorMessage } from '../errorFields';
 import { childLogger } from '../logger';
 import { creditsDebited, creditsUncharged } from '../metrics/registry';
 import { chargeStreamKey } from './credits';
@@ -33,6 +34,18 @@ export interface LedgerConsumer {
   stop(): Promise<void>;
   /** Resolves once the stream holds nothing read or unread (tests, benches). */
   drained(timeoutMs?: number): Promise<void>;
+}
+
+/** A reply's list (an empty one when the reply is none). */
+const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** A stream's entries as Redis returns them ([id, fields]); an entry deleted since it was read has no fields and is left out. */
+function entriesOf(list: unknown): StreamEntry[] {
+  return items(list).flatMap((e): StreamEntry[] => {
+    const [id, fields] = items(e);
+    return typeof id === 'string' && isStrings(fields) ? [[id, fields]] : [];
+  });
 }
 
 function fieldsOf(raw: string[]): Record<string, string> {
@@ -85,11 +98,12 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
 
   async function next(): Promise<{ entries: StreamEntry[]; replayed: boolean }> {
     // Entries another consumer read and never acknowledged (it died, or its write failed).
-    const claimed = (await conn.xautoclaim(stream, GROUP, name, claimIdleMs, '0-0', 'COUNT', batch)) as [string, StreamEntry[]];
-    const stale = claimed[1].filter((e) => e[1] !== null);
+    // XAUTOCLAIM answers [next cursor, entries, deleted ids].
+    const stale = entriesOf(items(await conn.xautoclaim(stream, GROUP, name, claimIdleMs, '0-0', 'COUNT', batch))[1]);
     if (stale.length) return { entries: stale, replayed: true };
-    const r = (await conn.xreadgroup('GROUP', GROUP, name, 'COUNT', batch, 'BLOCK', blockMs, 'STREAMS', stream, '>')) as [string, StreamEntry[]][] | null;
-    return { entries: r?.[0]?.[1] ?? [], replayed: false };
+    // XREADGROUP answers [[stream, entries]], or none after its block.
+    const r = await conn.xreadgroup('GROUP', GROUP, name, 'COUNT', batch, 'BLOCK', blockMs, 'STREAMS', stream, '>');
+    return { entries: entriesOf(items(items(r)[0])[1]), replayed: false };
   }
 
   const loop = (async () => {
@@ -105,7 +119,7 @@ export function startLedgerConsumer(options: LedgerConsumerOptions = {}): Ledger
         failures = 0;
         lastError = undefined;
       } catch (err) {
-        const message = (err as Error).message;
+        const message = errorMessage(err);
         lastError = message;
         // Redis restarted empty: the group is gone with the stream.
         if (/NOGROUP/.test(message)) await ensureGroup().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { AggregatorRegistry, Gauge, Registry } from 'prom-client';
+import { errorMessage } from '../errorFields';
 import { childLogger } from '../logger';
 import { ownSnapshotKey, readSnapshots, type MetricsJson, type Snapshot } from './publish';
 import { metricsProcess, processRegistry } from './registry';
@@ -11,7 +12,7 @@ import { scrapeState, type QueueSource } from './scrape';
  * (`queues`: the queues whose depth and age it reads).
  */
 export async function collectMetrics(queues: QueueSource): Promise<{ contentType: string; body: string }> {
-  const own = (await processRegistry.getMetricsAsJSON()) as MetricsJson;
+  const own: MetricsJson = await processRegistry.getMetricsAsJSON();
   let others: Snapshot[] = [];
   let snapshotsUp = 1;
   try {
@@ -19,7 +20,7 @@ export async function collectMetrics(queues: QueueSource): Promise<{ contentType
     others = (await readSnapshots()).filter((s) => s.key !== skip);
   } catch (err) {
     snapshotsUp = 0;
-    childLogger({ component: 'metrics' }).warn({ err: (err as Error).message }, 'reading published metrics failed; serving this process only');
+    childLogger({ component: 'metrics' }).warn({ err: errorMessage(err) }, 'reading published metrics failed; serving this process only');
   }
   const summed = AggregatorRegistry.aggregate<typeof Registry.PROMETHEUS_CONTENT_TYPE>([own, ...others.map((s) => s.metrics)]);
   const state = await scrapeState(queues);

@@ -24,6 +24,9 @@ export async function generationsOf(queue: string, subjects: readonly string[]):
 /** Called by the run before it reads anything: later enqueues make a new job. */
 export async function beginRun(queue: string, subject: string): Promise<number> {
   const k = generationKey(queue, subject);
-  const [[, generation]] = (await redis().multi().incr(k).expire(k, GENERATION_TTL_S).exec()) as [[Error | null, number], unknown];
+  const replies = await redis().multi().incr(k).expire(k, GENERATION_TTL_S).exec();
+  const [error, generation] = replies?.[0] ?? [new Error('no reply to INCR')];
+  if (error) throw error;
+  if (typeof generation !== 'number') throw new Error(`INCR of ${k} answered ${String(generation)}`);
   return generation;
 }

@@ -1,5 +1,6 @@
 import { evaluateScenarioEvent, type Scenario, type ScenarioEvaluation, type ScenarioEvent } from '../simulated/scenario';
 import type { CallContext, FeedEvent, FeedLiveStats, FeedMarket, FeedOdds, FeedResult, OddsProvider } from '../../../domain/providers/types';
+import { valueOf } from '../../../domain/records';
 import { BOOKS, interpolatePrice } from './books';
 import type { ReplayMatch } from './season';
 
@@ -130,7 +131,7 @@ export class ReplayProvider implements OddsProvider {
     for (let i = lo; i < this.matches.length && this.matches[i].kickoff - APPEAR_MS <= t; i++) {
       const m = this.matches[i];
       if (m.kickoff + MATCH_MS + LOOKBACK_MS < t) continue;
-      const { scenario, event } = this.byId.get(m.eventId)!;
+      const { scenario, event } = valueOf(this.byId, m.eventId);
       evaluations.set(m.eventId, evaluateScenarioEvent(scenario, event, t));
     }
     this.memo = { t, evaluations };
@@ -161,7 +162,7 @@ export class ReplayProvider implements OddsProvider {
     return events.flatMap((e) => {
       const ev = evaluations.get(e.eventId);
       const status = ev?.event.status;
-      return status === 'upcoming' || status === 'live' ? [replayOdds(this.byId.get(e.eventId)!.m, t, this.bookmakers)] : [];
+      return status === 'upcoming' || status === 'live' ? [replayOdds(valueOf(this.byId, e.eventId).m, t, this.bookmakers)] : [];
     });
   }
 

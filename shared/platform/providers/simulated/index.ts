@@ -154,7 +154,9 @@ export class SimulatedProvider implements OddsProvider {
     const m = this.at(ctx);
     const out: T[] = [];
     for (const e of events) {
-      const v = this.opts.scenario ? (m.scenario.has(e.eventId) ? from.scenario(m.scenario.get(e.eventId)!) : null) : m.fixtures.has(e.eventId) ? from.fixture(m.fixtures.get(e.eventId)!, m.t) : null;
+      const evaluated = m.scenario.get(e.eventId);
+      const fixture = m.fixtures.get(e.eventId);
+      const v = this.opts.scenario ? (evaluated ? from.scenario(evaluated) : null) : fixture ? from.fixture(fixture, m.t) : null;
       if (v) out.push(v);
     }
     return out;
