@@ -1,4 +1,3 @@
-import { getConfig } from '../../shared/platform/config';
 import { findInsightAnalysisOfEvent, findLatestFeaturedPickOfEvent, findTopRecommendationsOfEvent } from '../../shared/platform/db/repositories/ai';
 import { eventExists, findLiveEventDataOfEvent } from '../../shared/platform/db/repositories/events';
 import { findEventById, findLiveOddsDataSourcesOfEvent, findLiveOddsSnapshot, findProviderFreshness } from '../../shared/platform/db/repositories/eventForms';
@@ -124,7 +123,8 @@ export async function liveMatches(q: LiveQuery) {
 }
 
 /** The provider whose snapshot is served when none is asked for. */
-export const defaultDataSource = () => getConfig().PROVIDERS[0] ?? 'simulated';
+/** The data source an event's live odds are read from when the query names none: the first of PROVIDERS. */
+export const defaultDataSource = (providers: readonly string[]) => providers[0] ?? 'simulated';
 
 /**
  * Region facts of the detail view: its competitions and sports (kept 10 s per region when slow to
@@ -145,13 +145,13 @@ async function regionFacts(regionId: number) {
 }
 
 /** The detail view; it counts one view (countView) and shows the count including it. */
-export async function matchDetail(eventId: string, locale: Locale, zone: string) {
+export async function matchDetail(eventId: string, locale: Locale, zone: string, dataSource: string) {
   const event = await findEventById(eventId);
   if (!event) throw notFound(`Event ${eventId} not found`);
   event.views = await countView(eventId, event.views ?? 0);
   const [region, liveSnapshot, liveEventData, insight, recommendations, pick] = await Promise.all([
     regionFacts(event.regionId),
-    event.status === 'live' ? findLiveOddsSnapshot(eventId, defaultDataSource()) : null,
+    event.status === 'live' ? findLiveOddsSnapshot(eventId, dataSource) : null,
     findLiveEventDataOfEvent(eventId),
     findInsightAnalysisOfEvent(eventId),
     findTopRecommendationsOfEvent(eventId),

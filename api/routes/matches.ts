@@ -74,8 +74,8 @@ export function matchRoutes(): Route[] {
       query: matchDetailQuery,
       response: responses.matchDetail,
       errors: [404],
-      handler: async ({ query: q, params, json }) => {
-        const event = await matchDetail(params.eventId, q.locale, q.timezone);
+      handler: async ({ query: q, params, json, app }) => {
+        const event = await matchDetail(params.eventId, q.locale, q.timezone, defaultDataSource(app.config.PROVIDERS));
         return json({ data: event });
       },
     }),
@@ -93,9 +93,9 @@ export function matchRoutes(): Route[] {
       query: liveOddsQuery,
       response: responses.liveOdds,
       errors: [404],
-      handler: ({ query: q, params, cached }) => {
+      handler: ({ query: q, params, cached, app }) => {
         const eventId = eventIdOf(params.eventId);
-        const dataSource = q.dataSource ?? defaultDataSource();
+        const dataSource = q.dataSource ?? defaultDataSource(app.config.PROVIDERS);
         return cached('live-odds', { eventId, dataSource, locale: q.locale }, ['events'], () => liveOdds(eventId, dataSource, q.locale));
       },
     }),

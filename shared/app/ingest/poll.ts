@@ -296,3 +296,18 @@ export async function pollProvider(ctx: AppContext, handle: ProviderHandle, opts
   }
   return res.value;
 }
+
+/**
+ * The `poll` job: the provider as of its slot's start, so a job run late or by another worker still
+ * describes the same instant. A slot counted in another POLL_INTERVAL_MS (left in the queue by a
+ * run with another setting) means another instant: the job is discarded.
+ */
+export async function pollJob(ctx: AppContext, handle: ProviderHandle, job: { provider: string; slot: number; intervalMs?: number }): Promise<PollOutcome> {
+  const { provider, slot } = job;
+  const intervalMs = ctx.config.POLL_INTERVAL_MS;
+  if (job.intervalMs !== undefined && job.intervalMs !== intervalMs) {
+    ctx.log({ provider, slot }).warn({ jobIntervalMs: job.intervalMs, intervalMs }, 'poll job of an earlier configuration discarded');
+    return { status: 'skipped', provider, reason: 'stale-slot' };
+  }
+  return pollProvider(ctx, handle, { slot, intervalMs, at: new Date(slot * intervalMs) });
+}

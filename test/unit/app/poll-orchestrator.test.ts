@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AppContext } from '../../../shared/app/context';
-import { pollProvider, type PollOptions, type PollOutcome } from '../../../shared/app/ingest/poll';
+import { pollJob, pollProvider, type PollOptions, type PollOutcome } from '../../../shared/app/ingest/poll';
 import type { FeedEvent, FeedLiveStats } from '../../../shared/domain/providers/types';
 import { DEFAULT_BREAKER, ProviderBreaker } from '../../../shared/platform/providers/breaker';
 import type { ProviderHandle } from '../../../shared/platform/providers/registry';
@@ -209,5 +209,14 @@ describe('poll orchestrator (in-memory context)', () => {
     expect({ events: [...ctx.ingest.events], history: ctx.ingest.history.size }).to.deep.equal(storedAfterCrash);
     expect(ctx.dispatched).to.have.length(queued + dispatchedInCrash);
     expect(JSON.parse(slotRecorded(ctx) ?? 'null')).to.deep.equal({ slot: LATER_SLOT, intervalMs: INTERVAL });
+  });
+
+  it('happy: a poll job reads the provider as of its slot in the configured interval; error: a job of another interval is discarded unread', async () => {
+    const ctx = fakeContext(AT, { POLL_INTERVAL_MS: String(INTERVAL) });
+    const handle = handleOf(simulated());
+    expect(await pollJob(ctx, handle, { provider: PROVIDER, slot: SLOT, intervalMs: 60_000 })).to.deep.equal({ status: 'skipped', provider: PROVIDER, reason: 'stale-slot' });
+    expect(ctx.ingest.journal).to.deep.equal([]);
+    ok(await pollJob(ctx, handle, { provider: PROVIDER, slot: SLOT }));
+    expect(JSON.parse(slotRecorded(ctx) ?? 'null')).to.deep.equal({ slot: SLOT, intervalMs: INTERVAL });
   });
 });
