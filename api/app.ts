@@ -3,6 +3,7 @@ import type { Config } from '../shared/platform/config';
 import { ADMIN_BASE_PATH, basicAuth, bullBoardRouter, jsonActionsOnly, throttledAdminAuth } from './admin';
 import { errorHandler, notFoundRoute } from './middleware/errors';
 import { httpMetrics } from './middleware/httpMetrics';
+import { versionsAtArrival } from './cache/pageCache';
 import { meterAccess } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
 import { betsRoutes } from './routes/bets';
@@ -63,7 +64,7 @@ export function createApp(ctx: AppContext = processContext()): Express {
   app.use('/dashboard', dashboardRouter());
   // Before every /v2 router: key check and rate limit of a priced path; each route debits after
   // its validation (docs/metering.md).
-  app.use('/v2', meterAccess(ctx));
+  app.use('/v2', versionsAtArrival(), meterAccess(ctx));
   // The account API (free, sessions, JSON bodies): the one /v2 router with other methods than GET.
   app.use('/v2/account', accountRouter(accountRoutes(cfg), ctx));
   for (const router of v2Routers(ctx)) app.use('/v2', router);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCb, constants as zlib, gzip as gzipCb } from 'node:zlib';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { CACHE_SCOPES, cacheVersionKey, type CacheScope } from '../../shared/platform/cache/versions';
 import { execAll, key, redis } from '../../shared/platform/db/redis';
+import { atTurnEnd } from '../../shared/platform/db/turn';
 import { errorMessage } from '../../shared/platform/errorFields';
 import { processMemo } from '../../shared/platform/processScope';
 import { childLogger } from '../../shared/platform/logger';
@@ -80,13 +81,14 @@ export function pageKey(endpoint: string, normalizedQuery: string): string {
 
 /**
  * The scope versions as of now: requests arriving in the same event-loop turn share one MGET,
- * sent after all of them arrived, so none can be answered with a version older than its arrival.
+ * sent after all of them arrived (with the turn's other Redis work: shared/platform/db/turn.ts),
+ * so none can be answered with a version older than its arrival.
  */
 let versionsRead: Promise<Map<CacheScope, string>> | undefined;
 
-function readVersions(): Promise<Map<CacheScope, string>> {
+export function readVersions(): Promise<Map<CacheScope, string>> {
   versionsRead ??= new Promise((resolve, reject) => {
-    setImmediate(() => {
+    atTurnEnd(() => {
       versionsRead = undefined;
       redis()
         .mget(...CACHE_SCOPES.map(cacheVersionKey))
@@ -96,10 +98,35 @@ function readVersions(): Promise<Map<CacheScope, string>> {
   return versionsRead;
 }
 
-/** The versions of `scopes` as of now, as one string (equal strings: the same data). */
-export async function currentVersions(scopes: readonly CacheScope[]): Promise<string> {
-  const all = await readVersions();
+/** The versions of `scopes` from a read sent after the request arrived (`read`: one begun at its arrival), as one string (equal strings: the same data). */
+export async function currentVersions(scopes: readonly CacheScope[], read: Promise<Map<CacheScope, string>> = readVersions()): Promise<string> {
+  const all = await read;
   return scopes.map((s) => all.get(s)).join('.');
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this global namespace
+  namespace Express {
+    interface Locals {
+      /** The page cache's versions read begun when the request arrived (versionsAtArrival). */
+      versionsRead?: Promise<Map<CacheScope, string>>;
+    }
+  }
+}
+
+/**
+ * Begins the versions read of a GET as it arrives, in the same turn as its key check, so the two
+ * travel in one round trip (shared/platform/db/turn.ts) and the cached page waits for no second one.
+ */
+export function versionsAtArrival(): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const read = readVersions();
+      read.catch(() => undefined); // a request that never reads a page (a 401, the detail view) leaves it unobserved
+      res.locals.versionsRead = read;
+    }
+    next();
+  };
 }
 
 /** Stored as `<versions> <status>\n<json>`. */
@@ -144,6 +171,8 @@ export async function cachedPage(
   render: () => Promise<unknown>,
   /** How long a page is kept (CACHE_TTL_S); 0: not cached at all. */
   ttlS: number,
+  /** The versions read begun when the request arrived (with its key check: one round trip for both), else one now. */
+  versionsRead?: Promise<Map<CacheScope, string>>,
 ): Promise<{ page: Page; outcome: CacheOutcome }> {
   const bypass = async () => {
     cacheStats.bypasses++;
@@ -153,7 +182,7 @@ export async function cachedPage(
   const k = pageKey(endpoint, normalizeQuery(query));
   let versions: string;
   try {
-    versions = await currentVersions(scopes);
+    versions = await currentVersions(scopes, versionsRead);
   } catch (err) {
     log().warn({ err: errorMessage(err) }, 'cache versions unavailable: rendering uncached');
     return bypass();
@@ -252,6 +281,6 @@ export async function sendCached(
   render: () => Promise<unknown>,
   ttlS: number,
 ): Promise<void> {
-  const { page, outcome } = await cachedPage(endpoint, query, scopes, render, ttlS);
+  const { page, outcome } = await cachedPage(endpoint, query, scopes, render, ttlS, res.locals.versionsRead);
   await sendPage(req, res, page, outcome);
 }

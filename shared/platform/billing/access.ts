@@ -2,6 +2,7 @@ import { getConfig } from '../config';
 import { luaScript, replyList } from '../db/luaScript';
 import { balancePrefix, DEBIT_LUA, holdsKey, meterKey } from './credits';
 import { redis } from '../db/redis';
+import { atTurnEnd } from '../db/turn';
 import { findApiKeyForAccess } from '../db/repositories/accounts';
 import { hashKey, KEY_MODES, type KeyMode } from '../../domain/billing/keys';
 
@@ -34,22 +35,21 @@ export const cacheKey = (hash: string) => meterKey('apikey', hash);
 const rateKey = (hash: string) => meterKey('rate', hash);
 const lastUsedKey = (hash: string) => meterKey('apikey-used', hash);
 
-// KEYS: cache, key bucket, last-used. ARGV: live rps, test rps, account rps, account-bucket key
-// prefix, test-cap key prefix, test cap per day, the UTC day, seconds to its end, then the debit:
-// cost (0: none), balance key prefix, holds key, the request's ref.
-// Returns {0} miss, {-1} revoked, {1, value, remaining[, debit...]} allowed (a live key's request
-// debited in the same step: shared/platform/billing/credits.ts DEBIT_LUA), {2, value, retryAfterMs} limited
-// (the key's bucket or its account's), {3, value, retryAfterS} the account's test keys' daily cap.
-// The account's keys are named by the cached value (mode|keyId|accountId), so the account's bucket
-// and cap are found in the same step: nothing is counted unless everything allows the request.
+// KEYS: holds (the metering's slot). ARGV: live rps, test rps, account rps, key-cache prefix,
+// key-bucket prefix, last-used prefix, account-bucket prefix, test-cap prefix, test cap per day,
+// the UTC day, seconds to its end, balance key prefix, then per request: its key's hash, the
+// debit's cost (0: none) and the request's ref.
+// Returns per request: {0} miss, {-1} revoked, {1, value, remaining[, debit...]} allowed (a live
+// key's request debited in the same step: shared/platform/billing/credits.ts DEBIT_LUA), {2,
+// value, retryAfterMs} limited (the key's bucket or its account's), {3, value, retryAfterS} the
+// account's test keys' daily cap. The account's keys are named by the cached value
+// (mode|keyId|accountId), so the account's bucket and cap are found in the same step: nothing is
+// counted unless everything allows the request. The requests of one turn of the event loop are
+// checked by one run, one after the other, as separate runs would check them.
 const SCRIPT = `
-local v = redis.call('GET', KEYS[1])
-if not v then return {0} end
-if v == '${REVOKED}' or v == '${UNKNOWN}' then return {-1} end
-local mode = string.sub(v, 1, 4)
-local account = string.match(v, '^[^|]*|[^|]*|(.*)$')
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local holdsKey = KEYS[1]
 local function gcra(bucket, rps)
   local interval = 1000 / rps
   local tolerance = (rps * 2 - 1) * interval
@@ -58,30 +58,40 @@ local function gcra(bucket, rps)
   if tat - now > tolerance then return nil, math.ceil(tat - now - tolerance) end
   return tat + interval, tolerance, interval
 end
-local keyTat, keyTol, keyInterval = gcra(KEYS[2], tonumber(mode == 'live' and ARGV[1] or ARGV[2]))
-if not keyTat then return {2, v, keyTol} end
-local accountBucket = ARGV[4] .. account
-local accountTat, accountWait = gcra(accountBucket, tonumber(ARGV[3]))
-if not accountTat then return {2, v, accountWait} end
-if mode == 'test' then
-  local capKey = ARGV[5] .. account .. ':' .. ARGV[7]
-  local used = tonumber(redis.call('GET', capKey) or '0')
-  if used >= tonumber(ARGV[6]) then return {3, v, tonumber(ARGV[8])} end
-  redis.call('INCR', capKey)
-  redis.call('EXPIRE', capKey, tonumber(ARGV[8]) + 3600)
-end
-redis.call('SET', KEYS[2], tostring(keyTat), 'PX', math.ceil(keyTat - now) + 1000)
-redis.call('SET', accountBucket, tostring(accountTat), 'PX', math.ceil(accountTat - now) + 1000)
-redis.call('SET', KEYS[3], tostring(now), 'EX', 2592000)
-local remaining = math.floor((keyTol - (keyTat - now)) / keyInterval) + 1
-local cost = tonumber(ARGV[9])
-if mode ~= 'live' or cost == 0 then return {1, v, remaining} end
-local balKey, holdsKey, member = ARGV[10] .. account, ARGV[11], account .. '|' .. ARGV[12] .. '|' .. ARGV[9]
+local function check(hash, cost, ref)
+  local v = redis.call('GET', ARGV[4] .. hash)
+  if not v then return {0} end
+  if v == '${REVOKED}' or v == '${UNKNOWN}' then return {-1} end
+  local mode = string.sub(v, 1, 4)
+  local account = string.match(v, '^[^|]*|[^|]*|(.*)$')
+  local keyBucket = ARGV[5] .. hash
+  local keyTat, keyTol, keyInterval = gcra(keyBucket, tonumber(mode == 'live' and ARGV[1] or ARGV[2]))
+  if not keyTat then return {2, v, keyTol} end
+  local accountBucket = ARGV[7] .. account
+  local accountTat, accountWait = gcra(accountBucket, tonumber(ARGV[3]))
+  if not accountTat then return {2, v, accountWait} end
+  if mode == 'test' then
+    local capKey = ARGV[8] .. account .. ':' .. ARGV[10]
+    local used = tonumber(redis.call('GET', capKey) or '0')
+    if used >= tonumber(ARGV[9]) then return {3, v, tonumber(ARGV[11])} end
+    redis.call('INCR', capKey)
+    redis.call('EXPIRE', capKey, tonumber(ARGV[11]) + 3600)
+  end
+  redis.call('SET', keyBucket, tostring(keyTat), 'PX', math.ceil(keyTat - now) + 1000)
+  redis.call('SET', accountBucket, tostring(accountTat), 'PX', math.ceil(accountTat - now) + 1000)
+  redis.call('SET', ARGV[6] .. hash, tostring(now), 'EX', 2592000)
+  local remaining = math.floor((keyTol - (keyTat - now)) / keyInterval) + 1
+  if mode ~= 'live' or cost == 0 then return {1, v, remaining} end
+  local balKey, member = ARGV[12] .. account, account .. '|' .. ref .. '|' .. cost
 ${DEBIT_LUA}
-return {1, v, remaining, unpack(debit)}
+  return {1, v, remaining, unpack(debit)}
+end
+local out = {}
+for i = 13, #ARGV, 3 do out[#out + 1] = check(ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]) end
+return out
 `;
 
-const runAccess = luaScript(SCRIPT, 3);
+const runAccess = luaScript(SCRIPT, 1);
 
 export interface KeyIdentity {
   keyId: string;
@@ -109,31 +119,63 @@ function decode(v: string | number | undefined): KeyIdentity | null {
 /** Requests per second of all keys of one account together. */
 export const accountRps = (): number => getConfig().ACCOUNT_RATE_LIMIT_RPS || Math.ceil(getConfig().RATE_LIMIT_LIVE_RPS * 2.5);
 
-/** The script's reply: its outcome, then the cached value and the outcome's figures (access SCRIPT above). */
-async function runScript(hash: string, charge?: { cost: number; ref: string }): Promise<(number | string)[]> {
+/** One request's reply: its outcome, then the cached value and the outcome's figures (SCRIPT above). */
+type Reply = (number | string)[];
+
+interface Ask {
+  args: [string, number, string];
+  answer: (r: Reply) => void;
+  fail: (err: unknown) => void;
+}
+
+/** The checks asked for in this turn of the event loop, run together once it ends. */
+let asked: Ask[] = [];
+let scheduled = false;
+/** A script's run stays short: a longer turn's checks go in several. */
+const BATCH_MAX = 500;
+
+async function runAsked(): Promise<void> {
+  scheduled = false;
+  const all = asked;
+  asked = [];
   const cfg = getConfig();
   const now = new Date();
   const day = now.toISOString().slice(0, 10);
   const toDayEnd = Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
-  const reply = await runAccess(
-    redis(),
-    cacheKey(hash),
-    rateKey(hash),
-    lastUsedKey(hash),
+  const fixed = [
     cfg.RATE_LIMIT_LIVE_RPS,
     cfg.RATE_LIMIT_TEST_RPS,
     accountRps(),
+    `${cacheKey('')}`,
+    `${rateKey('')}`,
+    `${lastUsedKey('')}`,
     `${meterKey('rate-account')}:`,
     `${meterKey('test-cap')}:`,
     cfg.TEST_KEY_DAILY_REQUESTS,
     day,
     toDayEnd,
-    charge?.cost ?? 0,
     balancePrefix(),
-    holdsKey(),
-    charge?.ref ?? '',
-  );
-  return replyList(reply);
+  ];
+  for (let from = 0; from < all.length; from += BATCH_MAX) {
+    const batch = all.slice(from, from + BATCH_MAX);
+    try {
+      const replies: unknown = await runAccess(redis(), holdsKey(), ...fixed, ...batch.flatMap((a) => a.args));
+      if (!Array.isArray(replies) || replies.length !== batch.length) throw new Error(`unexpected access script reply: ${JSON.stringify(replies)}`);
+      batch.forEach((a, i) => a.answer(replyList(replies[i])));
+    } catch (err) {
+      for (const a of batch) a.fail(err);
+    }
+  }
+}
+
+/** The script's answer for one key (and a live key's debit), run with the other checks of this turn. */
+function runScript(hash: string, charge?: { cost: number; ref: string }): Promise<Reply> {
+  return new Promise((answer, fail) => {
+    asked.push({ args: [hash, charge?.cost ?? 0, charge?.ref ?? ''], answer, fail });
+    if (scheduled) return;
+    scheduled = true;
+    atTurnEnd(() => void runAsked());
+  });
 }
 
 /**

@@ -80,19 +80,6 @@ return debit`,
   2,
 );
 
-// KEYS: holds, balance, stream. ARGV: hold member, charged (1/0), cost, then the charge's fields.
-// 1: settled now; 0: no such hold (settled before, by the sweep, or lost with Redis): nothing done.
-const SETTLE = `
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
-if ARGV[2] == '1' then
-  redis.call('XADD', KEYS[3], '*', unpack(ARGV, 4))
-elseif redis.call('EXISTS', KEYS[2]) == 1 then
-  redis.call('HINCRBY', KEYS[2], 'bal', ARGV[3])
-end
-return 1
-`;
-const runSettle = luaScript(SETTLE, 3);
-
 // KEYS: balance, credits. ARGV: ledger seq, delta, top-up (1/0).
 // A credit is counted once: remembered by its position, added only to a balance seeded before it.
 const CREDIT = `
@@ -163,7 +150,7 @@ export type Admission = { ok: true; hold: string; head: AdmissionHead } | { ok: 
 /** A held request's member of the holds set: the account, the request's ref, its cost. */
 export const holdOf = (accountId: string, ref: string, cost: number) => `${accountId}|${ref}|${cost}`;
 
-/** Takes `cost` credits if the balance holds them, and holds them until `settleCharge`. */
+/** Takes `cost` credits if the balance holds them, and holds them until they are settled (settlements.ts). */
 export async function admit(accountId: string, ref: string, cost: number): Promise<Admission> {
   const hold = holdOf(accountId, ref, cost);
   for (let tries = 0; ; tries++) {
@@ -182,16 +169,6 @@ export interface Charge {
   endpoint: string;
   keyId: string;
   at: number;
-}
-
-/**
- * Settles a held request: kept (its charge appended to the stream for the ledger) or given back.
- * Returns false when the hold was already gone (refunded by the sweep, or lost with Redis).
- */
-export async function settleCharge(hold: string, charged: boolean, c: Charge): Promise<boolean> {
-  const fields = ['ref', c.ref, 'account', c.accountId, 'cost', c.cost, 'endpoint', c.endpoint, 'key', c.keyId, 'at', c.at];
-  const r = await runSettle(redis(), holdsKey(), balanceKey(c.accountId), chargeStreamKey(), hold, charged ? 1 : 0, c.cost, ...fields);
-  return r === 1;
 }
 
 /** Holds older than `olderThanMs` belong to a web process that died: refunded, each once. */

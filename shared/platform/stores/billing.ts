@@ -2,7 +2,8 @@ import type { KeyMode } from '../../domain/billing/keys';
 import { ledgerOf } from '../../domain/billing/creditModes';
 import { hashIdentity, release, resetLimit, take } from '../accounts/limits';
 import { checkAccess, lastUsed, tombstone } from '../billing/access';
-import { admissionHead, admit, applyCredit, chargesNotYetInLedger, forgetBalance, holdOf, refundStaleHolds, settleCharge, testBalanceOf } from '../billing/credits';
+import { admissionHead, admit, applyCredit, chargesNotYetInLedger, forgetBalance, holdOf, refundStaleHolds, testBalanceOf } from '../billing/credits';
+import { settleChargeInBatch } from '../billing/settlements';
 import { chargeThroughBreaker, paymentGateway, withGatewayTimeout } from '../billing/gateway';
 import { TEST_CARDS } from '../billing/gateway/testGateway';
 import { resetHint, slotOf } from '../billing/ledger';
@@ -56,7 +57,7 @@ export function creditsStore() {
     checkKey: checkAccess,
     admit,
     holdOf,
-    settleCharge,
+    settleCharge: settleChargeInBatch,
     applyCredit,
     refundStaleHolds,
     findMeterHoldsOlderThan,
