@@ -72,32 +72,43 @@ interface Run {
   p50: number;
   p99: number;
   mbps: number;
+  /** The server process's CPU time per request answered (user + system), in microseconds. */
+  cpuUs: number;
 }
 
-async function once(url: string, headers: Record<string, string>, duration: number): Promise<Run> {
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration });
-  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6 };
+async function once(target: Target, headers: Record<string, string>, duration: number): Promise<Run> {
+  const cpuBefore = (await ask(target.child)).cpuUs;
+  const r = await autocannon({ url: target.url, headers, connections: CONNECTIONS, duration });
+  const cpu = (await ask(target.child)).cpuUs - cpuBefore;
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${target.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mbps: r.throughput.average / 1e6, cpuUs: cpu / Math.max(1, r.requests.total) };
+}
+
+interface Target {
+  url: string;
+  child: ChildProcess;
+  before?: () => Promise<void>;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Alternating rounds of two targets after a warm-up of each (JIT, connections, cache). */
-async function compare(a: { url: string; before?: () => Promise<void> }, b: { url: string }, headers: Record<string, string> = {}): Promise<[Run, Run]> {
+async function compare(a: Target, b: Target, headers: Record<string, string> = {}): Promise<[Run, Run]> {
   await a.before?.();
-  await once(a.url, headers, 2);
-  await once(b.url, headers, 2);
+  await once(a, headers, 2);
+  await once(b, headers, 2);
   const runs: [Run[], Run[]] = [[], []];
   for (let i = 0; i < ROUNDS; i++) {
     await a.before?.();
-    runs[0].push(await once(a.url, headers, DURATION));
-    runs[1].push(await once(b.url, headers, DURATION));
+    runs[0].push(await once(a, headers, DURATION));
+    runs[1].push(await once(b, headers, DURATION));
   }
   const summary = (rs: Run[]): Run => ({
     rps: rs.reduce((t, r) => t + r.rps, 0) / rs.length,
     p50: median(rs.map((r) => r.p50)),
     p99: median(rs.map((r) => r.p99)),
     mbps: rs.reduce((t, r) => t + r.mbps, 0) / rs.length,
+    cpuUs: median(rs.map((r) => r.cpuUs)),
   });
   return [summary(runs[0]), summary(runs[1])];
 }
@@ -124,7 +135,8 @@ async function seed(): Promise<void> {
   await bumpCacheVersion('events', 'competitions');
 }
 
-const row = (name: string, r: Run) => `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${r.mbps.toFixed(1).padStart(8)}`;
+const row = (name: string, r: Run) =>
+  `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(6)} ${String(r.p99).padStart(6)} ${r.mbps.toFixed(1).padStart(8)} ${r.cpuUs.toFixed(0).padStart(8)}`;
 
 async function main(): Promise<void> {
   const services = await startLocalServices();
@@ -174,8 +186,8 @@ async function main(): Promise<void> {
       await (await fetch(apiUrl, { headers: auth })).arrayBuffer();
     };
     const before = await ask(api.child);
-    const [apiRun, bareRun] = await compare({ url: apiUrl, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare` }, auth);
-    const [apiGzRun, bareGzRun] = await compare({ url: apiUrl, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare-gzip` }, gz);
+    const [apiRun, bareRun] = await compare({ url: apiUrl, child: api.child, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare`, child: bare.child }, auth);
+    const [apiGzRun, bareGzRun] = await compare({ url: apiUrl, child: api.child, before: fresh }, { url: `http://127.0.0.1:${bare.port}/bare-gzip`, child: bare.child }, gz);
     const after = await ask(api.child);
 
     // A miss renders the page from the store: measured on a server with the page cache off. Cold:
@@ -215,13 +227,13 @@ async function main(): Promise<void> {
     const out = [
       '',
       `GET ${PATH}: ${body.length.toLocaleString('en')} bytes (${gzipped.length.toLocaleString('en')} gzipped), ${EVENTS} events stored, ${CONNECTIONS} connections, mean of ${ROUNDS} rounds`,
-      `${'server'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'MB/s'.padStart(8)}`,
+      `${'server'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'MB/s'.padStart(8)} ${'CPU µs'.padStart(8)}`,
       row('API, cached, metered (live key)', apiRun),
       row('bare Express, same body', bareRun),
       row('API, cached, metered, gzip', apiGzRun),
       row('bare Express, same gzip body', bareGzRun),
       '',
-      `ratio API / bare: ${(apiRun.rps / bareRun.rps).toFixed(2)} (identity), ${(apiGzRun.rps / bareGzRun.rps).toFixed(2)} (gzip)`,
+      `ratio API / bare: ${(apiRun.rps / bareRun.rps).toFixed(2)} (identity), ${(apiGzRun.rps / bareGzRun.rps).toFixed(2)} (gzip); CPU µs: the server process's CPU time (all its threads) per request answered`,
       `cache during the API load (warm-ups included): ${hits} hits (${during('memoryHits')} memory, ${during('redisHits')} redis), ${misses} misses, hit rate ${((100 * hits) / Math.max(1, hits + misses)).toFixed(2)} %; API RSS ${after.rssMb} MB`,
       `cache miss (page rendered from the store, page cache off): ${Object.entries(missMs)
         .map(([label, ms]) => `${label} ${ms.map((m) => m.toFixed(0)).join(', ')} ms`)

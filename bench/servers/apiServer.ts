@@ -22,7 +22,8 @@ async function main(): Promise<void> {
     if (m.cmd === 'exit') process.exit(0);
     if (m.cmd === 'stats') {
       const loopMs = { loopP99Ms: Math.round(loop.percentile(99) / 1e6), loopMaxMs: Math.round(loop.max / 1e6) };
-      process.send!({ stats: { ...cacheStats, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6) } });
+      const cpu = process.cpuUsage();
+      process.send!({ stats: { ...cacheStats, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6), cpuUs: cpu.user + cpu.system } });
     }
   });
 }
