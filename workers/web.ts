@@ -1,6 +1,7 @@
 import '../shared/platform/entry'; // first: a bad variable stops here, before any module's import-time code
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
+import { warmListing } from '../api/queries/events';
 import { drainViewFlushes } from '../api/queries/views';
 import { listen } from '../api/server';
 import { drainMetering } from '../shared/app/billing/metering';
@@ -13,6 +14,8 @@ import { main, type Service } from './runtime';
 export async function startWeb(): Promise<Service & { url: string }> {
   const cfg = getConfig();
   const app = createApp();
+  // Unreadable yet (Redis or the store still starting): the first list page reads it instead.
+  await warmListing().catch((err: unknown) => childLogger({ process: 'web' }).warn({ err: err instanceof Error ? err.message : String(err) }, 'the listing was not read at start'));
   const server = await listen(app, cfg.PORT, cfg.HOST);
   const port = (server.address() as AddressInfo).port;
   const url = cfg.PUBLIC_URL || `http://localhost:${port}`;

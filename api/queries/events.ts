@@ -79,6 +79,14 @@ async function formsOf(items: readonly Item[], opts: { live: boolean; views?: Re
   }));
 }
 
+/**
+ * Reads the listing into this process before it takes requests (a web process at start): its
+ * first list page then renders from memory and the bodies in Redis, like any other.
+ */
+export async function warmListing(): Promise<void> {
+  await currentListing();
+}
+
 /** The page and `count` are chosen from one listing snapshot, and the page's events rendered from its bodies. */
 export async function listMatches(q: MatchesQuery) {
   const { items, count } = await fromOneSnapshot((listing) => listingPage(listing, listingFilter(q), { sort: 'start', page: q.page, limit: q.limit }));

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cacheStats } from '../../api/cache/pageCache';
 import { createApp } from '../../api/app';
+import { warmListing } from '../../api/queries/events';
 import { listen } from '../../api/server';
 import { connectMongo } from '../../shared/platform/db/mongo';
 
@@ -14,7 +15,9 @@ async function main(): Promise<void> {
   await connectMongo();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  const server = await listen(createApp(), 0, '127.0.0.1');
+  const app = createApp();
+  await warmListing(); // as the web process does at start (workers/web.ts)
+  const server = await listen(app, 0, '127.0.0.1');
   process.send!({ port: (server.address() as AddressInfo).port });
   // An orderly exit, so a --cpu-prof profile is written.
   process.on('SIGTERM', () => process.exit(0));
