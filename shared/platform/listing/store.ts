@@ -146,9 +146,33 @@ export async function publishEventWrites(writes: { events: readonly Write[]; pri
     t.body.push(...bodyFieldsOf('p', w.set));
   }
   for (const w of writes.liveData) of(w.id).body.push(...bodyFieldsOf('l', w.set));
-  const args = [...touched].flatMap(([id, t]) => [id, JSON.stringify(t.row), t.insert ? '1' : '0', t.body.length / 2, ...t.body]);
-  await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, ...args);
+  // In steps of a bounded size: a first poll names every event with its whole body (about 40
+  // arguments each), which as one script would hold Redis for the whole world at once. Each
+  // event is in one step, with its row, body and version together.
+  let args: (string | number)[] = [];
+  const record = async () => {
+    if (args.length === 0) return;
+    const step = args;
+    args = [];
+    await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, step);
+  };
+  try {
+    for (const [id, t] of touched) {
+      args.push(id, JSON.stringify(t.row), t.insert ? '1' : '0', t.body.length / 2);
+      for (const field of t.body) args.push(field);
+      if (args.length >= RECORD_STEP_ARGS) await record();
+    }
+    await record();
+  } catch (err) {
+    // The store holds these writes and a retried poll finds nothing to write again: the next
+    // reader rebuilds the listing from the store instead (when Redis answers that much).
+    await invalidateListing().catch(() => undefined);
+    throw err;
+  }
 }
+
+/** Arguments of one step of publishEventWrites: about 250 whole events, a few milliseconds of Redis. */
+const RECORD_STEP_ARGS = 10_000;
 
 /** The stored bodies of these events (a hash each, empty when there is none), in the order given. */
 export async function readBodies(ids: readonly string[]): Promise<Record<string, string>[]> {
@@ -157,7 +181,7 @@ export async function readBodies(ids: readonly string[]): Promise<Record<string,
 
 /** Keeps a body read from the store for the readers after, if its row is still at `v` (else a newer write carries it). */
 export async function keepBody(id: string, v: number, fields: readonly string[]): Promise<boolean> {
-  return (await KEEP_BODY(redis(), rowsKey(), bodyPrefix() + id, id, String(v), BODY_TTL_S, ...fields)) === 1;
+  return (await KEEP_BODY(redis(), rowsKey(), bodyPrefix() + id, id, String(v), BODY_TTL_S, fields)) === 1;
 }
 
 /** When the ingest last wrote anything an event serves (null before any write this Redis knows of). */
@@ -205,7 +229,7 @@ async function rebuild(): Promise<Listing> {
   }
   const args = rows.flatMap(([id, row]) => [id, JSON.stringify(row)]);
   // Landed only when no write came in between; the rows read serve this reader either way.
-  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, ...args)) === 1) {
+  if ((await REBUILD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), version, REBUILD_EVERY_S, updated, args)) === 1) {
     const listing = versioned(sortedListing(rows), version);
     kept().snapshot = { ns: rowsKey(), version, listing };
     return listing;

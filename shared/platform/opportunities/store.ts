@@ -147,7 +147,7 @@ async function rebuild(now: Date): Promise<Model> {
     const at = i.analysisTimestamp ?? new Date(0);
     return [String(i._id), at.getTime(), rowJson(at, i.recommendationIds ?? [])];
   });
-  await REBUILD(redis(), ...keys(), gen, REBUILD_EVERY_S, ...args);
+  await REBUILD(redis(), ...keys(), gen, REBUILD_EVERY_S, args);
   return read();
 }
 
