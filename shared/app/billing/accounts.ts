@@ -2,6 +2,7 @@ import { BillingInputError } from '../../domain/billing/errors';
 import { generateKey, KEY_MODES, newId, randomBase62 } from '../../domain/billing/keys';
 import { FREE_CREDITS, isPackage, PACKAGE_PRICES_CENTS } from '../../domain/billing/packages';
 import { daysBefore } from '../../domain/days';
+import { billedRequestsOf } from '../../domain/accounts/usage';
 import type { AppContext } from '../context';
 import { mustSell, paymentMethodToCharge, savedPaymentMethod } from './paymentMethods';
 import type { AccountRow } from './ports';
@@ -109,7 +110,7 @@ export async function accountSummary(ctx: AppContext, accountId: string, days = 
     if (!e.endpoint) continue;
     const u = usage.get(e.endpoint) ?? { endpoint: e.endpoint, requests: 0, credits: 0 };
     // A refunded request is not a billed request: its refund cancels its debit.
-    u.requests += e.kind === 'debit' ? 1 : -1;
+    u.requests += billedRequestsOf(e);
     u.credits -= e.delta;
     usage.set(e.endpoint, u);
   }

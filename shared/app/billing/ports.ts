@@ -104,6 +104,8 @@ export interface UsageEntryRow {
   endpoint?: string | null;
   kind: string;
   delta: number;
+  /** A debit's requests (a batch of like requests); absent: one. */
+  requests?: number | null;
   at: Date;
 }
 

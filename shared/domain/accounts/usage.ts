@@ -5,7 +5,12 @@ export interface UsageEntry {
   kind: string;
   delta: number;
   endpoint?: string | null;
+  /** A debit's requests (a batch of like requests); absent: one. */
+  requests?: number | null;
 }
+
+/** The billed requests an entry adds: a debit's requests, less one per refund (a refund gives back one request). */
+export const billedRequestsOf = (e: Pick<UsageEntry, 'kind' | 'requests'>): number => (e.kind === 'debit' ? (e.requests ?? 1) : -1);
 
 export interface UsageRow {
   day: string;
@@ -35,7 +40,7 @@ export function aggregateUsage(entries: Iterable<UsageEntry>): UsageRow[] {
     const day = e.at.toISOString().slice(0, 10);
     const id = `${day} ${e.endpoint}`;
     const row = rows.get(id) ?? { day, endpoint: e.endpoint, requests: 0, credits: 0 };
-    row.requests += e.kind === 'debit' ? 1 : -1;
+    row.requests += billedRequestsOf(e);
     row.credits -= e.delta;
     rows.set(id, row);
   }

@@ -42,6 +42,8 @@ export interface LedgerOp {
   delta: number;
   endpoint?: string | null;
   keyId?: string | null;
+  /** A debit's requests (a batch of like requests settled together); default 1. */
+  requests?: number;
   /** When it happened (a charge: when its request was debited); default now. */
   at?: Date;
 }
@@ -230,6 +232,7 @@ async function commit(accountId: string, batch: Pending[]): Promise<void> {
           ref: p.op.ref,
           endpoint: p.op.endpoint ?? null,
           keyId: p.op.keyId ?? null,
+          ...(p.op.requests !== undefined && p.op.requests !== 1 ? { requests: p.op.requests } : {}),
           at: p.op.at ?? at,
           seq,
           slot: slotOf(accountId, seq),

@@ -67,7 +67,9 @@ export async function writeCharges(entries: StreamEntry[], replayed = false): Pr
     parsed.map(async ([id, f]) => {
       if (present.has(`debit:${f.ref}`)) return void done.push(id);
       const cost = Number(f.cost);
-      const r = await apply(f.account, { ref: `debit:${f.ref}`, kind: 'debit', delta: -cost, endpoint: f.endpoint, keyId: f.key, at: new Date(Number(f.at)) });
+      // A charge is one request, or (`requests`) a batch of like requests settled together.
+      const requests = f.requests ? Number(f.requests) : 1;
+      const r = await apply(f.account, { ref: `debit:${f.ref}`, kind: 'debit', delta: -cost, requests, endpoint: f.endpoint, keyId: f.key, at: new Date(Number(f.at)) });
       if (r.status === 'applied') creditsDebited.inc({ endpoint: f.endpoint }, cost);
       else if (r.status === 'insufficient') {
         // Served on a balance seeded ahead of the ledger (after a Redis loss): never charged.

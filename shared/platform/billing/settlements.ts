@@ -6,9 +6,14 @@ import { balancePrefix, chargeStreamKey, holdsKey, type Charge } from './credits
 /**
  * Settling held requests (credits.ts holds them), in batches: every request that closed in one
  * turn of the event loop is settled by one script, sent with the turn's other Redis work
- * (shared/platform/db/turn.ts). Each in turn: its hold removed, then its charge appended to the
- * stream the ledger consumer writes, or its credits given back; a hold already gone (refunded by
- * the sweep, or lost with Redis) settles nothing, so a request is never both refunded and charged.
+ * (shared/platform/db/turn.ts). Each in turn: its hold removed, then kept or its credits given
+ * back; a hold already gone (refunded by the sweep, or lost with Redis) settles nothing, so a
+ * request is never both refunded and charged. The kept requests of one run are appended to the
+ * stream the ledger consumer writes as one charge per account, key, endpoint and price, carrying
+ * how many requests it is (`requests`) under the ref of its first request: the ledger gets one
+ * entry per batch of like requests, not one per request (one per request was most of the CPU a
+ * metered request cost the machine, in the store). A charge is made in the same step that removes
+ * its holds, so each request is in exactly one charge, and the charge's ref is unique.
  * A request's answer never waits for its settlement; the hold stands until its batch lands, and
  * one a crash leaves is the sweep's.
  */
@@ -18,18 +23,31 @@ import { balancePrefix, chargeStreamKey, holdsKey, type Charge } from './credits
 const SETTLE_MANY = luaScript(
   `
 local out = {}
+local charges, order = {}, {}
 for i = 2, #ARGV, 8 do
   if redis.call('ZREM', KEYS[1], ARGV[i]) == 0 then
     out[#out + 1] = 0
   else
     if ARGV[i + 1] == '1' then
-      redis.call('XADD', KEYS[2], '*', 'ref', ARGV[i + 4], 'account', ARGV[i + 3], 'cost', ARGV[i + 2], 'endpoint', ARGV[i + 5], 'key', ARGV[i + 6], 'at', ARGV[i + 7])
+      local like = ARGV[i + 3] .. '|' .. ARGV[i + 6] .. '|' .. ARGV[i + 5] .. '|' .. ARGV[i + 2]
+      local c = charges[like]
+      if not c then
+        c = {ref = ARGV[i + 4], account = ARGV[i + 3], endpoint = ARGV[i + 5], key = ARGV[i + 6], at = ARGV[i + 7], cost = 0, n = 0}
+        charges[like] = c
+        order[#order + 1] = like
+      end
+      c.cost = c.cost + tonumber(ARGV[i + 2])
+      c.n = c.n + 1
     else
       local bal = ARGV[1] .. ARGV[i + 3]
       if redis.call('EXISTS', bal) == 1 then redis.call('HINCRBY', bal, 'bal', ARGV[i + 2]) end
     end
     out[#out + 1] = 1
   end
+end
+for _, like in ipairs(order) do
+  local c = charges[like]
+  redis.call('XADD', KEYS[2], '*', 'ref', c.ref, 'account', c.account, 'cost', string.format('%d', c.cost), 'endpoint', c.endpoint, 'key', c.key, 'at', c.at, 'requests', string.format('%d', c.n))
 end
 return out
 `,

@@ -7,20 +7,28 @@ import { debitRequest, drainMetering, settleRequest } from '../../../shared/app/
 import { processContext } from '../../../shared/app/processContext';
 import { connectMongo } from '../../../shared/platform/db/mongo';
 import { redis } from '../../../shared/platform/db/redis';
-import { countLedgerEntriesOfAccount, findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
+import { countChargedRequestsOfAccount, countLedgerEntriesOfAccount, findLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
+import { accountSummary } from '../../../shared/app/billing/accounts';
 import { sigkillTree } from '../../helpers/kill';
 import { accountWithKey } from '../../helpers/meteredApp';
 import { spawnEntry, waitUntil } from '../../helpers/processes';
 
-/** `n` requests served and kept, as the web process settles them: `n` charges in the stream. */
+/**
+ * `n` requests served and kept, as the web process settles them, each closing in a turn of its
+ * own: `n` charges in the stream (like requests closing in one turn are one charge: below).
+ */
 async function serveRequests(accountId: string, keyId: string, n: number): Promise<void> {
-  await Promise.all(
+  const debits = await Promise.all(
     Array.from({ length: n }, async () => {
       const d = await debitRequest(processContext(), { accountId, cost: 1 });
       if (!d.ok) throw new Error('the test account ran out of credits');
-      settleRequest(processContext(), { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: 1, endpoint: 'GET /v2/matches', charged: true });
+      return d;
     }),
   );
+  for (const d of debits) {
+    settleRequest(processContext(), { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: 1, endpoint: 'GET /v2/matches', charged: true });
+    await new Promise((r) => setImmediate(r));
+  }
   await drainMetering();
 }
 
@@ -51,6 +59,35 @@ describe('ledger consumer: charges written once, whatever dies', function () {
     await expectChargedOnce(accountId, 300, 1000);
     const debits = await findLedgerEntriesOfAccount(accountId, ['debit']);
     expect(debits.every((d) => d.keyId === keyId && d.endpoint === 'GET /v2/matches' && d.delta === -1 && +d.at >= before - 1000 && +d.at <= Date.now())).to.equal(true);
+  });
+
+  it('happy: like requests that close in one turn are one charge carrying their count; usage counts each request, refused ones given back', async () => {
+    const { accountId, keyId } = await accountWithKey(1000);
+    const ctx = processContext();
+    const cost = (i: number) => (i < 30 ? 1 : 2);
+    const endpoint = (i: number) => (i < 30 ? 'GET /v2/matches' : 'GET /v2/matches/live');
+    const debits = await Promise.all(Array.from({ length: 40 }, (_, i) => debitRequest(ctx, { accountId, cost: cost(i) })));
+    // All close in this turn; every eighth is refused (a 4xx: given back, never charged).
+    debits.forEach((d, i) => {
+      if (!d.ok) throw new Error('the test account ran out of credits');
+      settleRequest(ctx, { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: cost(i), endpoint: endpoint(i), charged: i % 8 !== 7 });
+    });
+    await drainMetering();
+    expect(await redis().xlen(chargeStreamKey()), 'one charge per endpoint').to.equal(2);
+    const consumer = startLedgerConsumer({ blockMs: 100 });
+    try {
+      await consumer.drained();
+    } finally {
+      await consumer.stop();
+    }
+    const entries = await findLedgerEntriesOfAccount(accountId, ['debit']);
+    expect(entries.map((e) => `${e.endpoint} ${e.requests} ${e.delta}`).sort()).to.deep.equal(['GET /v2/matches 27 -27', 'GET /v2/matches/live 8 -16']);
+    expect(await countChargedRequestsOfAccount(accountId)).to.equal(35);
+    const usage = (await accountSummary(ctx, accountId, 1)).usage.endpoints;
+    expect(usage.map((u) => `${u.endpoint} ${u.requests} ${u.credits}`).sort()).to.deep.equal(['GET /v2/matches 27 27', 'GET /v2/matches/live 8 16']);
+    expect(await balanceOf(accountId)).to.equal(1000 - 43);
+    expect((await findHead(accountId)).balance).to.equal(1000 - 43);
+    expect((await checkLedger(ctx)).problems).to.deep.equal([]);
   });
 
   it('error: a consumer that wrote part of its batch and died is replayed by another without a double entry', async () => {

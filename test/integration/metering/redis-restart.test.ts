@@ -9,7 +9,7 @@ import { balanceKey, chargeStreamKey } from '../../../shared/platform/billing/cr
 import { findHead } from '../../../shared/platform/billing/ledger';
 import { checkLedger } from '../../../shared/app/billing/ledgerCheck';
 import { connectMongo } from '../../../shared/platform/db/mongo';
-import { countLedgerEntriesOfAccount } from '../../../shared/platform/db/repositories/fixtures';
+import { countChargedRequestsOfAccount } from '../../../shared/platform/db/repositories/fixtures';
 import { sigkillTree } from '../../helpers/kill';
 import { accountWithKey, bearer } from '../../helpers/meteredApp';
 import { spawnEntry, waitUntil, type Spawned } from '../../helpers/processes';
@@ -73,7 +73,7 @@ describe('metering: Redis restarted empty under load', function () {
       await waitUntil(
         'every charge written, the ledger still',
         async () => {
-          const n = await countLedgerEntriesOfAccount(accountId, 'debit');
+          const n = await countChargedRequestsOfAccount(accountId);
           const still = n === last && (await client.xlen(chargeStreamKey())) === 0;
           last = n;
           return still;
@@ -82,7 +82,7 @@ describe('metering: Redis restarted empty under load', function () {
         1000,
       );
       const served = hits.filter((h) => h.status === 200);
-      const charged = await countLedgerEntriesOfAccount(accountId, 'debit');
+      const charged = await countChargedRequestsOfAccount(accountId);
       const forgiven = served.length - charged;
       const bound = served.filter((h) => h.at >= killAt - BOUND_WINDOW_MS && h.at <= killAt + 1000).length;
       // Served before, during refusal (503, nothing served) and after the restart.

@@ -19,6 +19,8 @@ const CreditLedgerSchema = new Schema(
     /** Idempotency: one entry per reference (request id + kind, recharge attempt, ...). */
     ref: { type: String, required: true },
     ...nullable({ endpoint: String, keyId: String }),
+    /** A debit of several like requests (one endpoint, one key, settled together): how many. Absent: one. */
+    requests: { type: Number, min: 1 },
     at: { type: Date, required: true },
     /** Position in the account's chain (1 = first entry). */
     seq: { type: Number, required: true },

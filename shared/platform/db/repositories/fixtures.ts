@@ -332,6 +332,13 @@ export async function countLedgerEntriesOfAccount(accountId: string, kind: strin
   return n;
 }
 
+/** How many requests an account's debits charge (a debit of a batch of like requests counts each). */
+export async function countChargedRequestsOfAccount(accountId: string): Promise<number> {
+  let n = 0;
+  for await (const e of CreditLedger.find({ accountId, kind: 'debit' }, { requests: 1 }).lean().cursor({ batchSize: 5000 })) n += e.requests ?? 1;
+  return n;
+}
+
 /** A ledger entry written raw, past every check of the chain: the forgery a ledger check must catch. */
 export async function insertForgedLedgerEntry(entry: Record<string, unknown>): Promise<void> {
   await CreditLedger.collection.insertOne(entry);

@@ -70,8 +70,8 @@ export function streamLedgerBalanceEntries(match: FilterQuery<CreditLedgerDoc>):
  * An account's debits and refunds since `since`, streamed, for its usage per endpoint (summed by
  * the caller rather than with $group: FerretDB 1.x counts with $sum: 1 unreliably).
  */
-export function streamUsageEntriesOfAccount(accountId: string, since: Date): AsyncIterable<{ endpoint?: string | null; kind: string; delta: number; at: Date }> {
-  return CreditLedger.find({ accountId, at: { $gte: since }, kind: { $in: ['debit', 'refund'] } }, { endpoint: 1, kind: 1, delta: 1, at: 1 })
+export function streamUsageEntriesOfAccount(accountId: string, since: Date): AsyncIterable<{ endpoint?: string | null; kind: string; delta: number; requests?: number | null; at: Date }> {
+  return CreditLedger.find({ accountId, at: { $gte: since }, kind: { $in: ['debit', 'refund'] } }, { endpoint: 1, kind: 1, delta: 1, requests: 1, at: 1 })
     .lean()
     .cursor({ batchSize: 5000 });
 }
