@@ -6,6 +6,7 @@ import { httpMetrics } from './middleware/httpMetrics';
 import { versionsAtArrival } from './cache/pageCache';
 import { meterAccess } from './middleware/metering';
 import { requestLog } from './middleware/requestLog';
+import { hotReads } from './cache/hotReads';
 import { betsRoutes } from './routes/bets';
 import { accountRouter } from './account/router';
 import { accountRoutes } from './routes/account';
@@ -55,6 +56,8 @@ export function createApp(ctx: AppContext = processContext()): Express {
   });
   app.use(httpMetrics());
   app.use(requestLog());
+  // Ahead of everything else: a live key's read of a page this process holds (api/cache/hotReads.ts).
+  if (cfg.HOT_READS) app.use(hotReads(ctx));
 
   // Operators' endpoints exist only with the admin credentials (404 otherwise, like any unknown path).
   if (cfg.ADMIN_USER && cfg.ADMIN_PASSWORD) {

@@ -62,6 +62,17 @@ function remember(pageKey: string, page: Page): void {
   }
 }
 
+/** This process's copy of a page, if it is of these versions and not expired (counted as a memory hit). */
+export function pageInMemory(k: string, versions: string): Page | undefined {
+  const memory = tier().pages;
+  const mem = memory.get(k);
+  if (!mem || mem.versions !== versions || mem.expiresAt <= Date.now()) return undefined;
+  cacheStats.memoryHits++;
+  memory.delete(k); // most recently used last
+  memory.set(k, mem);
+  return mem;
+}
+
 /** Stable text of a validated query: keys sorted, list values deduplicated and sorted. */
 export function normalizeQuery(query: Record<string, unknown>): string {
   const entries = Object.keys(query)
@@ -120,7 +131,8 @@ declare global {
  */
 export function versionsAtArrival(): RequestHandler {
   return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD') {
+    // One begun by the hot path (api/cache/hotReads.ts) is that of this request's arrival.
+    if ((req.method === 'GET' || req.method === 'HEAD') && !res.locals.versionsRead) {
       const read = readVersions();
       read.catch(() => undefined); // a request that never reads a page (a 401, the detail view) leaves it unobserved
       res.locals.versionsRead = read;
@@ -187,15 +199,8 @@ export async function cachedPage(
     log().warn({ err: errorMessage(err) }, 'cache versions unavailable: rendering uncached');
     return bypass();
   }
-  const now = Date.now();
-  const memory = tier().pages;
-  const mem = memory.get(k);
-  if (mem && mem.versions === versions && mem.expiresAt > now) {
-    cacheStats.memoryHits++;
-    memory.delete(k); // most recently used last
-    memory.set(k, mem);
-    return { page: mem, outcome: 'HIT' };
-  }
+  const mem = pageInMemory(k, versions);
+  if (mem) return { page: mem, outcome: 'HIT' };
   const flightKey = `${k}|${versions}`;
   let pending = inFlight.get(flightKey);
   if (pending) return { page: await pending, outcome: 'HIT' };

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { checkAccess, type KeyIdentity } from '../../shared/platform/billing/access';
+import { checkAccess, type AccessResult, type KeyIdentity } from '../../shared/platform/billing/access';
 import { priceOf, type Priced } from '../../shared/domain/billing/costs';
 import { bearerKey } from '../../shared/domain/billing/keys';
 import { testBalanceOf } from '../../shared/platform/billing/credits';
@@ -44,6 +44,27 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 const INVALID = () => new ApiError('INVALID_API_KEY', 'Invalid API key', {}, { 'WWW-Authenticate': 'Bearer' });
 const UNAVAILABLE = () => new ApiError('UNAVAILABLE', 'Service temporarily unavailable. Please retry.', {}, { 'Retry-After': '5' });
 
+/**
+ * A key check the hot path made before the router (api/cache/hotReads.ts) and handed on: the
+ * route's metering uses it instead of checking again (a second check would take a second token
+ * and a second debit). `error`: the check could not be made (Redis unreachable).
+ */
+export interface Prechecked {
+  plaintext: string;
+  ref: string;
+  access?: AccessResult;
+  error?: unknown;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express types res.locals through this global namespace
+  namespace Express {
+    interface Locals {
+      prechecked?: Prechecked;
+    }
+  }
+}
+
 export function meterAccess(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     // Mounted at /v2: the cost table holds full paths.
@@ -52,8 +73,13 @@ export function meterAccess(ctx: AppContext): RequestHandler {
     try {
       const plaintext = bearerKey(req.headers.authorization);
       if (!plaintext) return next(INVALID());
-      const ref = nextRef();
-      const access = await checkAccess(plaintext, { cost: priced.credits, ref });
+      const pre = res.locals.prechecked?.plaintext === plaintext ? res.locals.prechecked : undefined;
+      if (pre?.error) {
+        req.log?.error({ err: messageOf(pre.error) }, 'metering unavailable');
+        return next(UNAVAILABLE());
+      }
+      const ref = pre?.ref ?? nextRef();
+      const access = pre?.access ?? (await checkAccess(plaintext, { cost: priced.credits, ref }));
       if (access.outcome === 'invalid') return next(INVALID());
       if (access.outcome === 'capped') {
         res.setHeader('X-Credits-Consumed', '0');
@@ -71,21 +97,7 @@ export function meterAccess(ctx: AppContext): RequestHandler {
         res.setHeader('X-Credits-Consumed', '0');
         return next(new ApiError('RATE_LIMITED', `Rate limit exceeded. Retry after ${access.retryAfterS} seconds.`, {}, { 'Retry-After': String(access.retryAfterS), 'X-RateLimit-Remaining': '0' }));
       }
-      res.setHeader('X-RateLimit-Remaining', String(access.remaining));
-      // Until the route says otherwise: a request refused by validation costs nothing.
-      res.setHeader('X-Credits-Consumed', '0');
-      const { accountId, keyId } = access.key;
-      let debit: Debit | undefined;
-      if (access.admission) {
-        debit = await debitOfAdmission(ctx, { accountId, cost: priced.credits, ref }, access.admission);
-        // Debited with the key check: kept only if the route serves it (a 400 of validation, a 404, a 5xx are given back).
-        if (debit.ok) {
-          const d = debit;
-          const charged = chargeOnHeaders(res, d.balance, priced.credits);
-          res.once('close', () => settleRequest(ctx, { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
-        }
-      }
-      res.locals.metered = { priced, key: access.key, debit };
+      await admit(ctx, res, priced, access, ref);
       next();
     } catch (err) {
       // Redis or MongoDB unreachable: the key cannot be checked, so nothing is served.
@@ -93,6 +105,30 @@ export function meterAccess(ctx: AppContext): RequestHandler {
       next(UNAVAILABLE());
     }
   };
+}
+
+/**
+ * An allowed request: its rate-limit headers, and a live key's debit made with the key check,
+ * kept only if the route serves it (settled when the response closes; a 400 of validation, a 404,
+ * a 5xx are given back). Until the route says otherwise the request costs nothing (a request
+ * refused by validation). Returns the debit (none for a test key).
+ */
+export async function admit(ctx: AppContext, res: Response, priced: Priced, access: Extract<AccessResult, { outcome: 'allowed' }>, ref: string): Promise<Debit | undefined> {
+  res.setHeader('X-RateLimit-Limit', String(access.limit));
+  res.setHeader('X-RateLimit-Remaining', String(access.remaining));
+  res.setHeader('X-Credits-Consumed', '0');
+  const { accountId, keyId } = access.key;
+  let debit: Debit | undefined;
+  if (access.admission) {
+    debit = await debitOfAdmission(ctx, { accountId, cost: priced.credits, ref }, access.admission);
+    if (debit.ok) {
+      const d = debit;
+      const charged = chargeOnHeaders(res, d.balance, priced.credits);
+      res.once('close', () => settleRequest(ctx, { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
+    }
+  }
+  res.locals.metered = { priced, key: access.key, debit };
+  return debit;
 }
 
 export function meterDebit(): RequestHandler {
@@ -123,7 +159,7 @@ export function meterDebit(): RequestHandler {
   };
 }
 
-function setCredits(res: Response, remaining: number, consumed: number): void {
+export function setCredits(res: Response, remaining: number, consumed: number): void {
   res.setHeader('X-Credits-Remaining', String(remaining));
   res.setHeader('X-Credits-Consumed', String(consumed));
 }

@@ -19,7 +19,8 @@ export function aiRoutes(): Route[] {
       query: featuredPicksQuery,
       response: aiResponses.featuredPicks,
       // "Today" is the client's day: part of the page's key.
-      handler: ({ query, cached }) => cached('featured-picks', { ...query, timezone: zoneKey(query.timezone), today: dayOf(new Date(), query.timezone) }, ['ai'], () => featuredPicks(query)),
+      handler: ({ query, cached }) =>
+        cached('featured-picks', { ...query, timezone: zoneKey(query.timezone), today: dayOf(new Date(), query.timezone) }, ['ai'], () => featuredPicks(query), { clockInKey: true }),
     }),
     route({
       path: '/ai/processed-insights',

@@ -42,7 +42,7 @@ export function matchRoutes(): Route[] {
       response: responses.trending,
       handler: ({ query: q, cached }) => {
         const today = todayFilter(q.timezone);
-        return cached('trending', { ...q, timezone: zoneKey(q.timezone), today: today.day }, ['events'], () => trendingMatches(q, today));
+        return cached('trending', { ...q, timezone: zoneKey(q.timezone), today: today.day }, ['events'], () => trendingMatches(q, today), { clockInKey: true });
       },
     }),
     route({

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../shared/app/context';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { cachedPage, sendCached } from '../cache/pageCache';
+import { rememberHotRoute } from '../cache/hotReads';
 import { pendingError, renderingsKey, sendRendering, testKeyAnswer, type Rendering } from '../cache/testSnapshots';
 import { cacheVersionsSince } from '../../shared/platform/cache/versions';
 import { ApiError } from '../errors';
@@ -30,7 +31,7 @@ function context<Q, P, B, D>(app: AppContext, req: Request, res: Response, valid
     app,
     json: (body, answered = status, headers) => ({ kind: 'json', status: answered, body, headers }),
     noContent: () => ({ kind: 'noContent' }),
-    cached: (endpoint, key, scopes, render) => ({ kind: 'cached', endpoint, key, scopes, render }),
+    cached: (endpoint, key, scopes, render, opts) => ({ kind: 'cached', endpoint, key, scopes, render, urlDecides: !opts?.clockInKey }),
     text: (contentType, body, headers = {}) => ({ kind: 'text', status, contentType, body, headers }),
     redirect: (answered, url) => ({ kind: 'redirect', status: answered, url }),
     stream: (contentType, headers, run) => ({ kind: 'stream', status, contentType, headers, run }),
@@ -49,6 +50,7 @@ async function write<B>(req: Request, res: Response, answer: Answer<B>, cacheTtl
       return;
     case 'cached':
       await sendCached(req, res, answer.endpoint, answer.key, answer.scopes, answer.render, cacheTtlS);
+      if (answer.urlDecides) rememberHotRoute(req, answer.endpoint, answer.key, answer.scopes);
       return;
     case 'text':
       res.status(answer.status);

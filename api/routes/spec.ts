@@ -75,7 +75,15 @@ export type Infer<S> = Unref<S> extends infer U extends JSONSchema ? FromSchema<
 export type Answer<B = unknown> =
   | { readonly kind: 'json'; readonly status: number; readonly body: B; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'noContent' }
-  | { readonly kind: 'cached'; readonly endpoint: string; readonly key: Record<string, unknown>; readonly scopes: readonly CacheScope[]; readonly render: () => Promise<B> }
+  | {
+      readonly kind: 'cached';
+      readonly endpoint: string;
+      readonly key: Record<string, unknown>;
+      readonly scopes: readonly CacheScope[];
+      readonly render: () => Promise<B>;
+      /** The key is the URL's alone (not the clock's, such as today's date): the hot path may answer the URL from it (api/cache/hotReads.ts). */
+      readonly urlDecides: boolean;
+    }
   | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string | Buffer; readonly headers: Readonly<Record<string, string | number>> }
   | { readonly kind: 'redirect'; readonly status: number; readonly url: string }
   | { readonly kind: 'stream'; readonly status: number; readonly contentType: string; readonly headers: Readonly<Record<string, string>>; readonly run: (res: Response) => Promise<void> };
@@ -95,7 +103,8 @@ export interface RouteContext<Q, P, B, D = unknown> {
   /** An empty 204. */
   noContent: () => Answer<B>;
   /** The 200 body from the page cache, rendered on a miss (api/cache/pageCache.ts). */
-  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>) => Answer<B>;
+  /** `clockInKey`: the key holds something of the clock (today's date), so the same URL names another page tomorrow. */
+  cached: (endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[], render: () => Promise<B>, opts?: { clockInKey?: boolean }) => Answer<B>;
   /** A body that is not JSON (a page, a script, the metrics exposition, a serialized document). */
   text: (contentType: string, body: string | Buffer, headers?: Record<string, string | number>) => Answer<B>;
   redirect: (status: number, url: string) => Answer<B>;

@@ -115,6 +115,12 @@ export const CONFIG_VARS = {
       "Express's trust proxy: which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (loopback, a hop count, or addresses/CIDRs, comma-separated). Unset: none; the client address is the socket's and https is the socket's own.",
   },
   CACHE_TTL_S: integer('30', 0, 3600, 'Upper bound on the life of a cached API page (pages are also invalidated on data change).'),
+  HOT_READS: {
+    type: 'boolean',
+    default: 'true',
+    description:
+      "Answers a live key's metered GET of a URL the router already answered from the page cache ahead of the router (its routing and validation skipped; key check, debit, versions and headers as on the routed path). false: every request goes through the router.",
+  },
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   THEODDSAPI_SPORTS: { type: 'list', default: 'soccer_epl,basketball_nba', description: 'The Odds API sport keys to poll, comma-separated (all = every active sport we carry; each costs quota).' },
