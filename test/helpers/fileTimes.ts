@@ -13,7 +13,9 @@ const ROOT = resolve(__dirname, '../..');
 export function timeEachFile(root: Mocha.Suite): void {
   for (const suite of root.suites) {
     const file = suite.file;
-    if (!file) continue;
+    // A skipped suite takes no hooks: moving the last one first would put a hole in its list, which
+    // mocha's clean-up trips over (an uncaught error in a parallel worker that then never answers).
+    if (!file || suite.isPending()) continue;
     let started = 0;
     suite.beforeAll('time the file', () => {
       started = Date.now();
