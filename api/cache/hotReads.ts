@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../../shared/app/context';
 import { nextRef } from '../../shared/app/billing/metering';
-import { priceOf, type Priced } from '../../shared/domain/billing/costs';
+import type { Priced } from '../../shared/domain/billing/costs';
 import { bearerKey } from '../../shared/domain/billing/keys';
 import { checkAccess } from '../../shared/platform/billing/access';
 import type { CacheScope } from '../../shared/platform/cache/versions';
@@ -42,12 +42,11 @@ const routes = processMemo(() => new Map<string, HotRoute>());
 export function rememberHotRoute(req: Request, endpoint: string, key: Record<string, unknown>, scopes: readonly CacheScope[]): void {
   const known = routes();
   if (req.method !== 'GET' || known.has(req.originalUrl)) return;
+  // The price metering found for this request (meterAccess): a free or public path has none.
   const metered = req.res?.locals.metered;
   if (!metered || metered.key.mode !== 'live') return;
-  const priced = priceOf('GET', req.baseUrl + req.path);
-  if (!priced || priced.public || priced.id !== metered.priced.id) return;
   if (known.size >= MAX_ROUTES) known.clear();
-  known.set(req.originalUrl, { pageKey: pageKey(endpoint, normalizeQuery(key)), scopes, priced });
+  known.set(req.originalUrl, { pageKey: pageKey(endpoint, normalizeQuery(key)), scopes, priced: metered.priced });
 }
 
 export function hotReads(ctx: AppContext): RequestHandler {
