@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { contextOf } from './app';
+import { frontDoor } from './hot/frontDoor';
 import { ApiError, ERRORS, type ErrorCode } from './errors';
 
 /**
@@ -43,7 +45,9 @@ function headersSentOn(socket: Duplex): boolean {
 }
 
 export function listen(app: Express, port: number, host: string): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // A read this process can answer from memory is answered before Express (api/hot/frontDoor.ts).
+  const ctx = contextOf(app);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, ctx ? frontDoor(ctx, app) : app);
   answerWhatExpressNeverSees(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);

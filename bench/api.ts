@@ -238,7 +238,7 @@ async function main(): Promise<void> {
       row('bare Express, same gzip body', bareGzRun),
       '',
       `ratio API / bare: ${(apiRun.rps / bareRun.rps).toFixed(2)} (identity), ${(apiGzRun.rps / bareGzRun.rps).toFixed(2)} (gzip); CPU µs: the server process's CPU time (all its threads) per request answered`,
-      `cache during the API load (warm-ups included): ${hits} hits (${during('memoryHits')} memory, ${during('redisHits')} redis), ${misses} misses, hit rate ${((100 * hits) / Math.max(1, hits + misses)).toFixed(2)} %, ${during('hot')} of them answered on the hot path; API RSS ${after.rssMb} MB`,
+      `cache during the API load (warm-ups included): ${hits} hits (${during('memoryHits')} memory, ${during('redisHits')} redis), ${misses} misses, hit rate ${((100 * hits) / Math.max(1, hits + misses)).toFixed(2)} %, ${during('hot')} of them answered on the hot path (${during('fromBlocks')} by the front door from ${during('blocksTaken')} credit blocks, charged in ${during('blockSteps')} steps); API RSS ${after.rssMb} MB`,
       `cache miss (page rendered, page cache off): ${Object.entries(missMs)
         .map(([label, ms]) => `${label} ${ms.map((m) => m.toFixed(0)).join(', ')} ms`)
         .join('; ')}; after a rebuild of the listing (its rebuild and every body read from the store) ${afterRebuild.ms.toFixed(0)} ms`,

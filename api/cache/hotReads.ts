@@ -25,14 +25,14 @@ import { currentVersions, normalizeQuery, pageInMemory, pageKey, readVersions, s
  * `HOT_READS=false` turns it off.
  */
 
-interface HotRoute {
+export interface HotRoute {
   pageKey: string;
   scopes: readonly CacheScope[];
   priced: Priced;
 }
 
 /** Requests this process answered on the hot path (tests, benches). */
-export const hotStats = { served: 0 };
+export const hotStats = { served: 0, fromBlocks: 0 };
 
 /** A URL list is bounded: a client walking pages or ids makes many. Past the bound it starts over. */
 const MAX_ROUTES = 20_000;
@@ -47,6 +47,11 @@ export function rememberHotRoute(req: Request, endpoint: string, key: Record<str
   if (!metered || metered.key.mode !== 'live') return;
   if (known.size >= MAX_ROUTES) known.clear();
   known.set(req.originalUrl, { pageKey: pageKey(endpoint, normalizeQuery(key)), scopes, priced: metered.priced });
+}
+
+/** The remembered route of a URL (api/hot/frontDoor.ts answers it from memory when it can). */
+export function hotRouteOf(url: string): HotRoute | undefined {
+  return routes().get(url);
 }
 
 export function hotReads(ctx: AppContext): RequestHandler {

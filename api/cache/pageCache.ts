@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCb, constants as zlib, gzip as gzipCb } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
@@ -35,6 +36,8 @@ export interface Page {
   /** The compressed forms and the entity tag, each made once per page (per process) on first demand. */
   gzipped?: Promise<Buffer>;
   brotli?: Promise<Buffer>;
+  /** The compressed forms once made: sent without waiting on a promise. */
+  made?: { gzip?: Buffer; br?: Buffer };
   etag?: string;
 }
 
@@ -229,6 +232,20 @@ const COMPRESS_MIN_BYTES = 1024;
 export type Encoding = 'br' | 'gzip' | 'identity';
 
 /** The encoding to send for an Accept-Encoding header (pure): brotli, else gzip, unless refused with q=0. */
+const encodingOf = new Map<string, Encoding>();
+
+/** preferredEncoding of a header, remembered (clients send a handful of distinct values). */
+function encodingFor(header: string | undefined): Encoding {
+  if (header === undefined) return 'identity';
+  let e = encodingOf.get(header);
+  if (e === undefined) {
+    e = preferredEncoding(header);
+    if (encodingOf.size >= 256) encodingOf.clear();
+    encodingOf.set(header, e);
+  }
+  return e;
+}
+
 export function preferredEncoding(header: string | undefined): Encoding {
   const accepted = new Map<string, number>();
   for (const part of String(header ?? '').split(',')) {
@@ -256,24 +273,34 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * page when first asked for. A 200 page carries its ETag; a request naming it in If-None-Match gets
  * 304 without a body (still a served request: docs/metering.md says what it costs).
  */
-export async function sendPage(req: Request, res: Response, page: Page, outcome: CacheOutcome): Promise<void> {
-  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'X-Cache': outcome, Vary: 'Accept-Encoding' };
+export function sendPage(req: IncomingMessage, res: ServerResponse, page: Page, outcome: CacheOutcome, extra?: Record<string, string>): Promise<void> | undefined {
+  const headers: Record<string, string | number> = { ...extra, 'Content-Type': 'application/json; charset=utf-8', 'X-Cache': outcome, Vary: 'Accept-Encoding' };
   if (page.status === 200) {
     headers.ETag = etagOf(page);
     if (matches(req.headers['if-none-match'], headers.ETag)) {
-      res.writeHead(304, { ETag: headers.ETag, 'X-Cache': outcome, Vary: 'Accept-Encoding' });
+      res.writeHead(304, { ...extra, ETag: headers.ETag, 'X-Cache': outcome, Vary: 'Accept-Encoding' });
       res.end();
       return;
     }
   }
-  let body = page.body;
-  const encoding = body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(req.headers['accept-encoding']) : 'identity';
-  if (encoding === 'br') body = await (page.brotli ??= brotli(page.body));
-  if (encoding === 'gzip') body = await (page.gzipped ??= gzip(page.body));
-  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+  const encoding = page.body.length >= COMPRESS_MIN_BYTES ? encodingFor(req.headers['accept-encoding']) : 'identity';
+  if (encoding === 'identity') return write(res, page.status, headers, page.body);
+  headers['Content-Encoding'] = encoding;
+  const made = page.made?.[encoding];
+  // The headers go out in one writeHead: nothing set before it on the hot path (Node's fast path).
+  if (made) return write(res, page.status, headers, made);
+  const making = encoding === 'br' ? (page.brotli ??= brotli(page.body)) : (page.gzipped ??= gzip(page.body));
+  return making.then((bytes) => {
+    (page.made ??= {})[encoding] = bytes;
+    write(res, page.status, headers, bytes);
+  });
+}
+
+function write(res: ServerResponse, status: number, headers: Record<string, string | number>, body: Buffer): undefined {
   headers['Content-Length'] = body.length;
-  res.writeHead(page.status, headers);
+  res.writeHead(status, headers);
   res.end(body);
+  return undefined;
 }
 
 /** Validated query in, cached JSON out: the whole of a cached read handler. */

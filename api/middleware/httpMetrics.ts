@@ -36,3 +36,19 @@ export function httpMetrics(): RequestHandler {
     next();
   };
 }
+
+const answered = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+
+/** Counts and times one answer of a known route label (the front door's; children cached: no label hashing per request). */
+export function countAnswered(method: string, route: string, status: number, seconds: number): void {
+  const k = `${method} ${route} ${status}`;
+  let m = answered.get(k);
+  if (!m) {
+    const requests = httpRequests.labels({ method, route, status: String(status) });
+    const duration = httpDuration.labels({ method, route });
+    m = { count: () => requests.inc(), time: (s) => duration.observe(s) };
+    answered.set(k, m);
+  }
+  m.count();
+  m.time(seconds);
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { maskKeys } from '../../shared/domain/billing/keys';
 import { logger } from '../../shared/platform/logger';
@@ -23,27 +24,43 @@ declare module 'http' {
  * here the child is made only when a handler logs.
  */
 export function requestLog(): RequestHandler {
-  const base = logger();
   return (req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && CLIENT_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', id);
-    req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= base.child({ reqId: id })) });
-    const start = performance.now();
-    res.once('finish', () => {
-      const status = res.statusCode;
-      // A test key's 503 test_data_pending (X-Data-Delayed) is the test feed's answer, not a fault.
-      const fault = status >= 500 && res.getHeader('X-Data-Delayed') !== 'true';
-      const level = fault ? 'error' : status >= 400 ? 'info' : 'debug';
-      if (!base.isLevelEnabled(level)) return;
-      base[level]({ reqId: id, req: requestFields(req), res: { statusCode: status }, responseTime: Math.round(performance.now() - start) }, fault ? 'request errored' : 'request completed');
-    });
+    trackRequest(req, res);
     next();
   };
 }
 
-function requestFields(req: Request) {
-  return { id: req.id, method: req.method, url: maskKeys(req.originalUrl ?? req.url), headers: { authorization: req.headers.authorization } };
+/** The request's id: a client's well-formed X-Request-Id, else a new one (the caller sets the header). */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  req.id = typeof incoming === 'string' && CLIENT_ID.test(incoming) ? incoming : randomUUID();
+  return req.id;
+}
+
+/** What requestLog does for a request routed by Express. */
+function trackRequest(req: IncomingMessage, res: ServerResponse): void {
+  const base = logger();
+  const id = requestIdOf(req);
+  res.setHeader('X-Request-Id', id);
+  let child: Logger | undefined;
+  Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= base.child({ reqId: id })) });
+  logWhenDone(req, res);
+}
+
+/** The request's line when its answer is done (also for one the front door answered: api/hot/frontDoor.ts). */
+export function logWhenDone(req: IncomingMessage, res: ServerResponse, start = performance.now()): void {
+  const base = logger();
+  const id = req.id;
+  res.once('finish', () => {
+    const status = res.statusCode;
+    // A test key's 503 test_data_pending (X-Data-Delayed) is the test feed's answer, not a fault.
+    const fault = status >= 500 && res.getHeader('X-Data-Delayed') !== 'true';
+    const level = fault ? 'error' : status >= 400 ? 'info' : 'debug';
+    if (!base.isLevelEnabled(level)) return;
+    base[level]({ reqId: id, req: requestFields(req), res: { statusCode: status }, responseTime: Math.round(performance.now() - start) }, fault ? 'request errored' : 'request completed');
+  });
+}
+
+function requestFields(req: IncomingMessage & { originalUrl?: string }) {
+  return { id: req.id, method: req.method, url: maskKeys(req.originalUrl ?? req.url ?? ''), headers: { authorization: req.headers.authorization } };
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cacheStats } from '../../api/cache/pageCache';
 import { hotStats } from '../../api/cache/hotReads';
+import { blockStats } from '../../api/hot/creditBlocks';
 import { createApp } from '../../api/app';
 import { warmListing } from '../../api/queries/events';
 import { listen } from '../../api/server';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     if (m.cmd === 'stats') {
       const loopMs = { loopP99Ms: Math.round(loop.percentile(99) / 1e6), loopMaxMs: Math.round(loop.max / 1e6) };
       const cpu = process.cpuUsage();
-      process.send!({ stats: { ...cacheStats, hot: hotStats.served, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6), cpuUs: cpu.user + cpu.system } });
+      process.send!({ stats: { ...cacheStats, hot: hotStats.served, fromBlocks: hotStats.fromBlocks, blocksTaken: blockStats.taken, blockSteps: blockStats.steps, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6), cpuUs: cpu.user + cpu.system } });
     }
   });
 }

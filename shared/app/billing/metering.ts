@@ -61,8 +61,16 @@ export function settleRequest(ctx: AppContext, input: { accountId: string; ref: 
   settling.add(p);
 }
 
+const drainers = new Set<() => Promise<void>>();
+
+/** Also run by drainMetering: what another part of the process holds unsettled (the web process's credit blocks). */
+export function drainAlso(drain: () => Promise<void>): void {
+  drainers.add(drain);
+}
+
 /** Resolves once every settlement started in this process is done (shutdown, tests). */
 export async function drainMetering(): Promise<void> {
+  for (const drain of drainers) await drain();
   while (settling.size) await Promise.all([...settling]);
 }
 

@@ -34,6 +34,8 @@ const UNKNOWN_TTL_S = 60;
 export const cacheKey = (hash: string) => meterKey('apikey', hash);
 const rateKey = (hash: string) => meterKey('rate', hash);
 const lastUsedKey = (hash: string) => meterKey('apikey-used', hash);
+/** Set while a web process may spend a block of the key's requests from memory (blocks.ts): a revoke waits it out. */
+export const blockOfKey = (hash: string) => meterKey('block-of', hash);
 
 // KEYS: holds (the metering's slot). ARGV: live rps, test rps, account rps, key-cache prefix,
 // key-bucket prefix, last-used prefix, account-bucket prefix, test-cap prefix, test cap per day,
@@ -215,9 +217,15 @@ function admissionOf(status: Field, balance: Field, topUpSeq: Field): AdmissionO
   return { outcome: 'unseeded' };
 }
 
-/** Called by revoke after MongoDB says revoked: every process refuses the key from now on. */
+/**
+ * Called by revoke after MongoDB says revoked: every process refuses the key from the moment this
+ * returns. A block of the key's requests a process holds in memory (blocks.ts) can no longer be
+ * renewed once the tombstone is written, and lives at most until its mark expires: that is waited out.
+ */
 export async function tombstone(hash: string): Promise<void> {
   await redis().set(cacheKey(hash), REVOKED, 'EX', TOMBSTONE_TTL_S);
+  const left = await redis().pttl(blockOfKey(hash));
+  if (left > 0) await new Promise((r) => setTimeout(r, left + 5));
 }
 
 export async function lastUsed(hashes: string[]): Promise<(Date | null)[]> {

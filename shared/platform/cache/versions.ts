@@ -19,6 +19,14 @@ import { key, redis, tag } from '../db/redis';
  */
 export { CACHE_SCOPES, type CacheScope } from '../../domain/cacheScopes';
 
+/**
+ * Where every bump is announced ("<scope> <version>"), in the step that makes it: a web process
+ * keeps the versions it heard (versionFeed.ts) for the reads it answers without asking Redis.
+ */
+export function cacheVersionChannel(): string {
+  return key(tag('cache'), 'versions-changed');
+}
+
 /** One hash tag for every scope (read together, bumped together) and the listing (shared/platform/listing/store.ts). */
 export function cacheVersionKey(scope: CacheScope): string {
   return key(tag('cache'), 'version', scope);
@@ -29,13 +37,16 @@ export function cacheVersionAtKey(scope: CacheScope): string {
   return key(tag('cache'), 'version-at', scope);
 }
 
-// KEYS: version, version-at of every scope (CACHE_SCOPES' order). ARGV: now (ms), then '1' for each scope to bump.
+// KEYS: version, version-at of every scope (CACHE_SCOPES' order). ARGV: now (ms), the channel,
+// then per scope: its name and '1' to bump it.
 const BUMP = luaScript(
   `
-for i = 2, #ARGV do
-  if ARGV[i] == '1' then
-    local v = redis.call('INCR', KEYS[2 * i - 3])
-    redis.call('SET', KEYS[2 * i - 2], v .. ' ' .. ARGV[1])
+for i = 3, #ARGV, 2 do
+  if ARGV[i + 1] == '1' then
+    local k = i - 2
+    local v = redis.call('INCR', KEYS[k])
+    redis.call('SET', KEYS[k + 1], v .. ' ' .. ARGV[1])
+    redis.call('PUBLISH', ARGV[2], ARGV[i] .. ' ' .. v)
   end
 end
 `,
@@ -46,7 +57,7 @@ end
 export async function bumpCacheVersion(...scopes: CacheScope[]): Promise<void> {
   if (!scopes.length) return;
   const keys = CACHE_SCOPES.flatMap((s) => [cacheVersionKey(s), cacheVersionAtKey(s)]);
-  await BUMP(redis(), ...keys, Date.now(), ...CACHE_SCOPES.map((s) => (scopes.includes(s) ? '1' : '0')));
+  await BUMP(redis(), ...keys, Date.now(), cacheVersionChannel(), ...CACHE_SCOPES.flatMap((s) => [s, scopes.includes(s) ? '1' : '0']));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cacheVersionAtKey, cacheVersionKey } from '../cache/versions';
+import { cacheVersionAtKey, cacheVersionChannel, cacheVersionKey } from '../cache/versions';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { isRecord } from '../../domain/records';
@@ -28,7 +28,7 @@ const bodyPrefix = () => `${key(tag('cache'), 'listing', getConfig().MONGODB_DB,
 const BODY_TTL_S = 24 * 3600;
 
 // KEYS: rows, events version, valid, updated, events version-at. ARGV: now (ms), the bodies' key
-// prefix, their time to live (s), then per event: id, partial row JSON, '1' when the event is
+// prefix, their time to live (s), the versions' channel (cacheVersionChannel), then per event: id, partial row JSON, '1' when the event is
 // inserted, how many body fields, those fields (name, JSON, ...). Returns the new version. Every
 // event named gets the new version as its `v` (what it serves changed). Its body follows: merged
 // only into the body of the row's previous version (a whole one; anything else is left behind,
@@ -38,7 +38,8 @@ const RECORD = luaScript(
 local new = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[4], ARGV[1])
 redis.call('SET', KEYS[5], new .. ' ' .. ARGV[1])
-local i = 4
+redis.call('PUBLISH', ARGV[4], 'events ' .. new)
+local i = 5
 while i <= #ARGV do
   local id, n = ARGV[i], tonumber(ARGV[i + 3])
   local cur = redis.call('HGET', KEYS[1], id)
@@ -154,7 +155,7 @@ export async function publishEventWrites(writes: { events: readonly Write[]; pri
     if (args.length === 0) return;
     const step = args;
     args = [];
-    await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, step);
+    await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, cacheVersionChannel(), step);
   };
   try {
     for (const [id, t] of touched) {
