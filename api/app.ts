@@ -40,18 +40,18 @@ export function v2Routers(app: AppContext): Router[] {
   return [mountRoutes(v2Routes(app.config), app)];
 }
 
-const CONTEXT = 'appContext';
+const contexts = new WeakMap<Express, AppContext>();
 
 /** The context an app made by createApp runs in (its server's front door answers in it: api/server.ts). */
 export function contextOf(app: Express): AppContext | undefined {
-  return app.locals[CONTEXT] as AppContext | undefined;
+  return contexts.get(app);
 }
 
 /** The HTTP app, its routes and metering running in `ctx` (the process's context unless a test gives one). */
 export function createApp(ctx: AppContext = processContext()): Express {
   const cfg = ctx.config;
   const app = express();
-  app.locals[CONTEXT] = ctx;
+  contexts.set(app, ctx);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');

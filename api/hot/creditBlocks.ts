@@ -96,6 +96,8 @@ function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number)
     const r = await takeBlock(hash, { tokens, price: priced.credits, ref, lifetimeMs: BLOCK_LIFETIME_MS });
     if ('refused' in r) {
       blockStats.refused++;
+      // A key not checked yet (or a balance not seeded yet): the router's metering is doing it now.
+      if (r.refused === 'unknown' || r.refused === 'unseeded') return;
       refusedUntil.set(hash, Date.now() + REFUSED_MS);
       if (refusedUntil.size > 10_000) refusedUntil.clear();
       return;
@@ -103,7 +105,23 @@ function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number)
     const t = r.taken;
     blockStats.taken++;
     // Its life counted from before the take: the Redis mark a revoke waits on outlives it.
-    blocks.set(hash, { hash, accountId: t.accountId, keyId: t.keyId, ref, member: t.member, held: t.credits, credits: t.credits, tokens: t.tokens, until: sentAt + BLOCK_LIFETIME_MS, balance: t.balance, remaining: t.remaining, spent: 0, spends: new Map(), steps: 0, closing: false });
+    blocks.set(hash, {
+      hash,
+      accountId: t.accountId,
+      keyId: t.keyId,
+      ref,
+      member: t.member,
+      held: t.credits,
+      credits: t.credits,
+      tokens: t.tokens,
+      until: sentAt + BLOCK_LIFETIME_MS,
+      balance: t.balance,
+      remaining: t.remaining,
+      spent: 0,
+      spends: new Map(),
+      steps: 0,
+      closing: false,
+    });
     startTimer();
     void afterDebit(ctx, t.accountId, { balance: t.balance, topUpSeq: t.topUpSeq }).catch(() => undefined);
   })()

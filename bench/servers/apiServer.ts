@@ -28,7 +28,18 @@ async function main(): Promise<void> {
     if (m.cmd === 'stats') {
       const loopMs = { loopP99Ms: Math.round(loop.percentile(99) / 1e6), loopMaxMs: Math.round(loop.max / 1e6) };
       const cpu = process.cpuUsage();
-      process.send!({ stats: { ...cacheStats, hot: hotStats.served, fromBlocks: hotStats.fromBlocks, blocksTaken: blockStats.taken, blockSteps: blockStats.steps, ...loopMs, rssMb: Math.round(process.memoryUsage().rss / 1e6), cpuUs: cpu.user + cpu.system } });
+      process.send!({
+        stats: {
+          ...cacheStats,
+          hot: hotStats.served,
+          fromBlocks: hotStats.fromBlocks,
+          blocksTaken: blockStats.taken,
+          blockSteps: blockStats.steps,
+          ...loopMs,
+          rssMb: Math.round(process.memoryUsage().rss / 1e6),
+          cpuUs: cpu.user + cpu.system,
+        },
+      });
     }
   });
 }

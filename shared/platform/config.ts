@@ -127,7 +127,12 @@ export const CONFIG_VARS = {
     description:
       "With HOT_READS: a web process takes a live key's requests in small blocks (rate tokens and their credits in one Redis step) and answers the reads it holds from memory, with no Redis round trip per request; what it spent is charged in batches every few milliseconds (docs/metering.md). false: every request is checked and debited on its own.",
   },
-  BLOCK_RESERVE_CREDITS: integer('1000', 0, 1000000000, 'No credit block is taken from a balance below this: near the bottom every request is debited on its own, so the last credits are served and refused exactly.'),
+  BLOCK_RESERVE_CREDITS: integer(
+    '1000',
+    0,
+    1000000000,
+    'No credit block is taken from a balance below this: near the bottom every request is debited on its own, so the last credits are served and refused exactly.',
+  ),
   THEODDSAPI_URL: { type: 'string', default: 'https://api.the-odds-api.com', pattern: '^https?://.+', description: 'The Odds API v4 base URL.' },
   THEODDSAPI_KEY: { type: 'string', default: '', secret: true, description: 'The Odds API key (required when PROVIDERS includes theoddsapi).' },
   THEODDSAPI_SPORTS: { type: 'list', default: 'soccer_epl,basketball_nba', description: 'The Odds API sport keys to poll, comma-separated (all = every active sport we carry; each costs quota).' },
