@@ -53,7 +53,7 @@ interface Block {
 export const blockStats = { taken: 0, served: 0, steps: 0, closed: 0, refused: 0 };
 
 const blocks = new Map<string, Block>();
-const asking = new Set<string>();
+const asking = new Map<string, Promise<void>>();
 const refusedUntil = new Map<string, number>();
 let timer: NodeJS.Timeout | undefined;
 let flushing: Promise<void> | undefined;
@@ -83,8 +83,7 @@ export function spendFromBlock(ctx: AppContext, hash: string, priced: Priced): G
 
 function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number): void {
   if (!ctx.config.CREDIT_BLOCKS || asking.has(hash) || (refusedUntil.get(hash) ?? 0) > now) return;
-  asking.add(hash);
-  void (async () => {
+  const taking = (async () => {
     const old = blocks.get(hash);
     if (old) {
       old.closing = true;
@@ -127,6 +126,7 @@ function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number)
   })()
     .catch((err: unknown) => ctx.log({ component: 'metering' }).warn({ err: err instanceof Error ? err.message : String(err) }, 'taking a credit block failed'))
     .finally(() => asking.delete(hash));
+  asking.set(hash, taking);
 }
 
 function startTimer(): void {
@@ -210,6 +210,8 @@ async function retryLater(): Promise<void> {
 
 /** Ends every block: what was spent charged, the rest given back (a stopping process, tests). */
 export async function closeBlocks(): Promise<void> {
+  // A take in flight lands a block: wait for it, then close it with the others.
+  while (asking.size) await Promise.all([...asking.values()]);
   for (const b of blocks.values()) b.closing = true;
   await flushBlocks();
   while (flushing || blocks.size) await flushBlocks();
