@@ -63,6 +63,13 @@ export interface Grant {
   remaining: number;
 }
 
+/** Credits of the account this process holds in blocks, unspent: the per-request answers count them in X-Credits-Remaining too. */
+export function unspentInBlocks(accountId: string): number {
+  let n = 0;
+  for (const b of blocks.values()) if (b.accountId === accountId && !b.closing) n += b.credits;
+  return n;
+}
+
 /** Spends one request at `priced` from the key's block; undefined (and a block asked for) when it cannot. */
 export function spendFromBlock(ctx: AppContext, hash: string, priced: Priced): Grant | undefined {
   const b = blocks.get(hash);
@@ -86,8 +93,10 @@ function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number)
   const taking = (async () => {
     const old = blocks.get(hash);
     if (old) {
+      // Closed (its spending charged, the rest given back) before the next takes its place; a
+      // flush already in flight did not see it closing, so it may take a second one.
       old.closing = true;
-      await flushBlocks();
+      while (blocks.get(hash) === old) await flushBlocks();
     }
     const sentAt = Date.now();
     const tokens = Math.max(1, Math.min(MAX_TOKENS, Math.ceil(ctx.config.RATE_LIMIT_LIVE_RPS * BLOCK_SECONDS)));

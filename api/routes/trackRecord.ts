@@ -30,7 +30,8 @@ export function trackRecordRoutes(): Route[] {
       query: trackRecordQuery,
       messages: { days: DAYS_MESSAGE },
       response: trackRecordResponses.trackRecord,
-      handler: async ({ query: q, json, app }) => json(await trackRecordReport(app, q)),
+      // Its window ends at the world's now: a page lives at most CACHE_TTL_S, and ends with every settlement and link (`ai`).
+      handler: ({ query: q, cached, app }) => cached('track-record', q, ['ai'], () => trackRecordReport(app, q)),
     }),
     route({
       path: '/ai/track-record/chart.svg',
@@ -59,7 +60,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: chainQuery,
       response: trackRecordResponses.trackRecordChain,
-      handler: async ({ query: q, json, app }) => json(await chainPage(app, q.from, q.limit)),
+      handler: ({ query: q, cached, app }) => cached('track-record-chain', q, ['ai'], () => chainPage(app, q.from, q.limit)),
     }),
     route({
       path: '/ai/track-record/heads',
@@ -71,7 +72,7 @@ export function trackRecordRoutes(): Route[] {
       auth: 'key',
       query: chainHeadsQuery,
       response: trackRecordResponses.trackRecordHeads,
-      handler: async ({ query: q, json, app }) => json(await publishedHeads(app, q.limit)),
+      handler: ({ query: q, cached, app }) => cached('track-record-heads', q, ['ai'], () => publishedHeads(app, q.limit)),
     }),
     route({
       path: '/ai/track-record/{recommendationId}/proof',

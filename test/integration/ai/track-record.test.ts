@@ -1,3 +1,4 @@
+import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
@@ -315,6 +316,8 @@ describe('track record: the commitments chain and its endpoints', function () {
     const tampered = victim!.record.replace('"odds":2.5', '"odds":3.5');
     expect(tampered).to.not.equal(victim!.record);
     await raw('commitments').updateOne({ _id: victim!.seq } as never, { $set: { record: tampered } });
+    // Chain pages are served from the page cache: an edit behind the API's back shows once the page turns over (the next `ai` bump, or CACHE_TTL_S).
+    await bumpCacheVersion('ai');
     const bad = await cli('verify-record', '--url', api.url, '--key', api.key!, '--proofs', '0');
     expect(bad.code).to.equal(1);
     expect(bad.out).to.include(`CHAIN BROKEN at link ${victim!.seq}`);
