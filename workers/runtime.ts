@@ -1,4 +1,3 @@
-import { setPriority } from 'node:os';
 import type { Worker } from 'bullmq';
 import { getConfig, getConfigOrExit } from '../shared/platform/config';
 import { closeQueues } from '../shared/platform/queues/client';
@@ -62,18 +61,8 @@ export async function runServices(processName: string, starters: Starter[]): Pro
 }
 
 /** Entry point of a Procfile process: config first (fail fast), then services, then signals. */
-/** The processes whose work can wait for a reader: on a shared machine they yield the CPU to the API and ingest. */
-const BACKGROUND = new Set(['ai', 'settlement']);
-
 export function main(processName: string, starters: Starter[]): void {
   const cfg = getConfigOrExit();
-  if (BACKGROUND.has(processName) && cfg.BACKGROUND_NICE > 0) {
-    try {
-      setPriority(cfg.BACKGROUND_NICE);
-    } catch (err) {
-      logger().warn({ err: (err as Error).message }, 'the background priority could not be set');
-    }
-  }
   runServices(processName, starters)
     .then(({ stopAll }) => {
       const onSignal = (signal: string) => {

@@ -121,12 +121,6 @@ export const CONFIG_VARS = {
     description:
       "Answers a live key's metered GET of a URL the router already answered from the page cache ahead of the router (its routing and validation skipped; key check, debit, versions and headers as on the routed path). false: every request goes through the router.",
   },
-  BACKGROUND_NICE: integer(
-    '10',
-    0,
-    19,
-    'Niceness of the ai and settlement processes (their work can wait): on a machine shared with the web and ingest processes, the scheduler gives readers and polls the CPU first. 0: the same priority as the others.',
-  ),
   CREDIT_BLOCKS: {
     type: 'boolean',
     default: 'true',
