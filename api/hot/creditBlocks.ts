@@ -65,10 +65,23 @@ export interface Grant {
 
 /** Credits of the account this process holds in blocks, unspent: the per-request answers count them in X-Credits-Remaining too. */
 export function unspentInBlocks(accountId: string): number {
-  let n = 0;
-  for (const b of blocks.values()) if (b.accountId === accountId && !b.closing) n += b.credits;
+  let n = givingBack.get(accountId) ?? 0;
+  for (const b of blocks.values()) if (b.accountId === accountId) n += b.credits;
   return n;
 }
+
+/** The balance a per-request step of the account just read: the blocks' answers count from it on. */
+export function noteBalance(accountId: string, balance: number): void {
+  for (const b of blocks.values()) if (b.accountId === accountId) b.balance = balance;
+}
+
+/** Credits of closing blocks on their way back to the balance (a step in flight). */
+const givingBack = new Map<string, number>();
+const addGivingBack = (accountId: string, n: number) => {
+  const left = (givingBack.get(accountId) ?? 0) + n;
+  if (left) givingBack.set(accountId, left);
+  else givingBack.delete(accountId);
+};
 
 /** Spends one request at `priced` from the key's block; undefined (and a block asked for) when it cannot. */
 export function spendFromBlock(ctx: AppContext, hash: string, priced: Priced): Grant | undefined {
@@ -174,9 +187,11 @@ async function flushOnce(): Promise<void> {
     }
     return;
   }
+  for (const s of steps) if (s.step.back) addGivingBack(s.step.accountId, s.step.back);
   try {
     await spendBlocks(steps.map((s) => s.step));
   } catch {
+    for (const s of steps) if (s.step.back) addGivingBack(s.step.accountId, -s.step.back);
     // Not known to be applied: the same steps again next time (applied once: their ids).
     pendingRetries.push(...steps.map((s) => s.step));
     void retryLater();
@@ -184,6 +199,7 @@ async function flushOnce(): Promise<void> {
   }
   blockStats.steps += steps.length;
   for (const s of steps) {
+    if (s.step.back) addGivingBack(s.step.accountId, -s.step.back);
     if (s.step.nextMember) {
       s.block.member = s.step.nextMember;
       s.block.held -= s.spent;

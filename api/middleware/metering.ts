@@ -6,7 +6,7 @@ import { testBalanceOf } from '../../shared/platform/billing/credits';
 import { debitOfAdmission, nextRef, settleRequest, type Debit } from '../../shared/app/billing/metering';
 import type { AppContext } from '../../shared/app/context';
 import { ApiError } from '../errors';
-import { unspentInBlocks } from '../hot/creditBlocks';
+import { noteBalance, unspentInBlocks } from '../hot/creditBlocks';
 
 /**
  * Metering for every /v2 route, in two steps. A request is priced by its path from the cost table
@@ -123,7 +123,10 @@ export async function admit(ctx: AppContext, res: Response, priced: Priced, acce
   if (access.admission) {
     debit = await debitOfAdmission(ctx, { accountId, cost: priced.credits, ref }, access.admission);
     // What the client reads is the account's credits, this process's blocks included (creditBlocks.ts).
-    if (debit.ok) debit = { ...debit, balance: debit.balance + unspentInBlocks(accountId) };
+    if (debit.ok) {
+      noteBalance(accountId, debit.balance);
+      debit = { ...debit, balance: debit.balance + unspentInBlocks(accountId) };
+    }
     if (debit.ok) {
       const d = debit;
       const charged = chargeOnHeaders(res, d.balance, priced.credits);

@@ -1,5 +1,5 @@
 import { CACHE_SCOPES, type CacheScope } from '../../domain/cacheScopes';
-import { luaScript } from '../db/luaScript';
+import { luaScript, replyList } from '../db/luaScript';
 import { key, redis, tag } from '../db/redis';
 
 /**
@@ -27,6 +27,21 @@ export function cacheVersionChannel(): string {
   return key(tag('cache'), 'versions-changed');
 }
 
+const bumpedHere = new Set<(scope: CacheScope, version: string) => void>();
+
+/**
+ * Told of every bump this process makes, as it returns (versionFeed.ts): a read this process
+ * answers after its own write sees the write, whenever the announcement arrives.
+ */
+export function onBumpHere(listener: (scope: CacheScope, version: string) => void): void {
+  bumpedHere.add(listener);
+}
+
+/** A bump this process made: its listeners told. */
+export function bumpedInThisProcess(scope: CacheScope, version: string): void {
+  for (const l of bumpedHere) l(scope, version);
+}
+
 /** One hash tag for every scope (read together, bumped together) and the listing (shared/platform/listing/store.ts). */
 export function cacheVersionKey(scope: CacheScope): string {
   return key(tag('cache'), 'version', scope);
@@ -38,17 +53,21 @@ export function cacheVersionAtKey(scope: CacheScope): string {
 }
 
 // KEYS: version, version-at of every scope (CACHE_SCOPES' order). ARGV: now (ms), the channel,
-// then per scope: its name and '1' to bump it.
+// then per scope: its name and '1' to bump it. Returns each bumped scope and its new version.
 const BUMP = luaScript(
   `
+local out = {}
 for i = 3, #ARGV, 2 do
   if ARGV[i + 1] == '1' then
     local k = i - 2
     local v = redis.call('INCR', KEYS[k])
     redis.call('SET', KEYS[k + 1], v .. ' ' .. ARGV[1])
     redis.call('PUBLISH', ARGV[2], ARGV[i] .. ' ' .. v)
+    out[#out + 1] = ARGV[i]
+    out[#out + 1] = v
   end
 end
+return out
 `,
   CACHE_SCOPES.length * 2,
 );
@@ -57,7 +76,8 @@ end
 export async function bumpCacheVersion(...scopes: CacheScope[]): Promise<void> {
   if (!scopes.length) return;
   const keys = CACHE_SCOPES.flatMap((s) => [cacheVersionKey(s), cacheVersionAtKey(s)]);
-  await BUMP(redis(), ...keys, Date.now(), cacheVersionChannel(), ...CACHE_SCOPES.flatMap((s) => [s, scopes.includes(s) ? '1' : '0']));
+  const bumped = replyList(await BUMP(redis(), ...keys, Date.now(), cacheVersionChannel(), ...CACHE_SCOPES.flatMap((s) => [s, scopes.includes(s) ? '1' : '0'])));
+  for (let i = 0; i < bumped.length; i += 2) bumpedInThisProcess(bumped[i] as CacheScope, String(bumped[i + 1]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cacheVersionAtKey, cacheVersionChannel, cacheVersionKey } from '../cache/versions';
+import { bumpedInThisProcess, cacheVersionAtKey, cacheVersionChannel, cacheVersionKey } from '../cache/versions';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
 import { isRecord } from '../../domain/records';
@@ -155,7 +155,8 @@ export async function publishEventWrites(writes: { events: readonly Write[]; pri
     if (args.length === 0) return;
     const step = args;
     args = [];
-    await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, cacheVersionChannel(), step);
+    const version = await RECORD(redis(), rowsKey(), cacheVersionKey('events'), validKey(), updatedKey(), cacheVersionAtKey('events'), now, bodyPrefix(), BODY_TTL_S, cacheVersionChannel(), step);
+    bumpedInThisProcess('events', String(version));
   };
   try {
     for (const [id, t] of touched) {
