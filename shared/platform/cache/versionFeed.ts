@@ -68,7 +68,16 @@ export function startVersionFeed(): void {
   }
   const client = createRedis('versions', { enableAutoPipelining: false });
   const reader = createRedis('versions-read', { enableAutoPipelining: false });
-  const f: Feed = { channel, client, reader, versions: undefined, subscribed: false, heard: new Map(), lastHeard: new Map(), timer: setInterval(() => void refresh(f).catch(() => undefined), REFRESH_MS) };
+  const f: Feed = {
+    channel,
+    client,
+    reader,
+    versions: undefined,
+    subscribed: false,
+    heard: new Map(),
+    lastHeard: new Map(),
+    timer: setInterval(() => void refresh(f).catch(() => undefined), REFRESH_MS),
+  };
   f.timer.unref();
   feed = f;
   const forget = () => {
