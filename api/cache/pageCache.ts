@@ -231,7 +231,6 @@ const COMPRESS_MIN_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
-/** The encoding to send for an Accept-Encoding header (pure): brotli, else gzip, unless refused with q=0. */
 const encodingOf = new Map<string, Encoding>();
 
 /** preferredEncoding of a header, remembered (clients send a handful of distinct values). */
@@ -246,6 +245,7 @@ function encodingFor(header: string | undefined): Encoding {
   return e;
 }
 
+/** The encoding to send for an Accept-Encoding header (pure): brotli, else gzip, unless refused with q=0. */
 export function preferredEncoding(header: string | undefined): Encoding {
   const accepted = new Map<string, number>();
   for (const part of String(header ?? '').split(',')) {

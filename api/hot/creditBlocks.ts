@@ -12,22 +12,20 @@ import { spendBlocks, takeBlock, type BlockCharge, type BlockStep } from '../../
  * unspent credits. The first request of a key, and any request the block cannot pay, goes the
  * per-request way (the router's metering), which also asks for the next block.
  *
- * What a block's answer says: `X-Credits-Remaining` is the account's balance as of the block's
- * take (credits in other processes' blocks and in flight not counted) plus this block's unspent
- * credits; `X-RateLimit-Remaining` is the key's room after the take plus the block's unspent
- * tokens. Both are exact with one web process and no top-up since the take.
+ * What an answer says: `X-Credits-Remaining` is the account's balance as this process last read it
+ * in Redis plus its blocks' unspent credits (on every path: unspentInBlocks, noteBalance), exact
+ * with one web process; `X-RateLimit-Remaining` on a block's answer is the key's room after the
+ * take plus the block's unspent tokens (docs/metering.md "Credit blocks").
  */
 
 /** A block's tokens are spent within this (a revoke waits it out: access.ts). */
-export const BLOCK_LIFETIME_MS = 1000;
+const BLOCK_LIFETIME_MS = 1000;
 /** A block holds about this much of the key's rate (never more than MAX_TOKENS requests). */
 const BLOCK_SECONDS = 0.25;
 const MAX_TOKENS = 2000;
 const FLUSH_MS = 20;
 /** After a refused take, the key is not asked for a block again for this long. */
 const REFUSED_MS = 1000;
-
-type Spend = BlockCharge;
 
 interface Block {
   hash: string;
@@ -44,13 +42,13 @@ interface Block {
   remaining: number;
   spent: number;
   /** By price entry: the route's Priced is one object, so no key is built per request. */
-  spends: Map<Priced, Spend>;
+  spends: Map<Priced, BlockCharge>;
   steps: number;
   closing: boolean;
 }
 
 /** Counters for tests and benches. */
-export const blockStats = { taken: 0, served: 0, steps: 0, closed: 0, refused: 0 };
+export const blockStats = { taken: 0, steps: 0 };
 
 const blocks = new Map<string, Block>();
 const asking = new Map<string, Promise<void>>();
@@ -58,7 +56,7 @@ const refusedUntil = new Map<string, number>();
 let timer: NodeJS.Timeout | undefined;
 let flushing: Promise<void> | undefined;
 
-export interface Grant {
+interface Grant {
   balance: number;
   remaining: number;
 }
@@ -97,7 +95,6 @@ export function spendFromBlock(ctx: AppContext, hash: string, priced: Priced): G
   const s = b.spends.get(priced);
   if (s) s.requests++;
   else b.spends.set(priced, { keyId: b.keyId, endpoint: priced.id, price: priced.credits, requests: 1, ref: nextRef(), at: now });
-  blockStats.served++;
   return { balance: b.balance + b.credits, remaining: b.remaining + b.tokens };
 }
 
@@ -116,7 +113,6 @@ function askForBlock(ctx: AppContext, hash: string, priced: Priced, now: number)
     const ref = nextRef();
     const r = await takeBlock(hash, { tokens, price: priced.credits, ref, lifetimeMs: BLOCK_LIFETIME_MS });
     if ('refused' in r) {
-      blockStats.refused++;
       // A key not checked yet (or a balance not seeded yet): the router's metering is doing it now.
       if (r.refused === 'unknown' || r.refused === 'unseeded') return;
       refusedUntil.set(hash, Date.now() + REFUSED_MS);
@@ -158,23 +154,21 @@ function startTimer(): void {
 }
 
 /** One step for every block with something to say: its spending, or its end. */
-export function flushBlocks(): Promise<void> {
+function flushBlocks(): Promise<void> {
   flushing ??= flushOnce().finally(() => (flushing = undefined));
   return flushing;
 }
 
 async function flushOnce(): Promise<void> {
   const now = Date.now();
-  const steps: { block: Block; step: BlockStep; spent: number; spends: Spend[] }[] = [];
+  const steps: { block: Block; step: BlockStep }[] = [];
   for (const b of blocks.values()) {
     if (now >= b.until || b.tokens < 1) b.closing = true;
     if (!b.spent && !b.closing) continue;
-    const spends = [...b.spends.values()];
-    const spent = b.spent;
-    const left = b.held - spent;
+    const left = b.held - b.spent;
     const id = `${b.ref}.${b.steps}`;
     const nextMember = b.closing ? '' : `${b.accountId}|${id}|${left}`;
-    steps.push({ block: b, spent, spends, step: { id, member: b.member, nextMember, accountId: b.accountId, spent, back: b.closing ? left : 0, charges: spends } });
+    steps.push({ block: b, step: { id, member: b.member, nextMember, accountId: b.accountId, spent: b.spent, back: b.closing ? left : 0, charges: [...b.spends.values()] } });
     b.spent = 0;
     b.spends = new Map();
     b.steps++;
@@ -191,19 +185,18 @@ async function flushOnce(): Promise<void> {
   try {
     await spendBlocks(steps.map((s) => s.step));
   } catch {
-    for (const s of steps) if (s.step.back) addGivingBack(s.step.accountId, -s.step.back);
     // Not known to be applied: the same steps again next time (applied once: their ids).
     pendingRetries.push(...steps.map((s) => s.step));
     void retryLater();
     return;
+  } finally {
+    for (const s of steps) if (s.step.back) addGivingBack(s.step.accountId, -s.step.back);
   }
   blockStats.steps += steps.length;
-  for (const s of steps) {
-    if (s.step.back) addGivingBack(s.step.accountId, -s.step.back);
-    if (s.step.nextMember) {
-      s.block.member = s.step.nextMember;
-      s.block.held -= s.spent;
-    } else blockStats.closed++;
+  for (const { block, step } of steps) {
+    if (!step.nextMember) continue;
+    block.member = step.nextMember;
+    block.held -= step.spent;
   }
 }
 
@@ -238,8 +231,9 @@ export async function closeBlocks(): Promise<void> {
   // A take in flight lands a block: wait for it, then close it with the others.
   while (asking.size) await Promise.all([...asking.values()]);
   for (const b of blocks.values()) b.closing = true;
-  await flushBlocks();
-  while (flushing || blocks.size) await flushBlocks();
+  // A flush in flight may have begun before they were closing: flush until none is left.
+  do await flushBlocks();
+  while (blocks.size);
   while (pendingRetries.length || retrying) await new Promise((r) => setTimeout(r, 50));
 }
 

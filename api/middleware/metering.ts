@@ -125,10 +125,8 @@ export async function admit(ctx: AppContext, res: Response, priced: Priced, acce
     // What the client reads is the account's credits, this process's blocks included (creditBlocks.ts).
     if (debit.ok) {
       noteBalance(accountId, debit.balance);
-      debit = { ...debit, balance: debit.balance + unspentInBlocks(accountId) };
-    }
-    if (debit.ok) {
-      const d = debit;
+      const d = { ...debit, balance: debit.balance + unspentInBlocks(accountId) };
+      debit = d;
       const charged = chargeOnHeaders(res, d.balance, priced.credits);
       res.once('close', () => settleRequest(ctx, { accountId, keyId, ref: d.ref, hold: d.hold, at: d.at, cost: priced.credits, endpoint: priced.id, charged: charged() }));
     }

@@ -71,7 +71,7 @@ return {1, v, tokens, credits, bal, remaining, tonumber(redis.call('HGET', balKe
   1,
 );
 
-export interface TakenBlock {
+interface TakenBlock {
   keyId: string;
   accountId: string;
   tokens: number;
@@ -84,7 +84,7 @@ export interface TakenBlock {
   member: string;
 }
 
-export type TakeOutcome = { taken: TakenBlock } | { refused: string };
+type TakeOutcome = { taken: TakenBlock } | { refused: string };
 
 /** Takes a block of up to `tokens` requests at `price` for the live key `hash`. */
 export async function takeBlock(hash: string, want: { tokens: number; price: number; ref: string; lifetimeMs: number }): Promise<TakeOutcome> {

@@ -33,9 +33,6 @@ interface Feed {
 
 let feed: Feed | undefined;
 
-/** Announcements applied, full reads applied (tests, benches). */
-export const versionFeedStats = { announcements: 0, refreshes: 0 };
-
 function isScope(s: string): s is CacheScope {
   return (CACHE_SCOPES as readonly string[]).includes(s);
 }
@@ -54,7 +51,6 @@ async function refresh(f: Feed): Promise<void> {
   // An announcement heard while the read was in flight is at least as new as what it read.
   CACHE_SCOPES.forEach((scope, i) => next.set(scope, f.heard.get(scope) === asked.get(scope) ? (values[i] ?? '0') : f.lastHeard.get(scope)!));
   f.versions = next;
-  versionFeedStats.refreshes++;
 }
 
 /** Starts listening (idempotent); the versions are known once the subscription and a first read stand. */
@@ -110,7 +106,6 @@ function hear(f: Feed, scope: CacheScope, version: string): void {
   f.lastHeard.set(scope, version);
   if (!f.versions) return;
   f.versions.set(scope, version);
-  versionFeedStats.announcements++;
 }
 
 // This process's own bumps are known as they return, before their announcement comes back.
