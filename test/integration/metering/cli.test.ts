@@ -10,38 +10,55 @@ describe('operator CLI', function () {
   this.timeout(90000);
   before(connectMongo);
 
-  it('happy: account, keys, credits, balance with usage, auto-recharge, revoke (human and --json)', async () => {
-    const acct = await cli('create-account', '--name', 'CLI Test', '--json');
-    expect(acct.code).to.equal(0);
-    expect(acct.json).to.include({ name: 'CLI Test', balance: 500 });
-    const id = acct.json.id;
-    const key = await cli('create-key', '--account', id, '--name', 'bot', '--mode', 'test', '--json');
-    expect(key.code).to.equal(0);
-    expect(key.json.key).to.match(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(await findApiKeyByHash(hashKey(key.json.key))).to.not.equal(null);
-    const human = await cli('create-key', '--account', id, '--name', 'live bot');
-    expect(human.code).to.equal(0);
-    expect(human.out)
-      .to.match(/sk_live_[0-9A-Za-z]{32}/)
-      .and.match(/only time the key is shown/);
-    const list = await cli('list-keys', '--account', id, '--json');
-    expect(list.json.map((k: { name: string }) => k.name).sort()).to.deep.equal(['bot', 'live bot']);
-    expect(list.out).to.not.include(key.json.key);
-    const add = await cli('add-credits', '--account', id, '--package', '100000', '--json');
-    expect(add.json).to.include({ credits: 100000, balance: 100500, priceCents: 4500 });
-    const auto = await cli('set-auto-recharge', '--account', id, '--threshold', '1000', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'cus_cliTest01', '--json');
-    expect(auto.code).to.equal(0);
-    const bal = await cli('balance', '--account', id, '--json');
-    expect(bal.json).to.deep.include({ balance: 100500 });
-    expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: 'cus_cliTest01' });
-    const humanBal = await cli('balance', '--account', id);
-    expect(humanBal.out)
-      .to.match(/balance 100500 credits/)
-      .and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
-    expect((await cli('clear-auto-recharge', '--account', id, '--json')).json).to.include({ enabled: false });
-    const revoked = await cli('revoke-key', '--key', key.json.id, '--json');
-    expect(revoked.json).to.include({ id: key.json.id, alreadyRevoked: false });
-    expect((await cli('revoke-key', '--key', key.json.id, '--json')).json).to.include({ alreadyRevoked: true });
+  // One account through the life an operator gives it, a step per test: each spawn is a whole
+  // process (about 1.4 s on an idle 2-core host, several times that beside a parallel suite).
+  describe('happy: an account from creation to a revoked key (human and --json)', () => {
+    let id: string;
+    let testKey: { id: string; key: string };
+
+    it('create-account gives the free credits', async () => {
+      const acct = await cli('create-account', '--name', 'CLI Test', '--json');
+      expect(acct.code).to.equal(0);
+      expect(acct.json).to.include({ name: 'CLI Test', balance: 500 });
+      id = acct.json.id;
+    });
+
+    it('create-key shows the key once, stores it hashed; list-keys never shows it', async () => {
+      const key = await cli('create-key', '--account', id, '--name', 'bot', '--mode', 'test', '--json');
+      expect(key.code).to.equal(0);
+      expect(key.json.key).to.match(/^sk_test_[0-9A-Za-z]{32}$/);
+      expect(await findApiKeyByHash(hashKey(key.json.key))).to.not.equal(null);
+      testKey = key.json;
+      const human = await cli('create-key', '--account', id, '--name', 'live bot');
+      expect(human.code).to.equal(0);
+      expect(human.out)
+        .to.match(/sk_live_[0-9A-Za-z]{32}/)
+        .and.match(/only time the key is shown/);
+      const list = await cli('list-keys', '--account', id, '--json');
+      expect(list.json.map((k: { name: string }) => k.name).sort()).to.deep.equal(['bot', 'live bot']);
+      expect(list.out).to.not.include(key.json.key);
+    });
+
+    it('add-credits, set-auto-recharge and balance agree (human and --json)', async () => {
+      const add = await cli('add-credits', '--account', id, '--package', '100000', '--json');
+      expect(add.json).to.include({ credits: 100000, balance: 100500, priceCents: 4500 });
+      const auto = await cli('set-auto-recharge', '--account', id, '--threshold', '1000', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'cus_cliTest01', '--json');
+      expect(auto.code).to.equal(0);
+      const bal = await cli('balance', '--account', id, '--json');
+      expect(bal.json).to.deep.include({ balance: 100500 });
+      expect(bal.json.autoRecharge).to.include({ enabled: true, threshold: 1000, packageCredits: 20000, paymentMethod: 'pm_card_visa', customer: 'cus_cliTest01' });
+      const humanBal = await cli('balance', '--account', id);
+      expect(humanBal.out)
+        .to.match(/balance 100500 credits/)
+        .and.match(/auto-recharge: on, below 1000 buy 20000 with pm_card_visa/);
+      expect((await cli('clear-auto-recharge', '--account', id, '--json')).json).to.include({ enabled: false });
+    });
+
+    it('revoke-key revokes once and says so the second time', async () => {
+      const revoked = await cli('revoke-key', '--key', testKey.id, '--json');
+      expect(revoked.json).to.include({ id: testKey.id, alreadyRevoked: false });
+      expect((await cli('revoke-key', '--key', testKey.id, '--json')).json).to.include({ alreadyRevoked: true });
+    });
   });
 
   it('happy: demo-key prints a working key and is idempotent', async () => {
@@ -85,26 +102,32 @@ describe('operator CLI', function () {
       });
     }
 
-    it('bad values of a real account name the argument', async () => {
-      const id = (await cli('create-account', '--name', 'Bad args', '--json')).json.id;
-      for (const [args, message] of [
-        [['add-credits', '--account', id, '--package', '12345'], /--package: must be one of 20000, 100000, 500000, 2000000/],
-        [['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
-        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
-        [['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
+    describe('bad values of a real account name the argument', () => {
+      let id = '';
+      before(async () => {
+        id = (await cli('create-account', '--name', 'Bad args', '--json')).json.id;
+      });
+      const cases: [(id: string) => string[], RegExp][] = [
+        [(id) => ['add-credits', '--account', id, '--package', '12345'], /--package: must be one of 20000, 100000, 500000, 2000000/],
+        [(id) => ['create-key', '--account', id, '--name', 'k', '--mode', 'prod'], /--mode: must be live or test/],
+        [(id) => ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', '4242424242424242'], /--payment-method: must be a gateway payment method id/],
+        [(id) => ['set-auto-recharge', '--account', id, '--threshold', '0', '--package', '20000', '--payment-method', 'pm_card_visa'], /--threshold: must be an integer from 1/],
         [
-          ['set-auto-recharge', '--account', id, '--threshold', '20000', '--package', '20000', '--payment-method', 'pm_card_visa'],
+          (id) => ['set-auto-recharge', '--account', id, '--threshold', '20000', '--package', '20000', '--payment-method', 'pm_card_visa'],
           /--threshold: must be an integer from 1 to 19999: below the package's 20000 credits/,
         ],
         [
-          ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'],
+          (id) => ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', 'acct_42'],
           /--customer: must be a gateway customer id \(cus_\.\.\.\)/,
         ],
-        [['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', ''], /--customer: must be a gateway customer id/],
-      ] as [string[], RegExp][]) {
-        const r = await cli(...args);
-        expect(r.code, args.join(' ')).to.equal(2);
-        expect(r.err).to.match(message);
+        [(id) => ['set-auto-recharge', '--account', id, '--threshold', '10', '--package', '20000', '--payment-method', 'pm_card_visa', '--customer', ''], /--customer: must be a gateway customer id/],
+      ];
+      for (const [argsOf, message] of cases) {
+        it(`${argsOf('<id>').join(' ')} exits 2 naming the argument`, async () => {
+          const r = await cli(...argsOf(id));
+          expect(r.code).to.equal(2);
+          expect(r.err).to.match(message);
+        });
       }
     });
 
