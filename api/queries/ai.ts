@@ -1,18 +1,11 @@
 import { worldNow } from '../../shared/platform/clock/worldClock';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/domain/ai/selection';
-import {
-  countRecommendationsWhere,
-  findFeaturedPicks,
-  findInsightsBatchByStart,
-  findInsightsByIds,
-  findRecommendationsPageNewestFirst,
-  type FeaturedPicksFilter,
-  type InsightsFilter,
-  type RecommendationsFilter,
-} from '../../shared/platform/db/repositories/ai';
+import { findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, type FeaturedPicksFilter, type InsightsFilter } from '../../shared/platform/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/platform/db/repositories/events';
 import { currentOpportunityRecommendations } from '../../shared/platform/opportunities/store';
+import { recommendationsPage } from '../../shared/platform/recommendations/store';
+import type { RowFilter } from '../../shared/domain/recommendations/rows';
 import { currentListing } from '../../shared/platform/listing/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
@@ -109,7 +102,8 @@ export async function valueOpportunities(q: Infer<typeof valueOpportunitiesQuery
 }
 
 export async function bettingRecommendations(q: Infer<typeof bettingRecommendationsQuery>): Promise<Body<'bettingRecommendations'>> {
-  const filter: RecommendationsFilter = { settled: q.settled, result: q.result || undefined, eventId: q.eventId || undefined, confidence: q.confidence || undefined };
-  const [count, recs] = await Promise.all([countRecommendationsWhere(filter), findRecommendationsPageNewestFirst(filter, q.page, q.limit)]);
-  return { data: recs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
+  const filter: RowFilter = { settled: q.settled, result: q.result || undefined, eventId: q.eventId || undefined, confidence: q.confidence || undefined };
+  // The read model the AI worker and settlement keep: no count or sort of the collection per page.
+  const { count, docs } = await recommendationsPage(filter, q.page, q.limit);
+  return { data: docs.map((r) => renderRecommendation(r, q.locale)), count, page: q.page, limit: q.limit };
 }

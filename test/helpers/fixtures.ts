@@ -9,6 +9,7 @@ import { betItemId, hasLine, marketId, marketTypesForSport, type MarketType } fr
 import type { LocalizedText, SportId } from '../../shared/domain/sports';
 import { renewProcessScope } from '../../shared/platform/processScope';
 import { forgetOpportunities } from '../../shared/platform/opportunities/store';
+import { forgetRecommendations } from '../../shared/platform/recommendations/store';
 
 type L = LocalizedText;
 const t = (en: string, es = en, pt = es): L => ({ en, es, pt });
@@ -402,6 +403,7 @@ export async function insertAiOutput(eventId: string, start: Date) {
     eventStartAt: start,
   };
   await insertSeedDocuments('recommendations', [rec]);
+  await forgetRecommendations(); // written behind the list's read model: its next reader rebuilds it
   await insertSeedDocuments('picks', [
     {
       _id: `pick-${eventId}`,
@@ -496,11 +498,13 @@ export async function insertSettledRecommendation(eventId: string): Promise<void
       reason: 'Final score 2-1',
     },
   ]);
+  await forgetRecommendations();
 }
 
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   await forgetOpportunities(); // the AI worker's read model of what was just removed
+  await forgetRecommendations();
   renewProcessScope(); // counts kept from the data just removed (shared/platform/processScope.ts)
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }

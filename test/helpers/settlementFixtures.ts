@@ -5,6 +5,7 @@
 import { findRecommendationsByIds } from '../../shared/platform/db/repositories/ai';
 import { findEventById } from '../../shared/platform/db/repositories/eventForms';
 import { insertSeedDocuments } from '../../shared/platform/db/repositories/fixtures';
+import { forgetRecommendations } from '../../shared/platform/recommendations/store';
 import type { ClosingLine } from '../../shared/domain/ingest/closing';
 import type { EventStats } from '../../shared/domain/stats';
 
@@ -132,6 +133,7 @@ export async function createRecommendations(eventId: string, bets: BetSpec[], ev
     ...(b.createdAt ? { createdAt: b.createdAt } : {}),
   }));
   await insertSeedDocuments('recommendations', docs);
+  await forgetRecommendations(); // written behind the list's read model: its next reader rebuilds it
   return docs.map((d) => d._id);
 }
 

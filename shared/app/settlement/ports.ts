@@ -20,7 +20,7 @@ export type SweepEventRow = Omit<SettlementEventRow, 'stats' | 'closingLine'>;
 export type LiveDataRow = StoredCounts & { _id: string; eventId: string };
 
 /** A recommendation as settlement grades it. */
-export type SettlementRecommendationRow = RecommendationRead & { eventId: string; eventStartAt: Date };
+export type SettlementRecommendationRow = RecommendationRead & { eventId: string; eventStartAt: Date; createdAt?: Date; confidence: string; settlementWrites?: number | null };
 
 /** A pick as settlement grades it. */
 export type SettlementPickRow = PickRead & { eventIds: string[] };
@@ -36,6 +36,8 @@ export interface SettlementStore {
   findRecommendations(eventIds: readonly string[]): Promise<SettlementRecommendationRow[]>;
   /** Each write conditional on its `expect`: matchedCount says how many found the document as read. */
   writeRecommendationResults(writes: readonly ResultWrite[]): Promise<{ matchedCount: number }>;
+  /** The recommendations as stored once graded, into the betting-recommendations read model (idempotent). */
+  publishRecommendations(recs: readonly SettlementRecommendationRow[]): Promise<void>;
   findPicks(eventIds: readonly string[]): Promise<SettlementPickRow[]>;
   findLegRecommendations(ids: readonly string[]): Promise<(LegRecommendation & { _id: string })[]>;
   findCancelledUnstartedEventIds(ids: readonly string[]): Promise<string[]>;

@@ -126,6 +126,8 @@ export async function settleEvents(ctx: AppContext, eventIds: readonly string[])
       (writes) => store.writeRecommendationResults(writes),
       (tags) => tags.forEach((t) => t.kind && (outcomeOf(t.eventId).recommendations[t.kind] += 1)),
     );
+    // As stored now, whether this run wrote them or a crashed one did: the list's read model hears of every grading.
+    await store.publishRecommendations(recs);
   }
 
   // 3. Picks with a leg on these events (a cancelled-before-start event voids its legs).

@@ -11,6 +11,7 @@ import {
 import { findEventById } from '../db/repositories/eventForms';
 import { publishStaged, recoverStaged, stageChanges } from '../feed/changeFeed';
 import { publishAnalysis, publishStarted } from '../opportunities/store';
+import { publishRecommendationRows } from '../recommendations/store';
 
 /** A recommendation as an analysis first writes it. */
 type NewRecommendation = RecommendationDraft & { createdAt: Date };
@@ -42,8 +43,8 @@ function recommendationChange(r: NewRecommendation): Change {
 }
 
 /**
- * Insert-only recommendations, each new one announced on the change feed once stored, at least
- * once: staged under the event's own source before the insert and published after it (the
+ * Insert-only recommendations, each in the betting-recommendations read model once stored (those
+ * found stored too), each new one announced on the change feed once stored, at least once: staged under the event's own source before the insert and published after it (the
  * feed's rule: never ahead of the store), and a batch a crash left staged is published by the
  * event's next insert. Those already stored are not announced again.
  */
@@ -51,10 +52,13 @@ async function insertAndAnnounce(docs: readonly NewRecommendation[]) {
   if (!docs.length) return [];
   const source = `ai:${docs[0].eventId}`;
   await recoverStaged(source);
-  const stored = new Set((await findRecommendationsByIds(docs.map((d) => d._id))).map((r) => String(r._id)));
+  const found = await findRecommendationsByIds(docs.map((d) => d._id));
+  const stored = new Set(found.map((r) => String(r._id)));
   const fresh = docs.filter((d) => !stored.has(d._id));
   await stageChanges(source, `${source}-${docs[0].createdAt.getTime()}`, fresh.map(recommendationChange));
   const written = await insertRecommendationsIfAbsent(docs.map((d) => ({ ...d })));
+  // What the store holds now, those found stored included: a retry after a crash before this line publishes them.
+  await publishRecommendationRows([...found, ...written], 'insert');
   await publishStaged(source);
   return written;
 }

@@ -18,6 +18,7 @@ import { findEventForCorrection, findEventsForSettlement, findSettlementEventsBy
 import { key, redis } from '../db/redis';
 import { appendChanges } from '../feed/changeFeed';
 import { tryWithLock } from '../locks';
+import { publishRecommendationRows } from '../recommendations/store';
 
 /**
  * Settlement's store (shared/app/settlement/ports.ts) on MongoDB and the change feed; the rollups'
@@ -29,6 +30,7 @@ export function settlementStore() {
     findLiveData: findLiveEventDataOfEvents,
     findRecommendations: findRecommendationsOfEventsForSettlement,
     writeRecommendationResults,
+    publishRecommendations: (recs: Parameters<typeof publishRecommendationRows>[0]) => publishRecommendationRows(recs, 'settlement'),
     findPicks: (eventIds: readonly string[]) => findPicksOfEventsForSettlement(eventIds),
     findLegRecommendations,
     findCancelledUnstartedEventIds,

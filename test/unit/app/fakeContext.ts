@@ -51,6 +51,8 @@ export class MemorySettlementStore implements SettlementStore {
   committed: { recommendationEventIds: string[]; pickEventIds: string[] }[] = [];
   changes: Change[] = [];
   firstSettlements: string[] = [];
+  /** What each run published to the betting-recommendations read model. */
+  published: SettlementRecommendationRow[][] = [];
   /** Runs before each recommendation write (e.g. another writer changing a document meanwhile). */
   beforeRecommendationWrite: () => void = () => undefined;
 
@@ -66,6 +68,9 @@ export class MemorySettlementStore implements SettlementStore {
   async writeRecommendationResults(writes: readonly ResultWrite[]) {
     this.beforeRecommendationWrite();
     return applyWrites(this.recommendations, writes);
+  }
+  async publishRecommendations(recs: readonly SettlementRecommendationRow[]) {
+    this.published.push(recs.map((r) => ({ ...r })));
   }
   async findPicks(ids: readonly string[]) {
     return this.picks.filter((p) => p.eventIds.some((id) => ids.includes(id))).map((p) => ({ ...p }));

@@ -19,6 +19,7 @@ function bet(ctx: FakeContext, id: string, eventId: string, code: '1' | 'X' | '2
     betTypeSysname: 'SOCCER_MATCH_RESULT',
     code,
     odds,
+    confidence: 'High',
     settled: false,
     settledVersion: null,
   });
@@ -41,6 +42,13 @@ describe('settle orchestrator (in-memory context)', () => {
     expect(ctx.settlement.changes.map((c) => [c.eventId, c.kind])).to.deep.equal([['e1', 'settled']]);
     expect(ctx.settlement.markers.get('e1')?.version).to.equal(0);
     expect(ctx.settlement.firstSettlements).to.deep.equal(['e1']);
+    // The list's read model hears of each bet as stored after its grading.
+    expect(ctx.settlement.published.map((run) => run.map((r) => [r._id, r.settled, r.result, r.settlementWrites]))).to.deep.equal([
+      [
+        ['r-home', true, 'won', 1],
+        ['r-away', true, 'lost', 1],
+      ],
+    ]);
   });
 
   it('happy: a re-run (a retried job) writes nothing twice', async () => {
@@ -52,6 +60,8 @@ describe('settle orchestrator (in-memory context)', () => {
     expect(again?.recommendations).to.deep.equal({ settled: 0, corrected: 0, confirmed: 0, errors: 0 });
     expect(ctx.settlement.recommendations[0]).to.include({ result: 'won', settlementWrites: 1 });
     expect(ctx.settlement.firstSettlements).to.deep.equal(['e1']); // the second marking is not a first settlement
+    // Published again as stored: a run that crashed between its write and its publish is made good by the retry.
+    expect(ctx.settlement.published.map((run) => run.map((r) => [r._id, r.result, r.settlementWrites]))).to.deep.equal([[['r-draw', 'won', 1]], [['r-draw', 'won', 1]]]);
   });
 
   it('happy: a corrected result (a new version) re-grades the settled bet and keeps its history', async () => {

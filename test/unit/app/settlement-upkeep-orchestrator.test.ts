@@ -22,7 +22,17 @@ function endedWithOpenBet(ctx: FakeContext, id: string, o: { endedAt?: Date; res
     resultVersion: o.resultVersion ?? 0,
     stats: { homeGoals: 1, awayGoals: 0 },
   });
-  ctx.settlement.recommendations.push({ _id: `${id}-r`, eventId: id, eventStartAt: KICKOFF, betTypeSysname: 'SOCCER_MATCH_RESULT', code: '1', odds: 2, settled: false, settledVersion: null });
+  ctx.settlement.recommendations.push({
+    _id: `${id}-r`,
+    eventId: id,
+    eventStartAt: KICKOFF,
+    betTypeSysname: 'SOCCER_MATCH_RESULT',
+    code: '1',
+    odds: 2,
+    confidence: 'High',
+    settled: false,
+    settledVersion: null,
+  });
 }
 
 /** A stored High rollup of the day, as another writer left it. */

@@ -86,23 +86,8 @@ export const Recommendation = defineModel('Recommendation', RecommendationSchema
       },
     },
   ],
-  [
-    { settled: 1, result: 1, createdAt: -1 },
-    {
-      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsWhere (settled, result, newest first)',
-      gin: { result: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
-    },
-  ],
-  [
-    { confidence: 1, createdAt: -1 },
-    {
-      read: 'ai.ts:findRecommendationsPageNewestFirst, countRecommendationsWhere (confidence, newest first)',
-      gin: { confidence: 'ai.ts:findRecommendationsPageNewestFirst; to review: three values' },
-    },
-  ],
   [{ edgePercentage: -1 }, { read: 'none left (value opportunities are looked up by id: ai.ts:findRecommendationsByIdsBestEdgeFirst); kept for MongoDB reads by edge' }],
   [{ settlementDate: 1 }, { read: 'ai.ts:findFirstSettledRecommendation (by settlementDate)' }],
-  [{ createdAt: -1 }, { read: 'ai.ts:findRecommendationsPageNewestFirst (no filter, newest first)' }],
   // Performance rollups are recomputed per day of the event's start.
   [{ settled: 1, eventStartAt: 1 }, { read: 'ai.ts:findSettledBetsInRanges, findSettledRecommendationsForTrackRecord (settled, eventStartAt range)' }],
 ]);

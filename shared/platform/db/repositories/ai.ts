@@ -13,6 +13,7 @@ import { errorField } from '../../errorFields';
 import type { ResultWrite } from '../../../domain/settlement/plan';
 import type { SettledForCommit } from '../../../domain/commitments/records';
 import type { TrackRecordBet } from '../../../domain/trackRecord/aggregate';
+import type { RowSource } from '../../../domain/recommendations/rows';
 
 /** The stored documents of the AI aggregate, as its reads return them (declared with their models). */
 export type { InsightDoc, PickDoc, PickEventDoc, PickLegDoc, RecommendationDoc };
@@ -33,8 +34,8 @@ export async function findAllSettledBets(): Promise<SettledBetRow[]> {
   return Recommendation.find({ settled: true }, SETTLED_BET_FIELDS).lean<SettledBetRow[]>();
 }
 
-/** A recommendation as settlement grades it. */
-export type SettlementRecommendationRow = RecommendationRead & { eventId: string; eventStartAt: Date };
+/** A recommendation as settlement grades it (and, with its list fields, publishes its row of the betting-recommendations read model). */
+export type SettlementRecommendationRow = RecommendationRead & { eventId: string; eventStartAt: Date; createdAt?: Date; confidence: string; settlementWrites?: number | null };
 
 const SETTLEMENT_REC_FIELDS = {
   eventId: 1,
@@ -50,6 +51,9 @@ const SETTLEMENT_REC_FIELDS = {
   settledVersion: 1,
   settlementError: 1,
   eventStartAt: 1,
+  createdAt: 1,
+  confidence: 1,
+  settlementWrites: 1,
 } as const;
 
 /** Every recommendation of the events of `eventIds`, with the fields settlement grades. */
@@ -196,28 +200,9 @@ export async function countRecommendationsMatching(filter: FilterQuery<Recommend
   return Recommendation.countDocuments(filter);
 }
 
-/** Which recommendations the betting-recommendations list shows. */
-export interface RecommendationsFilter {
-  settled?: boolean;
-  result?: string;
-  eventId?: string;
-  confidence?: string;
-}
-
-const recommendationsWhere = (f: RecommendationsFilter): FilterQuery<RecommendationDoc> =>
-  Object.fromEntries(Object.entries({ settled: f.settled, result: f.result, eventId: f.eventId, confidence: f.confidence }).filter(([, v]) => v !== undefined));
-
-export async function countRecommendationsWhere(f: RecommendationsFilter): Promise<number> {
-  return Recommendation.countDocuments(recommendationsWhere(f));
-}
-
-/** One page of the recommendations matching the filter, newest first. */
-export async function findRecommendationsPageNewestFirst(f: RecommendationsFilter, page: number, limit: number) {
-  return Recommendation.find(recommendationsWhere(f))
-    .sort({ createdAt: -1, _id: 1 })
-    .skip((page - 1) * limit)
-    .limit(limit)
-    .lean<RecommendationDoc[]>();
+/** Every recommendation, only the fields of the list's read model (shared/domain/recommendations/rows.ts): its rebuild. */
+export async function findAllRecommendationRowSources() {
+  return Recommendation.find({}, { createdAt: 1, eventId: 1, confidence: 1, settled: 1, result: 1, settlementWrites: 1, settledVersion: 1, settlementError: 1 }).lean<RowSource[]>();
 }
 
 /** Every processed insight: when it was last analysed. */

@@ -597,3 +597,30 @@ export async function findLatestEventStart(): Promise<Date | null> {
 export async function setAccountAutoRechargeFields(accountId: string, set: Record<string, unknown>): Promise<void> {
   await driverCollection<SeedDocument>(Account).updateOne({ _id: accountId }, { $set: Object.fromEntries(Object.entries(set).map(([k, v]) => [`autoRecharge.${k}`, v])) });
 }
+
+/** Which recommendations the betting-recommendations list shows (its filters, as the API takes them). */
+export interface RecommendationsFilter {
+  settled?: boolean;
+  result?: string;
+  eventId?: string;
+  confidence?: string;
+}
+
+const recommendationsWhere = (f: RecommendationsFilter) =>
+  Object.fromEntries(Object.entries({ settled: f.settled, result: f.result, eventId: f.eventId, confidence: f.confidence }).filter(([, v]) => v !== undefined));
+
+/**
+ * A page of the list and its count as the collection itself answers them (a count and a sort of
+ * every recommendation): what the read model the API serves from must agree with.
+ */
+export async function recommendationsPageFromStore(f: RecommendationsFilter, page: number, limit: number): Promise<{ count: number; ids: string[] }> {
+  const [count, docs] = await Promise.all([
+    Recommendation.countDocuments(recommendationsWhere(f)),
+    Recommendation.find(recommendationsWhere(f), { _id: 1 })
+      .sort({ createdAt: -1, _id: 1 })
+      .skip((page - 1) * limit)
+      .limit(limit)
+      .lean<{ _id: string }[]>(),
+  ]);
+  return { count, ids: docs.map((d) => d._id) };
+}
