@@ -10,7 +10,7 @@ import { forgetRecommendations, publishRecommendationRows, recommendationsPage }
 import { analysisStore } from '../../../shared/platform/stores/analysis';
 import { startApi, type TestServer } from '../../helpers/api';
 import { clearReadData } from '../../helpers/fixtures';
-import { createEvent, createRecommendations, nextEventId, recId } from '../../helpers/settlementFixtures';
+import { createEvent, createRecommendations, recId } from '../../helpers/settlementFixtures';
 
 /**
  * GET /v2/ai/betting-recommendations pages and counts from a read model the AI worker's inserts and
