@@ -145,6 +145,12 @@ export const CONFIG_VARS = {
     256,
     'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
   ),
+  AI_YIELD_TO_POLL_MS: integer(
+    '10000',
+    0,
+    120000,
+    "How long an analysis waits, at most, for a poll's writes to end before it starts: on FerretDB on 2 cores the analyses' writes beside a poll's make the poll several times slower. 0 never waits.",
+  ),
   AI_REANALYZE_MINUTES: integer(
     '120',
     0,

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { type AiPayloads, type aiQueue } from '../../jobs/ai';
 import { beginAnalysis, beginPicksRebuild } from '../../shared/platform/queues/coalesced';
+import { waitWhileIngestWrites } from '../../shared/platform/ingest/writing';
 import { analyzeEventJob } from '../../shared/app/ai/analyze';
 import { rebuildPicksForDay } from '../../shared/app/ai/picks';
 import { refitJob } from '../../shared/app/ai/refit';
@@ -14,6 +15,8 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
       'analyze-event',
       async (job: Job<AiPayloads['analyze-event']>) => {
         await beginAnalysis(job.data.eventId);
+        // Off the poll's writes (within a budget): the poll has a deadline, an analysis has until kickoff.
+        await waitWhileIngestWrites(ctx.config.AI_YIELD_TO_POLL_MS);
         return analyzeEventJob(ctx, job.data.eventId);
       },
     ],

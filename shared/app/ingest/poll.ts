@@ -220,6 +220,40 @@ async function runPoll(ctx: AppContext, handle: ProviderHandle, opts: PollOption
   // makes the next poll read the store); the changes are staged first so that a crash after the
   // writes still publishes them (at least once).
   await store.invalidateState(name);
+  await store.markWriting(name);
+  try {
+    return await writePoll(ctx, handle, opts, { events, live, odds, plan, errors, started, fetched, read, planned, now, capturedAt, readFromStore });
+  } finally {
+    await store.clearWriting(name);
+  }
+}
+
+/** The poll's writes, in the order a crash anywhere among them leaves recoverable. */
+async function writePoll(
+  ctx: AppContext,
+  handle: ProviderHandle,
+  opts: PollOptions,
+  p: {
+    events: FeedEvent[];
+    live: FeedEvent[];
+    odds: unknown;
+    plan: IngestPlan;
+    errors: string[];
+    started: number;
+    fetched: number;
+    read: number;
+    planned: number;
+    now: Date;
+    capturedAt: Date;
+    readFromStore: number;
+  },
+): Promise<PollOutcome> {
+  const { breaker } = handle;
+  const store = ctx.ingest;
+  const name = handle.provider.name;
+  const log = ctx.log({ provider: name, slot: opts.slot });
+  const nowMs = () => ctx.clock.now().getTime();
+  const { events, live, odds, plan, errors, started, fetched, read, planned, now, capturedAt, readFromStore } = p;
   const pollId = `${opts.slot}`;
   let lapAt = nowMs();
   const lap = () => -(lapAt - (lapAt = nowMs()));

@@ -75,6 +75,9 @@ export interface IngestStore {
   invalidateState(provider: string): Promise<void>;
   /** Once the writes are acknowledged: the state they left is the next poll's. */
   saveState(provider: string, states: Map<string, PrevState>): Promise<void>;
+  /** Around the writes: the AI worker holds its analyses back while a poll writes (shared/platform/ingest/writing.ts). */
+  markWriting(provider: string): Promise<void>;
+  clearWriting(provider: string): Promise<void>;
 
   /** Writes a plan: references and events first, then prices, live data and history (shared/platform/ingest/apply.ts). */
   applyPlan(plan: IngestPlan, now: Date): Promise<AppliedPlan>;

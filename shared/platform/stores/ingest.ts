@@ -10,6 +10,7 @@ import { publishStaged, recoverStaged, stageChanges } from '../feed/changeFeed';
 import { applyPlan, syncInsightStatuses } from '../ingest/apply';
 import { INGEST_LOCK_TTL_MS, ingestLockKey, invalidateIngestState, loadIngestState, saveIngestState, whileIngestPaused } from '../ingest/state';
 import { publishEventWrites } from '../listing/store';
+import { clearIngestWriting, markIngestWriting } from '../ingest/writing';
 import { tryWithLock } from '../locks';
 
 const slotKey = (provider: string) => key('ingest', 'slot', provider);
@@ -29,6 +30,8 @@ export function ingestStore() {
     loadState: loadIngestState,
     invalidateState: invalidateIngestState,
     saveState: saveIngestState,
+    markWriting: markIngestWriting,
+    clearWriting: clearIngestWriting,
     applyPlan,
     syncInsightStatuses,
     bumpCacheVersions: (scopes: readonly CacheScope[]) => bumpCacheVersion(...scopes),

@@ -146,6 +146,15 @@ export class MemoryIngestStore implements IngestStore {
     this.step('readSlot');
     return this.slots.get(provider) ?? null;
   }
+  writing = new Set<string>();
+  async markWriting(provider: string) {
+    this.step('markWriting');
+    this.writing.add(provider);
+  }
+  async clearWriting(provider: string) {
+    this.step('clearWriting');
+    this.writing.delete(provider);
+  }
   async recordSlot(provider: string, state: string) {
     this.step('recordSlot');
     this.slots.set(provider, state);

@@ -89,7 +89,8 @@ describe('poll orchestrator (in-memory context)', () => {
     // Queued once, while the poll held the provider's lock and before its slot was recorded.
     expect(atDispatch).to.deep.equal([{ slot: undefined, locked: true }]);
     expect(JSON.parse(slotRecorded(ctx) ?? 'null')).to.deep.equal({ slot: SLOT, intervalMs: INTERVAL });
-    expect(ctx.ingest.journal.at(-1)).to.equal('recordSlot');
+    expect(ctx.ingest.journal.slice(-2)).to.deep.equal(['recordSlot', 'clearWriting']);
+    expect(ctx.ingest.writing.size).to.equal(0);
     expect(ctx.ingest.locks.size).to.equal(0);
 
     // The listing and the cache hear of the writes; the provider's state says it is fresh.
@@ -115,8 +116,8 @@ describe('poll orchestrator (in-memory context)', () => {
     expect(ctx.ingest.feed.every((f) => f.poll === String(LATER_SLOT) && f.change.provider === PROVIDER)).to.equal(true);
     expect(new Set(ctx.ingest.feed.map((f) => f.change.kind))).to.include('price');
     expect(ctx.ingest.staged.size).to.equal(0);
-    // In this order, each once: forget the state, stage, write, publish, remember, record the slot.
-    const order = ['invalidateState', 'stageChanges', 'applyPlan', 'publishStagedChanges', 'saveState', 'recordSlot'];
+    // In this order, each once: forget the state, mark the writing (the AI worker holds back), stage, write, publish, remember, record the slot, clear the mark.
+    const order = ['invalidateState', 'markWriting', 'stageChanges', 'applyPlan', 'publishStagedChanges', 'saveState', 'recordSlot', 'clearWriting'];
     expect(ctx.ingest.journal.slice(journalFrom).filter((step) => order.includes(step))).to.deep.equal(order);
     expect(JSON.parse(slotRecorded(ctx) ?? 'null')).to.deep.equal({ slot: LATER_SLOT, intervalMs: INTERVAL });
   });
@@ -188,6 +189,7 @@ describe('poll orchestrator (in-memory context)', () => {
     expect(ctx.ingest.feed).to.deep.equal([]);
     expect(JSON.parse(slotRecorded(ctx) ?? 'null')).to.deep.equal({ slot: SLOT, intervalMs: INTERVAL }); // not this slot
     expect(ctx.ingest.memory.has(PROVIDER)).to.equal(false); // no memory of the state vouches for the writes
+    expect(ctx.ingest.writing.size).to.equal(0); // the AI worker is not held back by a poll that died
     expect(ctx.ingest.locks.size).to.equal(0);
     const storedAfterCrash = { events: structuredClone([...ctx.ingest.events]), history: ctx.ingest.history.size };
     const dispatchedInCrash = ctx.dispatched.length - queued;
