@@ -146,10 +146,10 @@ export const CONFIG_VARS = {
     'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
   ),
   AI_YIELD_TO_POLL_MS: integer(
-    '10000',
+    '15000',
     0,
     120000,
-    "How long an analysis waits, at most, for a poll's writes to end before it starts: on FerretDB on 2 cores the analyses' writes beside a poll's make the poll several times slower. 0 never waits.",
+    "Per poll, how long the AI worker's jobs wait for the poll's writes to end before they start: on FerretDB on 2 cores the analyses' writes beside a poll's make the poll several times slower. After it, they go ahead until the next poll writes. 0 never waits.",
   ),
   AI_REANALYZE_MINUTES: integer(
     '120',

@@ -15,7 +15,7 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
       'analyze-event',
       async (job: Job<AiPayloads['analyze-event']>) => {
         await beginAnalysis(job.data.eventId);
-        // Off the poll's writes (within a budget): the poll has a deadline, an analysis has until kickoff.
+        // Off the poll's writes (within a budget per poll): the poll has a deadline, an analysis has until kickoff.
         await waitWhileIngestWrites(ctx.config.AI_YIELD_TO_POLL_MS);
         return analyzeEventJob(ctx, job.data.eventId);
       },
@@ -24,6 +24,7 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
       'rebuild-picks',
       async (job: Job<AiPayloads['rebuild-picks']>) => {
         await beginPicksRebuild(job.data.day);
+        await waitWhileIngestWrites(ctx.config.AI_YIELD_TO_POLL_MS);
         return rebuildPicksForDay(ctx, job.data.day);
       },
     ],
