@@ -146,10 +146,10 @@ export const CONFIG_VARS = {
     'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
   ),
   AI_YIELD_TO_POLL_MS: integer(
-    '15000',
+    '0',
     0,
     120000,
-    "Per poll, how long the AI worker's jobs wait for the poll's writes to end before they start: on FerretDB on 2 cores the analyses' writes beside a poll's make the poll several times slower. After it, they go ahead until the next poll writes. 0 never waits.",
+    "Per poll, how long the AI worker's jobs wait for the poll's writes to end before they start (0: never). For worlds whose polls write for seconds on a small machine (5,000 events on FerretDB on 2 cores: 15000 halved the median poll). Off by default: where polls write most of their interval (2 s polls under load) the analyses would wait most of the time.",
   ),
   AI_REANALYZE_MINUTES: integer(
     '120',
