@@ -124,9 +124,12 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     );
   });
 
-  it('error: ingest stopped -> /v2/health degraded within three intervals (still 200); resumed -> ok', async () => {
+  it('error: ingest stopped -> /v2/health degraded naming the provider within three intervals (still 200); resumed -> the provider reason gone', async () => {
     const interval = Number(DEMO.POLL_INTERVAL_MS);
-    await waitUntil('health ok', async () => (await stack.get('/v2/health')).body?.status === 'ok', 60_000, 500);
+    // The provider's part of health clear first; another reason (an analysis waiting, on a machine
+    // the parallel suite keeps busy) is not this test's subject and may stand meanwhile.
+    const providerClear = (h: { status: number; body?: { reasons?: string[] } }) => h.status === 200 && Array.isArray(h.body?.reasons) && !h.body.reasons.some((r) => r.includes('provider simulated'));
+    await waitUntil('health naming no provider problem', async () => providerClear(await stack.get('/v2/health')), 60_000, 500);
     await stack.stop(['ingest']);
     const stopped = Date.now();
     await waitUntil(
@@ -141,15 +144,7 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     // The last poll finished before the stop; degraded is due three intervals after it, at the latest.
     expect(Date.now() - stopped).to.be.at.most(3 * interval + 2000);
     stack.start(['ingest']);
-    await waitUntil(
-      'health ok again',
-      async () => {
-        const h = await stack.get('/v2/health');
-        return h.body?.status === 'ok' || !(h.body?.reasons ?? []).some((r: string) => r.includes('provider simulated'));
-      },
-      60_000,
-      500,
-    );
+    await waitUntil('health naming no provider problem again', async () => providerClear(await stack.get('/v2/health')), 60_000, 500);
   });
 
   it('happy: restarted on the same Redis and database with another interval and speed, ingest goes on and no event is dated beyond a season', async () => {
