@@ -104,8 +104,9 @@ describe('value opportunities from the AI worker read model', function () {
     await redis().del(...['rows', 'seq', 'changes', 'valid'].map((p) => key(tag('opportunities', getConfig().MONGODB_DB), p)));
     expect(await ids()).to.deep.equal(['op1-c']);
     // The rebuild lands: the stored analyses, op2's included (its tombstone went with Redis).
+    // Waited for by time, not by a count of reads: beside the parallel suite the rebuild outlasted 50 reads.
     let seen: string[] = [];
-    for (let i = 0; i < 50 && seen.length !== 2; i++) seen = await ids();
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline && seen.length !== 2; await new Promise((r) => setTimeout(r, 50))) seen = await ids();
     expect(seen).to.deep.equal(['op1-b', 'op2-a']);
     // A process with nothing in memory on an empty model waits for the rebuild.
     await forgetOpportunities();
