@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
+import { readRowsSince } from '../db/rowsSince';
 import { isRecord } from '../../domain/records';
 import { key, redis, tag } from '../db/redis';
 import { findRecommendationsByIdsBestEdgeFirst, findUpcomingInsightsOpportunityRows } from '../db/repositories/ai';
@@ -41,26 +42,6 @@ local s = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], s, ARGV[1])
 return s
-`,
-  4,
-);
-
-// KEYS: rows, seq, changes, valid. ARGV: the reader's generation and sequence number.
-// Returns 0 when invalid; else {generation, seq, whole (1|0), id, row, ...}.
-const READ = luaScript(
-  `
-local gen = redis.call('GET', KEYS[4])
-if not gen then return 0 end
-local seq = redis.call('GET', KEYS[2]) or '0'
-if gen ~= ARGV[1] then return {gen, seq, 1, redis.call('HGETALL', KEYS[1])} end
-local out = {}
-if seq ~= ARGV[2] then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf')) do
-    out[#out + 1] = id
-    out[#out + 1] = redis.call('HGET', KEYS[1], id) or ''
-  end
-end
-return {gen, seq, 0, out}
 `,
   4,
 );
@@ -120,17 +101,6 @@ function parseRow(json: string): OpportunityRow {
   return { a: row.a, ids: ids.filter((id): id is string => typeof id === 'string') };
 }
 
-/** READ's reply: 0 while invalid, else the generation, sequence number, whether whole, and the (id, row) list. */
-function readReply(out: unknown): { gen: string; seq: string; whole: boolean; flat: string[] } | null {
-  if (out === 0) return null;
-  if (!Array.isArray(out)) throw new TypeError('unexpected opportunities read reply');
-  const reply: unknown[] = out;
-  const [gen, seq, whole, flat] = reply;
-  if (typeof gen !== 'string' || typeof seq !== 'string' || typeof whole !== 'number' || !Array.isArray(flat)) throw new TypeError('unexpected opportunities read reply');
-  const items: unknown[] = flat;
-  return { gen, seq, whole: whole === 1, flat: items.map(String) };
-}
-
 function apply(rows: Map<string, OpportunityRow>, flat: string[]): void {
   for (let i = 0; i < flat.length; i += 2) {
     const json = flat[i + 1];
@@ -159,7 +129,7 @@ async function read(): Promise<Model> {
     memo.recs.clear();
   }
   const { model } = memo;
-  const out = readReply(await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? ''));
+  const out = await readRowsSince(redis(), keys(), model?.gen ?? '', model?.seq ?? '');
   if (!out) throw new Invalid();
   const { gen, seq, whole, flat } = out;
   const rows = whole || !model ? new Map<string, OpportunityRow>() : model.rows;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getConfig } from '../config';
 import { luaScript } from '../db/luaScript';
+import { readRowsSince } from '../db/rowsSince';
 import { isRecord } from '../../domain/records';
 import { key, redis, tag } from '../db/redis';
 import { findAllRecommendationRowSources, findRecommendationsByIds } from '../db/repositories/ai';
@@ -49,26 +50,6 @@ for i = 1, #ARGV, 3 do
   end
 end
 return n
-`,
-  4,
-);
-
-// KEYS: rows, seq, changes, valid. ARGV: the reader's generation and sequence number.
-// Returns 0 when invalid; else {generation, seq, whole (1|0), {id, row, ...}}.
-const READ = luaScript(
-  `
-local gen = redis.call('GET', KEYS[4])
-if not gen then return 0 end
-local seq = redis.call('GET', KEYS[2]) or '0'
-if gen ~= ARGV[1] then return {gen, seq, 1, redis.call('HGETALL', KEYS[1])} end
-local out = {}
-if seq ~= ARGV[2] then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[2], '+inf')) do
-    out[#out + 1] = id
-    out[#out + 1] = redis.call('HGET', KEYS[1], id) or ''
-  end
-end
-return {gen, seq, 0, out}
 `,
   4,
 );
@@ -125,16 +106,6 @@ function parseRow(json: string): RecommendationRow {
   return { c: row.c, e: row.e, f: row.f, s: row.s === 1 ? 1 : 0, r: typeof row.r === 'string' ? row.r : null, o: row.o, v: row.v };
 }
 
-function readReply(out: unknown): { gen: string; seq: string; whole: boolean; flat: string[] } | null {
-  if (out === 0) return null;
-  if (!Array.isArray(out)) throw new TypeError('unexpected recommendations read reply');
-  const reply: unknown[] = out;
-  const [gen, seq, whole, flat] = reply;
-  if (typeof gen !== 'string' || typeof seq !== 'string' || typeof whole !== 'number' || !Array.isArray(flat)) throw new TypeError('unexpected recommendations read reply');
-  const items: unknown[] = flat;
-  return { gen, seq, whole: whole === 1, flat: items.map(String) };
-}
-
 /** Applies changed rows, keeping `sorted` sorted: a row's createdAt never changes, so a known id keeps its place. */
 function apply(model: Pick<Model, 'rows' | 'sorted'>, flat: string[]): void {
   const added: [string, RecommendationRow][] = [];
@@ -174,7 +145,7 @@ async function read(): Promise<Model> {
     memo.bodies.clear();
   }
   const { model } = memo;
-  const out = readReply(await READ(redis(), ...keys(), model?.gen ?? '', model?.seq ?? ''));
+  const out = await readRowsSince(redis(), keys(), model?.gen ?? '', model?.seq ?? '');
   if (!out) throw new Invalid();
   const { gen, seq, whole, flat } = out;
   const next = whole || !model ? { rows: new Map<string, RecommendationRow>(), sorted: [] } : model;
