@@ -1,12 +1,13 @@
 import { worldNow } from '../../shared/platform/clock/worldClock';
 import { DateTime } from 'luxon';
 import { normalizeName } from '../../shared/domain/ai/selection';
-import { findFeaturedPicks, findInsightsBatchByStart, findInsightsByIds, type FeaturedPicksFilter, type InsightsFilter } from '../../shared/platform/db/repositories/ai';
+import { findFeaturedPicks, findInsightsBatchByStart, type FeaturedPicksFilter, type InsightsFilter } from '../../shared/platform/db/repositories/ai';
 import { findEventStatusesByIds } from '../../shared/platform/db/repositories/events';
 import { currentOpportunityRecommendations } from '../../shared/platform/opportunities/store';
 import { recommendationsPage } from '../../shared/platform/recommendations/store';
 import type { RowFilter } from '../../shared/domain/recommendations/rows';
 import { currentListing } from '../../shared/platform/listing/store';
+import { analysedEvents, insightsOf } from '../../shared/platform/insights/store';
 import type { Infer } from '../routes/spec';
 import type { aiResponses, bettingRecommendationsQuery, featuredPicksQuery, processedInsightsQuery, valueOpportunitiesQuery } from '../schemas/ai';
 import { renderInsight, renderPick, renderRecommendation } from '../render/ai';
@@ -65,21 +66,24 @@ export async function processedInsights(q: Infer<typeof processedInsightsQuery>)
 
 /**
  * Without an event or team filter, the events come from the listing (their current status, in
- * start order) and only their insights are read, by id, a window at a time: no scan of every
- * insight stored. Events the AI never analysed have none and are passed over.
+ * start order), those the AI analysed from the insights read model, and their bodies from memory
+ * or by id: no scan of every insight stored, no lookup of an event without one.
  */
 async function insightsByListing(q: Infer<typeof processedInsightsQuery>, statuses: string[], direction: 1 | -1): Promise<Body<'processedInsights'>> {
   const wanted = new Set(statuses);
   let rows = (await currentListing()).filter(([, r]) => wanted.has(r.st));
   if (direction === -1) rows = [...rows].sort((a, b) => b[1].t - a[1].t || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const status = new Map(rows.map(([id, r]) => [id, r.st]));
+  const analysed = await analysedEvents(rows.map(([id]) => id));
   const out: ReturnType<typeof renderInsight>[] = [];
-  const batch = Math.max(10, 2 * q.limit);
-  for (let from = 0, round = 0; out.length < q.limit && from < rows.length && round < 10; from += batch, round++) {
-    const window = rows.slice(from, from + batch);
-    const insights = new Map((await findInsightsByIds(window.map(([id]) => id))).map((i) => [String(i._id), i]));
-    for (const [id, row] of window) {
+  // A model's event without a stored insight (none today: insights are never deleted) is passed over.
+  for (let from = 0; out.length < q.limit && from < analysed.length;) {
+    const ids = analysed.slice(from, from + q.limit - out.length);
+    from += ids.length;
+    const insights = await insightsOf(ids);
+    for (const id of ids) {
       const insight = insights.get(id);
-      if (insight && out.length < q.limit) out.push(renderInsight(insight, q.locale, q.timezone, row.st));
+      if (insight) out.push(renderInsight(insight, q.locale, q.timezone, status.get(id)!));
     }
   }
   return { data: out };

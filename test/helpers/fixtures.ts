@@ -10,6 +10,7 @@ import type { LocalizedText, SportId } from '../../shared/domain/sports';
 import { renewProcessScope } from '../../shared/platform/processScope';
 import { forgetOpportunities } from '../../shared/platform/opportunities/store';
 import { forgetRecommendations } from '../../shared/platform/recommendations/store';
+import { forgetInsights } from '../../shared/platform/insights/store';
 
 type L = LocalizedText;
 const t = (en: string, es = en, pt = es): L => ({ en, es, pt });
@@ -499,12 +500,14 @@ export async function insertSettledRecommendation(eventId: string): Promise<void
     },
   ]);
   await forgetRecommendations();
+  await forgetInsights();
 }
 
 export async function clearReadData(): Promise<void> {
   await deleteAllReadData();
   await forgetOpportunities(); // the AI worker's read model of what was just removed
   await forgetRecommendations();
+  await forgetInsights();
   renewProcessScope(); // counts kept from the data just removed (shared/platform/processScope.ts)
   await bumpCacheVersion('events'); // pages and the listing of the data just removed
 }

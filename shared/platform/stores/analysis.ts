@@ -12,6 +12,8 @@ import { findEventById } from '../db/repositories/eventForms';
 import { publishStaged, recoverStaged, stageChanges } from '../feed/changeFeed';
 import { publishAnalysis, publishStarted } from '../opportunities/store';
 import { publishRecommendationRows } from '../recommendations/store';
+import { publishInsight } from '../insights/store';
+import type { InsightAnalysisFields } from '../db/repositories/ai';
 
 /** A recommendation as an analysis first writes it. */
 type NewRecommendation = RecommendationDraft & { createdAt: Date };
@@ -63,6 +65,12 @@ async function insertAndAnnounce(docs: readonly NewRecommendation[]) {
   return written;
 }
 
+/** An insight written unless a newer analysis is stored, then in the insights read model (which keeps the newest it is told of). */
+async function writeAndPublishInsight(eventId: string, fields: InsightAnalysisFields): Promise<void> {
+  await upsertInsightUnlessNewerAnalysis(eventId, fields);
+  await publishInsight(eventId, fields.analysisTimestamp);
+}
+
 /**
  * The analysis' store (shared/app/ai/ports.ts; the chain's commit is bound by the context): MongoDB's
  * repositories, the opportunities read model, the change feed.
@@ -74,7 +82,7 @@ export function analysisStore() {
     findAnalysisMark: findInsightInputHash,
     setInsightStatus: setInsightStatusWhereDifferent,
     insertRecommendations: insertAndAnnounce,
-    writeInsight: upsertInsightUnlessNewerAnalysis,
+    writeInsight: writeAndPublishInsight,
     publishAnalysis,
     publishStarted,
   };

@@ -624,3 +624,25 @@ export async function recommendationsPageFromStore(f: RecommendationsFilter, pag
   ]);
   return { count, ids: docs.map((d) => d._id) };
 }
+
+/**
+ * The ids of the processed-insights page of `statuses` without an event or team filter, as the
+ * store alone answers it (tests check the read model against it): the events of those statuses
+ * that have an insight, soonest first (latest first when a closed status is asked), id breaking ties.
+ */
+export async function processedInsightsPageFromStore(statuses: readonly string[], limit: number): Promise<string[]> {
+  const closed = statuses.some((s) => ['completed', 'postponed', 'cancelled'].includes(s));
+  const events = await Event.find({ status: { $in: [...statuses] } }, { startDateTime: 1 }).lean<{ _id: string; startDateTime: Date }[]>();
+  const withInsight = new Set((await Insight.find({}, { _id: 1 }).lean<{ _id: string }[]>()).map((i) => String(i._id)));
+  const dir = closed ? -1 : 1;
+  return events
+    .filter((e) => withInsight.has(String(e._id)))
+    .sort((a, b) => dir * (a.startDateTime.getTime() - b.startDateTime.getTime()) || (String(a._id) < String(b._id) ? -1 : 1))
+    .slice(0, limit)
+    .map((e) => String(e._id));
+}
+
+/** Writes an insight's fields behind the insights read model (an analysis whose process died before its publish). */
+export async function setInsightFields(eventId: string, set: Record<string, unknown>): Promise<void> {
+  await Insight.updateOne({ _id: eventId }, { $set: set }, { upsert: true });
+}
