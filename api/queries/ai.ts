@@ -73,17 +73,16 @@ async function insightsByListing(q: Infer<typeof processedInsightsQuery>, status
   const wanted = new Set(statuses);
   let rows = (await currentListing()).filter(([, r]) => wanted.has(r.st));
   if (direction === -1) rows = [...rows].sort((a, b) => b[1].t - a[1].t || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const status = new Map(rows.map(([id, r]) => [id, r.st]));
-  const analysed = await analysedEvents(rows.map(([id]) => id));
+  const analysed = await analysedEvents(rows);
   const out: ReturnType<typeof renderInsight>[] = [];
   // A model's event without a stored insight (none today: insights are never deleted) is passed over.
   for (let from = 0; out.length < q.limit && from < analysed.length;) {
-    const ids = analysed.slice(from, from + q.limit - out.length);
-    from += ids.length;
-    const insights = await insightsOf(ids);
-    for (const id of ids) {
+    const window = analysed.slice(from, from + q.limit - out.length);
+    from += window.length;
+    const insights = await insightsOf(window.map(([id]) => id));
+    for (const [id, row] of window) {
       const insight = insights.get(id);
-      if (insight) out.push(renderInsight(insight, q.locale, q.timezone, status.get(id)!));
+      if (insight) out.push(renderInsight(insight, q.locale, q.timezone, row.st));
     }
   }
   return { data: out };

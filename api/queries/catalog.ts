@@ -19,6 +19,7 @@ import { localize, SPORTS, sportById, type Locale } from '../../shared/domain/sp
 import { sportRef } from '../render/events';
 import { listingFilter, searchPattern, sportIdOf, uniqueSorted, type EventFilterInput } from './filters';
 import { processMemo } from '../../shared/platform/processScope';
+import { heardVersions } from '../../shared/platform/cache/versionFeed';
 
 /** Reads behind /competitions, /regions, /teams and /stats; each returns the response body. */
 
@@ -146,9 +147,30 @@ async function marketsOf(unknown: readonly (readonly [string, { v?: number }])[]
   return unknown.reduce((n, [id]) => n + (marketCounts.get(id)?.m ?? 0), 0);
 }
 
+/**
+ * The reference collections' sizes, counted once per `competitions` version this process heard:
+ * the reference writers move it after they write (shared/platform/cache/versions.ts), and the
+ * events pages, whose version moves at every poll, no longer count them again.
+ */
+const referenceCountsKept = processMemo((): { version?: string; counts?: Promise<[number, number, number]> } => ({}));
+
+function referenceCounts(): Promise<[number, number, number]> {
+  const version = heardVersions(['competitions']);
+  const kept = referenceCountsKept();
+  if (version !== undefined && kept.version === version && kept.counts) return kept.counts;
+  const counts = Promise.all([countAllCompetitions(), countAllRegions(), countAllTeams()]);
+  if (version === undefined) return counts;
+  kept.version = version;
+  kept.counts = counts;
+  counts.catch(() => {
+    if (kept.counts === counts) kept.counts = undefined;
+  });
+  return counts;
+}
+
 /** System-wide counts: the events' from the listing (one snapshot), the reference collections' from the store. */
 export async function systemStats(locale: Locale) {
-  const [listing, competitions, regions, teams, written] = await Promise.all([currentListing(), countAllCompetitions(), countAllRegions(), countAllTeams(), lastEventWriteAt()]);
+  const [listing, [competitions, regions, teams], written] = await Promise.all([currentListing(), referenceCounts(), lastEventWriteAt()]);
   const { byStatus, bySportStatus, openMarkets, unknownMarkets } = listingStats(listing);
   const [markets, last] = await Promise.all([marketsOf(unknownMarkets).then((n) => n + openMarkets), written ? { updatedAt: written } : findLatestEventUpdate()]);
   const count = (s: EventStatus) => byStatus.get(s) ?? 0;

@@ -339,7 +339,7 @@ export function planIngest(batch: FeedBatch, previous: Map<string, PrevState>, n
     const live = planResult(step, result, statusChanged) ?? planLiveData(step);
     planAnalysis(step, statusChanged, markets, prevItems);
     const prices = planPricesWrite(step);
-    const event = planEventWrite(step, statusChanged);
+    const event = planEventWrite(step);
     plan.next.set(e.eventId, { event, prices, live: live === undefined ? (prevState?.live ?? null) : live });
   }
   return plan;
@@ -656,18 +656,16 @@ function planAnalysis(
 const NEW_EVENT_DEFAULTS = { resultVersion: 0, resultOverride: null, closingLine: null, voided: false, lineups: null } satisfies EventSet;
 
 /** The event's write, when anything of its own changed: an insert when new, else one update by id. Returns its stored state after. */
-function planEventWrite({ plan, now, e, prev, set }: EventStep, statusChanged: boolean): PrevEvent {
+function planEventWrite({ plan, now, e, prev, set }: EventStep): PrevEvent {
   // A new event's status is in `set` too (a first poll always sets it).
   const after: PrevEvent = { ...(prev ?? { _id: e.eventId, ...NEW_EVENT_DEFAULTS, status: e.status }), ...set };
   if (Object.keys(set).length === 0) return after;
   if (!prev) {
     plan.events.push({ id: e.eventId, insert: true, set: { _id: e.eventId, ...NEW_EVENT_DEFAULTS, ...set, createdAt: now, updatedAt: now } });
     plan.counts.inserted++;
-    plan.changed.add('competitions');
   } else {
     plan.events.push({ id: e.eventId, insert: false, set: { ...set, updatedAt: now } });
     plan.counts.updated++;
-    if (statusChanged) plan.changed.add('competitions');
   }
   plan.changed.add('events');
   return after;

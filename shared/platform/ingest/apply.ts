@@ -4,6 +4,7 @@ import { appendOddsHistoryIgnoringDuplicates, writeEventPrices, writeEvents, wri
 import { setInsightsStatusWhereDifferent } from '../db/repositories/ai';
 import { writeCompetitionOpsInBatches, writeRegionOpsInBatches, writeTeamOpsInBatches } from '../db/repositories/reference';
 import type { BulkCounts } from '../db/bulk';
+import { bumpCacheVersion } from '../cache/versions';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { IngestPlan } from '../../domain/ingest/plan';
 
@@ -41,11 +42,22 @@ function refOps(kind: string, docs: Map<number, Document>, now: Date): { ops: Wr
   return { ops, commit: () => bodies.forEach(([k, b]) => writtenOf().set(k, b)) };
 }
 
-async function upsertReferences(write: (ops: WriteOp[]) => Promise<BulkCounts>, kind: string, docs: Map<number, Document>, now: Date): Promise<number> {
-  const { ops, commit } = refOps(kind, docs, now);
-  const n = await bulk(write, ops);
-  commit();
-  return n;
+/**
+ * Writes the reference documents that changed, then moves the `competitions` pages' version (the
+ * reference pages: teams, competitions, regions) when any was written: an event's insert or
+ * status change moves only `events`, which those pages that count events also depend on.
+ * Remembered only after the bump, so a failed bump is made by the next poll's rewrite.
+ */
+async function upsertReferences(plan: IngestPlan, now: Date): Promise<[number, number, number]> {
+  const regions = refOps('region', plan.regions, now);
+  const competitions = refOps('competition', plan.competitions, now);
+  const teams = refOps('team', plan.teams, now);
+  const r1 = await bulk(writeRegionOpsInBatches, regions.ops);
+  const r2 = await bulk(writeCompetitionOpsInBatches, competitions.ops);
+  const r3 = await bulk(writeTeamOpsInBatches, teams.ops);
+  if (regions.ops.length + competitions.ops.length + teams.ops.length > 0) await bumpCacheVersion('competitions');
+  for (const kind of [regions, competitions, teams]) kind.commit();
+  return [r1, r2, r3];
 }
 
 /** The insights of events whose status changed follow it (one write per status). */
@@ -66,9 +78,7 @@ export async function applyPlan(plan: IngestPlan, now: Date) {
   const lap = () => -(t - (t = Date.now()));
   // One write at a time: FerretDB's PostgreSQL backend stalls when concurrent bulk writes exhaust
   // its connection pool, and on MongoDB the order keeps events ahead of their prices.
-  const r1 = await upsertReferences(writeRegionOpsInBatches, 'region', plan.regions, now);
-  const r2 = await upsertReferences(writeCompetitionOpsInBatches, 'competition', plan.competitions, now);
-  const r3 = await upsertReferences(writeTeamOpsInBatches, 'team', plan.teams, now);
+  const [r1, r2, r3] = await upsertReferences(plan, now);
   const references = lap();
   const events = await writeEvents(plan.events);
   const eventsMs = lap();

@@ -128,10 +128,10 @@ async function current(): Promise<Model> {
   }
 }
 
-/** The events of `ids` that have an insight, in their order: the candidates of a page. */
-export async function analysedEvents(ids: readonly string[]): Promise<string[]> {
+/** The entries (keyed by event id) whose event has an insight, in their order: the candidates of a page. */
+export async function analysedEvents<T>(entries: readonly (readonly [string, T])[]): Promise<(readonly [string, T])[]> {
   const { versions } = await current();
-  return ids.filter((id) => versions.has(id));
+  return entries.filter(([id]) => versions.has(id));
 }
 
 /**

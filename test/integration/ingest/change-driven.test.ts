@@ -6,6 +6,9 @@ import { aiQueue } from '../../../jobs/ai';
 import { queueFor } from '../../../shared/platform/queues/client';
 import { settlementQueue } from '../../../jobs/settlement';
 import { connectMongo } from '../../../shared/platform/db/mongo';
+import { redis } from '../../../shared/platform/db/redis';
+import { cacheVersionKey } from '../../../shared/platform/cache/versions';
+import { renewProcessScope } from '../../../shared/platform/processScope';
 import { findStoredUpdateTimes } from '../../../shared/platform/db/repositories/fixtures';
 import { feedWindow, readChanges, type ChangeEntry } from '../../../shared/platform/feed/changeFeed';
 import { pollProvider, type PollOutcome } from '../../../shared/app/ingest/poll';
@@ -121,6 +124,28 @@ describe('ingest writes only what changed, and tells the change feed each change
     const goal = await poll(KICKOFF + 41 * MIN);
     if (goal.status !== 'ok') throw new Error(goal.status);
     expect(goal.written).to.include({ events: 1, liveEventData: 1, prices: 0, history: 0 });
+  });
+
+  it('happy: the reference pages move only when a reference document is written: an event going live or scoring moves the events pages alone', async () => {
+    handle = createHandle('simulated', new SimulatedProvider({ seed: 1, scenario: loadScenario(quietScenario()) }));
+    const version = async (scope: 'events' | 'competitions') => Number((await redis().get(cacheVersionKey(scope))) ?? 0);
+    const before = await version('competitions');
+    expect((await poll(KICKOFF - 5 * MIN)).status).to.equal('ok');
+    const afterFirst = await version('competitions');
+    expect(afterFirst, 'the first poll writes the teams, competition and region').to.be.greaterThan(before);
+    // Kickoff (a status change) and the goal at 40' (stats): events written, no reference document.
+    for (const m of [5, 41]) {
+      const events = await version('events');
+      const out = await poll(KICKOFF + m * MIN);
+      if (out.status !== 'ok') throw new Error(`poll at ${m}': ${out.status}`);
+      expect(out.written.events, `poll at ${m}'`).to.be.greaterThan(0);
+      expect(await version('events'), `poll at ${m}'`).to.be.greaterThan(events);
+      expect(await version('competitions'), `poll at ${m}'`).to.equal(afterFirst);
+    }
+    // A process that never wrote them (a restarted worker) writes them again, and moves the pages.
+    renewProcessScope();
+    expect((await poll(KICKOFF + 42 * MIN)).status).to.equal('ok');
+    expect(await version('competitions')).to.be.greaterThan(afterFirst);
   });
 
   it('happy: a scripted match reaches the change feed in order, each change once (prices, kickoff, closing line, goals, cards, suspension, the end)', async () => {

@@ -6,7 +6,7 @@ import { renewProcessScope } from '../../../shared/platform/processScope';
 import { setEnvForChildren } from '../../../shared/platform/config';
 import { bumpCacheVersion } from '../../../shared/platform/cache/versions';
 import { key, redis } from '../../../shared/platform/db/redis';
-import { setCompetitionFields, setEventFields, setLiveOddsSnapshotFields } from '../../../shared/platform/db/repositories/fixtures';
+import { deleteReferenceDocuments, setCompetitionFields, setEventFields, setLiveOddsSnapshotFields, upsertReferenceDocuments } from '../../../shared/platform/db/repositories/fixtures';
 import { COMPETITIONS, insertLiveSnapshot } from '../../helpers/fixtures';
 import { readApiWith, type ReadApi } from '../../helpers/readApi';
 
@@ -132,6 +132,23 @@ describe('read API page cache (Redis, invalidated by scope versions)', () => {
     await setCompetitionFields(11, { 'name.en': 'LaLiga' });
     await bumpCacheVersion('competitions');
     expect(await captions()).to.include('LaLiga');
+  });
+
+  it('happy: /v2/stats counts the reference collections once per competitions version: a team shows after that bump, not after an events bump alone', async () => {
+    const teams = async () => (await api.get('/v2/stats')).body.data.teams as number;
+    const before = await teams();
+    await upsertReferenceDocuments({ teams: [{ _id: 990_001, name: { en: 'Counted Once FC' }, sportId: 1, regionId: 1, searchNames: ['counted once fc'] }] });
+    try {
+      // The events version moves at every poll: the stats page renders again, its reference counts are kept.
+      await bumpCacheVersion('events');
+      expect(await teams()).to.equal(before);
+      await bumpCacheVersion('competitions');
+      expect(await teams()).to.equal(before + 1);
+    } finally {
+      await deleteReferenceDocuments({ teams: [990_001] });
+      await bumpCacheVersion('competitions');
+    }
+    expect(await teams()).to.equal(before);
   });
 
   it('happy: live odds are cached per event, provider and locale and follow the events version', async () => {
