@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
@@ -115,6 +116,10 @@ describe('AI worker end to end (real worker process, BullMQ, MongoDB, HTTP)', fu
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
+  });
+
+  it('happy: the worker process yields CPU to polls and reads: its nice value is AI_NICE (default 10)', () => {
+    expect(getPriority(worker.child.pid)).to.equal(10);
   });
 
   it('happy: every event gets an insight, and recommendations at the best bookmaker price with edge >= the minimum, written before kickoff', async () => {
