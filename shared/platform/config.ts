@@ -146,7 +146,7 @@ export const CONFIG_VARS = {
     'Analysis jobs one ai worker runs at once. They wait on the database: more only queue there and slow the polls (on FerretDB on 2 cores, 3 analyse as many per second as 8); raise it on MongoDB.',
   ),
   AI_NICE: integer(
-    '10',
+    '0',
     0,
     19,
     'CPU priority the ai worker process gives up (its nice value, when it runs as a process of its own): an analysis has until kickoff, a poll and a read have seconds, and on a small host they share the cores. 0: the same priority as the others.',
