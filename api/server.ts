@@ -44,6 +44,8 @@ function headersSentOn(socket: Duplex): boolean {
   return typeof message === 'object' && message !== null && 'headersSent' in message && Boolean(message.headersSent);
 }
 
+const LISTEN_BACKLOG = 4096;
+
 export function listen(app: Express, port: number, host: string): Promise<Server> {
   // A read this process can answer from memory is answered before Express (api/hot/frontDoor.ts).
   const ctx = contextOf(app);
@@ -51,7 +53,9 @@ export function listen(app: Express, port: number, host: string): Promise<Server
   answerWhatExpressNeverSees(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    // A burst of connections larger than Node's default queue (511) waits to be accepted instead of
+    // being dropped and reset while the event loop is busy (the kernel caps it at somaxconn).
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server));
   });
 }
 
