@@ -37,6 +37,8 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
   const receiver = new WebhookReceiver();
   let hook: { secret: string };
   let startedAt = 0;
+  /** When the store first held a settled recommendation (seen by the first test, polling every 2 s). */
+  let firstSettledSeenAt = 0;
   let restoreEnv: (() => void) | undefined;
 
   before(async () => {
@@ -90,7 +92,8 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
   it('happy: from a fresh database, odds become recommendations before kickoff, events end, every bet settles and performance counts them', async () => {
     const started = Date.now();
     await waitUntil('the first settled recommendations', async () => (await countSettledRecommendations()) > 0, 6 * 60_000, 2000);
-    const firstSettledAfterS = (Date.now() - started) / 1000;
+    firstSettledSeenAt = Date.now();
+    const firstSettledAfterS = (firstSettledSeenAt - started) / 1000;
 
     const settled = await findAllSettledRecommendations();
     const events = new Map((await findEventStartsAndStatusesByIds(settled.map((r) => r.eventId))).map((e) => [String(e._id), e]));
@@ -109,11 +112,14 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     );
   });
 
-  it('happy: a webhook receiver subscribed to recommendation.created and .settled gets both within 4 minutes of the start, every body verified with its secret', async () => {
+  it('happy: a webhook receiver subscribed to recommendation.created and .settled gets both, the settled one within 60 s of the first settlement stored, every body verified with its secret', async () => {
+    // The subject is delivery: measured from the settlement the store holds, not from the start
+    // (how soon the first bet settles is the first test's, and moves with the host's load).
     const both = () => receiver.ofType('recommendation.created').length > 0 && receiver.ofType('recommendation.settled').length > 0;
-    await waitUntil('a recommendation created and one settled, by webhook', both, Math.max(1000, startedAt + 240_000 - Date.now()), 250);
+    const settledSeen = firstSettledSeenAt || Date.now();
+    await waitUntil('a recommendation created and one settled, by webhook', both, Math.max(1000, settledSeen + 60_000 - Date.now()), 250);
     const firstS = (type: string) => (receiver.ofType(type)[0].at - startedAt) / 1000;
-    expect(firstS('recommendation.settled')).to.be.at.most(240);
+    expect(receiver.ofType('recommendation.settled')[0].at - settledSeen).to.be.at.most(60_000);
     // The specification's own library (standardwebhooks), as a customer verifies them.
     for (const r of receiver.received) expect(WebhookReceiver.verifies(hook.secret, r), `${r.type} ${r.id}`).to.equal(true);
     const settled = (JSON.parse(receiver.ofType('recommendation.settled')[0].body) as { data: { result: string; closingLine: object } }).data;
@@ -129,7 +135,8 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     // The provider's part of health clear first; another reason (an analysis waiting, on a machine
     // the parallel suite keeps busy) is not this test's subject and may stand meanwhile.
     const providerClear = (h: { status: number; body?: { reasons?: string[] } }) => h.status === 200 && Array.isArray(h.body?.reasons) && !h.body.reasons.some((r) => r.includes('provider simulated'));
-    await waitUntil('health naming no provider problem', async () => providerClear(await stack.get('/v2/health')), 60_000, 500);
+    // Setup, not the subject: on a host the parallel suite starves, polls may run late for a while.
+    await waitUntil('health naming no provider problem', async () => providerClear(await stack.get('/v2/health')), 180_000, 500);
     await stack.stop(['ingest']);
     const stopped = Date.now();
     await waitUntil(
@@ -144,7 +151,7 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
     // The last poll finished before the stop; degraded is due three intervals after it, at the latest.
     expect(Date.now() - stopped).to.be.at.most(3 * interval + 2000);
     stack.start(['ingest']);
-    await waitUntil('health naming no provider problem again', async () => providerClear(await stack.get('/v2/health')), 60_000, 500);
+    await waitUntil('health naming no provider problem again', async () => providerClear(await stack.get('/v2/health')), 180_000, 500);
   });
 
   it('happy: restarted on the same Redis and database with another interval and speed, ingest goes on and no event is dated beyond a season', async () => {
@@ -157,7 +164,8 @@ describe('pipeline: the live chain at demo speed (every process, FerretDB, Redis
         const state = await findProviderState('simulated');
         return Boolean(state?.lastSuccessAt && state.lastSuccessAt > restarted);
       },
-      60_000,
+      // Five processes starting on a busy host (measured: 16 s alone, over 60 s beside the parallel suite on a slow runner).
+      180_000,
       500,
     );
     await waitUntil(
