@@ -1,14 +1,20 @@
-import { buildPicks, type PickCandidate } from '../../domain/ai/picks';
+import { bestPerEventRanked, buildPicks, eventsDrawnFrom, type PickCandidate, type PickRecommendation } from '../../domain/ai/picks';
 import { utcDayRange } from '../../domain/days';
 import { commitPicks } from '../commitments/commit';
 import type { AppContext } from '../context';
 import { pickCreatedIntent } from '../webhooks/fanout';
+import type { OpenRecommendation, PickEventRow, PickInsightRow, PicksStore } from './picksPorts';
 
 /**
  * Rebuilds the featured picks of one UTC day from the current recommendations of its events that
  * have not started. Picks with a started leg are frozen (kept as they are, for settlement); the
  * others are replaced by the new set. Pick ids come from their legs, so the same inputs write
  * the same documents. Serialised per day across processes (the store's day lock).
+ *
+ * The candidates come from a read model (the current recommendations of the events still to
+ * start), so a rebuild reads no list of the day's insights, recommendations or events from the
+ * store: only the few best-ranked events, whose stored state decides (one the model still
+ * thinks open, but called off or moved, gives way to the next), and their insights.
  */
 export async function rebuildPicksForDay(ctx: AppContext, day: string): Promise<{ picks: number; removed: number }> {
   const store = ctx.picks;
@@ -16,32 +22,12 @@ export async function rebuildPicksForDay(ctx: AppContext, day: string): Promise<
     const at = ctx.clock.worldNow();
     const { gte: dayStart, lt: dayEnd } = utcDayRange(day);
     const from = at > dayStart ? at : dayStart;
-    const insights = from < dayEnd ? await store.findUpcomingInsights(from, dayEnd) : [];
-    const byEvent = new Map(insights.map((i) => [String(i._id), i]));
-    const recIds = insights.flatMap((i) => i.recommendationIds ?? []);
-    const [recs, events] = await Promise.all([recIds.length ? store.findRecommendations(recIds) : [], byEvent.size ? store.findEvents([...byEvent.keys()]) : []]);
-    const eventById = new Map(events.filter((e) => e.status === 'upcoming' && e.startDateTime > at).map((e) => [String(e._id), e]));
-    const candidates: PickCandidate[] = [];
-    for (const r of recs) {
-      const e = eventById.get(r.eventId);
-      if (!e) continue;
-      const insight = byEvent.get(r.eventId);
-      candidates.push({
-        rec: r,
-        event: {
-          id: String(e._id),
-          homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name },
-          awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name },
-          competition: { id: e.competition.id, name: e.competition.name },
-          competitionId: e.competitionId,
-          regionId: e.regionId,
-          status: e.status,
-          startDateTime: e.startDateTime,
-        },
-        analysisInsight: insight?.analysisInsight ?? null,
-        matchSimulation: insight?.matchSimulation ?? null,
-      });
-    }
+    const open = from < dayEnd ? await store.findOpenRecommendations(at, from, dayEnd) : [];
+    const candidates = await drawnCandidates(
+      store,
+      bestPerEventRanked(open, (o) => o.rec.eventId),
+      (e) => e.status === 'upcoming' && e.startDateTime > from && e.startDateTime < dayEnd,
+    );
     const existing = await store.findPicksOfDay(day);
     const byId = new Map(existing.map((p) => [String(p._id), p]));
     const frozen = existing.filter((p) => p.startsAt <= at);
@@ -68,6 +54,39 @@ export async function rebuildPicksForDay(ctx: AppContext, day: string): Promise<
     await ctx.cache.bump('ai');
     return { picks: drafts.length, removed };
   });
+}
+
+/**
+ * The best-ranked events' candidates whose stored event still qualifies, read a few at a time
+ * until the picks have all they draw from (eventsDrawnFrom), with the insights they show.
+ */
+async function drawnCandidates(store: PicksStore, ranked: readonly OpenRecommendation[], qualifies: (e: PickEventRow) => boolean): Promise<PickCandidate[]> {
+  const need = eventsDrawnFrom();
+  const drawn: { rec: PickRecommendation; event: PickEventRow }[] = [];
+  for (let i = 0; i < ranked.length && drawn.length < need; i += need) {
+    const part = ranked.slice(i, i + need);
+    const events = new Map((await store.findEvents(part.map((o) => o.rec.eventId))).map((e) => [String(e._id), e]));
+    for (const o of part) {
+      const e = events.get(o.rec.eventId);
+      if (e && qualifies(e) && drawn.length < need) drawn.push({ rec: o.rec, event: e });
+    }
+  }
+  const insights = drawn.length ? new Map((await store.findInsightBodies(drawn.map((d) => d.rec.eventId))).map((i) => [String(i._id), i])) : new Map<string, PickInsightRow>();
+  return drawn.map(({ rec, event: e }) => ({
+    rec,
+    event: {
+      id: String(e._id),
+      homeTeam: { id: e.homeTeam.id, name: e.homeTeam.name },
+      awayTeam: { id: e.awayTeam.id, name: e.awayTeam.name },
+      competition: { id: e.competition.id, name: e.competition.name },
+      competitionId: e.competitionId,
+      regionId: e.regionId,
+      status: e.status,
+      startDateTime: e.startDateTime,
+    },
+    analysisInsight: insights.get(rec.eventId)?.analysisInsight ?? null,
+    matchSimulation: insights.get(rec.eventId)?.matchSimulation ?? null,
+  }));
 }
 
 function sameContent(content: object, stored: object): boolean {

@@ -1,11 +1,16 @@
 import type { PickEvent, PickRecommendation } from '../../domain/ai/picks';
 
-/** An upcoming event's insight as a picks rebuild reads it. */
+/** What a pick shows of its main event's insight. */
 export interface PickInsightRow {
   _id: string;
-  recommendationIds?: string[] | null;
   analysisInsight?: unknown;
   matchSimulation?: unknown;
+}
+
+/** A recommendation of an event's latest analysis, the event still to start, as the read model last heard: when it starts. */
+export interface OpenRecommendation {
+  rec: PickRecommendation;
+  startAt: Date;
 }
 
 /** A stored event as a picks rebuild reads it (no markets, no stats). */
@@ -23,10 +28,16 @@ export interface StoredPickRow {
  * repositories and a Redis lock per day (shared/platform/stores/picks.ts); unit tests to memory.
  */
 export interface PicksStore {
-  /** The insights of upcoming events starting in (from, until). */
-  findUpcomingInsights(from: Date, until: Date): Promise<PickInsightRow[]>;
-  findRecommendations(ids: readonly string[]): Promise<PickRecommendation[]>;
+  /**
+   * The current recommendations (each event's latest analysis) of the events still to start at
+   * `at` whose start is in (from, until): a read model kept beside the store, which the rebuild
+   * checks against the events it draws from.
+   */
+  findOpenRecommendations(at: Date, from: Date, until: Date): Promise<OpenRecommendation[]>;
+  /** Events by id, as stored (a short list: the best-ranked few). */
   findEvents(ids: readonly string[]): Promise<PickEventRow[]>;
+  /** The insights of these events: what a pick shows of them. */
+  findInsightBodies(eventIds: readonly string[]): Promise<PickInsightRow[]>;
   /** The day's featured picks, whole (a stored pick's fields are compared with a draft's). */
   findPicksOfDay(day: string): Promise<(StoredPickRow & object)[]>;
   /** Deletes these picks where not started at `at` and not settled; returns how many. */

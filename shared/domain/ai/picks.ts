@@ -173,17 +173,34 @@ function draft(legs: PickCandidate[], order: number): PickDraft {
 }
 
 /**
+ * Each event's best candidate, best first: the ranking a day's picks are drawn from. `eventOf`
+ * names a candidate's event.
+ */
+export function bestPerEventRanked<C extends { rec: PickRecommendation }>(candidates: readonly C[], eventOf: (c: C) => string): C[] {
+  const best = new Map<string, C>();
+  for (const c of candidates) {
+    const cur = best.get(eventOf(c));
+    if (!cur || compareRecommendations(c.rec, cur.rec) < 0) best.set(eventOf(c), c);
+  }
+  return [...best.values()].sort((a, b) => compareRecommendations(a.rec, b.rec));
+}
+
+/**
+ * How many of the best-ranked events a day's picks draw from: the singles are the first
+ * `singles`, and a parlay's legs the first Medium-or-better ones, which rank ahead of every Low.
+ * A rebuild needs to read no further than these (test/unit/ai/picks-ranking.test.ts).
+ */
+export function eventsDrawnFrom(policy = PICKS_POLICY): number {
+  return Math.max(policy.singles, ...policy.parlaySizes);
+}
+
+/**
  * The day's picks from its candidate recommendations (several per event allowed): singles of
  * the best events first, then parlays of the best Medium-or-better legs. Orders start at
  * `firstOrder` (after picks already frozen by kickoff).
  */
 export function buildPicks(candidates: readonly PickCandidate[], firstOrder = 1, policy = PICKS_POLICY): PickDraft[] {
-  const bestPerEvent = new Map<string, PickCandidate>();
-  for (const c of candidates) {
-    const cur = bestPerEvent.get(c.event.id);
-    if (!cur || compareRecommendations(c.rec, cur.rec) < 0) bestPerEvent.set(c.event.id, c);
-  }
-  const ranked = [...bestPerEvent.values()].sort((a, b) => compareRecommendations(a.rec, b.rec));
+  const ranked = bestPerEventRanked(candidates, (c) => c.event.id);
   const out: PickDraft[] = [];
   let order = firstOrder;
   for (const c of ranked.slice(0, policy.singles)) out.push(draft([c], order++));

@@ -1,4 +1,7 @@
-import { deleteUnstartedUnsettledPicksByIds, findPicksOfFeaturedDay, findRecommendationsByIds, findUpcomingInsightsStartingBetween, upsertPickUnlessStarted } from '../db/repositories/ai';
+import { deleteUnstartedUnsettledPicksByIds, findInsightPickBodiesByIds, findPicksOfFeaturedDay, upsertPickUnlessStarted, type RecommendationDoc } from '../db/repositories/ai';
+import { currentOpportunityRecommendations } from '../opportunities/store';
+import { currentListing } from '../listing/store';
+import { listingIndex } from '../../domain/listing/rows';
 import { findEventsWithoutMarketsAndStatsByIds } from '../db/repositories/events';
 import { key, redis } from '../db/redis';
 import { waitForLock } from '../locks';
@@ -19,9 +22,9 @@ function distributionOf(v: unknown): OutcomeDistribution | null {
   return isFiniteNumber(win) && isFiniteNumber(halfWin) && isFiniteNumber(push) && isFiniteNumber(halfLoss) && isFiniteNumber(loss) ? { win, halfWin, push, halfLoss, loss } : null;
 }
 
-/** The recommendations of `ids` as a picks rebuild reads them. */
-async function findPickRecommendations(ids: readonly string[]): Promise<PickRecommendation[]> {
-  return (await findRecommendationsByIds(ids)).map((r) => ({
+/** A stored recommendation as a picks rebuild reads it. */
+function toPickRecommendation(r: RecommendationDoc): PickRecommendation {
+  return {
     _id: r._id,
     eventId: r.eventId,
     betItemId: r.betItemId,
@@ -38,15 +41,31 @@ async function findPickRecommendations(ids: readonly string[]): Promise<PickReco
     kellyFraction: r.kellyFraction,
     confidence: r.confidence,
     rationale: r.rationale.map(sentence),
-  }));
+  };
 }
 
-/** A picks rebuild's store (shared/app/ai/picksPorts.ts): MongoDB, and a Redis lock per day. */
+/**
+ * The value opportunities' read model (each event's latest analysis, its recommendations kept in
+ * memory) and the listing's (when each event starts): the rebuild lists no insight, recommendation
+ * or event of the store, which on FerretDB meant scanning each collection for every rebuild.
+ */
+async function findOpenRecommendations(at: Date, from: Date, until: Date): Promise<{ rec: PickRecommendation; startAt: Date }[]> {
+  const [recs, listing] = await Promise.all([currentOpportunityRecommendations(at), currentListing()]);
+  const index = listingIndex(listing);
+  const out: { rec: PickRecommendation; startAt: Date }[] = [];
+  for (const r of recs) {
+    const t = index.get(r.eventId)?.t;
+    if (t !== undefined && t > from.getTime() && t < until.getTime()) out.push({ rec: toPickRecommendation(r), startAt: new Date(t) });
+  }
+  return out;
+}
+
+/** A picks rebuild's store (shared/app/ai/picksPorts.ts): MongoDB, the read models in Redis, and a Redis lock per day. */
 export function picksStore() {
   return {
-    findUpcomingInsights: findUpcomingInsightsStartingBetween,
-    findRecommendations: findPickRecommendations,
+    findOpenRecommendations,
     findEvents: findEventsWithoutMarketsAndStatsByIds,
+    findInsightBodies: findInsightPickBodiesByIds,
     findPicksOfDay: findPicksOfFeaturedDay,
     deleteUnstartedUnsettledPicks: deleteUnstartedUnsettledPicksByIds,
     upsertPickUnlessStarted,

@@ -100,4 +100,15 @@ describe('picks orchestrator (in-memory context)', () => {
     expect(ctx.picks.waited).to.be.greaterThan(0);
     expect(ctx.picks.picks).to.have.length(1);
   });
+
+  it('happy: the read model still names an event called off or moved to another day: the next best takes its place; only the few drawn from are read', async () => {
+    const ctx = fakeContext(NOW);
+    for (let i = 0; i < 30; i++) upcoming(ctx, `e${i}`, `2026-11-21T${String(10 + (i % 12)).padStart(2, '0')}:00:00Z`, [{ id: `r${i}`, edge: 50 - i }]);
+    // The two best: one cancelled, one moved to tomorrow, while their insights still say upcoming today.
+    ctx.picks.events.find((e) => e._id === 'e0')!.status = 'cancelled';
+    ctx.picks.events.find((e) => e._id === 'e1')!.startDateTime = new Date('2026-11-22T12:00:00Z');
+    await rebuildPicksForDay(ctx, DAY);
+    expect(ctx.picks.picks.filter((p) => p.pickType === 'single').map((p) => p.eventIds)).to.deep.equal([['e2'], ['e3'], ['e4']]);
+    expect(ctx.picks.lookups.flat().length, JSON.stringify(ctx.picks.lookups)).to.be.at.most(9);
+  });
 });

@@ -38,9 +38,9 @@ export const Insight = defineModel('Insight', InsightSchema, [
   [
     { status: 1, startDateTime: 1 },
     {
-      read: "ai.ts:findInsightsBatchByStart (status $in, by start), findUpcomingInsightsOpportunityRows and findUpcomingInsightsStartingBetween (status 'upcoming', start range)",
+      read: "ai.ts:findInsightsBatchByStart (status $in, by start), findUpcomingInsightsOpportunityRows (status 'upcoming', start range)",
       gin: {
-        status: "ai.ts:findUpcomingInsightsOpportunityRows, findUpcomingInsightsStartingBetween (status 'upcoming'); to review: selective only while finished insights outnumber upcoming ones",
+        status: "ai.ts:findUpcomingInsightsOpportunityRows (status 'upcoming'); to review: selective only while finished insights outnumber upcoming ones",
       },
     },
   ],

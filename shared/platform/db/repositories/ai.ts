@@ -356,9 +356,9 @@ export async function upsertModelFitUnlessNewerWindow(sportId: number, fields: M
   return written;
 }
 
-/** Upcoming events' insights starting in (from, until): their recommendations and analysis views. */
-export async function findUpcomingInsightsStartingBetween(from: Date, until: Date) {
-  return Insight.find({ startDateTime: { $gt: from, $lt: until }, status: 'upcoming' }, { recommendationIds: 1, analysisInsight: 1, matchSimulation: 1 }).lean();
+/** What a pick shows of these events' insights (a short list: looked up one id at a time on FerretDB). */
+export async function findInsightPickBodiesByIds(eventIds: readonly string[]) {
+  return findWhereIn<{ _id: string; analysisInsight?: unknown; matchSimulation?: unknown }>(Insight, '_id', eventIds, { analysisInsight: 1, matchSimulation: 1 });
 }
 
 /** The stored pre-kickoff blend inputs of these events' insights, with analysis and start times. */
