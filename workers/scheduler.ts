@@ -16,6 +16,7 @@ import { refitWindowDue } from '../shared/domain/ai/refitWindow';
 import { worldNow } from '../shared/platform/clock/worldClock';
 import { main, type Service } from './runtime';
 import { daysBefore, utcDay } from '../shared/domain/days';
+import { msToNextSlot } from '../shared/domain/ingest/slots';
 
 const log = childLogger({ process: 'scheduler' });
 
@@ -56,7 +57,12 @@ async function providersWithPendingPoll(): Promise<Set<string>> {
 /** The world hour this scheduler last asked refits for (a new leader asks again: the same window writes the same fit). */
 let lastRefitWindow: string | null = null;
 
-export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: string; everyMs?: number; run: () => Promise<unknown> }[] {
+/**
+ * `everyMs` runs every interval from the start; `atSlots` at the start of every slot of that
+ * interval (the poll: a poll is for its slot's start, so one fired late in its slot would serve
+ * the provider's world as it was up to an interval before).
+ */
+export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: string; everyMs?: number; atSlots?: boolean; run: () => Promise<unknown> }[] {
   const cfg = getConfig();
   const maintenance = vacuum && cfg.FERRETDB_VACUUM_MS > 0 ? [{ name: 'ferretdb-vacuum', everyMs: cfg.FERRETDB_VACUUM_MS, run: () => vacuumRound(vacuum) }] : [];
   return [
@@ -64,6 +70,7 @@ export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: str
     {
       name: 'poll',
       everyMs: cfg.POLL_INTERVAL_MS,
+      atSlots: true,
       run: async () => {
         const slot = Math.floor(Date.now() / cfg.POLL_INTERVAL_MS);
         const pending = await providersWithPendingPoll();
@@ -110,6 +117,27 @@ export function scheduledJobs(vacuum?: FerretVacuum): { name: string; cron?: str
   ];
 }
 
+/** Runs `fire` at the start of every slot of `everyMs`; each run times the next from the clock, so the runs never drift off the slots. Returns its stop. */
+function atEverySlot(everyMs: number, fire: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    timer = setTimeout(
+      () => {
+        fire();
+        next();
+      },
+      msToNextSlot(Date.now(), everyMs),
+    );
+  };
+  next();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
 export async function startScheduler(): Promise<Service & { lock: LeaderLock }> {
   const lock = new LeaderLock(redis(), key('scheduler', 'leader'), 15000, (leader) => log.info({ leader }, leader ? 'became scheduler leader' : 'not the scheduler leader'));
   lock.start();
@@ -118,12 +146,16 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
     run().catch((err: unknown) => log.warn({ job: name, err: (err as Error).message }, 'scheduling failed'));
   };
   const timers: NodeJS.Timeout[] = [];
+  const stops: (() => void)[] = [];
   const tasks: cron.ScheduledTask[] = [];
   const cfg = getConfig();
   const vacuum = cfg.FERRETDB_POSTGRES_URL ? new FerretVacuum(cfg.FERRETDB_POSTGRES_URL, cfg.MONGODB_DB) : undefined;
   for (const job of scheduledJobs(vacuum)) {
     const fire = guarded(job.name, job.run);
-    if (job.everyMs) {
+    if (job.everyMs && job.atSlots) {
+      stops.push(atEverySlot(job.everyMs, fire));
+      timers.push(setTimeout(fire, 1000));
+    } else if (job.everyMs) {
       timers.push(setInterval(fire, job.everyMs));
       // First run soon after start (once the lease is settled), not a whole interval later: a
       // restarted scheduler polls and sweeps at once.
@@ -138,6 +170,7 @@ export async function startScheduler(): Promise<Service & { lock: LeaderLock }> 
     stop: async () => {
       timers.forEach(clearTimeout);
       timers.forEach(clearInterval);
+      stops.forEach((stop) => stop());
       await Promise.all(tasks.map((t) => t.stop()));
       await lock.stop();
       await vacuum?.close();
