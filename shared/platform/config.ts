@@ -157,6 +157,12 @@ export const CONFIG_VARS = {
     120000,
     "Per poll, how long the AI worker's jobs wait for the poll's writes to end before they start (0: never). For worlds whose polls write for seconds on a small machine (5,000 events on FerretDB on 2 cores: 15000 halved the median poll). Off by default: where polls write most of their interval (2 s polls under load) the analyses would wait most of the time.",
   ),
+  PICKS_REBUILD_SPACING_MS: integer(
+    '10000',
+    0,
+    3600000,
+    "Real milliseconds a day's featured picks stay as rebuilt before the next rebuild of that day starts (analyses meanwhile are taken in by that one rebuild). A pick then lives long enough to be read and announced (`pick.created` finds it stored) instead of changing with every analysis. 0: a rebuild after every analysis's request.",
+  ),
   AI_REANALYZE_MINUTES: integer(
     '120',
     0,

@@ -23,7 +23,7 @@ export function aiHandlers(ctx: AppContext): Registration<typeof aiQueue>[] {
     [
       'rebuild-picks',
       async (job: Job<AiPayloads['rebuild-picks']>) => {
-        await beginPicksRebuild(job.data.day);
+        await beginPicksRebuild(job.data.day, ctx.config.PICKS_REBUILD_SPACING_MS);
         await waitWhileIngestWrites(ctx.config.AI_YIELD_TO_POLL_MS);
         return rebuildPicksForDay(ctx, job.data.day);
       },

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { expect } from 'chai';
 import { aiQueue } from '../../../jobs/ai';
-import { beginAnalysis, requestAnalyses } from '../../../shared/platform/queues/coalesced';
+import { beginAnalysis, beginPicksRebuild, requestAnalyses, requestPicksRebuild } from '../../../shared/platform/queues/coalesced';
 import { bullPrefix, queueFor } from '../../../shared/platform/queues/client';
 import { createRedis } from '../../../shared/platform/db/redis';
 import { waitUntil } from '../../helpers/processes';
@@ -54,5 +54,30 @@ describe('analysis requests coalesce per event (real BullMQ)', function () {
     await new Promise((r) => setTimeout(r, 300));
     expect(runs).to.have.length(2);
     expect(await waiting()).to.have.length(0);
+  });
+
+  it("happy: a picks rebuild asked within the spacing of the day's last one waits until the spacing is over; many requests meanwhile are one job; after it, at once", async () => {
+    // No worker takes the jobs off the queue: this test reads them as they wait.
+    await worker?.close();
+    worker = undefined;
+    const day = `2026-12-${String(process.pid % 28).padStart(2, '0')}`;
+    const rebuilds = async () => (await queueFor(aiQueue).getJobs(['waiting', 'delayed', 'prioritized'])).filter((j) => j.name === 'rebuild-picks' && j.data.day === day);
+    await beginPicksRebuild(day, 1500);
+    for (let i = 0; i < 20; i++) await requestPicksRebuild(day);
+    const [delayed, ...others] = await rebuilds();
+    expect(others, 'one job for the twenty requests').to.have.length(0);
+    expect(await delayed.getState()).to.equal('delayed');
+    expect(delayed.opts.delay).to.be.within(1000, 1500);
+    await delayed.remove();
+    await new Promise((r) => setTimeout(r, 1600));
+    await requestPicksRebuild(day);
+    const [now] = await rebuilds();
+    expect(await now.getState(), 'past the spacing').to.equal('waiting');
+    // A spacing of 0: never delayed.
+    await now.remove();
+    await beginPicksRebuild(day, 0);
+    await requestPicksRebuild(day);
+    expect(await (await rebuilds())[0].getState()).to.equal('waiting');
+    await queueFor(aiQueue).obliterate({ force: true });
   });
 });
