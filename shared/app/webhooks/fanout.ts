@@ -135,8 +135,13 @@ export async function announceAccountEvent(ctx: AppContext, event: WebhookEvent 
 
 /** The job that announces a new pick (pure); a finished job of the same pick (deleted, then built again) is replaced. */
 export function pickCreatedIntent(pickId: string): EnqueueIntentOf<'webhooks', 'pick-created'> {
-  return { kind: 'enqueue', queue: 'webhooks', name: 'pick-created', data: { pickId }, existing: 'replace-finished' };
+  // Queued before the rebuild writes the pick: a first attempt at once would nearly always find it
+  // missing and fail (a warning and a retry per new pick); a second later it is stored.
+  return { kind: 'enqueue', queue: 'webhooks', name: 'pick-created', data: { pickId }, existing: 'replace-finished', delay: PICK_CREATED_DELAY_MS };
 }
+
+/** How long a `pick-created` job waits before its first attempt. */
+export const PICK_CREATED_DELAY_MS = 1000;
 
 /** The low balances of accounts with a `balance.low` endpoint, as events (the sweep's; a window's event is found again while it lasts). */
 export async function lowBalanceEvents(ctx: AppContext): Promise<(WebhookEvent & { accountId: string })[]> {

@@ -60,6 +60,9 @@ describe('picks orchestrator (in-memory context)', () => {
     ]);
     expect(ctx.commitments.links.map((l) => l.kind)).to.deep.equal(['pick', 'pick', 'pick', 'pick']);
     expect(ctx.bumped).to.deep.equal(['ai']);
+    // Each new pick announced once, its job delayed so that its first attempt finds it written.
+    const announced = ctx.dispatched.filter((i) => i.kind === 'enqueue' && i.name === 'pick-created');
+    expect(announced.map((i) => (i.kind === 'enqueue' ? [i.data, i.delay] : null))).to.deep.equal(ctx.picks.picks.map((p) => [{ pickId: p._id }, 1000]));
 
     // The same inputs again: nothing rewritten, nothing committed twice.
     const written = ctx.picks.written.length;
