@@ -89,7 +89,8 @@ async function recordFailure(ctx: AppContext, handle: ProviderHandle, err: unkno
   const state = handle.breaker.state;
   ctx.log({ provider: name }).warn({ reason, breaker: state, err: describeError(err) }, 'provider poll failed: serving the last snapshots as stale');
   // The provider's last stored prices stay served, marked stale (its state's flag): the fallback of a failed poll.
-  await ctx.ingest.updateProviderState(name, { lastError: describeError(err), breaker: state, stale: true, ...quotaOf(handle) });
+  await handle.breakerStateWritten?.();
+  await ctx.ingest.updateProviderState(name, { lastError: describeError(err), breaker: handle.breaker.state, stale: true, ...quotaOf(handle) });
   return { status: 'failed', provider: name, reason, error: describeError(err), breaker: state };
 }
 
@@ -271,6 +272,8 @@ async function writePoll(
   // The provider's freshness, once per poll: the instant every live form of its events is served
   // as of (shared/domain/events/liveViews.ts). It moves whenever the prices were read (a failed live-stats
   // call alone leaves the prices current); a partial poll is marked stale.
+  // After the breaker's own transition writes: this write says its state now, and lands last.
+  await handle.breakerStateWritten?.();
   await store.updateProviderState(name, {
     lastSuccessAt: ctx.clock.now(),
     lastError: partial ? errors.join('; ') : null,

@@ -14,6 +14,8 @@ import type { OddsProvider } from '../../domain/providers/types';
 export interface ProviderHandle {
   provider: OddsProvider;
   breaker: ProviderBreaker;
+  /** Resolves once every breaker transition heard so far is written: a poll's own state write waits for it, so it lands last. */
+  breakerStateWritten?: () => Promise<void>;
 }
 
 /** Builds a provider by its PROVIDERS name. A bad scenario file throws here, naming the field. */
@@ -45,18 +47,21 @@ export function createProvider(name: string, cfg: Config = getConfig()): OddsPro
 }
 
 /** Records a breaker transition where /v2/health reads it (best effort: the poll writes it too). */
-export function recordBreakerState(name: string, state: BreakerState): void {
+export async function recordBreakerState(name: string, state: BreakerState): Promise<void> {
   childLogger({ provider: name }).warn({ breaker: state }, 'provider breaker state changed');
-  upsertProviderStateFields(name, { breaker: state }).catch(() => undefined);
+  await upsertProviderStateFields(name, { breaker: state }).catch(() => undefined);
 }
 
 export function createHandle(name: string, provider: OddsProvider = createProvider(name), cfg: Config = getConfig()): ProviderHandle {
+  // Transitions are written one after the other, in the order heard: two writes in flight at once
+  // could land in either order (a 'halfOpen' after the 'closed' that followed it, seen on a busy host).
+  let written: Promise<void> = Promise.resolve();
   const breaker = new ProviderBreaker(
     name,
     { ...DEFAULT_BREAKER, timeoutMs: cfg.PROVIDER_TIMEOUT_MS, resetTimeoutMs: cfg.PROVIDER_BREAKER_RESET_MS, volumeThreshold: cfg.PROVIDER_BREAKER_VOLUME },
-    (state) => recordBreakerState(name, state),
+    (state) => void (written = written.then(() => recordBreakerState(name, state))),
   );
-  return { provider, breaker };
+  return { provider, breaker, breakerStateWritten: () => written };
 }
 
 const handles = new Map<string, ProviderHandle>();
