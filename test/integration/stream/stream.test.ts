@@ -322,7 +322,9 @@ describe('GET /v2/stream (Server-Sent Events)', function () {
     expect(c.messages[c.messages.length - 1].data.code).to.equal('invalid_api_key');
   });
 
-  it('error: a client that stays behind past STREAM_SLOW_READER_MS gets what it has not read merged, then snapshot_required (slow_consumer) past the bound', async () => {
+  it('error: a client that stays behind past STREAM_SLOW_READER_MS gets what it has not read merged, then snapshot_required (slow_consumer) past the bound', async function () {
+    // 8 MB of changes through the feed and the stream: seconds alone, over 30 s beside the parallel suite on a busy host.
+    this.timeout(120_000);
     setEnvForChildren({ STREAM_MAX_PENDING: '20', STREAM_SLOW_READER_MS: '1000' });
     const { key } = await accountWithKey(1000);
     const chunks: Buffer[] = [];
